@@ -1,0 +1,59 @@
+package io.stator.core.error;
+
+/**
+ * The error types DynamoDB returns, with the exact {@code __type} it sends for each and its HTTP
+ * status. The namespace differs by type (the service front end, the validator and DynamoDB itself
+ * each use their own) and clients match on the short name after '#', so both must be exact.
+ */
+public enum ErrorType {
+    // Raised by the service front end before the request reaches DynamoDB.
+    SERIALIZATION("com.amazon.coral.service#SerializationException", 400, "Message"),
+    UNKNOWN_OPERATION("com.amazon.coral.service#UnknownOperationException", 400, "message"),
+    MISSING_AUTHENTICATION_TOKEN("com.amazon.coral.service#MissingAuthenticationTokenException", 400, "message"),
+    INCOMPLETE_SIGNATURE("com.amazon.coral.service#IncompleteSignatureException", 400, "message"),
+    INVALID_SIGNATURE("com.amazon.coral.service#InvalidSignatureException", 400, "message"),
+    UNRECOGNIZED_CLIENT("com.amazon.coral.service#UnrecognizedClientException", 400, "message"),
+    ACCESS_DENIED("com.amazon.coral.service#AccessDeniedException", 400, "Message"),
+    THROTTLING("com.amazon.coral.availability#ThrottlingException", 400, "message"),
+
+    // Raised by request validation.
+    VALIDATION("com.amazon.coral.validate#ValidationException", 400, "message"),
+
+    // Raised by DynamoDB itself.
+    RESOURCE_NOT_FOUND("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400, "message"),
+    RESOURCE_IN_USE("com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400, "message"),
+    CONDITIONAL_CHECK_FAILED("com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", 400, "message"),
+    LIMIT_EXCEEDED("com.amazonaws.dynamodb.v20120810#LimitExceededException", 400, "message"),
+    PROVISIONED_THROUGHPUT_EXCEEDED(
+            "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", 400, "message"),
+    REQUEST_LIMIT_EXCEEDED("com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", 400, "message"),
+    ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED(
+            "com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400, "message"),
+    TRANSACTION_CANCELED("com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400, "Message"),
+    TRANSACTION_CONFLICT("com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400, "message"),
+    TRANSACTION_IN_PROGRESS("com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400, "Message"),
+    IDEMPOTENT_PARAMETER_MISMATCH(
+            "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400, "Message"),
+    INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message");
+
+    private final String wireName;
+    private final int httpStatus;
+    private final String messageKey;
+
+    ErrorType(String wireName, int httpStatus, String messageKey) {
+        this.wireName = wireName;
+        this.httpStatus = httpStatus;
+        this.messageKey = messageKey;
+    }
+
+    /** The {@code __type} value on the wire. */
+    public String wireName() { return wireName; }
+
+    /** The short name clients match on, e.g. "ValidationException". */
+    public String shortName() { return wireName.substring(wireName.indexOf('#') + 1); }
+
+    public int httpStatus() { return httpStatus; }
+
+    /** The JSON member that carries the message: DynamoDB spells it "message" or "Message". */
+    public String messageKey() { return messageKey; }
+}

@@ -1,0 +1,23 @@
+package io.stator.engine.storage;
+
+/**
+ * The separate key spaces a backend keeps (RocksDB: one column family each). Item rows never
+ * share a key space with metadata, so a range over items can never run into a catalog row.
+ *
+ * <p>Persisted: the names are stored by backends. Do not rename or reorder.
+ */
+public enum Keyspace {
+    /** Table descriptions, keyed by table id. */
+    CATALOG("catalog"),
+    /** Base-table items and index entries, keyed as {@code io.stator.core.key.KeyLayout} says. */
+    ITEMS("items");
+
+    private final String storedName;
+
+    Keyspace(String storedName) {
+        this.storedName = storedName;
+    }
+
+    /** The name under which a backend stores this key space. */
+    public String storedName() { return storedName; }
+}

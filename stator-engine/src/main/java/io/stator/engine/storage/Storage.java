@@ -1,0 +1,41 @@
+package io.stator.engine.storage;
+
+/**
+ * The storage SPI: ordered bytes in, bytes out, with atomic multi-key commits and consistent
+ * snapshots. It is deliberately narrow (point get, ordered range, atomic batch) so that a
+ * distributed engine can implement it; no engine code may assume the storage is in-process.
+ *
+ * <p>Keys compare as unsigned bytes, lexicographically. Durability: when {@link #commit} returns,
+ * the batch survives the server process being killed ({@code kill -9}); with {@code fsync}
+ * enabled in the backend it also survives the machine losing power.
+ */
+public interface Storage extends AutoCloseable {
+
+    /** The value stored under the key, or null. Reads the latest committed state. */
+    byte[] get(Keyspace keyspace, byte[] key);
+
+    /** The value stored under the key in the snapshot, or null. */
+    byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key);
+
+    /** Applies every put and delete of the batch atomically: all of them or none. */
+    void commit(WriteBatch batch);
+
+    /** A consistent, read-only view of the store as of now. Close it when done. */
+    Snapshot snapshot();
+
+    /**
+     * Iterates the keys in [fromInclusive, toExclusive) in ascending order, or descending when
+     * {@code reverse}, as of the snapshot (or the latest state when it is null). Either bound may
+     * be null for "unbounded". Close the cursor when done.
+     */
+    Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive, boolean reverse);
+
+    /** Deletes every key in [fromInclusive, toExclusive), atomically. Used to drop a table's rows. */
+    void deleteRange(Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive);
+
+    /** A new, empty batch for this store. */
+    WriteBatch newBatch();
+
+    @Override
+    void close();
+}
