@@ -1,0 +1,35 @@
+package io.stator.engine;
+
+import io.stator.engine.item.ItemOperations;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.table.Catalog;
+
+/**
+ * The database: the table catalog and the item operations, over one storage backend. It knows
+ * nothing of HTTP or JSON; the server turns requests into calls on it.
+ */
+public final class Engine implements AutoCloseable {
+
+    private final Storage storage;
+    private final EngineConfig config;
+    private final Catalog catalog;
+    private final ItemOperations items;
+
+    public Engine(Storage storage, EngineConfig config) {
+        this.storage = storage;
+        this.config = config;
+        this.catalog = new Catalog(storage, config);
+        this.items = new ItemOperations(storage);
+    }
+
+    public EngineConfig config() { return config; }
+
+    public Catalog catalog() { return catalog; }
+
+    public ItemOperations items() { return items; }
+
+    @Override
+    public void close() {
+        storage.close();
+    }
+}

@@ -1,0 +1,36 @@
+package io.stator.engine.capacity;
+
+/**
+ * What one operation consumes, by DynamoDB's published rules (developer guide, "Read/write
+ * capacity mode" and "Item sizes and formats"):
+ * <ul>
+ *   <li>a strongly consistent read of an item consumes one read unit per 4 KB, rounded up;
+ *       an eventually consistent read half of that; reading nothing still costs the minimum;</li>
+ *   <li>a write consumes one write unit per 1 KB, rounded up, of the larger of the item before
+ *       and after the write; deleting nothing still costs one unit;</li>
+ *   <li>transactional reads and writes cost twice as much.</li>
+ * </ul>
+ * Every operation's ConsumedCapacity comes from here, whether or not throughput is enforced.
+ */
+public final class CapacityUnits {
+
+    public static final int READ_UNIT_BYTES = 4096;
+    public static final int WRITE_UNIT_BYTES = 1024;
+
+    private CapacityUnits() {}
+
+    /** Read units for reading one item of the given size (0 when the item was absent). */
+    public static double read(long itemBytes, boolean consistentRead) {
+        long units = Math.max(1, ceilDiv(itemBytes, READ_UNIT_BYTES));
+        return consistentRead ? units : units / 2.0;
+    }
+
+    /** Write units for writing an item whose old and new sizes are given (0 when absent). */
+    public static double write(long oldItemBytes, long newItemBytes) {
+        return Math.max(1, ceilDiv(Math.max(oldItemBytes, newItemBytes), WRITE_UNIT_BYTES));
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}

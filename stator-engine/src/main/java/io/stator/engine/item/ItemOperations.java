@@ -1,0 +1,105 @@
+package io.stator.engine.item;
+
+import io.stator.core.item.ItemCodec;
+import io.stator.core.item.ItemSize;
+import io.stator.core.key.KeyLayout;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.capacity.CapacityUnits;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.storage.WriteBatch;
+import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.TableDefinition;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Single-item reads and writes.
+ *
+ * <p>Every write is a read-modify-write of one item through {@link #mutate}: take the item's
+ * lock, read the item as it is, compute the new item with a pure function of the old one
+ * ({@link ItemMutation}), commit the result in one atomic batch, release the lock. PutItem and
+ * DeleteItem are mutations that ignore or drop the old item; conditional writes and UpdateItem
+ * add a check or a change inside the same function, so the check and the write are atomic with
+ * respect to every other write of that item. The old item is always read: DynamoDB bills a
+ * write by the larger of the item before and after it.
+ */
+public final class ItemOperations {
+
+    /** Base-table rows have index id 0 in the key layout. */
+    static final int BASE_TABLE = 0;
+
+    private final Storage storage;
+    private final StripedLocks locks = new StripedLocks(4096);
+
+    public ItemOperations(Storage storage) {
+        this.storage = storage;
+    }
+
+    /** Computes an item's new state from its old state; returns null to delete it. */
+    @FunctionalInterface
+    public interface ItemMutation {
+        /** @param oldItem the item as stored, or null when absent */
+        Map<String, AttributeValue> apply(Map<String, AttributeValue> oldItem);
+    }
+
+    /** The outcome of a write: the item before and after it, and the write units it consumed. */
+    public record WriteResult(Map<String, AttributeValue> oldItem, Map<String, AttributeValue> newItem,
+                              double consumedWriteUnits) {}
+
+    /** The outcome of a read: the item or null, and the read units it consumed. */
+    public record ReadResult(Map<String, AttributeValue> item, double consumedReadUnits) {}
+
+    public WriteResult put(TableDefinition table, Map<String, AttributeValue> item) {
+        PrimaryKeys.checkItem(table.keySchema(), item);
+        return mutate(table, rowKey(table, item), old -> item);
+    }
+
+    public WriteResult delete(TableDefinition table, Map<String, AttributeValue> key) {
+        PrimaryKeys.checkKey(table.keySchema(), key);
+        return mutate(table, rowKey(table, key), old -> null);
+    }
+
+    public ReadResult get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead) {
+        PrimaryKeys.checkKey(table.keySchema(), key);
+        byte[] stored = storage.get(Keyspace.ITEMS, rowKey(table, key));
+        if (stored == null) return new ReadResult(null, CapacityUnits.read(0, consistentRead));
+        Map<String, AttributeValue> item = ItemCodec.decode(stored);
+        return new ReadResult(item, CapacityUnits.read(ItemSize.of(item), consistentRead));
+    }
+
+    /** The read-modify-write every single-item write goes through (see the class comment). */
+    public WriteResult mutate(TableDefinition table, byte[] rowKey, ItemMutation mutation) {
+        ReentrantLock lock = locks.lockFor(rowKey);
+        lock.lock();
+        try {
+            byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+            Map<String, AttributeValue> oldItem = stored == null ? null : ItemCodec.decode(stored);
+            Map<String, AttributeValue> newItem = mutation.apply(oldItem);
+            if (oldItem == null && newItem == null) {
+                return new WriteResult(null, null, CapacityUnits.write(0, 0));
+            }
+            try (WriteBatch batch = storage.newBatch()) {
+                if (newItem == null) {
+                    batch.delete(Keyspace.ITEMS, rowKey);
+                } else {
+                    batch.put(Keyspace.ITEMS, rowKey, ItemCodec.encode(newItem));
+                }
+                storage.commit(batch);
+            }
+            long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
+            long newSize = newItem == null ? 0 : ItemSize.of(newItem);
+            return new WriteResult(oldItem, newItem, CapacityUnits.write(oldSize, newSize));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The storage key of the item with these key attributes (an item or a Key parameter). */
+    public static byte[] rowKey(TableDefinition table, Map<String, AttributeValue> keyOrItem) {
+        KeySchema schema = table.keySchema();
+        AttributeValue partition = keyOrItem.get(schema.partitionKey());
+        AttributeValue sort = schema.hasSortKey() ? keyOrItem.get(schema.sortKey()) : null;
+        return KeyLayout.encodeItemKey(table.id(), BASE_TABLE, partition, sort);
+    }
+}

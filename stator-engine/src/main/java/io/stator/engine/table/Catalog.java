@@ -1,0 +1,215 @@
+package io.stator.engine.table;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.key.KeyLayout;
+import io.stator.engine.EngineConfig;
+import io.stator.engine.storage.Cursor;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.storage.WriteBatch;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.UnaryOperator;
+
+/**
+ * The tables that exist, persisted in the CATALOG key space and cached in memory.
+ *
+ * <p>Item operations look tables up on every request, so lookups are lock-free map reads. Table
+ * changes (create, update, delete, tagging) are rare and serialized by one lock, which keeps
+ * "check the name is free, then write" simple and correct.
+ *
+ * <p>Catalog rows: {@code 'T' + table name (UTF-8)} holds the {@link TableCodec} form of a
+ * table; {@code 'N'} holds the next table id (8 bytes, big-endian); {@code 'D' + table id}
+ * marks a deleted table whose rows are still to be dropped (written with the deletion, so a crash
+ * between deleting the table and dropping its rows is finished at the next start). Table ids are
+ * never reused, so rows of a dropped table can never reappear in a new one.
+ */
+public final class Catalog {
+
+    private static final byte TABLE_ROW = 'T';
+    private static final byte NEXT_ID_ROW = 'N';
+    private static final byte DROPPED_ROW = 'D';
+
+    private final Storage storage;
+    private final EngineConfig config;
+    private final TableArns arns;
+    private final ConcurrentSkipListMap<String, TableDefinition> tables = new ConcurrentSkipListMap<>();
+    private final Object changeLock = new Object();
+    private long nextId;
+
+    public Catalog(Storage storage, EngineConfig config) {
+        this.storage = storage;
+        this.config = config;
+        this.arns = new TableArns(config.region(), config.accountId());
+        load();
+    }
+
+    public TableArns arns() { return arns; }
+
+    private void load() {
+        nextId = 1;
+        byte[] next = storage.get(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW});
+        if (next != null) nextId = ByteBuffer.wrap(next).getLong();
+        List<byte[]> dropped = new ArrayList<>();
+        try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
+            while (c.next()) {
+                byte[] key = c.key();
+                if (key[0] == TABLE_ROW) {
+                    TableDefinition t = TableCodec.decode(c.value());
+                    tables.put(t.name(), t);
+                } else if (key[0] == DROPPED_ROW) {
+                    dropped.add(key);
+                }
+            }
+        }
+        for (byte[] key : dropped) dropRows(key);
+    }
+
+    /** The table of that name, or null. */
+    public TableDefinition find(String name) {
+        return tables.get(name);
+    }
+
+    /**
+     * The table a request names (by name or ARN), or DynamoDB's ResourceNotFoundException with
+     * the message the calling action uses.
+     */
+    public TableDefinition require(String nameOrArn, NotFoundMessage message) {
+        String name = arns.tableName(nameOrArn);
+        TableDefinition t = name == null ? null : tables.get(name);
+        if (t == null) throw DynamoDbException.resourceNotFound(message.text(nameOrArn));
+        return t;
+    }
+
+    /** How an action words "no such table". */
+    public enum NotFoundMessage {
+        /** Item operations, ListTagsOfResource, ...: "Requested resource not found". */
+        PLAIN,
+        /** Table operations: "Requested resource not found: Table: X not found". */
+        WITH_TABLE_NAME;
+
+        String text(String table) {
+            return this == PLAIN ? "Requested resource not found"
+                    : "Requested resource not found: Table: " + table + " not found";
+        }
+    }
+
+    /** Table names in DynamoDB's order (ascending by name). */
+    public List<String> names(String exclusiveStartName, int limit) {
+        Map<String, TableDefinition> view = exclusiveStartName == null ? tables : tables.tailMap(exclusiveStartName, false);
+        List<String> names = new ArrayList<>(Math.min(limit, view.size()));
+        for (String name : view.keySet()) {
+            if (names.size() >= limit) break;
+            names.add(name);
+        }
+        return names;
+    }
+
+    /** True when a table sorts after the given name (for ListTables' LastEvaluatedTableName). */
+    public boolean hasTablesAfter(String name) {
+        return tables.higherKey(name) != null;
+    }
+
+    public int size() { return tables.size(); }
+
+    /**
+     * Creates a table from a validated definition (id, TableId and creation time are assigned
+     * here). ResourceInUseException when the name is taken.
+     */
+    public TableDefinition create(TableDefinition.Builder draft) {
+        synchronized (changeLock) {
+            if (tables.containsKey(draft.name)) {
+                throw DynamoDbException.resourceInUse("Table already exists: " + draft.name);
+            }
+            draft.id = nextId;
+            draft.tableId = UUID.randomUUID().toString();
+            draft.creationDateTime = config.clock().instant();
+            if (draft.billingMode == TableDefinition.BillingMode.PAY_PER_REQUEST) {
+                // DynamoDB dates an on-demand table's billing mode from its creation.
+                draft.lastUpdateToPayPerRequestDateTime = draft.creationDateTime;
+            }
+            TableDefinition table = draft.build();
+            try (WriteBatch batch = storage.newBatch()) {
+                batch.put(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW}, ByteBuffer.allocate(8).putLong(nextId + 1).array());
+                batch.put(Keyspace.CATALOG, tableRow(table.name()), TableCodec.encode(table));
+                storage.commit(batch);
+            }
+            nextId++;
+            tables.put(table.name(), table);
+            return table;
+        }
+    }
+
+    /**
+     * Replaces a table's definition with {@code change} applied to the current one, and returns
+     * the result. The change runs under the catalog lock, so it sees the latest definition and
+     * concurrent updates cannot lose each other's changes; it may throw to refuse the update.
+     */
+    public TableDefinition update(String name, UnaryOperator<TableDefinition> change) {
+        synchronized (changeLock) {
+            TableDefinition current = tables.get(name);
+            if (current == null) {
+                throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+            }
+            TableDefinition updated = change.apply(current);
+            try (WriteBatch batch = storage.newBatch()) {
+                batch.put(Keyspace.CATALOG, tableRow(name), TableCodec.encode(updated));
+                storage.commit(batch);
+            }
+            tables.put(name, updated);
+            return updated;
+        }
+    }
+
+    /** Deletes a table and drops its items. Returns the definition it had. */
+    public TableDefinition delete(String name) {
+        TableDefinition table;
+        byte[] droppedRow;
+        synchronized (changeLock) {
+            table = tables.get(name);
+            if (table == null) {
+                throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+            }
+            if (table.deletionProtectionEnabled()) {
+                throw DynamoDbException.validation(
+                        "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
+            }
+            droppedRow = ByteBuffer.allocate(9).put(DROPPED_ROW).putLong(table.id()).array();
+            try (WriteBatch batch = storage.newBatch()) {
+                batch.delete(Keyspace.CATALOG, tableRow(name));
+                batch.put(Keyspace.CATALOG, droppedRow, new byte[0]);
+                storage.commit(batch);
+            }
+            tables.remove(name);
+        }
+        dropRows(droppedRow);
+        return table;
+    }
+
+    private void dropRows(byte[] droppedRow) {
+        long id = ByteBuffer.wrap(droppedRow, 1, 8).getLong();
+        storage.deleteRange(Keyspace.ITEMS, KeyLayout.tablePrefix(id), KeyLayout.tableUpperBound(id));
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.delete(Keyspace.CATALOG, droppedRow);
+            storage.commit(batch);
+        }
+    }
+
+    private static byte[] tableRow(String name) {
+        byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
+        byte[] key = new byte[utf8.length + 1];
+        key[0] = TABLE_ROW;
+        System.arraycopy(utf8, 0, key, 1, utf8.length);
+        return key;
+    }
+
+    /** All table definitions (a snapshot of the cache), in name order. */
+    public List<TableDefinition> all() {
+        return new ArrayList<>(tables.values());
+    }
+}

@@ -1,0 +1,191 @@
+package io.stator.engine.table;
+
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.table.TableDefinition.AttributeDefinition;
+import io.stator.engine.table.TableDefinition.BillingMode;
+import io.stator.engine.table.TableDefinition.OnDemandThroughput;
+import io.stator.engine.table.TableDefinition.ProvisionedThroughput;
+import io.stator.engine.table.TableDefinition.SseSpecification;
+import io.stator.engine.table.TableDefinition.SseType;
+import io.stator.engine.table.TableDefinition.StreamSpecification;
+import io.stator.engine.table.TableDefinition.StreamViewType;
+import io.stator.engine.table.TableDefinition.TableClass;
+import io.stator.engine.table.TableDefinition.WarmThroughput;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The stored form of a {@link TableDefinition} in the CATALOG key space.
+ *
+ * <p>Format version 1, written with {@link DataOutputStream} (big-endian, strings as modified
+ * UTF-8 with a 2-byte length). Enums are stored by name, so reordering them is safe; renaming
+ * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
+ * epoch milliseconds.
+ * <pre>
+ * u8   version = 1
+ * i64  id;  utf name;  utf tableId;  i64 creationDateTime
+ * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
+ * i32  n; n x (utf attributeName; utf attributeType)
+ * utf  billingMode; opt(i64 lastUpdateToPayPerRequestDateTime)
+ * i64  readCapacityUnits; i64 writeCapacityUnits; opt(i64 lastIncrease); opt(i64 lastDecrease);
+ * i32  numberOfDecreasesToday
+ * opt( u8 streamEnabled; opt(utf streamViewType) ); opt(utf latestStreamLabel)
+ * opt( utf sseType; opt(utf kmsMasterKeyArn) )
+ * utf  tableClass; opt(i64 tableClassLastUpdateDateTime); u8 deletionProtectionEnabled
+ * opt( i64 maxReadRequestUnits; i64 maxWriteRequestUnits )
+ * opt( i64 readUnitsPerSecond; i64 writeUnitsPerSecond )
+ * i32  n; n x (utf tagKey; utf tagValue)
+ * </pre>
+ * A change to this layout gets a new version number, and {@link #decode} keeps reading the old.
+ */
+public final class TableCodec {
+
+    private static final int VERSION = 1;
+
+    private TableCodec() {}
+
+    public static byte[] encode(TableDefinition t) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeLong(t.id());
+            out.writeUTF(t.name());
+            out.writeUTF(t.tableId());
+            out.writeLong(t.creationDateTime().toEpochMilli());
+            KeySchema k = t.keySchema();
+            out.writeUTF(k.partitionKey());
+            out.writeUTF(k.partitionKeyType().name());
+            out.writeBoolean(k.hasSortKey());
+            if (k.hasSortKey()) {
+                out.writeUTF(k.sortKey());
+                out.writeUTF(k.sortKeyType().name());
+            }
+            out.writeInt(t.attributeDefinitions().size());
+            for (AttributeDefinition a : t.attributeDefinitions()) {
+                out.writeUTF(a.name());
+                out.writeUTF(a.type().name());
+            }
+            out.writeUTF(t.billingMode().name());
+            writeInstant(out, t.lastUpdateToPayPerRequestDateTime());
+            ProvisionedThroughput p = t.throughput();
+            out.writeLong(p.readCapacityUnits());
+            out.writeLong(p.writeCapacityUnits());
+            writeInstant(out, p.lastIncreaseDateTime());
+            writeInstant(out, p.lastDecreaseDateTime());
+            out.writeInt(p.numberOfDecreasesToday());
+            out.writeBoolean(t.stream() != null);
+            if (t.stream() != null) {
+                out.writeBoolean(t.stream().enabled());
+                writeString(out, t.stream().viewType() == null ? null : t.stream().viewType().name());
+            }
+            writeString(out, t.latestStreamLabel());
+            out.writeBoolean(t.sse() != null);
+            if (t.sse() != null) {
+                out.writeUTF(t.sse().type().name());
+                writeString(out, t.sse().kmsMasterKeyArn());
+            }
+            out.writeUTF(t.tableClass().name());
+            writeInstant(out, t.tableClassLastUpdateDateTime());
+            out.writeBoolean(t.deletionProtectionEnabled());
+            out.writeBoolean(t.onDemandThroughput() != null);
+            if (t.onDemandThroughput() != null) {
+                out.writeLong(t.onDemandThroughput().maxReadRequestUnits());
+                out.writeLong(t.onDemandThroughput().maxWriteRequestUnits());
+            }
+            out.writeBoolean(t.warmThroughput() != null);
+            if (t.warmThroughput() != null) {
+                out.writeLong(t.warmThroughput().readUnitsPerSecond());
+                out.writeLong(t.warmThroughput().writeUnitsPerSecond());
+            }
+            out.writeInt(t.tags().size());
+            for (Map.Entry<String, String> tag : t.tags().entrySet()) {
+                out.writeUTF(tag.getKey());
+                out.writeUTF(tag.getValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    public static TableDefinition decode(byte[] data) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+            int version = in.readUnsignedByte();
+            if (version != VERSION) {
+                throw new IllegalStateException("unsupported table catalog format version " + version);
+            }
+            TableDefinition.Builder b = new TableDefinition.Builder();
+            b.id = in.readLong();
+            b.name = in.readUTF();
+            b.tableId = in.readUTF();
+            b.creationDateTime = Instant.ofEpochMilli(in.readLong());
+            String pk = in.readUTF();
+            AttributeValue.Type pkType = AttributeValue.Type.valueOf(in.readUTF());
+            String sk = null;
+            AttributeValue.Type skType = null;
+            if (in.readBoolean()) {
+                sk = in.readUTF();
+                skType = AttributeValue.Type.valueOf(in.readUTF());
+            }
+            b.keySchema = new KeySchema(pk, pkType, sk, skType);
+            int n = in.readInt();
+            List<AttributeDefinition> defs = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                defs.add(new AttributeDefinition(in.readUTF(), AttributeValue.Type.valueOf(in.readUTF())));
+            }
+            b.attributeDefinitions = defs;
+            b.billingMode = BillingMode.valueOf(in.readUTF());
+            b.lastUpdateToPayPerRequestDateTime = readInstant(in);
+            b.throughput = new ProvisionedThroughput(in.readLong(), in.readLong(), readInstant(in),
+                    readInstant(in), in.readInt());
+            if (in.readBoolean()) {
+                boolean enabled = in.readBoolean();
+                String view = readString(in);
+                b.stream = new StreamSpecification(enabled, view == null ? null : StreamViewType.valueOf(view));
+            }
+            b.latestStreamLabel = readString(in);
+            if (in.readBoolean()) {
+                b.sse = new SseSpecification(SseType.valueOf(in.readUTF()), readString(in));
+            }
+            b.tableClass = TableClass.valueOf(in.readUTF());
+            b.tableClassLastUpdateDateTime = readInstant(in);
+            b.deletionProtectionEnabled = in.readBoolean();
+            if (in.readBoolean()) b.onDemandThroughput = new OnDemandThroughput(in.readLong(), in.readLong());
+            if (in.readBoolean()) b.warmThroughput = new WarmThroughput(in.readLong(), in.readLong());
+            int tagCount = in.readInt();
+            Map<String, String> tags = new LinkedHashMap<>();
+            for (int i = 0; i < tagCount; i++) tags.put(in.readUTF(), in.readUTF());
+            b.tags = tags;
+            return b.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException("corrupt table catalog entry", e);
+        }
+    }
+
+    private static void writeInstant(DataOutputStream out, Instant instant) throws IOException {
+        out.writeBoolean(instant != null);
+        if (instant != null) out.writeLong(instant.toEpochMilli());
+    }
+
+    private static Instant readInstant(DataInputStream in) throws IOException {
+        return in.readBoolean() ? Instant.ofEpochMilli(in.readLong()) : null;
+    }
+
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) out.writeUTF(s);
+    }
+
+    private static String readString(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
+    }
+}

@@ -1,0 +1,130 @@
+package io.stator.engine.table;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything DynamoDB knows about a table's definition: what CreateTable and UpdateTable set
+ * and DescribeTable shows. Immutable; an update makes a new definition. Persisted by
+ * {@link TableCodec}.
+ *
+ * @param id                 Stator's storage id for the table's rows; never reused
+ * @param tableId            DynamoDB's TableId, a UUID
+ * @param attributeDefinitions as the client gave them, in order
+ * @param throughput         provisioned throughput; for on-demand tables DynamoDB shows 0 and 0
+ * @param stream             null when streams were never specified
+ * @param sse                null for DynamoDB's default (an AWS owned key): no SSEDescription
+ * @param onDemandThroughput null when not set
+ * @param warmThroughput     null when not set
+ * @param tags               in the order they were added
+ */
+public record TableDefinition(
+        long id,
+        String name,
+        String tableId,
+        Instant creationDateTime,
+        KeySchema keySchema,
+        List<AttributeDefinition> attributeDefinitions,
+        BillingMode billingMode,
+        Instant lastUpdateToPayPerRequestDateTime,
+        ProvisionedThroughput throughput,
+        StreamSpecification stream,
+        String latestStreamLabel,
+        SseSpecification sse,
+        TableClass tableClass,
+        Instant tableClassLastUpdateDateTime,
+        boolean deletionProtectionEnabled,
+        OnDemandThroughput onDemandThroughput,
+        WarmThroughput warmThroughput,
+        Map<String, String> tags) {
+
+    public record AttributeDefinition(String name, io.stator.core.model.AttributeValue.Type type) {}
+
+    public enum BillingMode { PROVISIONED, PAY_PER_REQUEST }
+
+    public enum TableClass { STANDARD, STANDARD_INFREQUENT_ACCESS }
+
+    /**
+     * Provisioned capacity and DynamoDB's bookkeeping of its changes. Dates are null until the
+     * first increase or decrease.
+     */
+    public record ProvisionedThroughput(long readCapacityUnits, long writeCapacityUnits,
+                                        Instant lastIncreaseDateTime, Instant lastDecreaseDateTime,
+                                        int numberOfDecreasesToday) {
+        public static final ProvisionedThroughput ZERO = new ProvisionedThroughput(0, 0, null, null, 0);
+    }
+
+    public enum StreamViewType { NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY }
+
+    /** @param viewType null when streams are disabled */
+    public record StreamSpecification(boolean enabled, StreamViewType viewType) {}
+
+    public enum SseType { AES256, KMS }
+
+    /** Server-side encryption with a KMS key (the only kind DynamoDB describes). */
+    public record SseSpecification(SseType type, String kmsMasterKeyArn) {}
+
+    /** Maximum on-demand throughput; -1 means "no maximum", as DynamoDB reports it. */
+    public record OnDemandThroughput(long maxReadRequestUnits, long maxWriteRequestUnits) {}
+
+    public record WarmThroughput(long readUnitsPerSecond, long writeUnitsPerSecond) {}
+
+    /** A mutable copy of this definition, to build a changed one from. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** A mutable copy, for UpdateTable and tagging. */
+    public static final class Builder {
+        public long id;
+        public String name;
+        public String tableId;
+        public Instant creationDateTime;
+        public KeySchema keySchema;
+        public List<AttributeDefinition> attributeDefinitions;
+        public BillingMode billingMode;
+        public Instant lastUpdateToPayPerRequestDateTime;
+        public ProvisionedThroughput throughput;
+        public StreamSpecification stream;
+        public String latestStreamLabel;
+        public SseSpecification sse;
+        public TableClass tableClass;
+        public Instant tableClassLastUpdateDateTime;
+        public boolean deletionProtectionEnabled;
+        public OnDemandThroughput onDemandThroughput;
+        public WarmThroughput warmThroughput;
+        public Map<String, String> tags;
+
+        public Builder() {}
+
+        Builder(TableDefinition t) {
+            id = t.id;
+            name = t.name;
+            tableId = t.tableId;
+            creationDateTime = t.creationDateTime;
+            keySchema = t.keySchema;
+            attributeDefinitions = t.attributeDefinitions;
+            billingMode = t.billingMode;
+            lastUpdateToPayPerRequestDateTime = t.lastUpdateToPayPerRequestDateTime;
+            throughput = t.throughput;
+            stream = t.stream;
+            latestStreamLabel = t.latestStreamLabel;
+            sse = t.sse;
+            tableClass = t.tableClass;
+            tableClassLastUpdateDateTime = t.tableClassLastUpdateDateTime;
+            deletionProtectionEnabled = t.deletionProtectionEnabled;
+            onDemandThroughput = t.onDemandThroughput;
+            warmThroughput = t.warmThroughput;
+            tags = t.tags;
+        }
+
+        public TableDefinition build() {
+            return new TableDefinition(id, name, tableId, creationDateTime, keySchema,
+                    List.copyOf(attributeDefinitions), billingMode, lastUpdateToPayPerRequestDateTime,
+                    throughput, stream, latestStreamLabel, sse, tableClass, tableClassLastUpdateDateTime,
+                    deletionProtectionEnabled, onDemandThroughput, warmThroughput,
+                    java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)));
+        }
+    }
+}

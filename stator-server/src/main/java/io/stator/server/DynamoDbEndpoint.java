@@ -1,0 +1,188 @@
+package io.stator.server;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.server.api.Action;
+import io.stator.server.api.Actions;
+import io.stator.server.http.HttpReply;
+import io.stator.server.http.HttpRequestData;
+import io.stator.server.protocol.Constraints;
+import io.stator.server.protocol.RequestReader;
+import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.ServiceModel;
+import io.stator.server.protocol.Struct;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.zip.CRC32;
+
+/**
+ * DynamoDB's HTTP endpoint: one request in, one reply out, with DynamoDB's handling of every
+ * step, in DynamoDB's order:
+ * <ol>
+ *   <li>CORS: with an Origin header every reply allows any origin, and a preflight (OPTIONS) is
+ *       answered at once;</li>
+ *   <li>GET / answers the health line DynamoDB answers;</li>
+ *   <li>anything but POST, or a body of another content type, gets DynamoDB's 404
+ *       {@code <UnknownOperationException/>};</li>
+ *   <li>malformed JSON: SerializationException (before the target is even looked at);</li>
+ *   <li>the X-Amz-Target must name an operation: UnknownOperationException;</li>
+ *   <li>the SigV4 signature is checked;</li>
+ *   <li>an empty body: SerializationException;</li>
+ *   <li>the body is read against the operation's shape (SerializationException), checked
+ *       against its constraints (ValidationException), and handed to the action.</li>
+ * </ol>
+ * Every reply carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the body,
+ * which the AWS SDKs verify).
+ */
+public final class DynamoDbEndpoint {
+
+    /** Authenticates a request or throws DynamoDB's error for it. */
+    @FunctionalInterface
+    public interface Authenticator {
+        void authenticate(HttpRequestData request);
+    }
+
+    private static final String TARGET_PREFIX = "DynamoDB_20120810.";
+    private static final byte[] UNKNOWN_OPERATION_404 = "<UnknownOperationException/>\n".getBytes(StandardCharsets.US_ASCII);
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final char[] REQUEST_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
+
+    private final ServiceModel model = ServiceModel.get();
+    private final Actions actions;
+    private final Authenticator authenticator;
+    private final byte[] healthLine;
+
+    public DynamoDbEndpoint(Actions actions, Authenticator authenticator, String region) {
+        this.actions = actions;
+        this.authenticator = authenticator;
+        this.healthLine = ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    public HttpReply handle(HttpRequestData request) {
+        HttpReply reply = respond(request);
+        reply.header("x-amzn-RequestId", requestId());
+        reply.header("x-amz-crc32", Long.toString(crc32(reply.body())));
+        String origin = request.header("origin");
+        if (origin != null) {
+            reply.header("Access-Control-Allow-Origin", "*");
+            reply.header("Access-Control-Expose-Headers", "x-amzn-RequestId,x-amz-crc32");
+        }
+        return reply;
+    }
+
+    private HttpReply respond(HttpRequestData request) {
+        String method = request.method();
+        if (request.header("origin") != null && method.equals("OPTIONS")) {
+            HttpReply reply = new HttpReply(200, new byte[0]);
+            String headers = request.header("access-control-request-headers");
+            if (headers != null) reply.header("Access-Control-Allow-Headers", headers);
+            String methods = request.header("access-control-request-method");
+            if (methods != null) reply.header("Access-Control-Allow-Methods", methods);
+            reply.header("Access-Control-Max-Age", "172800");
+            return reply;
+        }
+        if (method.equals("GET") && request.path().equals("/")) {
+            return new HttpReply(200, healthLine).header("Content-Type", "text/plain");
+        }
+        String contentType = mediaType(request.header("content-type"));
+        boolean hasBody = request.body().length > 0;
+        if (!method.equals("POST") || (hasBody && !isJsonContentType(contentType))) {
+            return new HttpReply(404, UNKNOWN_OPERATION_404).header("Content-Type", "text/plain");
+        }
+        String replyType = contentType != null && contentType.startsWith("application/x-amz-json")
+                ? contentType : "application/json";
+        try {
+            return new HttpReply(200, execute(request, hasBody)).header("Content-Type", replyType);
+        } catch (DynamoDbException e) {
+            return error(e, replyType);
+        } catch (RuntimeException | Error e) {
+            System.err.println("stator: internal error handling " + request.header("x-amz-target") + ": " + e);
+            e.printStackTrace(System.err);
+            return error(DynamoDbException.internal("Internal server error"), replyType);
+        }
+    }
+
+    private byte[] execute(HttpRequestData request, boolean hasBody) throws DynamoDbException {
+        String target = request.header("x-amz-target");
+        ServiceModel.Operation operation = null;
+        if (target != null && target.startsWith(TARGET_PREFIX)) {
+            operation = model.operation(target.substring(TARGET_PREFIX.length()));
+        }
+        if (operation == null) {
+            if (hasBody) checkWellFormed(request.body());
+            throw DynamoDbException.unknownOperation(null);
+        }
+        authenticator.authenticate(request);
+        if (!hasBody) throw DynamoDbException.serialization(null);
+        Struct input = RequestReader.read(request.body(), operation.input());
+        Action action = actions.get(operation.name());
+        if (action == null) {
+            throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
+        }
+        Constraints.check(input);
+        ResponseBody body = new ResponseBody();
+        try {
+            action.execute(input, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return body.finish();
+    }
+
+    private static void checkWellFormed(byte[] body) {
+        try (JsonParser p = JSON.createParser(body)) {
+            while (p.nextToken() != null) {
+                // reading is checking
+            }
+        } catch (IOException e) {
+            throw DynamoDbException.serialization(null);
+        }
+    }
+
+    private static HttpReply error(DynamoDbException e, String contentType) {
+        ByteArrayBuilder buffer = new ByteArrayBuilder(128);
+        try (JsonGenerator g = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
+            g.writeStartObject();
+            ErrorType type = e.type();
+            g.writeStringField("__type", type.wireName());
+            if (e.getMessage() != null) g.writeStringField(type.messageKey(), e.getMessage());
+            g.writeEndObject();
+        } catch (IOException io) {
+            throw new UncheckedIOException(io);
+        }
+        return new HttpReply(e.type().httpStatus(), buffer.toByteArray()).header("Content-Type", contentType);
+    }
+
+    /** The media type of a Content-Type header, without parameters. */
+    private static String mediaType(String contentType) {
+        if (contentType == null) return null;
+        int semicolon = contentType.indexOf(';');
+        return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+    }
+
+    private static boolean isJsonContentType(String mediaType) {
+        return "application/x-amz-json-1.0".equals(mediaType) || "application/x-amz-json-1.1".equals(mediaType)
+                || "application/json".equals(mediaType);
+    }
+
+    /** 52 characters of [A-Z0-9], the shape of DynamoDB's request ids. */
+    private static String requestId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        char[] id = new char[52];
+        for (int i = 0; i < id.length; i++) id[i] = REQUEST_ID_CHARS[random.nextInt(REQUEST_ID_CHARS.length)];
+        return new String(id);
+    }
+
+    private static long crc32(byte[] body) {
+        CRC32 crc = new CRC32();
+        crc.update(body);
+        return crc.getValue();
+    }
+}

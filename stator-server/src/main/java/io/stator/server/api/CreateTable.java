@@ -1,0 +1,176 @@
+package io.stator.server.api;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.Engine;
+import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.table.TableDefinition.AttributeDefinition;
+import io.stator.engine.table.TableDefinition.BillingMode;
+import io.stator.engine.table.TableDefinition.OnDemandThroughput;
+import io.stator.engine.table.TableDefinition.ProvisionedThroughput;
+import io.stator.engine.table.TableDefinition.StreamSpecification;
+import io.stator.engine.table.TableDefinition.TableClass;
+import io.stator.engine.table.TableDefinition.WarmThroughput;
+import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.Struct;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * CreateTable. The checks run in DynamoDB's order: billing mode against throughput, throughput
+ * bounds, the key schema against the attribute definitions, then streams, encryption, class and
+ * tags; the name is checked for uniqueness last, by the catalog.
+ *
+ * <p>The table is usable as soon as this returns. The response says CREATING, as DynamoDB's
+ * does, and DescribeTable says ACTIVE from the first call, so waiters finish at once.
+ */
+final class CreateTable implements Action {
+
+    private final Engine engine;
+
+    CreateTable(Engine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public void execute(Struct request, ResponseBody response) throws IOException {
+        BillingMode billingMode = request.has("BillingMode")
+                ? BillingMode.valueOf(request.string("BillingMode")) : BillingMode.PROVISIONED;
+        Struct throughput = request.struct("ProvisionedThroughput");
+        if (billingMode == BillingMode.PAY_PER_REQUEST) {
+            if (throughput != null) {
+                throw DynamoDbException.invalidParameter("Neither ReadCapacityUnits nor WriteCapacityUnits can be "
+                        + "specified when BillingMode is PAY_PER_REQUEST");
+            }
+        } else {
+            if (throughput == null) {
+                throw DynamoDbException.invalidParameter("ReadCapacityUnits and WriteCapacityUnits must both be "
+                        + "specified when BillingMode is PROVISIONED");
+            }
+            TableSettings.checkThroughputBounds(throughput);
+        }
+
+        List<Struct> definitions = request.structList("AttributeDefinitions");
+        List<Struct> keySchema = request.structList("KeySchema");
+        List<String> definedNames = new ArrayList<>();
+        for (Struct d : definitions) definedNames.add(d.string("AttributeName"));
+        List<String> keyNames = new ArrayList<>();
+        for (Struct k : keySchema) keyNames.add(k.string("AttributeName"));
+        if (keyNames.size() > definedNames.size()) {
+            throw DynamoDbException.validation("Invalid KeySchema: Some index key attribute have no definition");
+        }
+        if (!definedNames.containsAll(keyNames)) {
+            throw DynamoDbException.invalidParameter("Some index key attributes are not defined in "
+                    + "AttributeDefinitions. Keys: [" + String.join(", ", keyNames) + "], AttributeDefinitions: ["
+                    + String.join(", ", definedNames) + "]");
+        }
+        if (keyNames.size() == 2 && keyNames.get(0).equals(keyNames.get(1))) {
+            throw DynamoDbException.validation(
+                    "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+        }
+        if (!"HASH".equals(keySchema.get(0).string("KeyType"))) {
+            throw DynamoDbException.validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+        }
+        if (keySchema.size() == 2 && !"RANGE".equals(keySchema.get(1).string("KeyType"))) {
+            throw DynamoDbException.validation("Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String name : definedNames) {
+            if (!seen.add(name)) throw DynamoDbException.validation("Attribute Name is duplicated: " + name);
+        }
+        // Secondary indexes are refused until Stator serves them (never accepted and ignored).
+        NotYetSupported.refuse(request, "LocalSecondaryIndexes", "GlobalSecondaryIndexes");
+        if (keySchema.size() != definitions.size()) {
+            throw DynamoDbException.invalidParameter("Number of attributes in KeySchema does not exactly match "
+                    + "number of attributes defined in AttributeDefinitions");
+        }
+        NotYetSupported.refuse(request, "ResourcePolicy", "GlobalTableSourceArn", "GlobalTableSettingsReplicationMode");
+
+        TableDefinition.Builder table = new TableDefinition.Builder();
+        table.name = engine.catalog().arns().tableName(request.string("TableName"));
+        if (table.name == null) throw DynamoDbException.validation("Invalid TableArn: " + request.string("TableName"));
+        List<AttributeDefinition> defs = new ArrayList<>();
+        for (Struct d : definitions) {
+            defs.add(new AttributeDefinition(d.string("AttributeName"),
+                    AttributeValue.Type.valueOf(d.string("AttributeType"))));
+        }
+        table.attributeDefinitions = defs;
+        table.keySchema = new KeySchema(keyNames.get(0), typeOf(defs, keyNames.get(0)),
+                keyNames.size() == 2 ? keyNames.get(1) : null,
+                keyNames.size() == 2 ? typeOf(defs, keyNames.get(1)) : null);
+        table.billingMode = billingMode;
+        table.throughput = throughput == null ? ProvisionedThroughput.ZERO
+                : new ProvisionedThroughput(throughput.longValue("ReadCapacityUnits"),
+                        throughput.longValue("WriteCapacityUnits"), null, null, 0);
+
+        Struct stream = request.struct("StreamSpecification");
+        if (stream != null) {
+            boolean enabled = stream.bool("StreamEnabled");
+            String viewType = stream.string("StreamViewType");
+            if (!enabled && viewType != null) {
+                throw DynamoDbException.invalidParameter(
+                        "Table is being created with a stream disabled, UpdateViewType should not be specified");
+            }
+            if (enabled && viewType == null) {
+                throw DynamoDbException.invalidParameter(
+                        "Table is being created with a stream enabled, UpdateViewType is required");
+            }
+            if (enabled) {
+                table.stream = new StreamSpecification(true, TableSettings.streamViewType(viewType));
+                table.latestStreamLabel = TableSettings.streamLabel(engine.config().clock().instant());
+            }
+        }
+        Struct sse = request.struct("SSESpecification");
+        if (sse != null) table.sse = TableSettings.sse(sse, engine.config());
+        table.tableClass = request.has("TableClass")
+                ? TableSettings.tableClass(request.string("TableClass")) : TableClass.STANDARD;
+        table.deletionProtectionEnabled = request.bool("DeletionProtectionEnabled", false);
+        table.tags = request.has("Tags") ? TagRules.parseTags(request.structList("Tags")) : new LinkedHashMap<>();
+        TagRules.checkCount(table.tags.size());
+
+        Struct onDemand = request.struct("OnDemandThroughput");
+        if (onDemand != null) {
+            if (billingMode == BillingMode.PROVISIONED) {
+                throw DynamoDbException.invalidParameter("MaxReadRequestUnits for OnDemandThroughput cannot be "
+                        + "specified when the table BillingMode is PROVISIONED");
+            }
+            table.onDemandThroughput = new OnDemandThroughput(orMinusOne(onDemand.longValue("MaxReadRequestUnits")),
+                    orMinusOne(onDemand.longValue("MaxWriteRequestUnits")));
+        }
+        Struct warm = request.struct("WarmThroughput");
+        if (warm != null) {
+            table.warmThroughput = new WarmThroughput(
+                    warmOrBaseline(warm.longValue("ReadUnitsPerSecond"), billingMode, table.throughput, true),
+                    warmOrBaseline(warm.longValue("WriteUnitsPerSecond"), billingMode, table.throughput, false));
+        }
+        if (throughput != null) TableSettings.checkThroughputQuota(throughput, engine.config().region());
+
+        TableDefinition created = engine.catalog().create(table);
+        response.json().writeFieldName("TableDescription");
+        TableDescriptionJson.write(response.json(), created, engine.catalog().arns(), TableDescriptionJson.Context.CREATE);
+    }
+
+    private static AttributeValue.Type typeOf(List<AttributeDefinition> defs, String name) {
+        for (AttributeDefinition d : defs) {
+            if (d.name().equals(name)) return d.type();
+        }
+        throw new IllegalStateException("undefined key attribute " + name);
+    }
+
+    private static long orMinusOne(Long value) {
+        return value == null ? -1 : value;
+    }
+
+    private static long warmOrBaseline(Long value, BillingMode mode, ProvisionedThroughput throughput, boolean read) {
+        if (value != null) return value;
+        if (mode == BillingMode.PAY_PER_REQUEST) {
+            return read ? TableDescriptionJson.ON_DEMAND_WARM_READS : TableDescriptionJson.ON_DEMAND_WARM_WRITES;
+        }
+        return read ? throughput.readCapacityUnits() : throughput.writeCapacityUnits();
+    }
+}

@@ -1,0 +1,124 @@
+package io.stator.server.cli;
+
+import io.stator.engine.EngineConfig;
+import io.stator.server.ServerOptions;
+import io.stator.server.StatorServer;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code stator}: starts a DynamoDB-compatible server. Prints one line with the endpoint when it
+ * is ready; SIGTERM or Ctrl-C stop it cleanly. Any failure to start is one line on stderr and a
+ * non-zero exit.
+ */
+@Command(name = "stator", mixinStandardHelpOptions = true, version = "Stator 0.1.0",
+        description = "A DynamoDB-compatible database server, faithful to DynamoDB's physics.",
+        sortOptions = false)
+public final class StatorCommand implements Callable<Integer> {
+
+    @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String host = "127.0.0.1";
+
+    @Option(names = "--port", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
+    int port = 8000;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where data is stored (default: ${DEFAULT-VALUE}).")
+    Path dataDir = Path.of("stator-data");
+
+    @Option(names = "--in-memory", description = "Keep everything in memory; nothing is written to disk.")
+    boolean inMemory;
+
+    @Option(names = "--fsync", description = "Sync every write to disk before acknowledging it, so it survives "
+            + "power loss, not only a crash of the server (concurrent writes share one sync).")
+    boolean fsync;
+
+    @Option(names = "--region", description = "Region used in ARNs (default: ${DEFAULT-VALUE}).")
+    String region = EngineConfig.DEFAULT_REGION;
+
+    @Option(names = "--account-id", paramLabel = "ID", description = "Account id used in ARNs (default: ${DEFAULT-VALUE}).")
+    String accountId = EngineConfig.DEFAULT_ACCOUNT_ID;
+
+    @Option(names = "--credentials", paramLabel = "FILE", description = "Verify SigV4 signatures against the "
+            + "access keys in FILE (lines of ACCESS_KEY_ID SECRET_ACCESS_KEY). Without it, any access key is accepted.")
+    Path credentials;
+
+    @Option(names = "--allow-anonymous", description = "Allow listening on a non-loopback address without --credentials.")
+    boolean allowAnonymous;
+
+    @Override
+    public Integer call() throws Exception {
+        if (port < 0 || port > 65535) return fail("--port must be between 0 and 65535, got " + port);
+        if (!region.matches("[a-z0-9-]+")) return fail("--region must look like us-east-1, got '" + region + "'");
+        if (!accountId.matches("\\d{12}")) return fail("--account-id must be 12 digits, got '" + accountId + "'");
+        if (credentials != null && !Files.isReadable(credentials)) {
+            return fail("cannot read credentials file " + credentials);
+        }
+        if (credentials == null && !allowAnonymous && !isLoopback(host)) {
+            return fail("refusing to listen on " + host + " without --credentials (anyone could connect); "
+                    + "pass --allow-anonymous to do it anyway");
+        }
+        ServerOptions options = new ServerOptions(host, port, dataDir.toAbsolutePath(), inMemory, fsync, region,
+                accountId, credentials, Clock.systemUTC());
+        StatorServer server;
+        try {
+            server = StatorServer.start(options);
+        } catch (BindException e) {
+            return fail("cannot listen on " + host + ":" + port + ": " + lowerFirst(e.getMessage()));
+        } catch (Exception e) {
+            return fail(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "stator-shutdown"));
+        System.out.println("Stator listening on " + server.endpoint());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private static int fail(String reason) {
+        System.err.println("stator: " + reason.replace('\n', ' '));
+        return 1;
+    }
+
+    private static String lowerFirst(String s) {
+        if (s == null || s.isEmpty()) return "address in use";
+        return Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
+                if (!a.isLoopbackAddress()) return false;
+            }
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new StatorCommand());
+        cli.setParameterExceptionHandler((e, a) -> {
+            System.err.println("stator: " + e.getMessage().replace('\n', ' ') + " (see stator --help)");
+            return 2;
+        });
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            System.err.println("stator: " + e);
+            return 1;
+        });
+        int code = cli.execute(args);
+        if (code != 0) System.exit(code);
+    }
+}

@@ -1,0 +1,211 @@
+package io.stator.server.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * The HTTP/1.1 server: Netty decodes requests (keep-alive, bodies up to DynamoDB's 16 MB limit,
+ * larger ones refused with 413 as soon as their Content-Length is seen, without buffering them),
+ * hands each to a worker thread, and writes the reply back.
+ *
+ * <p>Why worker threads: a request's work is storage work, which may block (a synced write
+ * waits for the disk). Event-loop threads only move bytes, so a slow write never stalls other
+ * connections, and with {@code --fsync} many concurrent writers wait on the same disk flush
+ * (RocksDB's group commit) instead of queueing behind each other.
+ */
+public final class NettyHttpServer implements AutoCloseable {
+
+    /** DynamoDB refuses request bodies larger than 16 MB. */
+    public static final int MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final ExecutorService requestExecutor;
+    private final Channel channel;
+
+    private NettyHttpServer(EventLoopGroup bossGroup, EventLoopGroup workerGroup, ExecutorService requestExecutor,
+                            Channel channel) {
+        this.bossGroup = bossGroup;
+        this.workerGroup = workerGroup;
+        this.requestExecutor = requestExecutor;
+        this.channel = channel;
+    }
+
+    /**
+     * Binds and starts serving. Throws the bind failure (e.g. {@link java.net.BindException})
+     * when the address cannot be used.
+     */
+    public static NettyHttpServer start(String host, int port, int requestThreads,
+                                        Function<HttpRequestData, HttpReply> handler) throws Exception {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, io);
+        ExecutorService executor = newRequestExecutor(requestThreads);
+        try {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(channelClass)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline()
+                                    .addLast("codec", new HttpServerCodec(8192, 65536, 8192))
+                                    .addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES, true))
+                                    .addLast("dispatch", new DispatchHandler(handler, executor));
+                        }
+                    });
+            Channel channel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
+            return new NettyHttpServer(boss, workers, executor, channel);
+        } catch (Exception e) {
+            executor.shutdownNow();
+            boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    private static ExecutorService newRequestExecutor(int threads) {
+        AtomicInteger counter = new AtomicInteger();
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "stator-request-" + counter.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
+    }
+
+    /** The port actually bound (useful when started on port 0). */
+    public int port() {
+        return ((InetSocketAddress) channel.localAddress()).getPort();
+    }
+
+    /** Stops accepting, lets requests in progress finish (briefly), and frees the threads. */
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        requestExecutor.shutdown();
+        try {
+            requestExecutor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        bossGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        workerGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /**
+     * Turns Netty requests into {@link HttpRequestData} and replies into Netty responses. One
+     * instance per connection; its requests run one after another, so replies leave in the order
+     * requests came (HTTP/1.1 pipelining) and one connection cannot flood the workers.
+     */
+    private static final class DispatchHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private final Function<HttpRequestData, HttpReply> handler;
+        private final ExecutorService executor;
+        private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
+
+        DispatchHandler(Function<HttpRequestData, HttpReply> handler, ExecutorService executor) {
+            super(true);
+            this.handler = handler;
+            this.executor = executor;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            HttpRequestData data = toData(request);
+            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            HttpVersion version = request.protocolVersion();
+            previous = previous.thenRunAsync(() -> {
+                FullHttpResponse response;
+                try {
+                    response = toResponse(handler.apply(data), version);
+                } catch (Throwable t) {
+                    t.printStackTrace(System.err);
+                    response = new DefaultFullHttpResponse(version, HttpResponseStatus.INTERNAL_SERVER_ERROR);
+                    response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
+                }
+                if (keepAlive) {
+                    response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+                    ctx.writeAndFlush(response);
+                } else {
+                    response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                    ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+                }
+            }, executor);
+        }
+
+        private static HttpRequestData toData(FullHttpRequest request) {
+            String uri = request.uri();
+            int q = uri.indexOf('?');
+            String path = q < 0 ? uri : uri.substring(0, q);
+            String query = q < 0 ? "" : uri.substring(q + 1);
+            Map<String, List<String>> headers = new HashMap<>();
+            for (Map.Entry<String, String> h : request.headers()) {
+                headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>(1)).add(h.getValue());
+            }
+            ByteBuf content = request.content();
+            byte[] body = new byte[content.readableBytes()];
+            content.getBytes(content.readerIndex(), body);
+            return new HttpRequestData(request.method().name(), path, query, headers, body);
+        }
+
+        private static FullHttpResponse toResponse(HttpReply reply, HttpVersion version) {
+            FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.valueOf(reply.status()),
+                    Unpooled.wrappedBuffer(reply.body()));
+            for (String[] h : reply.headers()) response.headers().add(h[0], h[1]);
+            response.headers().set(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
+            return response;
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package io.stator.server.protocol;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.server.protocol.Shape.BlobShape;
+import io.stator.server.protocol.Shape.Limits;
+import io.stator.server.protocol.Shape.ListShape;
+import io.stator.server.protocol.Shape.MapShape;
+import io.stator.server.protocol.Shape.NumberShape;
+import io.stator.server.protocol.Shape.StringShape;
+import io.stator.server.protocol.Shape.StructureShape;
+import io.stator.server.protocol.Shape.TableNameShape;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a request against its shape's constraints and reports every violation (up to ten) in
+ * one ValidationException, worded as DynamoDB words it:
+ * <pre>2 validation errors detected: Value 'x!' at 'tableName' failed to satisfy constraint:
+ * Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value null at 'key' failed to
+ * satisfy constraint: Member must not be null</pre>
+ * Member paths use lower camel case; list elements are {@code keySchema.1.member}, map values
+ * {@code tags.key.member}. DynamoDB's own order of several errors is not stable; ours is the
+ * model's member order, and for one member: length, pattern, enum.
+ */
+public final class Constraints {
+
+    private static final int MAX_REPORTED = 10;
+
+    /** Table names (not ARNs) are 3 to 255 characters of this set. */
+    private static final Limits TABLE_NAME_LIMITS = new Limits(3L, 255L);
+    static final String TABLE_NAME_PATTERN_TEXT = "[a-zA-Z0-9_.-]+";
+    private static final java.util.regex.Pattern TABLE_NAME_PATTERN =
+            java.util.regex.Pattern.compile(TABLE_NAME_PATTERN_TEXT);
+    /** An ARN given where a table name may be. */
+    private static final int TABLE_ARN_MAX = 1024;
+
+    private final List<String> errors = new ArrayList<>();
+
+    private Constraints() {}
+
+    public static void check(Struct request) {
+        Constraints c = new Constraints();
+        c.checkStructure(request, "");
+        if (!c.errors.isEmpty()) {
+            int n = c.errors.size();
+            throw DynamoDbException.validation(n + " validation error" + (n > 1 ? "s" : "") + " detected: "
+                    + String.join("; ", c.errors));
+        }
+    }
+
+    private static boolean isArn(String name) {
+        return name.startsWith("arn:");
+    }
+
+    private void checkStructure(Struct struct, String parent) {
+        StructureShape shape = struct.shape();
+        for (Map.Entry<String, Shape> member : shape.members().entrySet()) {
+            String name = member.getKey();
+            Object value = struct.raw(name);
+            String path = parent + lowerFirst(name);
+            if (value == null) {
+                if (shape.required.contains(name)) fail(null, path, "Member must not be null");
+                continue;
+            }
+            checkValue(value, member.getValue(), path);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void checkValue(Object value, Shape shape, String path) {
+        switch (shape) {
+            case StringShape s -> {
+                String v = (String) value;
+                checkLength(v, v.length(), s.limits(), path);
+                if (s.pattern() != null && !s.pattern().matcher(v).matches()) {
+                    fail(v, path, "Member must satisfy regular expression pattern: " + s.patternText());
+                }
+                if (s.enumValues() != null && !s.enumValues().contains(v)) {
+                    fail(v, path, "Member must satisfy enum value set: [" + String.join(", ", s.enumValues()) + "]");
+                }
+            }
+            case TableNameShape s -> {
+                String v = (String) value;
+                if (isArn(v) && s.acceptsArn()) {
+                    if (v.length() > TABLE_ARN_MAX) fail(v, path, "Member must have length less than or equal to " + TABLE_ARN_MAX);
+                    return;
+                }
+                checkLength(v, v.length(), TABLE_NAME_LIMITS, path);
+                if (!TABLE_NAME_PATTERN.matcher(v).matches()) {
+                    fail(v, path, "Member must satisfy regular expression pattern: " + TABLE_NAME_PATTERN_TEXT);
+                }
+            }
+            case NumberShape s -> {
+                Number n = (Number) value;
+                Limits l = s.limits();
+                if (l == null) return;
+                if (l.min() != null && n.doubleValue() < l.min()) {
+                    fail(n, path, "Member must have value greater than or equal to " + l.min());
+                }
+                if (l.max() != null && n.doubleValue() > l.max()) {
+                    fail(n, path, "Member must have value less than or equal to " + l.max());
+                }
+            }
+            case BlobShape s -> checkLength(value, ((byte[]) value).length, s.limits(), path);
+            case ListShape s -> {
+                List<Object> list = (List<Object>) value;
+                checkLength(value, list.size(), s.limits(), path);
+                for (int i = 0; i < list.size(); i++) {
+                    checkElement(list.get(i), s.member(), path + "." + (i + 1) + ".member");
+                }
+            }
+            case MapShape s -> {
+                Map<String, Object> map = (Map<String, Object>) value;
+                checkLength(value, map.size(), s.limits(), path);
+                checkMapKeys(map, s.key(), path);
+                for (Map.Entry<String, Object> e : map.entrySet()) {
+                    checkElement(e.getValue(), s.value(), path + "." + e.getKey() + ".member");
+                }
+            }
+            case StructureShape s -> checkStructure((Struct) value, path + ".");
+            default -> { }
+        }
+    }
+
+    private void checkElement(Object value, Shape shape, String path) {
+        if (value instanceof Struct struct) {
+            checkStructure(struct, path + ".");
+        } else {
+            checkValue(value, shape, path);
+        }
+    }
+
+    private void checkMapKeys(Map<String, Object> map, StringShape keyShape, String path) {
+        Limits l = keyShape.limits();
+        if (l == null || (l.min() == null && l.max() == null && keyShape.pattern() == null)) return;
+        for (String key : map.keySet()) {
+            boolean ok = (l.min() == null || key.length() >= l.min())
+                    && (l.max() == null || key.length() <= l.max())
+                    && (keyShape.pattern() == null || keyShape.pattern().matcher(key).matches());
+            if (ok) continue;
+            List<String> rules = new ArrayList<>();
+            if (l.max() != null) rules.add("Member must have length less than or equal to " + l.max());
+            if (l.min() != null) rules.add("Member must have length greater than or equal to " + l.min());
+            if (keyShape.pattern() != null) rules.add("Member must satisfy regular expression pattern: " + keyShape.patternText());
+            fail(map, path, "Map keys must satisfy constraint: [" + String.join(", ", rules) + "]");
+            return;
+        }
+    }
+
+    private void checkLength(Object value, long length, Limits l, String path) {
+        if (l == null) return;
+        if (l.min() != null && length < l.min()) {
+            fail(value, path, "Member must have length greater than or equal to " + l.min());
+        }
+        if (l.max() != null && length > l.max()) {
+            fail(value, path, "Member must have length less than or equal to " + l.max());
+        }
+    }
+
+    private void fail(Object value, String path, String constraint) {
+        if (errors.size() >= MAX_REPORTED) return;
+        String shown = value == null ? "null" : "'" + show(value) + "'";
+        errors.add("Value " + shown + " at '" + path + "' failed to satisfy constraint: " + constraint);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String show(Object value) {
+        if (value instanceof List<?> list) {
+            List<String> parts = new ArrayList<>(list.size());
+            for (Object o : list) parts.add(show(o));
+            return "[" + String.join(", ", parts) + "]";
+        }
+        if (value instanceof Map<?, ?> map) {
+            List<String> parts = new ArrayList<>(map.size());
+            for (Map.Entry<String, Object> e : ((Map<String, Object>) map).entrySet()) {
+                parts.add(e.getKey() + "=" + show(e.getValue()));
+            }
+            return "{" + String.join(", ", parts) + "}";
+        }
+        if (value instanceof byte[] bytes) return java.util.Base64.getEncoder().encodeToString(bytes);
+        return String.valueOf(value);
+    }
+
+    static String lowerFirst(String s) {
+        return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+}

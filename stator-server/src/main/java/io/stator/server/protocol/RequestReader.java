@@ -1,0 +1,401 @@
+package io.stator.server.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.model.AttributeValue;
+import io.stator.core.model.AttributeValues;
+import io.stator.core.model.DynamoNumber;
+import io.stator.server.protocol.Shape.AttributeValueShape;
+import io.stator.server.protocol.Shape.BlobShape;
+import io.stator.server.protocol.Shape.BooleanShape;
+import io.stator.server.protocol.Shape.ListShape;
+import io.stator.server.protocol.Shape.MapShape;
+import io.stator.server.protocol.Shape.NumberShape;
+import io.stator.server.protocol.Shape.StringShape;
+import io.stator.server.protocol.Shape.StructureShape;
+import io.stator.server.protocol.Shape.TableNameShape;
+import io.stator.server.protocol.Shape.TimestampShape;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a request body straight from JSON tokens into a {@link Struct}, guided by the action's
+ * input shape, in one pass and without an intermediate tree.
+ *
+ * <p>Type errors are DynamoDB's SerializationExceptions, with the texts its (Java) front end
+ * produces: "NUMBER_VALUE cannot be converted to String", "Unexpected field type", ... DynamoDB
+ * parses the whole body before it looks at types, so malformed JSON anywhere wins over a type
+ * error: the first type error is remembered, the rest of the body is still read, and only then
+ * is the type error thrown. Members the shape does not know, and JSON nulls, are ignored, as
+ * DynamoDB ignores them.
+ */
+public final class RequestReader {
+
+    /** DynamoDB's Java model classes, as its type errors name them. */
+    private static final String MODEL_PACKAGE = "com.amazonaws.dynamodb.v20120810.";
+
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(1000).build())
+            .build();
+
+    private DynamoDbException typeError;
+
+    private RequestReader() {}
+
+    /** Reads a whole request body; an empty body is read as an empty structure. */
+    public static Struct read(byte[] body, int offset, int length, StructureShape shape) {
+        RequestReader reader = new RequestReader();
+        try (JsonParser p = JSON.createParser(body, offset, length)) {
+            JsonToken first = p.nextToken();
+            if (first == null) return new Struct(shape, new HashMap<>());
+            if (first != JsonToken.START_OBJECT) throw DynamoDbException.serialization(null);
+            Struct struct = reader.readStructureBody(p, shape);
+            if (p.nextToken() != null) throw DynamoDbException.serialization(null);
+            if (reader.typeError != null) throw reader.typeError;
+            return struct;
+        } catch (IOException e) {
+            // Malformed JSON: DynamoDB answers a bare SerializationException.
+            throw DynamoDbException.serialization(null);
+        }
+    }
+
+    public static Struct read(byte[] body, StructureShape shape) {
+        return read(body, 0, body.length, shape);
+    }
+
+    // ---- values -----------------------------------------------------------------------------
+
+    /**
+     * Reads the value at the current token. {@code asElement} is true for list elements and map
+     * values, whose type errors DynamoDB words differently from a structure member's. Returns
+     * null for JSON null, and after a type error (which is recorded).
+     */
+    private Object readValue(JsonParser p, Shape shape, boolean asElement) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) return null;
+        return switch (shape) {
+            case StringShape s -> readString(p, "String");
+            case TableNameShape s -> readString(p, "String");
+            case NumberShape s -> readNumber(p, s);
+            case BooleanShape s -> readBoolean(p);
+            case BlobShape s -> readBlob(p);
+            case TimestampShape s -> readNumber(p, new NumberShape(s.name(), Shape.NumberKind.DOUBLE, null));
+            case ListShape s -> readList(p, s);
+            case MapShape s -> readMap(p, s);
+            case StructureShape s -> {
+                if (t != JsonToken.START_OBJECT) yield structureMismatch(p, s.name(), asElement);
+                yield readStructureBody(p, s);
+            }
+            case AttributeValueShape s -> {
+                if (t != JsonToken.START_OBJECT) yield structureMismatch(p, "AttributeValue", asElement);
+                yield readAttributeValue(p);
+            }
+        };
+    }
+
+    private Struct readStructureBody(JsonParser p, StructureShape shape) throws IOException {
+        Map<String, Object> values = new HashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            Shape member = shape.members.get(name);
+            if (member == null) {
+                p.skipChildren();
+                continue;
+            }
+            Object value = readValue(p, member, false);
+            if (value != null) values.put(name, value);
+            else values.remove(name);
+        }
+        return new Struct(shape, values);
+    }
+
+    private Object readString(JsonParser p, String javaType) throws IOException {
+        return switch (p.currentToken()) {
+            case VALUE_STRING -> p.getText();
+            case VALUE_TRUE -> mismatch(p, "TRUE_VALUE cannot be converted to " + javaType);
+            case VALUE_FALSE -> mismatch(p, "FALSE_VALUE cannot be converted to " + javaType);
+            case VALUE_NUMBER_INT -> mismatch(p, "NUMBER_VALUE cannot be converted to " + javaType);
+            case VALUE_NUMBER_FLOAT -> mismatch(p, "DECIMAL_VALUE cannot be converted to " + javaType);
+            case START_ARRAY -> mismatch(p, "Unrecognized collection type class java.lang." + javaType);
+            default -> mismatch(p, "Start of structure or map found where not expected");
+        };
+    }
+
+    private Object readNumber(JsonParser p, NumberShape shape) throws IOException {
+        String javaType = switch (shape.kind()) {
+            case INTEGER -> "Integer";
+            case LONG -> "Long";
+            case DOUBLE -> "Double";
+        };
+        return switch (p.currentToken()) {
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+                if (shape.kind() == Shape.NumberKind.DOUBLE) yield p.getDoubleValue();
+                if (p.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) yield (long) Math.floor(p.getDoubleValue());
+                yield p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? Long.MAX_VALUE : p.getLongValue();
+            }
+            case VALUE_TRUE -> mismatch(p, "TRUE_VALUE cannot be converted to " + javaType);
+            case VALUE_FALSE -> mismatch(p, "FALSE_VALUE cannot be converted to " + javaType);
+            case VALUE_STRING -> mismatch(p, "STRING_VALUE cannot be converted to " + javaType);
+            case START_ARRAY -> mismatch(p, "Unrecognized collection type class java.lang." + javaType);
+            default -> mismatch(p, "Start of structure or map found where not expected");
+        };
+    }
+
+    private Object readBoolean(JsonParser p) throws IOException {
+        return switch (p.currentToken()) {
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_STRING -> {
+                // DynamoDB's front end converts a few strings to booleans.
+                String s = p.getText().toUpperCase(java.util.Locale.ROOT);
+                if (s.equals("TRUE") || s.equals("1") || s.equals("YES")) yield Boolean.TRUE;
+                if (s.equals("FALSE") || s.equals("0") || s.equals("NO")) yield Boolean.FALSE;
+                yield mismatch(p, "Unexpected token received from parser");
+            }
+            case VALUE_NUMBER_INT -> mismatch(p, "NUMBER_VALUE cannot be converted to Boolean");
+            case VALUE_NUMBER_FLOAT -> mismatch(p, "DECIMAL_VALUE cannot be converted to Boolean");
+            case START_ARRAY -> mismatch(p, "Unrecognized collection type class java.lang.Boolean");
+            default -> mismatch(p, "Start of structure or map found where not expected");
+        };
+    }
+
+    private Object readBlob(JsonParser p) throws IOException {
+        return switch (p.currentToken()) {
+            case VALUE_STRING -> decodeBase64(p, p.getText());
+            case VALUE_TRUE, VALUE_FALSE, VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT ->
+                    mismatch(p, "only base-64-encoded strings are convertible to bytes");
+            case START_ARRAY -> mismatch(p, "Unrecognized collection type class java.nio.ByteBuffer");
+            default -> mismatch(p, "Start of structure or map found where not expected");
+        };
+    }
+
+    private Object decodeBase64(JsonParser p, String text) {
+        if (text.length() % 4 != 0) {
+            return mismatch(p, "Base64 encoded length is expected a multiple of 4 bytes but found: " + text.length());
+        }
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            return mismatch(p, "Invalid last non-pad Base64 character dectected");
+        }
+        // The last character before padding must not carry bits beyond the data.
+        int pad = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+        if (pad > 0) {
+            int last = base64Digit(text.charAt(text.length() - pad - 1));
+            int unusedBits = pad == 2 ? 0x0F : 0x03;
+            if ((last & unusedBits) != 0) return mismatch(p, "Invalid last non-pad Base64 character dectected");
+        }
+        return bytes;
+    }
+
+    private static int base64Digit(char c) {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        return c == '+' ? 62 : 63;
+    }
+
+    private Object readList(JsonParser p, ListShape shape) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t != JsonToken.START_ARRAY) {
+            if (t == JsonToken.START_OBJECT) return mismatch(p, "Start of structure or map found where not expected");
+            return mismatch(p, "Unexpected field type");
+        }
+        List<Object> list = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            Object v = readValue(p, shape.member(), true);
+            if (v != null) list.add(v);
+        }
+        return list;
+    }
+
+    private Object readMap(JsonParser p, MapShape shape) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t != JsonToken.START_OBJECT) {
+            if (t == JsonToken.START_ARRAY) {
+                return mismatch(p, "Unrecognized collection type java.util.Map<java.lang.String, "
+                        + javaTypeName(shape.value()) + ">");
+            }
+            return mismatch(p, "Unexpected field type");
+        }
+        Map<String, Object> map = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            p.nextToken();
+            Object v = readValue(p, shape.value(), true);
+            if (v != null) map.put(key, v);
+        }
+        return map;
+    }
+
+    private static String javaTypeName(Shape shape) {
+        return switch (shape) {
+            case StringShape s -> "java.lang.String";
+            case ListShape s -> "java.util.List<" + javaTypeName(s.member()) + ">";
+            case MapShape s -> "java.util.Map<java.lang.String, " + javaTypeName(s.value()) + ">";
+            default -> MODEL_PACKAGE + shape.name();
+        };
+    }
+
+    private Object structureMismatch(JsonParser p, String shapeName, boolean asElement) throws IOException {
+        if (p.currentToken() == JsonToken.START_ARRAY) {
+            return mismatch(p, "Unrecognized collection type class " + MODEL_PACKAGE + shapeName);
+        }
+        return mismatch(p, asElement ? "Unexpected value type in payload" : "Unexpected field type");
+    }
+
+    /** Records the first type error, skips the value, and reads on (see the class comment). */
+    private Object mismatch(JsonParser p, String message) {
+        if (typeError == null) typeError = DynamoDbException.serialization(message);
+        try {
+            p.skipChildren();
+        } catch (IOException e) {
+            throw DynamoDbException.serialization(null);
+        }
+        return null;
+    }
+
+    // ---- attribute values -------------------------------------------------------------------
+
+    private static final ListShape STRING_LIST = new ListShape("StringSetAttributeValue",
+            new StringShape("StringAttributeValue", Shape.Limits.NONE, null, null, null), Shape.Limits.NONE);
+    private static final ListShape BLOB_LIST = new ListShape("BinarySetAttributeValue",
+            new BlobShape("BinaryAttributeValue", Shape.Limits.NONE), Shape.Limits.NONE);
+    private static final AttributeValueShape ATTRIBUTE_VALUE = new AttributeValueShape("AttributeValue");
+    private static final ListShape ATTRIBUTE_LIST = new ListShape("ListAttributeValue", ATTRIBUTE_VALUE,
+            Shape.Limits.NONE);
+    private static final MapShape ATTRIBUTE_MAP = new MapShape("MapAttributeValue",
+            new StringShape("AttributeName", Shape.Limits.NONE, null, null, null), ATTRIBUTE_VALUE,
+            Shape.Limits.NONE);
+
+    /**
+     * Reads {"S": ...} and friends. Returns an {@link AttributeValue}, an
+     * {@link InvalidAttributeValue} carrying DynamoDB's validation error, or null after a type
+     * error.
+     */
+    @SuppressWarnings("unchecked")
+    private Object readAttributeValue(JsonParser p) throws IOException {
+        AttributeValue value = null;
+        DynamoDbException invalid = null;
+        int types = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String type = p.currentName();
+            JsonToken t = p.nextToken();
+            if (t == JsonToken.VALUE_NULL) continue;
+            Object raw;
+            AttributeValue parsed = null;
+            DynamoDbException error = null;
+            switch (type) {
+                case "S" -> {
+                    raw = readString(p, "String");
+                    if (raw != null) parsed = new AttributeValue.S((String) raw);
+                }
+                case "N" -> {
+                    raw = readString(p, "String");
+                    if (raw != null) {
+                        try {
+                            parsed = new AttributeValue.N(DynamoNumber.parse((String) raw));
+                        } catch (DynamoDbException e) {
+                            error = e;
+                        }
+                    }
+                }
+                case "B" -> {
+                    raw = readBlob(p);
+                    if (raw != null) parsed = new AttributeValue.B((byte[]) raw);
+                }
+                case "BOOL" -> {
+                    raw = readBoolean(p);
+                    if (raw != null) parsed = AttributeValue.BOOL.of((Boolean) raw);
+                }
+                case "NULL" -> {
+                    raw = readBoolean(p);
+                    if (raw != null) {
+                        try {
+                            parsed = AttributeValues.nullValue((Boolean) raw);
+                        } catch (DynamoDbException e) {
+                            error = e;
+                        }
+                    }
+                }
+                case "SS" -> {
+                    raw = readList(p, STRING_LIST);
+                    if (raw != null) {
+                        try {
+                            parsed = AttributeValues.stringSet((List<String>) raw);
+                        } catch (DynamoDbException e) {
+                            error = e;
+                        }
+                    }
+                }
+                case "NS" -> {
+                    raw = readList(p, STRING_LIST);
+                    if (raw != null) {
+                        try {
+                            parsed = AttributeValues.numberSet((List<String>) raw);
+                        } catch (DynamoDbException e) {
+                            error = e;
+                        }
+                    }
+                }
+                case "BS" -> {
+                    raw = readList(p, BLOB_LIST);
+                    if (raw != null) {
+                        try {
+                            parsed = AttributeValues.binarySet((List<byte[]>) raw);
+                        } catch (DynamoDbException e) {
+                            error = e;
+                        }
+                    }
+                }
+                case "L" -> {
+                    raw = readList(p, ATTRIBUTE_LIST);
+                    if (raw != null) {
+                        List<Object> elements = (List<Object>) raw;
+                        error = firstInvalid(elements);
+                        if (error == null) parsed = new AttributeValue.L(List.copyOf(
+                                (List<AttributeValue>) (List<?>) elements));
+                    }
+                }
+                case "M" -> {
+                    raw = readMap(p, ATTRIBUTE_MAP);
+                    if (raw != null) {
+                        Map<String, Object> members = (Map<String, Object>) raw;
+                        error = firstInvalid(members.values());
+                        if (error == null) parsed = new AttributeValue.M(
+                                (Map<String, AttributeValue>) (Map<String, ?>) members);
+                    }
+                }
+                default -> {
+                    p.skipChildren();
+                    continue;
+                }
+            }
+            if (parsed == null && error == null) continue; // a type error, already recorded
+            types++;
+            if (error != null && invalid == null) invalid = error;
+            if (parsed != null) value = parsed;
+        }
+        if (invalid != null) return new InvalidAttributeValue(invalid);
+        if (types == 0) return new InvalidAttributeValue(AttributeValues.empty());
+        if (types > 1) return new InvalidAttributeValue(AttributeValues.moreThanOneType());
+        return value;
+    }
+
+    private static DynamoDbException firstInvalid(Iterable<Object> values) {
+        for (Object v : values) {
+            if (v instanceof InvalidAttributeValue invalid) return invalid.error();
+        }
+        return null;
+    }
+}

@@ -1,0 +1,238 @@
+package io.stator.server.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.stator.server.protocol.Shape.AttributeValueShape;
+import io.stator.server.protocol.Shape.BlobShape;
+import io.stator.server.protocol.Shape.BooleanShape;
+import io.stator.server.protocol.Shape.Limits;
+import io.stator.server.protocol.Shape.ListShape;
+import io.stator.server.protocol.Shape.MapShape;
+import io.stator.server.protocol.Shape.NumberKind;
+import io.stator.server.protocol.Shape.NumberShape;
+import io.stator.server.protocol.Shape.StringShape;
+import io.stator.server.protocol.Shape.StructureShape;
+import io.stator.server.protocol.Shape.TableNameShape;
+import io.stator.server.protocol.Shape.TimestampShape;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * DynamoDB's API as data: every operation's input shape, with the constraints DynamoDB checks.
+ *
+ * <p>The shapes come from AWS's own machine-readable model of the service (botocore's
+ * {@code service-2.json}, Apache License 2.0), trimmed by {@code tools/trim-service-model.py}
+ * and bundled as a resource. That model is written for clients, and DynamoDB's server checks a
+ * few things differently; those differences are the {@code SERVER_*} tables below, each taken
+ * from DynamoDB's observed responses (as recorded by emulators tested against it, dynalite's
+ * validations above all). Keeping them here, as data, keeps every action's validation to one
+ * engine ({@link RequestReader} and {@link Constraints}).
+ */
+public final class ServiceModel {
+
+    /**
+     * Enum values in the order DynamoDB's "Member must satisfy enum value set: [...]" message
+     * lists them (the server's order, not the model's).
+     */
+    private static final Map<String, List<String>> SERVER_ENUM_ORDER = Map.of(
+            "ReturnValue", List.of("ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW"),
+            "ScalarAttributeType", List.of("B", "N", "S"),
+            "ProjectionType", List.of("ALL", "INCLUDE", "KEYS_ONLY"),
+            "ComparisonOperator", List.of("IN", "NULL", "BETWEEN", "LT", "NOT_CONTAINS", "EQ", "GT", "NOT_NULL",
+                    "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS"),
+            "ConditionalOperator", List.of("OR", "AND"),
+            "Select", List.of("SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"),
+            "StreamViewType", List.of("OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE"));
+
+    /**
+     * Enums DynamoDB does not check as enums: the action reports a bad value with a message of its
+     * own (TableClass: "Invalid table-class parameter provided. ...").
+     */
+    private static final Set<String> SERVER_UNCHECKED_ENUMS = Set.of("TableClass");
+
+    /** Members the client model leaves optional but DynamoDB requires ("Member must not be null"). */
+    private static final Map<String, Set<String>> SERVER_REQUIRED = Map.of(
+            "CreateTableInput", Set.of("AttributeDefinitions", "KeySchema"));
+
+    private static final ServiceModel INSTANCE = load();
+
+    private final Map<String, Operation> operations;
+
+    /** One API operation: its name and its input shape. */
+    public record Operation(String name, StructureShape input) {}
+
+    private ServiceModel(Map<String, Operation> operations) {
+        this.operations = operations;
+    }
+
+    public static ServiceModel get() { return INSTANCE; }
+
+    /** The operation of that name ("PutItem"), or null when DynamoDB has none. */
+    public Operation operation(String name) { return operations.get(name); }
+
+    // ---- loading ----------------------------------------------------------------------------
+
+    private static ServiceModel load() {
+        Map<String, Object> json;
+        try (InputStream in = ServiceModel.class.getResourceAsStream("dynamodb-2012-08-10.json")) {
+            if (in == null) throw new IllegalStateException("service model resource missing");
+            try (JsonParser parser = new JsonFactory().createParser(in)) {
+                parser.nextToken();
+                json = asMap(readTree(parser));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Builder builder = new Builder(asMap(json.get("shapes")));
+        Map<String, Operation> operations = new HashMap<>();
+        for (Map.Entry<String, Object> op : asMap(json.get("operations")).entrySet()) {
+            Object input = asMap(op.getValue()).get("input");
+            StructureShape shape = input == null
+                    ? new StructureShape(op.getKey() + "Input", Map.of(), Set.of())
+                    : (StructureShape) builder.shape((String) input, null);
+            operations.put(op.getKey(), new Operation(op.getKey(), shape));
+        }
+        return new ServiceModel(Map.copyOf(operations));
+    }
+
+    private static final class Builder {
+        private final Map<String, Object> shapes;
+        private final Map<String, Shape> built = new HashMap<>();
+        private final Set<String> building = new LinkedHashSet<>();
+
+        Builder(Map<String, Object> shapes) {
+            this.shapes = shapes;
+        }
+
+        /** Builds the named shape; {@code memberName} is the member it is read as, if any. */
+        Shape shape(String name, String memberName) {
+            if ("TableName".equals(memberName) && (name.equals("TableArn") || name.equals("TableName"))) {
+                return new TableNameShape(name, name.equals("TableArn"));
+            }
+            Shape done = built.get(name);
+            if (done != null) return done;
+            if (name.equals("AttributeValue")) return remember(name, new AttributeValueShape(name));
+            if (!building.add(name)) throw new IllegalStateException("recursive shape " + building);
+            try {
+                return remember(name, build(name, asMap(shapes.get(name))));
+            } finally {
+                building.remove(name);
+            }
+        }
+
+        private Shape remember(String name, Shape shape) {
+            built.put(name, shape);
+            return shape;
+        }
+
+        private Shape build(String name, Map<String, Object> def) {
+            Limits limits = limits(def);
+            switch ((String) def.get("type")) {
+                case "structure": {
+                    Map<String, Shape> members = new LinkedHashMap<>();
+                    for (Map.Entry<String, Object> m : asMap(def.get("members")).entrySet()) {
+                        members.put(m.getKey(), shape((String) asMap(m.getValue()).get("shape"), m.getKey()));
+                    }
+                    Set<String> required = new LinkedHashSet<>();
+                    for (Object r : asList(def.getOrDefault("required", List.of()))) required.add((String) r);
+                    required.addAll(SERVER_REQUIRED.getOrDefault(name, Set.of()));
+                    return new StructureShape(name, Collections.unmodifiableMap(members), Set.copyOf(required));
+                }
+                case "list":
+                    return new ListShape(name, shape(memberShape(def, "member"), null), limits);
+                case "map":
+                    return new MapShape(name, (StringShape) shape(memberShape(def, "key"), null),
+                            shape(memberShape(def, "value"), null), limits);
+                case "string": {
+                    String pattern = (String) def.get("pattern");
+                    List<String> enumValues = null;
+                    if (def.containsKey("enum") && !SERVER_UNCHECKED_ENUMS.contains(name)) {
+                        enumValues = SERVER_ENUM_ORDER.getOrDefault(name,
+                                asList(def.get("enum")).stream().map(String.class::cast).toList());
+                    }
+                    return new StringShape(name, limits, pattern == null ? null : Pattern.compile(pattern),
+                            pattern, enumValues);
+                }
+                case "integer":
+                    return new NumberShape(name, NumberKind.INTEGER, limits);
+                case "long":
+                    return new NumberShape(name, NumberKind.LONG, limits);
+                case "double":
+                    return new NumberShape(name, NumberKind.DOUBLE, limits);
+                case "boolean":
+                    return new BooleanShape(name);
+                case "blob":
+                    return new BlobShape(name, limits);
+                case "timestamp":
+                    return new TimestampShape(name);
+                default:
+                    throw new IllegalStateException("unknown shape type " + def.get("type") + " of " + name);
+            }
+        }
+
+        private static String memberShape(Map<String, Object> def, String key) {
+            return (String) asMap(def.get(key)).get("shape");
+        }
+
+        private static Limits limits(Map<String, Object> def) {
+            Long min = def.get("min") instanceof Number n ? n.longValue() : null;
+            Long max = def.get("max") instanceof Number n ? n.longValue() : null;
+            return min == null && max == null ? Limits.NONE : new Limits(min, max);
+        }
+    }
+
+    // ---- a minimal JSON tree reader for the bundled model -----------------------------------
+
+    private static Object readTree(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        switch (t) {
+            case START_OBJECT: {
+                Map<String, Object> map = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    p.nextToken();
+                    map.put(key, readTree(p));
+                }
+                return map;
+            }
+            case START_ARRAY: {
+                List<Object> list = new ArrayList<>();
+                while (p.nextToken() != JsonToken.END_ARRAY) list.add(readTree(p));
+                return list;
+            }
+            case VALUE_STRING:
+                return p.getText();
+            case VALUE_NUMBER_INT:
+                return p.getLongValue();
+            case VALUE_NUMBER_FLOAT:
+                return p.getDoubleValue();
+            case VALUE_TRUE:
+                return Boolean.TRUE;
+            case VALUE_FALSE:
+                return Boolean.FALSE;
+            default:
+                return null;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(Object o) {
+        return (Map<String, Object>) o;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> asList(Object o) {
+        return (List<Object>) o;
+    }
+}

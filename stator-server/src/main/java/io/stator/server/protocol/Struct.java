@@ -1,0 +1,114 @@
+package io.stator.server.protocol;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.model.AttributeValue;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A structure read from a request: member name to value. Values are String, Long, Double,
+ * Boolean, byte[], {@link Struct}, List, Map (String keys) or {@link AttributeValue}, as the
+ * member's shape says. Absent members (and JSON nulls) are simply not present.
+ */
+public final class Struct {
+
+    private final Shape.StructureShape shape;
+    private final Map<String, Object> values;
+
+    Struct(Shape.StructureShape shape, Map<String, Object> values) {
+        this.shape = shape;
+        this.values = values;
+    }
+
+    public Shape.StructureShape shape() { return shape; }
+
+    public boolean has(String member) { return values.containsKey(member); }
+
+    Object raw(String member) { return values.get(member); }
+
+    Map<String, Object> rawValues() { return values; }
+
+    public String string(String member) { return (String) values.get(member); }
+
+    public String string(String member, String defaultValue) {
+        Object v = values.get(member);
+        return v == null ? defaultValue : (String) v;
+    }
+
+    public Long longValue(String member) {
+        Object v = values.get(member);
+        return v == null ? null : ((Number) v).longValue();
+    }
+
+    public Integer intValue(String member) {
+        Object v = values.get(member);
+        return v == null ? null : ((Number) v).intValue();
+    }
+
+    public Boolean bool(String member) { return (Boolean) values.get(member); }
+
+    public boolean bool(String member, boolean defaultValue) {
+        Object v = values.get(member);
+        return v == null ? defaultValue : (Boolean) v;
+    }
+
+    public Struct struct(String member) { return (Struct) values.get(member); }
+
+    /** A list of structures, or null when absent. */
+    @SuppressWarnings("unchecked")
+    public List<Struct> structList(String member) { return (List<Struct>) values.get(member); }
+
+    @SuppressWarnings("unchecked")
+    public List<String> stringList(String member) { return (List<String>) values.get(member); }
+
+    @SuppressWarnings("unchecked")
+    public Map<String, String> stringMap(String member) { return (Map<String, String>) values.get(member); }
+
+    /**
+     * A map of attribute values (an item, a key, ExpressionAttributeValues), or null when absent.
+     * Throws the ValidationException of the first invalid value in it, as DynamoDB reports it.
+     */
+    public Map<String, AttributeValue> attributeMap(String member) {
+        Object v = values.get(member);
+        if (v == null) return null;
+        return checkedAttributeMap(v);
+    }
+
+    /** A single attribute value (e.g. ExpectedAttributeValue.Value), or null when absent. */
+    public AttributeValue attributeValue(String member) {
+        Object v = values.get(member);
+        if (v instanceof InvalidAttributeValue invalid) throw invalid.error();
+        return (AttributeValue) v;
+    }
+
+    /** A list of attribute maps (BatchGetItem's Keys), or null when absent. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, AttributeValue>> attributeMapList(String member) {
+        Object v = values.get(member);
+        if (v == null) return null;
+        List<Object> list = (List<Object>) v;
+        List<Map<String, AttributeValue>> result = new ArrayList<>(list.size());
+        for (Object m : list) result.add(checkedAttributeMap(m));
+        return Collections.unmodifiableList(result);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, AttributeValue> checkedAttributeMap(Object v) {
+        Map<String, Object> map = (Map<String, Object>) v;
+        for (Object value : map.values()) {
+            if (value instanceof InvalidAttributeValue invalid) throw invalid.error();
+        }
+        return (Map<String, AttributeValue>) (Map<String, ?>) map;
+    }
+
+    /** Reports the first invalid attribute value of the member, without returning anything. */
+    public void checkAttributeValues(String member) {
+        if (values.get(member) != null) checkedAttributeMap(values.get(member));
+    }
+
+    @Override
+    public String toString() { return shape.name() + new LinkedHashMap<>(values); }
+}

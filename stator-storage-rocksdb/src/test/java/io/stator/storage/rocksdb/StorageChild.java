@@ -1,0 +1,82 @@
+package io.stator.storage.rocksdb;
+
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.WriteBatch;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * A separate JVM for the tests that need another process: {@code write <dir> <first>} commits
+ * batches forever and prints {@code ack <n>;} after each commit returns (the kill -9 test);
+ * {@code hold <dir>} opens the store, prints {@code ready;} and keeps it open until its stdin
+ * closes (the lock test). Every line is flushed at once: a printed ack is an acknowledged write.
+ */
+public final class StorageChild {
+
+    /** Gives up on its own after this long, in case the test that started it is gone. */
+    private static final long MAX_RUN_NANOS = 120_000_000_000L;
+
+    private StorageChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        Path dir = Path.of(args[1]);
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        switch (mode) {
+            case "write" -> write(dir, Long.parseLong(args[2]), out);
+            case "hold" -> hold(dir, out);
+            default -> throw new IllegalArgumentException("unknown mode " + mode);
+        }
+    }
+
+    private static void write(Path dir, long first, PrintStream out) {
+        long deadline = System.nanoTime() + MAX_RUN_NANOS;
+        try (RocksStorage storage = RocksStorage.open(dir)) {
+            out.println("ready;");
+            out.flush();
+            for (long i = first; System.nanoTime() < deadline; i++) {
+                try (WriteBatch batch = storage.newBatch()) {
+                    batch.put(Keyspace.ITEMS, itemKey(i, 'a'), value(i));
+                    batch.put(Keyspace.ITEMS, itemKey(i, 'b'), value(i));
+                    batch.put(Keyspace.CATALOG, catalogKey(i), value(i));
+                    storage.commit(batch);
+                }
+                out.println("ack " + i + ";");
+                out.flush();
+            }
+        }
+    }
+
+    private static void hold(Path dir, PrintStream out) throws Exception {
+        try (RocksStorage storage = RocksStorage.open(dir)) {
+            try (WriteBatch batch = storage.newBatch()) {
+                batch.put(Keyspace.ITEMS, bytes("held"), bytes("by child"));
+                storage.commit(batch);
+            }
+            out.println("ready;");
+            out.flush();
+            while (System.in.read() >= 0) {
+                // wait for the parent to close our stdin (or kill us)
+            }
+        }
+    }
+
+    static byte[] itemKey(long i, char suffix) {
+        return bytes(String.format("k%012d-%c", i, suffix));
+    }
+
+    static byte[] catalogKey(long i) {
+        return bytes(String.format("c%012d", i));
+    }
+
+    static byte[] value(long i) {
+        return bytes("value of batch " + i + " " + "x".repeat(100));
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
