@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
+import io.stator.core.testing.RandomValues;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -70,27 +71,8 @@ class KeyEncodingTest {
 
     // ---- N: order and round trip, property tests
 
-    /** A number of any shape: 1..38 digits, any exponent with the edges -130 and 125 favoured. */
     static DynamoNumber randomNumber(Random r) {
-        int kind = r.nextInt(12);
-        if (kind == 0) return DynamoNumber.ZERO;
-        if (kind == 1) return DynamoNumber.of(r.nextInt(2001) - 1000);
-        if (kind == 2) return DynamoNumber.of(r.nextLong());
-        boolean narrow = kind <= 5; // few digits from {0, 1, 9}, exponents near 0: many near-ties
-        int digits = narrow ? 1 + r.nextInt(5) : kind == 6 ? 38 : 1 + r.nextInt(38);
-        StringBuilder sb = new StringBuilder(48);
-        if (r.nextBoolean()) sb.append('-');
-        sb.append("0.");
-        sb.append((char) ('1' + r.nextInt(9)));
-        for (int i = 1; i < digits; i++) {
-            sb.append(narrow ? "019".charAt(r.nextInt(3)) : (char) ('0' + r.nextInt(10)));
-        }
-        int exponent = narrow ? r.nextInt(5) - 2
-                : kind == 7 ? DynamoNumber.MIN_EXPONENT
-                : kind == 8 ? DynamoNumber.MAX_EXPONENT
-                : DynamoNumber.MIN_EXPONENT + r.nextInt(DynamoNumber.MAX_EXPONENT - DynamoNumber.MIN_EXPONENT + 1);
-        sb.append('E').append(exponent + 1); // 0.d1d2.. E(e+1) = d1.d2.. E e
-        return DynamoNumber.parse(sb.toString());
+        return RandomValues.number(r);
     }
 
     @Test
@@ -153,7 +135,7 @@ class KeyEncodingTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{1}: {0}")
     @CsvSource({
         "'',                   empty",
         "04,                   bad sign byte",

@@ -24,7 +24,7 @@ class PartitionHashTest {
         long gen = PRIME32;
         for (int i = 0; i < size; i++) {
             buf[i] = (byte) (gen >>> 56);
-            gen *= 0x9E3779B185EBCA87L;
+            gen *= 0x9E3779B185EBCA8DL; // PRIME64 = 11400714785074694797
         }
         return buf;
     }
