@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -61,10 +62,10 @@ public final class UpdateApplier {
         for (UpdateAction a : addsAndDeletes) {
             if (a instanceof UpdateAction.Add add) {
                 AttributeValue v = ((Constant) add.value()).value();
-                modify(item, add.path(), current -> add(current, v), false);
+                modify(item, add.path(), current -> add(current, v, UpdateApplier::wrongType), false);
             } else {
                 AttributeValue v = ((Constant) ((UpdateAction.Delete) a).value()).value();
-                modify(item, a.path(), current -> delete(current, v), true);
+                modify(item, a.path(), current -> delete(current, v, UpdateApplier::wrongType), true);
             }
         }
         // List elements go from the highest position down, so positions stay those before the update.
@@ -112,25 +113,34 @@ public final class UpdateApplier {
         };
     }
 
-    private static AttributeValue add(AttributeValue current, AttributeValue v) {
-        if (v instanceof AttributeValue.N n) {
-            if (current == null) return v;
-            if (!(current instanceof AttributeValue.N c)) throw wrongType();
-            return new AttributeValue.N(DynamoNumber.of(c.value().bigDecimal().add(n.value().bigDecimal())));
-        }
+    /**
+     * ADD: a number added to a number (a missing one counts as 0), a set's elements added to a
+     * set, a list's elements appended to a list (legacy AttributeUpdates only). {@code mismatch}
+     * is the error for values of different types (UpdateExpression and AttributeUpdates word it
+     * differently).
+     */
+    public static AttributeValue add(AttributeValue current, AttributeValue v, Supplier<DynamoDbException> mismatch) {
         if (current == null) return v;
-        if (current.type() != v.type()) throw wrongType();
+        if (current.type() != v.type()) throw mismatch.get();
         return switch (v) {
+            case AttributeValue.N n -> new AttributeValue.N(
+                    DynamoNumber.of(((AttributeValue.N) current).value().bigDecimal().add(n.value().bigDecimal())));
             case AttributeValue.SS s -> new AttributeValue.SS(union(((AttributeValue.SS) current).values(), s.values()));
             case AttributeValue.NS s -> new AttributeValue.NS(union(((AttributeValue.NS) current).values(), s.values()));
             case AttributeValue.BS s -> new AttributeValue.BS(unionBytes(((AttributeValue.BS) current).values(), s.values()));
-            default -> throw wrongType();
+            case AttributeValue.L l -> {
+                List<AttributeValue> joined = new ArrayList<>(((AttributeValue.L) current).values());
+                joined.addAll(l.values());
+                yield new AttributeValue.L(List.copyOf(joined));
+            }
+            default -> throw mismatch.get();
         };
     }
 
-    private static AttributeValue delete(AttributeValue current, AttributeValue v) {
+    /** DELETE: a set's elements taken out of a set; null (remove the attribute) when none are left. */
+    public static AttributeValue delete(AttributeValue current, AttributeValue v, Supplier<DynamoDbException> mismatch) {
         if (current == null) return null;
-        if (current.type() != v.type()) throw wrongType();
+        if (current.type() != v.type()) throw mismatch.get();
         return switch (v) {
             case AttributeValue.SS s -> {
                 List<String> left = new ArrayList<>(((AttributeValue.SS) current).values());
@@ -147,7 +157,7 @@ public final class UpdateApplier {
                 left.removeIf(b -> s.values().stream().anyMatch(x -> java.util.Arrays.equals(x, b)));
                 yield left.isEmpty() ? null : new AttributeValue.BS(List.copyOf(left));
             }
-            default -> throw wrongType();
+            default -> throw mismatch.get();
         };
     }
 

@@ -1,5 +1,8 @@
 package io.stator.engine.item;
 
+import io.stator.core.error.ConditionalCheckFailedException;
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.item.ItemSize;
 import io.stator.core.key.KeyLayout;
@@ -93,6 +96,23 @@ public final class ItemOperations {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A write guarded by a condition: the condition is evaluated on the item as stored, under the
+     * item's lock, and the write happens only when it holds (ConditionalCheckFailedException
+     * otherwise, carrying the old item when {@code returnOldItemOnFailure}). A null condition
+     * always holds.
+     */
+    public WriteResult mutateIf(TableDefinition table, byte[] rowKey, Condition condition,
+                                boolean returnOldItemOnFailure, ItemMutation mutation) {
+        if (condition == null) return mutate(table, rowKey, mutation);
+        return mutate(table, rowKey, old -> {
+            if (!ConditionEvaluator.matches(condition, old)) {
+                throw new ConditionalCheckFailedException(returnOldItemOnFailure ? old : null);
+            }
+            return mutation.apply(old);
+        });
     }
 
     /** The storage key of the item with these key attributes (an item or a Key parameter). */

@@ -26,6 +26,13 @@ final class ItemRules {
         }
     }
 
+    /** UpdateItem's wording of the same limit, checked on the item the update produces. */
+    static void checkUpdatedItemSize(Map<String, AttributeValue> item) {
+        if (ItemSize.of(item) > MAX_ITEM_BYTES) {
+            throw DynamoDbException.validation("Item size to update has exceeded the maximum allowed size");
+        }
+    }
+
     static void checkNesting(Map<String, AttributeValue> item) {
         for (AttributeValue value : item.values()) {
             if (depth(value, 0) > MAX_NESTING_DEPTH) {

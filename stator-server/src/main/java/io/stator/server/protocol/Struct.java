@@ -77,6 +77,50 @@ public final class Struct {
         return checkedAttributeMap(v);
     }
 
+    /**
+     * A map of attribute values, with each invalid value reported through {@code onInvalid}
+     * (given the map key and DynamoDB's error for the value): the exception it returns is thrown;
+     * when it returns null the invalid value is left out.
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, AttributeValue> attributeMap(String member,
+            java.util.function.BiFunction<String, DynamoDbException, DynamoDbException> onInvalid) {
+        Object v = values.get(member);
+        if (v == null) return null;
+        Map<String, AttributeValue> result = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) v).entrySet()) {
+            if (e.getValue() instanceof InvalidAttributeValue invalid) {
+                DynamoDbException error = onInvalid.apply(e.getKey(), invalid.error());
+                if (error != null) throw error;
+            } else {
+                result.put(e.getKey(), (AttributeValue) e.getValue());
+            }
+        }
+        return result;
+    }
+
+    /** A map of structures (Expected, AttributeUpdates), in request order, or null when absent. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Struct> structMap(String member) { return (Map<String, Struct>) values.get(member); }
+
+    /** A list of attribute values (AttributeValueList), or null when absent. */
+    @SuppressWarnings("unchecked")
+    public List<AttributeValue> attributeValueList(String member) {
+        Object v = values.get(member);
+        if (v == null) return null;
+        for (Object o : (List<Object>) v) {
+            if (o instanceof InvalidAttributeValue invalid) throw invalid.error();
+        }
+        return (List<AttributeValue>) v;
+    }
+
+    /** The keys of a map member, or null when absent. */
+    @SuppressWarnings("unchecked")
+    public java.util.Set<String> keysOf(String member) {
+        Object v = values.get(member);
+        return v == null ? null : ((Map<String, Object>) v).keySet();
+    }
+
     /** A single attribute value (e.g. ExpectedAttributeValue.Value), or null when absent. */
     public AttributeValue attributeValue(String member) {
         Object v = values.get(member);
@@ -102,11 +146,6 @@ public final class Struct {
             if (value instanceof InvalidAttributeValue invalid) throw invalid.error();
         }
         return (Map<String, AttributeValue>) (Map<String, ?>) map;
-    }
-
-    /** Reports the first invalid attribute value of the member, without returning anything. */
-    public void checkAttributeValues(String member) {
-        if (values.get(member) != null) checkedAttributeMap(values.get(member));
     }
 
     @Override

@@ -1,0 +1,30 @@
+package io.stator.server.api;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.Path;
+import io.stator.engine.table.KeySchema;
+import java.util.Collection;
+
+/** DynamoDB's rule that key attributes are scalars: no expression may reach inside one. */
+final class KeyPaths {
+
+    private KeyPaths() {}
+
+    static void checkNoNestedKeyPaths(KeySchema schema, Collection<Path> paths) {
+        for (Path p : paths) {
+            if (!p.isTopLevel() && schema.isKeyAttribute(p.topLevelName())) {
+                throw DynamoDbException.validation("Key attributes must be scalars; list random access '[]' and map "
+                        + "lookup '.' are not allowed: Key: " + p.topLevelName());
+            }
+        }
+    }
+
+    static void checkNotUpdatingKey(KeySchema schema, Collection<String> updatedTopLevelNames) {
+        for (String name : updatedTopLevelNames) {
+            if (schema.isKeyAttribute(name)) {
+                throw DynamoDbException.invalidParameter("Cannot update attribute " + name
+                        + ". This attribute is part of the key");
+            }
+        }
+    }
+}

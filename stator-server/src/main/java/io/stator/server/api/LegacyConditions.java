@@ -1,0 +1,136 @@
+package io.stator.server.api;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.Condition.Comparator;
+import io.stator.core.expression.Operand;
+import io.stator.core.expression.Path;
+import io.stator.core.expression.Values;
+import io.stator.core.model.AttributeValue;
+import io.stator.server.protocol.Struct;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The legacy conditional parameters ({@code Expected} with {@code ConditionalOperator}), checked
+ * with DynamoDB's messages and translated into the same condition tree an expression parses to,
+ * so that one evaluator serves both. Each entry names a top-level attribute (dots in its name
+ * are part of the name).
+ */
+final class LegacyConditions {
+
+    private LegacyConditions() {}
+
+    /** The Expected parameter as a condition, or null when the request has none. */
+    static Condition expected(Struct request) {
+        Map<String, Struct> expected = request.structMap("Expected");
+        String operator = request.string("ConditionalOperator");
+        if (expected == null) {
+            if (operator != null) {
+                throw DynamoDbException.validation("ConditionalOperator cannot be used without Filter or Expected");
+            }
+            return null;
+        }
+        List<Condition> conditions = new ArrayList<>(expected.size());
+        for (Map.Entry<String, Struct> e : expected.entrySet()) {
+            conditions.add(entry(e.getKey(), e.getValue()));
+        }
+        if (conditions.isEmpty()) return null;
+        Condition result = conditions.get(0);
+        boolean or = "OR".equals(operator);
+        for (int i = 1; i < conditions.size(); i++) {
+            result = or ? new Condition.Or(result, conditions.get(i)) : new Condition.And(result, conditions.get(i));
+        }
+        return result;
+    }
+
+    private static Condition entry(String attribute, Struct entry) {
+        AttributeValue value = entry.attributeValue("Value");
+        List<AttributeValue> list = entry.attributeValueList("AttributeValueList");
+        String comparison = entry.string("ComparisonOperator");
+        Boolean exists = entry.bool("Exists");
+        if (list != null && value != null) {
+            throw DynamoDbException.invalidParameter(
+                    "Value and AttributeValueList cannot be used together for Attribute: " + attribute);
+        }
+        Operand.PathOperand path = new Operand.PathOperand(Path.of(attribute));
+        if (comparison != null) {
+            if (exists != null) {
+                throw DynamoDbException.invalidParameter(
+                        "Exists and ComparisonOperator cannot be used together for Attribute: " + attribute);
+            }
+            if (!comparison.equals("NULL") && !comparison.equals("NOT_NULL") && list == null && value == null) {
+                throw DynamoDbException.invalidParameter("Value or AttributeValueList must be used with "
+                        + "ComparisonOperator: " + comparison + " for Attribute: " + attribute);
+            }
+            List<AttributeValue> arguments = list != null ? list : value != null ? List.of(value) : List.of();
+            return comparison(path, comparison, arguments);
+        }
+        if (list != null) {
+            throw DynamoDbException.invalidParameter(
+                    "AttributeValueList can only be used with a ComparisonOperator for Attribute: " + attribute);
+        }
+        boolean mustExist = exists == null || exists;
+        if (mustExist && value == null) {
+            throw DynamoDbException.invalidParameter("Value must be provided when Exists is "
+                    + (exists == null ? "null" : "true") + " for Attribute: " + attribute);
+        }
+        if (!mustExist && value != null) {
+            throw DynamoDbException.invalidParameter("Value cannot be used when Exists is false for Attribute: " + attribute);
+        }
+        return mustExist ? new Condition.Comparison(Comparator.EQ, path, new Operand.Constant(value))
+                : function("attribute_not_exists", path);
+    }
+
+    /**
+     * One ComparisonOperator condition (Expected, and later QueryFilter, ScanFilter,
+     * KeyConditions), after DynamoDB's checks of its argument count and types.
+     */
+    static Condition comparison(Operand.PathOperand path, String operator, List<AttributeValue> arguments) {
+        int expected = switch (operator) {
+            case "NULL", "NOT_NULL" -> 0;
+            case "BETWEEN" -> 2;
+            case "IN" -> -1;
+            default -> 1;
+        };
+        if (expected >= 0 ? arguments.size() != expected : arguments.isEmpty()) {
+            throw DynamoDbException.invalidParameter("Invalid number of argument(s) for the " + operator
+                    + " ComparisonOperator");
+        }
+        for (AttributeValue a : arguments) {
+            if (a.type() != arguments.get(0).type()) {
+                throw DynamoDbException.invalidParameter("AttributeValues inside AttributeValueList must be of same type");
+            }
+        }
+        if (operator.equals("BETWEEN") && Values.isOrderable(arguments.get(0))
+                && Values.compare(arguments.get(0), arguments.get(1)) > 0) {
+            throw DynamoDbException.validation(
+                    "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound");
+        }
+        List<Operand> constants = new ArrayList<>(arguments.size());
+        for (AttributeValue a : arguments) constants.add(new Operand.Constant(a));
+        return switch (operator) {
+            case "EQ" -> new Condition.Comparison(Comparator.EQ, path, constants.get(0));
+            case "NE" -> new Condition.Comparison(Comparator.NE, path, constants.get(0));
+            case "LT" -> new Condition.Comparison(Comparator.LT, path, constants.get(0));
+            case "LE" -> new Condition.Comparison(Comparator.LE, path, constants.get(0));
+            case "GT" -> new Condition.Comparison(Comparator.GT, path, constants.get(0));
+            case "GE" -> new Condition.Comparison(Comparator.GE, path, constants.get(0));
+            case "NULL" -> function("attribute_not_exists", path);
+            case "NOT_NULL" -> function("attribute_exists", path);
+            case "CONTAINS" -> function("contains", path, constants.get(0));
+            // A missing attribute does not "not contain" anything (DynamoDB answers false).
+            case "NOT_CONTAINS" -> new Condition.And(function("attribute_exists", path),
+                    new Condition.Not(function("contains", path, constants.get(0))));
+            case "BEGINS_WITH" -> function("begins_with", path, constants.get(0));
+            case "IN" -> new Condition.In(path, constants);
+            case "BETWEEN" -> new Condition.Between(path, constants.get(0), constants.get(1));
+            default -> throw new IllegalArgumentException("unknown ComparisonOperator " + operator);
+        };
+    }
+
+    private static Condition function(String name, Operand... arguments) {
+        return new Condition.Function(new Operand.FunctionCall(name, List.of(arguments)));
+    }
+}

@@ -1,0 +1,99 @@
+package io.stator.server.api;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.ExpressionContext;
+import io.stator.core.expression.ExpressionKind;
+import io.stator.core.expression.Path;
+import io.stator.core.expression.Projector;
+import io.stator.core.expression.UpdateAction;
+import io.stator.core.expression.UpdateApplier;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.Engine;
+import io.stator.engine.item.ItemOperations;
+import io.stator.engine.item.ItemOperations.WriteResult;
+import io.stator.engine.item.PrimaryKeys;
+import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.table.TableDefinition;
+import io.stator.server.protocol.AttributeValueJson;
+import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.Struct;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * UpdateItem: an UpdateExpression (or legacy AttributeUpdates) applied to the item, created when
+ * absent (an upsert), under an optional condition; all of it atomic with respect to every other
+ * write of the item, and whole or not at all.
+ */
+final class UpdateItem implements Action {
+
+    private static final List<String> EXPRESSIONS = List.of("UpdateExpression", "ConditionExpression");
+    private static final List<String> LEGACY = List.of("AttributeUpdates", "Expected");
+
+    private final Engine engine;
+
+    UpdateItem(Engine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public void execute(Struct request, ResponseBody response) throws IOException {
+        ExpressionParameters.checkCombination(request, EXPRESSIONS, LEGACY);
+        Map<String, AttributeValue> key = request.attributeMap("Key");
+        Map<String, Struct> attributeUpdates = LegacyUpdates.read(request);
+        Condition condition = LegacyConditions.expected(request);
+        ExpressionContext expressions = ExpressionParameters.context(request);
+        List<UpdateAction> actions = request.has("UpdateExpression")
+                ? expressions.update(request.string("UpdateExpression")) : null;
+        if (request.has("ConditionExpression")) {
+            condition = expressions.condition(ExpressionKind.CONDITION, request.string("ConditionExpression"));
+        }
+        expressions.checkAllUsed();
+        String returnValues = request.string("ReturnValues", "NONE");
+        boolean returnOldOnFailure = "ALL_OLD".equals(request.string("ReturnValuesOnConditionCheckFailure"));
+
+        TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
+        PrimaryKeys.checkKey(table.keySchema(), key);
+        List<Path> targets = new ArrayList<>();
+        if (actions != null) {
+            for (UpdateAction a : actions) targets.add(a.path());
+        } else if (attributeUpdates != null) {
+            for (String name : attributeUpdates.keySet()) targets.add(Path.of(name));
+        }
+        List<String> topLevel = new ArrayList<>(targets.size());
+        for (Path p : targets) topLevel.add(p.topLevelName());
+        KeyPaths.checkNotUpdatingKey(table.keySchema(), topLevel);
+        KeyPaths.checkNoNestedKeyPaths(table.keySchema(), targets);
+
+        boolean removesOnly = actions != null && !actions.isEmpty()
+                && actions.stream().allMatch(a -> a instanceof UpdateAction.Remove);
+        WriteResult result = engine.items().mutateIf(table, ItemOperations.rowKey(table, key), condition,
+                returnOldOnFailure, old -> {
+                    // REMOVE alone on a missing item creates nothing (DynamoDB's behaviour).
+                    if (old == null && removesOnly) return null;
+                    Map<String, AttributeValue> base = old != null ? old : key;
+                    Map<String, AttributeValue> updated = actions != null ? UpdateApplier.apply(actions, base)
+                            : attributeUpdates != null ? LegacyUpdates.apply(attributeUpdates, base) : base;
+                    ItemRules.checkUpdatedItemSize(updated);
+                    return updated;
+                });
+
+        JsonGenerator g = response.json();
+        Map<String, AttributeValue> returned = switch (returnValues) {
+            case "ALL_OLD" -> result.oldItem();
+            case "ALL_NEW" -> result.newItem();
+            case "UPDATED_OLD" -> result.oldItem() == null ? null : Projector.project(result.oldItem(), targets);
+            case "UPDATED_NEW" -> result.newItem() == null ? null : Projector.project(result.newItem(), targets);
+            default -> null;
+        };
+        if (returned != null && !returned.isEmpty()) {
+            g.writeFieldName("Attributes");
+            AttributeValueJson.writeItem(g, returned);
+        }
+        ItemRules.writeConsumedCapacity(g, request.string("ReturnConsumedCapacity"), table.name(),
+                result.consumedWriteUnits());
+    }
+}
