@@ -1,9 +1,9 @@
 package io.stator.engine.item;
 
 import io.stator.core.error.DynamoDbException;
+import io.stator.core.item.Utf8;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.KeySchema;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -77,7 +77,7 @@ public final class PrimaryKeys {
 
     private static void checkSize(AttributeValue value, boolean partition) {
         int bytes = switch (value) {
-            case AttributeValue.S s -> utf8Length(s.value());
+            case AttributeValue.S s -> Utf8.encodedLength(s.value());
             case AttributeValue.B b -> b.value().length;
             default -> 0; // numbers always fit
         };
@@ -89,14 +89,5 @@ public final class PrimaryKeys {
             throw DynamoDbException.invalidParameter(
                     "Aggregated size of all range keys has exceeded the size limit of " + MAX_SORT_KEY_BYTES + " bytes");
         }
-    }
-
-    static int utf8Length(String s) {
-        int n = s.length();
-        // Fast path: ASCII only.
-        int i = 0;
-        while (i < n && s.charAt(i) < 0x80) i++;
-        if (i == n) return n;
-        return s.getBytes(StandardCharsets.UTF_8).length;
     }
 }

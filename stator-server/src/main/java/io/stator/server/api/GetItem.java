@@ -18,7 +18,9 @@ import java.util.Map;
 
 /**
  * GetItem. An absent item answers {} (no Item member) and still consumes the minimum read.
- * AttributesToGet narrows the item to the named top-level attributes.
+ * AttributesToGet narrows the item to the named top-level attributes (an item none of them is
+ * in answers an empty Item). Checks, in DynamoDB's order: the Key's values, AttributesToGet, the
+ * expression parameters, the table, then the Key against the table's key schema.
  */
 final class GetItem implements Action {
 
@@ -30,7 +32,6 @@ final class GetItem implements Action {
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
-        NotYetSupported.refuse(request, "ProjectionExpression", "ExpressionAttributeNames");
         Map<String, AttributeValue> key = request.attributeMap("Key");
         List<String> attributesToGet = request.stringList("AttributesToGet");
         if (attributesToGet != null) {
@@ -41,6 +42,7 @@ final class GetItem implements Action {
                 }
             }
         }
+        NotYetSupported.refuse(request, "ProjectionExpression", "ExpressionAttributeNames");
         boolean consistentRead = request.bool("ConsistentRead", false);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
 
@@ -60,7 +62,6 @@ final class GetItem implements Action {
             g.writeFieldName("Item");
             AttributeValueJson.writeItem(g, item);
         }
-        ItemRules.writeConsumedCapacity(g, request.string("ReturnConsumedCapacity"), table.name(),
-                result.consumedReadUnits());
+        ItemRules.writeConsumedCapacity(g, request, result.consumedReadUnits());
     }
 }

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
+import io.stator.server.protocol.AttributeValueJson;
+import io.stator.server.protocol.Struct;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,15 +16,17 @@ import java.util.Map;
  */
 final class ItemRules {
 
-    /** 400 KB; an item of exactly this size is accepted. */
-    static final long MAX_ITEM_BYTES = 409_600;
-    /** Maps and lists may nest 32 levels deep. */
-    static final int MAX_NESTING_DEPTH = 32;
+    /**
+     * Documents nest 32 levels deep, the attribute itself being level 1: an attribute holding
+     * 31 maps (or lists) around a string is the deepest DynamoDB takes, one more map is refused
+     * (probed against DynamoDB, notes/dynamodb-errors.md section 9.2).
+     */
+    static final int MAX_NESTING_LEVELS = 32;
 
     private ItemRules() {}
 
     static void checkItemSize(Map<String, AttributeValue> item) {
-        if (ItemSize.of(item) > MAX_ITEM_BYTES) {
+        if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
             throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
         }
     }
@@ -35,30 +40,29 @@ final class ItemRules {
 
     static void checkNesting(Map<String, AttributeValue> item) {
         for (AttributeValue value : item.values()) {
-            if (depth(value, 0) > MAX_NESTING_DEPTH) {
+            if (exceedsNestingLevels(value, 1)) {
                 throw DynamoDbException.validation("Nesting Levels have exceeded supported limits: "
                         + "Attributes in the item have nested levels beyond supported limit");
             }
         }
     }
 
-    /** The nesting depth of a value: 0 for a scalar or set, 1 + the deepest element for M and L. */
-    private static int depth(AttributeValue value, int depthSoFar) {
-        if (depthSoFar > MAX_NESTING_DEPTH) return depthSoFar; // deep enough to refuse; stop here
-        int deepest = 0;
-        switch (value) {
-            case AttributeValue.M m -> {
-                for (AttributeValue v : m.values().values()) deepest = Math.max(deepest, depth(v, depthSoFar + 1));
-                return 1 + deepest;
-            }
-            case AttributeValue.L l -> {
-                for (AttributeValue v : l.values()) deepest = Math.max(deepest, depth(v, depthSoFar + 1));
-                return 1 + deepest;
-            }
-            default -> {
-                return 0;
-            }
+    /**
+     * True if the value, found at {@code level}, or anything inside it lies deeper than
+     * {@link #MAX_NESTING_LEVELS}. Stops descending at the limit, so a hostile request cannot
+     * make this recurse further than the limit allows.
+     */
+    private static boolean exceedsNestingLevels(AttributeValue value, int level) {
+        if (level > MAX_NESTING_LEVELS) return true;
+        Iterable<AttributeValue> members = switch (value) {
+            case AttributeValue.M m -> m.values().values();
+            case AttributeValue.L l -> l.values();
+            default -> List.of();
+        };
+        for (AttributeValue member : members) {
+            if (exceedsNestingLevels(member, level + 1)) return true;
         }
+        return false;
     }
 
     /** PutItem and DeleteItem return only the old item, or nothing. */
@@ -68,12 +72,24 @@ final class ItemRules {
         throw DynamoDbException.validation("ReturnValues can only be ALL_OLD or NONE");
     }
 
-    /** Writes ConsumedCapacity when ReturnConsumedCapacity asks for it (TOTAL or INDEXES). */
-    static void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String tableName,
-                                      double units) throws IOException {
+    /** Writes the item a write replaced or deleted, when ReturnValues asked for it and there was one. */
+    static void writeOldItem(JsonGenerator g, boolean returnOld, Map<String, AttributeValue> oldItem)
+            throws IOException {
+        if (!returnOld || oldItem == null) return;
+        g.writeFieldName("Attributes");
+        AttributeValueJson.writeItem(g, oldItem);
+    }
+
+    /**
+     * Writes ConsumedCapacity when the request's ReturnConsumedCapacity asks for it (TOTAL or
+     * INDEXES). The table is named as the request named it: by ARN if it was addressed by ARN,
+     * as DynamoDB's API reference says of ConsumedCapacity.TableName.
+     */
+    static void writeConsumedCapacity(JsonGenerator g, Struct request, double units) throws IOException {
+        String returnConsumedCapacity = request.string("ReturnConsumedCapacity");
         if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) return;
         g.writeObjectFieldStart("ConsumedCapacity");
-        g.writeStringField("TableName", tableName);
+        g.writeStringField("TableName", request.string("TableName"));
         g.writeNumberField("CapacityUnits", units);
         if (returnConsumedCapacity.equals("INDEXES")) {
             g.writeObjectFieldStart("Table");

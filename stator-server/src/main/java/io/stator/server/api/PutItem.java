@@ -6,15 +6,15 @@ import io.stator.engine.Engine;
 import io.stator.engine.item.ItemOperations.WriteResult;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
-import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.Struct;
 import java.io.IOException;
 import java.util.Map;
 
 /**
- * PutItem. DynamoDB's order of checks: the item's values, ReturnValues, the item's size, then
- * the table, then the key attributes against the table's key schema.
+ * PutItem. DynamoDB's order of checks: the item's values, ReturnValues, the item's size, the
+ * condition parameters, then the table, then the key attributes against the table's key schema.
+ * An over-size item is refused even when the table does not exist.
  */
 final class PutItem implements Action {
 
@@ -26,22 +26,18 @@ final class PutItem implements Action {
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
+        Map<String, AttributeValue> item = request.attributeMap("Item");
+        ItemRules.checkNesting(item);
+        boolean returnOld = ItemRules.returnsOldItem(request.string("ReturnValues"));
+        ItemRules.checkItemSize(item);
         NotYetSupported.refuse(request, "ConditionExpression", "Expected", "ConditionalOperator",
                 "ExpressionAttributeNames", "ExpressionAttributeValues");
-        Map<String, AttributeValue> item = request.attributeMap("Item");
-        boolean returnOld = ItemRules.returnsOldItem(request.string("ReturnValues"));
-        ItemRules.checkNesting(item);
-        ItemRules.checkItemSize(item);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
 
         WriteResult result = engine.items().put(table, item);
 
         JsonGenerator g = response.json();
-        if (returnOld && result.oldItem() != null) {
-            g.writeFieldName("Attributes");
-            AttributeValueJson.writeItem(g, result.oldItem());
-        }
-        ItemRules.writeConsumedCapacity(g, request.string("ReturnConsumedCapacity"), table.name(),
-                result.consumedWriteUnits());
+        ItemRules.writeOldItem(g, returnOld, result.oldItem());
+        ItemRules.writeConsumedCapacity(g, request, result.consumedWriteUnits());
     }
 }

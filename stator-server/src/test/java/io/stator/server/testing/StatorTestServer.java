@@ -85,9 +85,14 @@ public final class StatorTestServer implements AutoCloseable {
 
     /** A client with other credentials (for authentication tests). Close it when done. */
     public DynamoDbClient newClient(String accessKey, String secretKey) {
+        return newClient(URI.create(server.endpoint()), options.region(), accessKey, secretKey);
+    }
+
+    /** A client of the Stator at {@code endpoint}, which answers every request once (no retries). */
+    public static DynamoDbClient newClient(URI endpoint, String region, String accessKey, String secretKey) {
         return DynamoDbClient.builder()
-                .endpointOverride(URI.create(server.endpoint()))
-                .region(Region.of(options.region()))
+                .endpointOverride(endpoint)
+                .region(Region.of(region))
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofSeconds(30)).build())
                 .overrideConfiguration(ClientOverrideConfiguration.builder()

@@ -1,0 +1,127 @@
+package io.stator.server.testing;
+
+import io.stator.engine.EngineConfig;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * Stator as a separate JVM, started the way {@code bin/stator} starts it (its command-line main
+ * class, on the test class path, with the JVM flags it needs), so that a test can kill it with
+ * SIGKILL: no shutdown hook, no close, nothing flushed that was not already on its way to disk.
+ */
+public final class StatorProcess implements AutoCloseable {
+
+    private static final Pattern LISTENING = Pattern.compile("Stator listening on (http://\\S+)");
+
+    private final Process process;
+    private final Path stderr;
+    private final URI endpoint;
+    private final DynamoDbClient client;
+
+    private StatorProcess(Process process, Path stderr, URI endpoint) {
+        this.process = process;
+        this.stderr = stderr;
+        this.endpoint = endpoint;
+        this.client = StatorTestServer.newClient(endpoint, EngineConfig.DEFAULT_REGION,
+                StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
+    }
+
+    /**
+     * Starts a server on any free port over {@code dataDirectory} and waits until it listens.
+     * Its stderr goes to {@code stderrFile}, shown if it fails to start.
+     */
+    public static StatorProcess start(Path dataDirectory, Path stderrFile) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=ALL-UNNAMED"); // RocksDB's JNI
+        if (Runtime.version().feature() >= 24) {
+            command.add("--sun-misc-unsafe-memory-access=allow"); // Netty; JDK 24+ warn otherwise
+        }
+        command.add("-Xmx256m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("io.stator.server.cli.StatorCommand");
+        command.addAll(List.of("--port", "0", "--data-dir", dataDirectory.toString()));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.appendTo(stderrFile.toFile()))
+                .start();
+        try {
+            return new StatorProcess(process, stderrFile, awaitEndpoint(process, stderrFile));
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            process.destroyForcibly();
+            throw e;
+        }
+    }
+
+    /** Reads stdout until the "listening" line, then keeps draining it so the server never blocks. */
+    private static URI awaitEndpoint(Process process, Path stderr) throws InterruptedException, IOException {
+        CompletableFuture<URI> endpoint = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    Matcher m = LISTENING.matcher(line);
+                    if (m.matches()) endpoint.complete(URI.create(m.group(1)));
+                }
+            } catch (IOException e) {
+                // the process died; reported below
+            }
+            endpoint.completeExceptionally(new IllegalStateException("Stator ended its output without listening"));
+        }, "stator-process-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            return endpoint.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Stator did not start (alive: " + process.isAlive() + ")"
+                    + stderrText(stderr), e);
+        }
+    }
+
+    /** A client of this server (no retries). */
+    public DynamoDbClient client() { return client; }
+
+    public URI endpoint() { return endpoint; }
+
+    /** SIGKILL, and wait until the process is gone. Returns its exit status. */
+    public int kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) throw new IllegalStateException("Stator did not die");
+        return process.exitValue();
+    }
+
+    /** What the server wrote to stderr, for failure messages. */
+    public String stderrText() {
+        return stderrText(stderr);
+    }
+
+    private static String stderrText(Path stderr) {
+        try {
+            String text = Files.exists(stderr) ? Files.readString(stderr) : "";
+            return text.isBlank() ? "" : "\nStator's stderr:\n" + text;
+        } catch (IOException e) {
+            return "\n(could not read Stator's stderr: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        client.close();
+        if (process.isAlive()) kill();
+    }
+}
