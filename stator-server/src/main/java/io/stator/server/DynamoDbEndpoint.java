@@ -5,12 +5,14 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.stator.core.error.ConditionalCheckFailedException;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.server.api.Action;
 import io.stator.server.api.Actions;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
+import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.Constraints;
 import io.stator.server.protocol.RequestReader;
 import io.stator.server.protocol.ResponseBody;
@@ -153,6 +155,10 @@ public final class DynamoDbEndpoint {
             ErrorType type = e.type();
             g.writeStringField("__type", type.wireName());
             if (e.getMessage() != null) g.writeStringField(type.messageKey(), e.getMessage());
+            if (e instanceof ConditionalCheckFailedException failed && failed.item() != null) {
+                g.writeFieldName("Item");
+                AttributeValueJson.writeItem(g, failed.item());
+            }
             g.writeEndObject();
         } catch (IOException io) {
             throw new UncheckedIOException(io);

@@ -53,14 +53,28 @@ public final class ItemOperations {
     /** The outcome of a read: the item or null, and the read units it consumed. */
     public record ReadResult(Map<String, AttributeValue> item, double consumedReadUnits) {}
 
-    public WriteResult put(TableDefinition table, Map<String, AttributeValue> item) {
+    /** PutItem: replaces the whole item, if {@code condition} (null for none) holds. */
+    public WriteResult put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
+                           boolean returnOldItemOnFailure) {
         PrimaryKeys.checkItem(table.keySchema(), item);
-        return mutate(table, rowKey(table, item), old -> item);
+        return mutateIf(table, rowKey(table, item), condition, returnOldItemOnFailure, old -> item);
     }
 
-    public WriteResult delete(TableDefinition table, Map<String, AttributeValue> key) {
+    /** DeleteItem: removes the item, if {@code condition} (null for none) holds. */
+    public WriteResult delete(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
+                              boolean returnOldItemOnFailure) {
         PrimaryKeys.checkKey(table.keySchema(), key);
-        return mutate(table, rowKey(table, key), old -> null);
+        return mutateIf(table, rowKey(table, key), condition, returnOldItemOnFailure, old -> null);
+    }
+
+    /**
+     * UpdateItem: {@code update} computes the new item from the old one (null when absent), if
+     * {@code condition} (null for none) holds.
+     */
+    public WriteResult update(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
+                              boolean returnOldItemOnFailure, ItemMutation update) {
+        PrimaryKeys.checkKey(table.keySchema(), key);
+        return mutateIf(table, rowKey(table, key), condition, returnOldItemOnFailure, update);
     }
 
     public ReadResult get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead) {

@@ -25,6 +25,7 @@ public final class Actions {
         actions.put("PutItem", new PutItem(engine));
         actions.put("GetItem", new GetItem(engine));
         actions.put("DeleteItem", new DeleteItem(engine));
+        actions.put("UpdateItem", new UpdateItem(engine));
     }
 
     /** The action of that name, or null when Stator does not serve it (yet). */

@@ -1,6 +1,7 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.core.expression.Condition;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemOperations.WriteResult;
@@ -26,13 +27,13 @@ final class DeleteItem implements Action {
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
+        ExpressionParameters.checkCombination(request, PutItem.CONDITION_EXPRESSION, PutItem.EXPECTED);
         Map<String, AttributeValue> key = request.attributeMap("Key");
         boolean returnOld = ItemRules.returnsOldItem(request.string("ReturnValues"));
-        NotYetSupported.refuse(request, "ConditionExpression", "Expected", "ConditionalOperator",
-                "ExpressionAttributeNames", "ExpressionAttributeValues");
+        Condition condition = ItemRules.condition(request);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
 
-        WriteResult result = engine.items().delete(table, key);
+        WriteResult result = engine.items().delete(table, key, condition, ItemRules.returnsOldItemOnFailure(request));
 
         JsonGenerator g = response.json();
         ItemRules.writeOldItem(g, returnOld, result.oldItem());

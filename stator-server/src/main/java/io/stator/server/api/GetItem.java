@@ -11,8 +11,11 @@ import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.Struct;
 import java.io.IOException;
+import io.stator.core.expression.ExpressionContext;
+import io.stator.core.expression.Path;
+import io.stator.core.expression.Projector;
+import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +27,9 @@ import java.util.Map;
  */
 final class GetItem implements Action {
 
+    static final List<String> PROJECTION_EXPRESSION = List.of("ProjectionExpression");
+    static final List<String> ATTRIBUTES_TO_GET = List.of("AttributesToGet");
+
     private final Engine engine;
 
     GetItem(Engine engine) {
@@ -32,36 +38,43 @@ final class GetItem implements Action {
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
+        ExpressionParameters.checkCombination(request, PROJECTION_EXPRESSION, ATTRIBUTES_TO_GET);
         Map<String, AttributeValue> key = request.attributeMap("Key");
-        List<String> attributesToGet = request.stringList("AttributesToGet");
-        if (attributesToGet != null) {
-            HashSet<String> seen = new HashSet<>();
-            for (String name : attributesToGet) {
-                if (!seen.add(name)) {
-                    throw DynamoDbException.invalidParameter("Duplicate value in attribute name: " + name);
-                }
-            }
-        }
-        NotYetSupported.refuse(request, "ProjectionExpression", "ExpressionAttributeNames");
+        List<Path> projection = projection(request);
         boolean consistentRead = request.bool("ConsistentRead", false);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
+        if (projection != null) KeyPaths.checkNoNestedKeyPaths(table.keySchema(), projection);
 
         ReadResult result = engine.items().get(table, key, consistentRead);
 
         JsonGenerator g = response.json();
         if (result.item() != null) {
-            Map<String, AttributeValue> item = result.item();
-            if (attributesToGet != null) {
-                Map<String, AttributeValue> projected = new LinkedHashMap<>();
-                for (String name : attributesToGet) {
-                    AttributeValue v = item.get(name);
-                    if (v != null) projected.put(name, v);
-                }
-                item = projected;
-            }
             g.writeFieldName("Item");
-            AttributeValueJson.writeItem(g, item);
+            AttributeValueJson.writeItem(g, projection == null ? result.item() : Projector.project(result.item(), projection));
         }
         ItemRules.writeConsumedCapacity(g, request, result.consumedReadUnits());
+    }
+
+    /**
+     * What to return of the item: the paths of ProjectionExpression, or the top-level attributes
+     * of the legacy AttributesToGet (which may not name one twice); null for the whole item.
+     */
+    static List<Path> projection(Struct request) {
+        List<String> attributesToGet = request.stringList("AttributesToGet");
+        List<Path> paths = null;
+        if (attributesToGet != null) {
+            HashSet<String> seen = new HashSet<>();
+            paths = new ArrayList<>(attributesToGet.size());
+            for (String name : attributesToGet) {
+                if (!seen.add(name)) {
+                    throw DynamoDbException.invalidParameter("Duplicate value in attribute name: " + name);
+                }
+                paths.add(Path.of(name));
+            }
+        }
+        ExpressionContext expressions = ExpressionParameters.context(request);
+        if (request.has("ProjectionExpression")) paths = expressions.projection(request.string("ProjectionExpression"));
+        expressions.checkAllUsed();
+        return paths;
     }
 }

@@ -2,6 +2,9 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.ExpressionContext;
+import io.stator.core.expression.ExpressionKind;
 import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.server.protocol.AttributeValueJson;
@@ -33,7 +36,7 @@ final class ItemRules {
 
     /** UpdateItem's wording of the same limit, checked on the item the update produces. */
     static void checkUpdatedItemSize(Map<String, AttributeValue> item) {
-        if (ItemSize.of(item) > MAX_ITEM_BYTES) {
+        if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
             throw DynamoDbException.validation("Item size to update has exceeded the maximum allowed size");
         }
     }
@@ -63,6 +66,24 @@ final class ItemRules {
             if (exceedsNestingLevels(member, level + 1)) return true;
         }
         return false;
+    }
+
+    /**
+     * The condition of a PutItem or DeleteItem: its legacy Expected, or its ConditionExpression,
+     * checked (with the placeholders) in DynamoDB's order.
+     */
+    static Condition condition(Struct request) {
+        Condition condition = LegacyConditions.expected(request);
+        ExpressionContext expressions = ExpressionParameters.context(request);
+        if (request.has("ConditionExpression")) {
+            condition = expressions.condition(ExpressionKind.CONDITION, request.string("ConditionExpression"));
+        }
+        expressions.checkAllUsed();
+        return condition;
+    }
+
+    static boolean returnsOldItemOnFailure(Struct request) {
+        return "ALL_OLD".equals(request.string("ReturnValuesOnConditionCheckFailure"));
     }
 
     /** PutItem and DeleteItem return only the old item, or nothing. */

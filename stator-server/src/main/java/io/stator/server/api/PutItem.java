@@ -1,6 +1,7 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.core.expression.Condition;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemOperations.WriteResult;
@@ -9,6 +10,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.Struct;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,6 +20,9 @@ import java.util.Map;
  */
 final class PutItem implements Action {
 
+    static final List<String> CONDITION_EXPRESSION = List.of("ConditionExpression");
+    static final List<String> EXPECTED = List.of("Expected");
+
     private final Engine engine;
 
     PutItem(Engine engine) {
@@ -26,15 +31,15 @@ final class PutItem implements Action {
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
+        ExpressionParameters.checkCombination(request, CONDITION_EXPRESSION, EXPECTED);
         Map<String, AttributeValue> item = request.attributeMap("Item");
         ItemRules.checkNesting(item);
         boolean returnOld = ItemRules.returnsOldItem(request.string("ReturnValues"));
         ItemRules.checkItemSize(item);
-        NotYetSupported.refuse(request, "ConditionExpression", "Expected", "ConditionalOperator",
-                "ExpressionAttributeNames", "ExpressionAttributeValues");
+        Condition condition = ItemRules.condition(request);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
 
-        WriteResult result = engine.items().put(table, item);
+        WriteResult result = engine.items().put(table, item, condition, ItemRules.returnsOldItemOnFailure(request));
 
         JsonGenerator g = response.json();
         ItemRules.writeOldItem(g, returnOld, result.oldItem());

@@ -10,9 +10,7 @@ import io.stator.core.expression.UpdateAction;
 import io.stator.core.expression.UpdateApplier;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.item.ItemOperations;
 import io.stator.engine.item.ItemOperations.WriteResult;
-import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.AttributeValueJson;
@@ -53,10 +51,9 @@ final class UpdateItem implements Action {
         }
         expressions.checkAllUsed();
         String returnValues = request.string("ReturnValues", "NONE");
-        boolean returnOldOnFailure = "ALL_OLD".equals(request.string("ReturnValuesOnConditionCheckFailure"));
+        boolean returnOldOnFailure = ItemRules.returnsOldItemOnFailure(request);
 
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        PrimaryKeys.checkKey(table.keySchema(), key);
         List<Path> targets = new ArrayList<>();
         if (actions != null) {
             for (UpdateAction a : actions) targets.add(a.path());
@@ -70,8 +67,7 @@ final class UpdateItem implements Action {
 
         boolean removesOnly = actions != null && !actions.isEmpty()
                 && actions.stream().allMatch(a -> a instanceof UpdateAction.Remove);
-        WriteResult result = engine.items().mutateIf(table, ItemOperations.rowKey(table, key), condition,
-                returnOldOnFailure, old -> {
+        WriteResult result = engine.items().update(table, key, condition, returnOldOnFailure, old -> {
                     // REMOVE alone on a missing item creates nothing (DynamoDB's behaviour).
                     if (old == null && removesOnly) return null;
                     Map<String, AttributeValue> base = old != null ? old : key;
@@ -93,7 +89,6 @@ final class UpdateItem implements Action {
             g.writeFieldName("Attributes");
             AttributeValueJson.writeItem(g, returned);
         }
-        ItemRules.writeConsumedCapacity(g, request.string("ReturnConsumedCapacity"), table.name(),
-                result.consumedWriteUnits());
+        ItemRules.writeConsumedCapacity(g, request, result.consumedWriteUnits());
     }
 }

@@ -164,24 +164,6 @@ class DeleteItemTest {
                 () -> db.client().deleteItem(b -> b.tableName("no-such-table").key(Map.of())));
     }
 
-    @Test
-    void deleteItemRefusesConditionsUntilExpressionsAreSupported() {
-        Map<String, AttributeValue> item = ANY_SHAPE.newItem(Map.of());
-        db.put(ANY_SHAPE, item);
-        assertValidation("ConditionExpression is not supported by Stator yet",
-                () -> delete(ANY_SHAPE, item, b -> b.conditionExpression("attribute_exists(pk)")));
-        assertValidation("Expected is not supported by Stator yet", () -> delete(ANY_SHAPE, item, b -> b.expected(
-                Map.of(PARTITION_KEY, ExpectedAttributeValue.builder().exists(true).value(item.get(PARTITION_KEY))
-                        .build()))));
-        assertValidation("ConditionalOperator is not supported by Stator yet",
-                () -> delete(ANY_SHAPE, item, b -> b.conditionalOperator("OR")));
-        assertValidation("ExpressionAttributeNames is not supported by Stator yet",
-                () -> delete(ANY_SHAPE, item, b -> b.expressionAttributeNames(Map.of("#a", "a"))));
-        assertValidation("ExpressionAttributeValues is not supported by Stator yet",
-                () -> delete(ANY_SHAPE, item, b -> b.expressionAttributeValues(Map.of(":a", AttributeValue.fromS("a")))));
-        assertSameItem(item, db.read(ANY_SHAPE, item));
-    }
-
     // ---- consumed capacity ------------------------------------------------------------------
 
     @ParameterizedTest(name = "{0}")

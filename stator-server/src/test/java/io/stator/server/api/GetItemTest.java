@@ -187,15 +187,6 @@ class GetItemTest {
                 () -> get(ANY_SHAPE, ANY_SHAPE.newKey(), b -> b.attributesToGet(List.of())));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"ProjectionExpression", "ExpressionAttributeNames"})
-    void getItemRefusesExpressionsUntilTheyAreSupported(String member) {
-        Consumer<GetItemRequest.Builder> option = member.equals("ProjectionExpression")
-                ? b -> b.projectionExpression("a")
-                : b -> b.expressionAttributeNames(Map.of("#a", "a"));
-        assertValidation(member + " is not supported by Stator yet", () -> get(ANY_SHAPE, ANY_SHAPE.newKey(), option));
-    }
-
     // ---- consumed capacity ------------------------------------------------------------------
 
     @ParameterizedTest(name = "{0}")

@@ -561,23 +561,6 @@ class PutItemTest {
 
     // ---- not yet supported ------------------------------------------------------------------
 
-    @Test
-    void putItemRefusesConditionsUntilExpressionsAreSupported() {
-        Map<String, AttributeValue> item = ANY_SHAPE.newKey();
-        assertValidation("ConditionExpression is not supported by Stator yet",
-                () -> put(ANY_SHAPE, item, b -> b.conditionExpression("attribute_not_exists(pk)")));
-        assertValidation("Expected is not supported by Stator yet", () -> put(ANY_SHAPE, item, b -> b.expected(
-                Map.of("pk", ExpectedAttributeValue.builder()
-                        .exists(false).build()))));
-        assertValidation("ConditionalOperator is not supported by Stator yet",
-                () -> put(ANY_SHAPE, item, b -> b.conditionalOperator("AND")));
-        assertValidation("ExpressionAttributeNames is not supported by Stator yet",
-                () -> put(ANY_SHAPE, item, b -> b.expressionAttributeNames(Map.of("#a", "a"))));
-        assertValidation("ExpressionAttributeValues is not supported by Stator yet",
-                () -> put(ANY_SHAPE, item, b -> b.expressionAttributeValues(Map.of(":a", AttributeValue.fromS("a")))));
-        assertNull(db.read(ANY_SHAPE, item), "a refused put writes nothing");
-    }
-
     // ---- concurrency ------------------------------------------------------------------------
 
     private static final int THREADS = 8;
