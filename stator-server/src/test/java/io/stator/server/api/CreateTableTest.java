@@ -610,6 +610,13 @@ class CreateTableTest {
     }
 
     @Test
+    void createTableAcceptsKmsKeyIdOfOneCharacter() {
+        String table = newName();
+        create(Tables.onDemand(table).sseSpecification(s -> s.enabled(true).sseType(SSEType.KMS).kmsMasterKeyId("k")));
+        assertEquals("arn:aws:kms:us-east-1:000000000000:key/k", describe(table).sseDescription().kmsMasterKeyArn());
+    }
+
+    @Test
     void createTableRejectsEmptyKmsKeyId() {
         assertValidation("1 validation error detected: Value '' at 'sSESpecification.kMSMasterKeyId' failed to "
                 + "satisfy constraint: Member must have length greater than or equal to 1",
@@ -732,6 +739,13 @@ class CreateTableTest {
     }
 
     @Test
+    void createTableAcceptsOnDemandMaximumsOfOne() {
+        String table = newName();
+        create(Tables.onDemand(table).onDemandThroughput(t -> t.maxReadRequestUnits(1L).maxWriteRequestUnits(1L)));
+        assertEquals(1L, describe(table).onDemandThroughput().maxReadRequestUnits());
+    }
+
+    @Test
     void createTableAcceptsOnDemandMaximumsAtThePerTableQuota() {
         String table = newName();
         create(Tables.onDemand(table).onDemandThroughput(t -> t.maxReadRequestUnits(40_000L).maxWriteRequestUnits(40_000L)));
@@ -794,7 +808,10 @@ class CreateTableTest {
     void createTableRejectsWarmThroughputBelowTheProvisionedThroughput() {
         assertValidation(INVALID + "Requested ReadUnitsPerSecond for WarmThroughput for table is lower than "
                 + "ReadCapacityUnits of ProvisionedThroughput",
-                () -> create(Tables.provisioned(newName(), 10, 10).warmThroughput(w -> w.readUnitsPerSecond(5L).writeUnitsPerSecond(5L))));
+                () -> create(Tables.provisioned(newName(), 10, 10).warmThroughput(w -> w.readUnitsPerSecond(9L).writeUnitsPerSecond(9L))));
+        assertValidation(INVALID + "Requested WriteUnitsPerSecond for WarmThroughput for table is lower than "
+                + "WriteCapacityUnits of ProvisionedThroughput",
+                () -> create(Tables.provisioned(newName(), 10, 10).warmThroughput(w -> w.writeUnitsPerSecond(9L))));
         String table = newName();
         create(Tables.provisioned(table, 10, 10).warmThroughput(w -> w.readUnitsPerSecond(10L).writeUnitsPerSecond(10L)));
         assertEquals(10L, describe(table).warmThroughput().readUnitsPerSecond());

@@ -241,6 +241,16 @@ class DescribeTableTest {
     }
 
     @Test
+    void describeTableAcceptsAnArnOf1024CharactersAndRejectsOneOf1025() {
+        String arn = (ARN_PREFIX + "n".repeat(1024)).substring(0, 1024);
+        assertError("ResourceNotFoundException", "Requested resource not found: Table: " + arn + " not found",
+                () -> describe(arn));
+        String tooLong = arn + "n";
+        assertValidation("1 validation error detected: Value '" + tooLong + "' at 'tableName' failed to satisfy "
+                + "constraint: Member must have length less than or equal to 1024", () -> describe(tooLong));
+    }
+
+    @Test
     void describeTableRejectsAnArnOfAnotherRegion() {
         String table = StatorTestServer.tableName();
         server.client().createTable(Tables.onDemand(table).build());

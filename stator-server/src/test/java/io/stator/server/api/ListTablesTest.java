@@ -145,6 +145,11 @@ class ListTablesTest {
     }
 
     @Test
+    void listTablesAcceptsStartNameOfThreeCharacters() {
+        assertEquals(List.of("table-000"), server.client().listTables(b -> b.exclusiveStartTableName("abc").limit(1)).tableNames());
+    }
+
+    @Test
     void listTablesAcceptsStartNameOf255Characters() {
         assertEquals(List.of(), server.client().listTables(b -> b.exclusiveStartTableName("z".repeat(255))).tableNames());
     }

@@ -207,6 +207,16 @@ class TagResourceTest {
     }
 
     @Test
+    void tagResourceAcceptsAnArnOf1283CharactersAndRejectsOneOf1284() {
+        String arn = ("arn:aws:dynamodb:us-east-1:000000000000:table/" + "n".repeat(1283)).substring(0, 1283);
+        assertError("ResourceNotFoundException", "Requested resource not found: ResourceArn: " + arn + " not found",
+                () -> tagResource(arn, tag("k", "v")));
+        String tooLong = arn + "n";
+        assertValidation("1 validation error detected: Value '" + tooLong + "' at 'resourceArn' failed to satisfy "
+                + "constraint: Member must have length less than or equal to 1283", () -> tagResource(tooLong, tag("k", "v")));
+    }
+
+    @Test
     void tagResourceRejectsArnOfAnotherRegion() {
         String arn = newTable().replace(":us-east-1:", ":eu-central-1:");
         assertValidation("Invalid TableArn: Invalid ResourceArn provided as input " + arn, () -> tagResource(arn, tag("k", "v")));
