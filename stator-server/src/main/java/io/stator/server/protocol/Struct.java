@@ -1,6 +1,5 @@
 package io.stator.server.protocol;
 
-import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.stator.server.testing.RawResponses;
 import io.stator.server.testing.SharedServer;
-import io.stator.server.testing.StatorTestServer;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

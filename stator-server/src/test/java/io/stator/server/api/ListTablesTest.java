@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.stator.server.testing.RawResponses;
 import io.stator.server.testing.SharedServer;
-import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
