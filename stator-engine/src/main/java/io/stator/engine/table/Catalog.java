@@ -77,11 +77,11 @@ public final class Catalog {
 
     /**
      * The table a request names (by name or ARN), or DynamoDB's ResourceNotFoundException with
-     * the message the calling action uses.
+     * the message the calling action uses (or its error for an ARN that is not one of this
+     * server's table ARNs, see {@link TableArns#tableName}).
      */
     public TableDefinition require(String nameOrArn, NotFoundMessage message) {
-        String name = arns.tableName(nameOrArn);
-        TableDefinition t = name == null ? null : tables.get(name);
+        TableDefinition t = tables.get(arns.tableName(nameOrArn));
         if (t == null) throw DynamoDbException.resourceNotFound(message.text(nameOrArn));
         return t;
     }

@@ -15,8 +15,8 @@ import java.util.Map;
  * @param throughput         provisioned throughput; for on-demand tables DynamoDB shows 0 and 0
  * @param stream             null when streams were never specified
  * @param sse                null for DynamoDB's default (an AWS owned key): no SSEDescription
- * @param onDemandThroughput null when not set
- * @param warmThroughput     null when not set
+ * @param onDemandThroughput null when not set; a member is -1 when not set
+ * @param warmThroughput     null when not set (see {@link #effectiveWarmThroughput})
  * @param tags               in the order they were added
  */
 public record TableDefinition(
@@ -68,7 +68,27 @@ public record TableDefinition(
     /** Maximum on-demand throughput; -1 means "no maximum", as DynamoDB reports it. */
     public record OnDemandThroughput(long maxReadRequestUnits, long maxWriteRequestUnits) {}
 
-    public record WarmThroughput(long readUnitsPerSecond, long writeUnitsPerSecond) {}
+    public record WarmThroughput(long readUnitsPerSecond, long writeUnitsPerSecond) {
+
+        /** DynamoDB's initial throughput of an on-demand table, which its warm throughput starts at. */
+        public static final WarmThroughput ON_DEMAND_BASELINE = new WarmThroughput(12_000, 4_000);
+
+        /** The larger of the two, unit by unit. */
+        public WarmThroughput max(WarmThroughput other) {
+            return new WarmThroughput(Math.max(readUnitsPerSecond, other.readUnitsPerSecond),
+                    Math.max(writeUnitsPerSecond, other.writeUnitsPerSecond));
+        }
+    }
+
+    /**
+     * The warm throughput DynamoDB reports: never below the table's baseline (12,000 reads and
+     * 4,000 writes per second on demand, the provisioned units otherwise), nor below what was set.
+     */
+    public WarmThroughput effectiveWarmThroughput() {
+        WarmThroughput baseline = billingMode == BillingMode.PAY_PER_REQUEST ? WarmThroughput.ON_DEMAND_BASELINE
+                : new WarmThroughput(throughput.readCapacityUnits(), throughput.writeCapacityUnits());
+        return warmThroughput == null ? baseline : baseline.max(warmThroughput);
+    }
 
     /** A mutable copy of this definition, to build a changed one from. */
     public Builder toBuilder() {

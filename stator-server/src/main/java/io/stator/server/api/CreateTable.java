@@ -7,7 +7,6 @@ import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
 import io.stator.engine.table.TableDefinition.BillingMode;
-import io.stator.engine.table.TableDefinition.OnDemandThroughput;
 import io.stator.engine.table.TableDefinition.ProvisionedThroughput;
 import io.stator.engine.table.TableDefinition.StreamSpecification;
 import io.stator.engine.table.TableDefinition.TableClass;
@@ -23,13 +22,18 @@ import java.util.Set;
 
 /**
  * CreateTable. The checks run in DynamoDB's order: billing mode against throughput, throughput
- * bounds, the key schema against the attribute definitions, then streams, encryption, class and
- * tags; the name is checked for uniqueness last, by the catalog.
+ * bounds, the key schema against the attribute definitions, then streams, encryption, class,
+ * tags, on-demand and warm throughput; then the quotas (LimitExceededException); the name is
+ * checked for uniqueness last, by the catalog.
  *
  * <p>The table is usable as soon as this returns. The response says CREATING, as DynamoDB's
  * does, and DescribeTable says ACTIVE from the first call, so waiters finish at once.
  */
 final class CreateTable implements Action {
+
+    private static final String ON_DEMAND_INITIAL_THROUGHPUT = "initial throughput for OnDemand. See: "
+            + "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html"
+            + "#on-demand-capacity-mode-initial";
 
     private final Engine engine;
 
@@ -42,6 +46,51 @@ final class CreateTable implements Action {
         BillingMode billingMode = request.has("BillingMode")
                 ? BillingMode.valueOf(request.string("BillingMode")) : BillingMode.PROVISIONED;
         Struct throughput = request.struct("ProvisionedThroughput");
+        checkThroughput(billingMode, throughput);
+        KeySchema keySchema = keySchema(request);
+        NotYetSupported.refuse(request, "ResourcePolicy", "GlobalTableSourceArn", "GlobalTableSettingsReplicationMode");
+
+        TableDefinition.Builder table = new TableDefinition.Builder();
+        table.name = engine.catalog().arns().tableName(request.string("TableName"));
+        table.keySchema = keySchema;
+        table.attributeDefinitions = new ArrayList<>();
+        for (Struct d : request.structList("AttributeDefinitions")) {
+            table.attributeDefinitions.add(new AttributeDefinition(d.string("AttributeName"),
+                    AttributeValue.Type.valueOf(d.string("AttributeType"))));
+        }
+        table.billingMode = billingMode;
+        table.throughput = throughput == null ? ProvisionedThroughput.ZERO
+                : new ProvisionedThroughput(throughput.longValue("ReadCapacityUnits"),
+                        throughput.longValue("WriteCapacityUnits"), null, null, 0);
+        Struct stream = request.struct("StreamSpecification");
+        if (stream != null) setStream(table, stream);
+        Struct sse = request.struct("SSESpecification");
+        if (sse != null) table.sse = TableSettings.sse(sse, engine.config());
+        table.tableClass = request.has("TableClass")
+                ? TableSettings.tableClass(request.string("TableClass")) : TableClass.STANDARD;
+        table.deletionProtectionEnabled = request.bool("DeletionProtectionEnabled", false);
+        table.tags = request.has("Tags") ? TagRules.parseTags(request.structList("Tags")) : new LinkedHashMap<>();
+        TagRules.checkCount(table.tags.size());
+        // DynamoDB takes an empty OnDemandThroughput or WarmThroughput here as not given.
+        if (request.hasContent("OnDemandThroughput")) {
+            Struct onDemand = request.struct("OnDemandThroughput");
+            if (billingMode == BillingMode.PROVISIONED) throw TableSettings.onDemandWhenProvisioned(onDemand);
+            table.onDemandThroughput = TableSettings.onDemandThroughput(onDemand,
+                    TableSettings.NO_ON_DEMAND_MAXIMUMS, false);
+        }
+        if (request.hasContent("WarmThroughput")) table.warmThroughput = warmThroughput(request, table);
+
+        // Quotas come after every validation error.
+        if (throughput != null) TableSettings.checkThroughputQuota(throughput, engine.config().region());
+        if (table.onDemandThroughput != null) {
+            TableSettings.checkOnDemandQuota(table.onDemandThroughput, engine.config().region());
+        }
+        TableDefinition created = engine.catalog().create(table);
+        response.json().writeFieldName("TableDescription");
+        TableDescriptionJson.write(response.json(), created, engine.catalog().arns(), TableDescriptionJson.View.CREATED);
+    }
+
+    private static void checkThroughput(BillingMode billingMode, Struct throughput) {
         if (billingMode == BillingMode.PAY_PER_REQUEST) {
             if (throughput != null) {
                 throw DynamoDbException.invalidParameter("Neither ReadCapacityUnits nor WriteCapacityUnits can be "
@@ -54,7 +103,13 @@ final class CreateTable implements Action {
             }
             TableSettings.checkThroughputBounds(throughput);
         }
+    }
 
+    /**
+     * The key schema, checked against the attribute definitions. (The model's constraints have
+     * already made sure there are one or two key elements, each with a name and a key type.)
+     */
+    private static KeySchema keySchema(Struct request) {
         List<Struct> definitions = request.structList("AttributeDefinitions");
         List<Struct> keySchema = request.structList("KeySchema");
         List<String> definedNames = new ArrayList<>();
@@ -83,94 +138,52 @@ final class CreateTable implements Action {
         for (String name : definedNames) {
             if (!seen.add(name)) throw DynamoDbException.validation("Attribute Name is duplicated: " + name);
         }
-        // Secondary indexes are refused until Stator serves them (never accepted and ignored).
+        // Secondary indexes are refused until Stator serves them (never accepted and ignored). With
+        // them, definitions beyond the key would be allowed, hence this check before the next.
         NotYetSupported.refuse(request, "LocalSecondaryIndexes", "GlobalSecondaryIndexes");
         if (keySchema.size() != definitions.size()) {
             throw DynamoDbException.invalidParameter("Number of attributes in KeySchema does not exactly match "
                     + "number of attributes defined in AttributeDefinitions");
         }
-        NotYetSupported.refuse(request, "ResourcePolicy", "GlobalTableSourceArn", "GlobalTableSettingsReplicationMode");
-
-        TableDefinition.Builder table = new TableDefinition.Builder();
-        table.name = engine.catalog().arns().tableName(request.string("TableName"));
-        if (table.name == null) throw DynamoDbException.validation("Invalid TableArn: " + request.string("TableName"));
-        List<AttributeDefinition> defs = new ArrayList<>();
-        for (Struct d : definitions) {
-            defs.add(new AttributeDefinition(d.string("AttributeName"),
-                    AttributeValue.Type.valueOf(d.string("AttributeType"))));
-        }
-        table.attributeDefinitions = defs;
-        table.keySchema = new KeySchema(keyNames.get(0), typeOf(defs, keyNames.get(0)),
-                keyNames.size() == 2 ? keyNames.get(1) : null,
-                keyNames.size() == 2 ? typeOf(defs, keyNames.get(1)) : null);
-        table.billingMode = billingMode;
-        table.throughput = throughput == null ? ProvisionedThroughput.ZERO
-                : new ProvisionedThroughput(throughput.longValue("ReadCapacityUnits"),
-                        throughput.longValue("WriteCapacityUnits"), null, null, 0);
-
-        Struct stream = request.struct("StreamSpecification");
-        if (stream != null) {
-            boolean enabled = stream.bool("StreamEnabled");
-            String viewType = stream.string("StreamViewType");
-            if (!enabled && viewType != null) {
-                throw DynamoDbException.invalidParameter(
-                        "Table is being created with a stream disabled, UpdateViewType should not be specified");
-            }
-            if (enabled && viewType == null) {
-                throw DynamoDbException.invalidParameter(
-                        "Table is being created with a stream enabled, UpdateViewType is required");
-            }
-            if (enabled) {
-                table.stream = new StreamSpecification(true, TableSettings.streamViewType(viewType));
-                table.latestStreamLabel = TableSettings.streamLabel(engine.config().clock().instant());
-            }
-        }
-        Struct sse = request.struct("SSESpecification");
-        if (sse != null) table.sse = TableSettings.sse(sse, engine.config());
-        table.tableClass = request.has("TableClass")
-                ? TableSettings.tableClass(request.string("TableClass")) : TableClass.STANDARD;
-        table.deletionProtectionEnabled = request.bool("DeletionProtectionEnabled", false);
-        table.tags = request.has("Tags") ? TagRules.parseTags(request.structList("Tags")) : new LinkedHashMap<>();
-        TagRules.checkCount(table.tags.size());
-
-        Struct onDemand = request.struct("OnDemandThroughput");
-        if (onDemand != null) {
-            if (billingMode == BillingMode.PROVISIONED) {
-                throw DynamoDbException.invalidParameter("MaxReadRequestUnits for OnDemandThroughput cannot be "
-                        + "specified when the table BillingMode is PROVISIONED");
-            }
-            table.onDemandThroughput = new OnDemandThroughput(orMinusOne(onDemand.longValue("MaxReadRequestUnits")),
-                    orMinusOne(onDemand.longValue("MaxWriteRequestUnits")));
-        }
-        Struct warm = request.struct("WarmThroughput");
-        if (warm != null) {
-            table.warmThroughput = new WarmThroughput(
-                    warmOrBaseline(warm.longValue("ReadUnitsPerSecond"), billingMode, table.throughput, true),
-                    warmOrBaseline(warm.longValue("WriteUnitsPerSecond"), billingMode, table.throughput, false));
-        }
-        if (throughput != null) TableSettings.checkThroughputQuota(throughput, engine.config().region());
-
-        TableDefinition created = engine.catalog().create(table);
-        response.json().writeFieldName("TableDescription");
-        TableDescriptionJson.write(response.json(), created, engine.catalog().arns(), TableDescriptionJson.Context.CREATE);
+        String partitionKey = keyNames.get(0);
+        String sortKey = keyNames.size() == 2 ? keyNames.get(1) : null;
+        return new KeySchema(partitionKey, typeOf(definitions, partitionKey), sortKey,
+                sortKey == null ? null : typeOf(definitions, sortKey));
     }
 
-    private static AttributeValue.Type typeOf(List<AttributeDefinition> defs, String name) {
-        for (AttributeDefinition d : defs) {
-            if (d.name().equals(name)) return d.type();
+    private static AttributeValue.Type typeOf(List<Struct> definitions, String name) {
+        for (Struct d : definitions) {
+            if (d.string("AttributeName").equals(name)) return AttributeValue.Type.valueOf(d.string("AttributeType"));
         }
         throw new IllegalStateException("undefined key attribute " + name);
     }
 
-    private static long orMinusOne(Long value) {
-        return value == null ? -1 : value;
+    private void setStream(TableDefinition.Builder table, Struct stream) {
+        boolean enabled = stream.bool("StreamEnabled");
+        String viewType = stream.string("StreamViewType");
+        if (!enabled && viewType != null) {
+            throw DynamoDbException.invalidParameter(
+                    "Table is being created with a stream disabled, UpdateViewType should not be specified");
+        }
+        if (enabled && viewType == null) {
+            throw DynamoDbException.invalidParameter(
+                    "Table is being created with a stream enabled, UpdateViewType is required");
+        }
+        if (enabled) {
+            table.stream = new StreamSpecification(true, TableSettings.streamViewType(viewType));
+            table.latestStreamLabel = TableSettings.streamLabel(engine.config().clock().instant());
+        }
     }
 
-    private static long warmOrBaseline(Long value, BillingMode mode, ProvisionedThroughput throughput, boolean read) {
-        if (value != null) return value;
-        if (mode == BillingMode.PAY_PER_REQUEST) {
-            return read ? TableDescriptionJson.ON_DEMAND_WARM_READS : TableDescriptionJson.ON_DEMAND_WARM_WRITES;
+    /** A new table's warm throughput: not below the on-demand initial throughput, or the provisioned one. */
+    private static WarmThroughput warmThroughput(Struct request, TableDefinition.Builder table) {
+        Struct warm = request.struct("WarmThroughput");
+        if (table.billingMode == BillingMode.PAY_PER_REQUEST) {
+            return TableSettings.warmThroughput(warm, WarmThroughput.ON_DEMAND_BASELINE,
+                    ON_DEMAND_INITIAL_THROUGHPUT, ON_DEMAND_INITIAL_THROUGHPUT);
         }
-        return read ? throughput.readCapacityUnits() : throughput.writeCapacityUnits();
+        ProvisionedThroughput p = table.throughput;
+        return TableSettings.warmThroughput(warm, new WarmThroughput(p.readCapacityUnits(), p.writeCapacityUnits()),
+                "ReadCapacityUnits of ProvisionedThroughput", "WriteCapacityUnits of ProvisionedThroughput");
     }
 }

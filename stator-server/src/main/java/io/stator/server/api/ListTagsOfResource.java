@@ -19,7 +19,7 @@ final class ListTagsOfResource implements Action {
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
-        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog(), engine.config());
+        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog());
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Tags");
         for (Map.Entry<String, String> tag : table.tags().entrySet()) {

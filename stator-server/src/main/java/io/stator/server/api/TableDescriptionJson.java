@@ -5,7 +5,10 @@ import io.stator.engine.table.TableArns;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
 import io.stator.engine.table.TableDefinition.BillingMode;
+import io.stator.engine.table.TableDefinition.OnDemandThroughput;
+import io.stator.engine.table.TableDefinition.WarmThroughput;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,27 +21,40 @@ import java.util.List;
  *   <li>AttributeDefinitions come back sorted by name;</li>
  *   <li>BillingModeSummary only once the table has been on-demand (DynamoDB shows none for a
  *       table that was always provisioned), with LastUpdateToPayPerRequestDateTime except in the
- *       CreateTable response;</li>
+ *       response that created or switched the table;</li>
  *   <li>StreamSpecification only while a stream is enabled; the latest stream label and ARN stay
  *       after it is disabled;</li>
  *   <li>SSEDescription only for KMS encryption; TableClassSummary only when the class is not the
- *       default or was changed; OnDemandThroughput only when set;</li>
- *   <li>WarmThroughput always outside the CreateTable response: the configured values, else
- *       DynamoDB's baseline (12,000 reads and 4,000 writes per second on demand, the provisioned
- *       throughput otherwise); DeletionProtectionEnabled always.</li>
+ *       default or was changed; OnDemandThroughput only when a maximum is set, and only the
+ *       members that are set;</li>
+ *   <li>WarmThroughput always outside the CreateTable response (see
+ *       {@link TableDefinition#effectiveWarmThroughput}), in it only when requested;
+ *       DeletionProtectionEnabled always.</li>
  * </ul>
  */
 final class TableDescriptionJson {
 
-    /** The baseline warm throughput of an on-demand table. */
-    static final long ON_DEMAND_WARM_READS = 12_000;
-    static final long ON_DEMAND_WARM_WRITES = 4_000;
+    /**
+     * What a response says beyond the table's definition: its TableStatus, and the marks of
+     * changes DynamoDB is still applying (it applies most table changes asynchronously).
+     *
+     * @param payPerRequestDate    whether BillingModeSummary shows LastUpdateToPayPerRequestDateTime
+     * @param warmThroughputStatus WarmThroughput's Status
+     * @param sseUpdating          whether SSEDescription says only {"Status": "UPDATING"}
+     * @param unsetOnDemandMembers whether OnDemandThroughput members without a maximum show as -1
+     */
+    record View(String tableStatus, boolean payPerRequestDate, String warmThroughputStatus, boolean sseUpdating,
+                boolean unsetOnDemandMembers) {
+        static final View CREATED = new View("CREATING", false, "UPDATING", false, false);
+        static final View DESCRIBED = new View("ACTIVE", true, "ACTIVE", false, false);
+        static final View DELETED = new View("DELETING", true, "ACTIVE", false, false);
 
-    enum Context { CREATE, DESCRIBE, UPDATE, DELETE }
+        boolean creating() { return tableStatus.equals(CREATED.tableStatus); }
+    }
 
     private TableDescriptionJson() {}
 
-    static void write(JsonGenerator g, TableDefinition t, TableArns arns, Context context) throws IOException {
+    static void write(JsonGenerator g, TableDefinition t, TableArns arns, View view) throws IOException {
         g.writeStartObject();
 
         g.writeArrayFieldStart("AttributeDefinitions");
@@ -58,12 +74,7 @@ final class TableDescriptionJson {
         if (t.keySchema().hasSortKey()) writeKeyElement(g, t.keySchema().sortKey(), "RANGE");
         g.writeEndArray();
 
-        g.writeStringField("TableStatus", switch (context) {
-            case CREATE -> "CREATING";
-            case DESCRIBE -> "ACTIVE";
-            case UPDATE -> "UPDATING";
-            case DELETE -> "DELETING";
-        });
+        g.writeStringField("TableStatus", view.tableStatus());
         writeTime(g, "CreationDateTime", t.creationDateTime());
 
         TableDefinition.ProvisionedThroughput p = t.throughput();
@@ -83,7 +94,7 @@ final class TableDescriptionJson {
         if (t.billingMode() == BillingMode.PAY_PER_REQUEST || t.lastUpdateToPayPerRequestDateTime() != null) {
             g.writeObjectFieldStart("BillingModeSummary");
             g.writeStringField("BillingMode", t.billingMode().name());
-            if (context != Context.CREATE && t.lastUpdateToPayPerRequestDateTime() != null) {
+            if (view.payPerRequestDate() && t.lastUpdateToPayPerRequestDateTime() != null) {
                 writeTime(g, "LastUpdateToPayPerRequestDateTime", t.lastUpdateToPayPerRequestDateTime());
             }
             g.writeEndObject();
@@ -100,7 +111,11 @@ final class TableDescriptionJson {
             g.writeStringField("LatestStreamArn", arns.streamArn(t.name(), t.latestStreamLabel()));
         }
 
-        if (t.sse() != null) {
+        if (view.sseUpdating()) {
+            g.writeObjectFieldStart("SSEDescription");
+            g.writeStringField("Status", "UPDATING");
+            g.writeEndObject();
+        } else if (t.sse() != null) {
             g.writeObjectFieldStart("SSEDescription");
             g.writeStringField("Status", "ENABLED");
             g.writeStringField("SSEType", t.sse().type().name());
@@ -119,30 +134,22 @@ final class TableDescriptionJson {
 
         g.writeBooleanField("DeletionProtectionEnabled", t.deletionProtectionEnabled());
 
-        if (t.onDemandThroughput() != null) {
+        OnDemandThroughput onDemand = t.onDemandThroughput();
+        boolean showRead = onDemand != null && (view.unsetOnDemandMembers() || onDemand.maxReadRequestUnits() != -1);
+        boolean showWrite = onDemand != null && (view.unsetOnDemandMembers() || onDemand.maxWriteRequestUnits() != -1);
+        if (showRead || showWrite) {
             g.writeObjectFieldStart("OnDemandThroughput");
-            g.writeNumberField("MaxReadRequestUnits", t.onDemandThroughput().maxReadRequestUnits());
-            g.writeNumberField("MaxWriteRequestUnits", t.onDemandThroughput().maxWriteRequestUnits());
+            if (showRead) g.writeNumberField("MaxReadRequestUnits", onDemand.maxReadRequestUnits());
+            if (showWrite) g.writeNumberField("MaxWriteRequestUnits", onDemand.maxWriteRequestUnits());
             g.writeEndObject();
         }
 
-        if (context != Context.CREATE || t.warmThroughput() != null) {
-            long reads;
-            long writes;
-            if (t.warmThroughput() != null) {
-                reads = t.warmThroughput().readUnitsPerSecond();
-                writes = t.warmThroughput().writeUnitsPerSecond();
-            } else if (t.billingMode() == BillingMode.PAY_PER_REQUEST) {
-                reads = ON_DEMAND_WARM_READS;
-                writes = ON_DEMAND_WARM_WRITES;
-            } else {
-                reads = p.readCapacityUnits();
-                writes = p.writeCapacityUnits();
-            }
+        if (!view.creating() || t.warmThroughput() != null) {
+            WarmThroughput warm = t.effectiveWarmThroughput();
             g.writeObjectFieldStart("WarmThroughput");
-            g.writeNumberField("ReadUnitsPerSecond", reads);
-            g.writeNumberField("WriteUnitsPerSecond", writes);
-            g.writeStringField("Status", context == Context.CREATE ? "UPDATING" : "ACTIVE");
+            g.writeNumberField("ReadUnitsPerSecond", warm.readUnitsPerSecond());
+            g.writeNumberField("WriteUnitsPerSecond", warm.writeUnitsPerSecond());
+            g.writeStringField("Status", view.warmThroughputStatus());
             g.writeEndObject();
         }
 
@@ -159,6 +166,6 @@ final class TableDescriptionJson {
     /** DynamoDB sends times as epoch seconds with a fraction, e.g. 1700000000.123. */
     static void writeTime(JsonGenerator g, String field, Instant instant) throws IOException {
         g.writeFieldName(field);
-        g.writeNumber(java.math.BigDecimal.valueOf(instant.toEpochMilli(), 3));
+        g.writeNumber(BigDecimal.valueOf(instant.toEpochMilli(), 3));
     }
 }

@@ -5,7 +5,9 @@ import io.stator.engine.EngineConfig;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.SseSpecification;
 import io.stator.engine.table.TableDefinition.SseType;
+import io.stator.engine.table.TableDefinition.OnDemandThroughput;
 import io.stator.engine.table.TableDefinition.TableClass;
+import io.stator.engine.table.TableDefinition.WarmThroughput;
 import io.stator.server.protocol.Struct;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
@@ -16,7 +18,8 @@ import java.util.UUID;
 
 /**
  * Table settings that CreateTable and UpdateTable share, read and checked as DynamoDB checks
- * them: throughput bounds, table class, server-side encryption, stream labels.
+ * them: provisioned, on-demand and warm throughput, table class, server-side encryption, stream
+ * labels.
  */
 final class TableSettings {
 
@@ -26,6 +29,9 @@ final class TableSettings {
     static final long TABLE_MAX_CAPACITY_UNITS = 40_000;
     /** DynamoDB's default per-account quota. */
     static final long ACCOUNT_MAX_CAPACITY_UNITS = 80_000;
+    /** An on-demand maximum of -1 means there is none. */
+    static final long NO_MAXIMUM = -1;
+    static final OnDemandThroughput NO_ON_DEMAND_MAXIMUMS = new OnDemandThroughput(NO_MAXIMUM, NO_MAXIMUM);
 
     private static final DateTimeFormatter STREAM_LABEL = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
 
@@ -55,6 +61,68 @@ final class TableSettings {
         return DynamoDbException.limitExceeded("The requested " + what + ", " + value
                 + ", is above the per table maximum for the account in " + region + ". Per table maximum: "
                 + TABLE_MAX_CAPACITY_UNITS);
+    }
+
+    /**
+     * Reads an OnDemandThroughput structure over {@code current}: a member given replaces the
+     * current maximum, one not given keeps it. A maximum is at least 1, or -1 for "no maximum"
+     * where {@code acceptsNoMaximum} (UpdateTable; CreateTable refuses -1).
+     */
+    static OnDemandThroughput onDemandThroughput(Struct spec, OnDemandThroughput current, boolean acceptsNoMaximum) {
+        return new OnDemandThroughput(
+                onDemandMaximum(spec, "MaxReadRequestUnits", current.maxReadRequestUnits(), acceptsNoMaximum),
+                onDemandMaximum(spec, "MaxWriteRequestUnits", current.maxWriteRequestUnits(), acceptsNoMaximum));
+    }
+
+    private static long onDemandMaximum(Struct spec, String member, long current, boolean acceptsNoMaximum) {
+        Long value = spec.longValue(member);
+        if (value == null) return current;
+        if (value < 1 && !(acceptsNoMaximum && value == NO_MAXIMUM)) {
+            throw DynamoDbException.invalidParameter("Requested " + member + " for OnDemandThroughput for table is "
+                    + "outside of valid range");
+        }
+        return value;
+    }
+
+    /** DynamoDB's refusal of OnDemandThroughput for a provisioned table, naming the first member given. */
+    static DynamoDbException onDemandWhenProvisioned(Struct spec) {
+        String member = spec.has("MaxReadRequestUnits") ? "MaxReadRequestUnits" : "MaxWriteRequestUnits";
+        return DynamoDbException.invalidParameter(member + " for OnDemandThroughput cannot be specified when the "
+                + "table BillingMode is PROVISIONED");
+    }
+
+    /** On-demand maximums are bounded by the per-table quota: LimitExceededException above it. */
+    static void checkOnDemandQuota(OnDemandThroughput onDemand, String region) {
+        if (onDemand.maxReadRequestUnits() > TABLE_MAX_CAPACITY_UNITS) throw onDemandAboveQuota("Read", region);
+        if (onDemand.maxWriteRequestUnits() > TABLE_MAX_CAPACITY_UNITS) throw onDemandAboveQuota("Write", region);
+    }
+
+    private static DynamoDbException onDemandAboveQuota(String readOrWrite, String region) {
+        return DynamoDbException.limitExceeded("Subscriber limit exceeded: Requested Max" + readOrWrite
+                + "RequestUnits for OnDemandThroughput for table exceeds TableMax" + readOrWrite
+                + "CapacityUnits of the account in region " + region);
+    }
+
+    /**
+     * Reads a WarmThroughput structure: each member at least its {@code floor} (a member not given
+     * is the floor). {@code floorName} says what the floor is in DynamoDB's refusal ("... is lower
+     * than " + floorName), for reads and for writes.
+     */
+    static WarmThroughput warmThroughput(Struct spec, WarmThroughput floor, String readFloorName,
+                                         String writeFloorName) {
+        return new WarmThroughput(
+                warmMember(spec, "ReadUnitsPerSecond", floor.readUnitsPerSecond(), readFloorName),
+                warmMember(spec, "WriteUnitsPerSecond", floor.writeUnitsPerSecond(), writeFloorName));
+    }
+
+    private static long warmMember(Struct spec, String member, long floor, String floorName) {
+        Long value = spec.longValue(member);
+        if (value == null) return floor;
+        if (value < floor) {
+            throw DynamoDbException.invalidParameter("Requested " + member + " for WarmThroughput for table is "
+                    + "lower than " + floorName);
+        }
+        return value;
     }
 
     static TableClass tableClass(String value) {

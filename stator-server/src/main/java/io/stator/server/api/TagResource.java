@@ -23,7 +23,7 @@ final class TagResource implements Action {
         List<Struct> tags = request.structList("Tags");
         if (tags.isEmpty()) throw DynamoDbException.validation("Atleast one Tag needs to be provided as Input.");
         Map<String, String> added = TagRules.parseTags(tags);
-        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog(), engine.config());
+        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog());
         engine.catalog().update(table.name(), current -> {
             Map<String, String> merged = new LinkedHashMap<>(current.tags());
             merged.putAll(added);

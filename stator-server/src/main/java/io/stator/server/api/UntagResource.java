@@ -24,7 +24,7 @@ final class UntagResource implements Action {
         if (keys.isEmpty()) throw DynamoDbException.validation("Atleast one Tag Key needs to be provided as Input.");
         TagRules.checkTagKeys(keys);
         TagRules.checkCount(keys.size());
-        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog(), engine.config());
+        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog());
         engine.catalog().update(table.name(), current -> {
             Map<String, String> remaining = new LinkedHashMap<>(current.tags());
             keys.forEach(remaining::remove);

@@ -20,8 +20,10 @@ import java.util.Map;
  * Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value null at 'key' failed to
  * satisfy constraint: Member must not be null</pre>
  * Member paths use lower camel case; list elements are {@code keySchema.1.member}, map values
- * {@code tags.key.member}. DynamoDB's own order of several errors is not stable; ours is the
- * model's member order, and for one member: length, pattern, enum.
+ * {@code tags.key.member}. Several errors come in the model's member order (with the exceptions
+ * {@link ServiceModel} lists), and for one member: length, pattern, enum (pattern first where the
+ * shape says so). DynamoDB's own order is that of its Java validators: stable per shape, but not
+ * the same from one shape to the next.
  */
 public final class Constraints {
 
@@ -72,10 +74,11 @@ public final class Constraints {
         switch (shape) {
             case StringShape s -> {
                 String v = (String) value;
-                checkLength(v, v.length(), s.limits(), path);
+                if (!s.patternFirst()) checkLength(v, v.length(), s.limits(), path);
                 if (s.pattern() != null && !s.pattern().matcher(v).matches()) {
                     fail(v, path, "Member must satisfy regular expression pattern: " + s.patternText());
                 }
+                if (s.patternFirst()) checkLength(v, v.length(), s.limits(), path);
                 if (s.enumValues() != null && !s.enumValues().contains(v)) {
                     fail(v, path, "Member must satisfy enum value set: [" + String.join(", ", s.enumValues()) + "]");
                 }
@@ -179,6 +182,11 @@ public final class Constraints {
             return "{" + String.join(", ", parts) + "}";
         }
         if (value instanceof byte[] bytes) return java.util.Base64.getEncoder().encodeToString(bytes);
+        if (value instanceof Struct struct) {
+            // DynamoDB shows a structure as its Java object's default toString: class@hash.
+            return ServiceModel.JAVA_MODEL_PACKAGE + struct.shape().name() + "@"
+                    + Integer.toHexString(System.identityHashCode(struct));
+        }
         return String.valueOf(value);
     }
 

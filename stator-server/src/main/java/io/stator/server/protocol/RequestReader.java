@@ -39,9 +39,6 @@ import java.util.Map;
  */
 public final class RequestReader {
 
-    /** DynamoDB's Java model classes, as its type errors name them. */
-    private static final String MODEL_PACKAGE = "com.amazonaws.dynamodb.v20120810.";
-
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(1000).build())
             .build();
@@ -243,13 +240,13 @@ public final class RequestReader {
             case StringShape s -> "java.lang.String";
             case ListShape s -> "java.util.List<" + javaTypeName(s.member()) + ">";
             case MapShape s -> "java.util.Map<java.lang.String, " + javaTypeName(s.value()) + ">";
-            default -> MODEL_PACKAGE + shape.name();
+            default -> ServiceModel.JAVA_MODEL_PACKAGE + shape.name();
         };
     }
 
     private Object structureMismatch(JsonParser p, String shapeName, boolean asElement) throws IOException {
         if (p.currentToken() == JsonToken.START_ARRAY) {
-            return mismatch(p, "Unrecognized collection type class " + MODEL_PACKAGE + shapeName);
+            return mismatch(p, "Unrecognized collection type class " + ServiceModel.JAVA_MODEL_PACKAGE + shapeName);
         }
         return mismatch(p, asElement ? "Unexpected value type in payload" : "Unexpected field type");
     }
@@ -268,14 +265,14 @@ public final class RequestReader {
     // ---- attribute values -------------------------------------------------------------------
 
     private static final ListShape STRING_LIST = new ListShape("StringSetAttributeValue",
-            new StringShape("StringAttributeValue", Shape.Limits.NONE, null, null, null), Shape.Limits.NONE);
+            StringShape.unconstrained("StringAttributeValue"), Shape.Limits.NONE);
     private static final ListShape BLOB_LIST = new ListShape("BinarySetAttributeValue",
             new BlobShape("BinaryAttributeValue", Shape.Limits.NONE), Shape.Limits.NONE);
     private static final AttributeValueShape ATTRIBUTE_VALUE = new AttributeValueShape("AttributeValue");
     private static final ListShape ATTRIBUTE_LIST = new ListShape("ListAttributeValue", ATTRIBUTE_VALUE,
             Shape.Limits.NONE);
     private static final MapShape ATTRIBUTE_MAP = new MapShape("MapAttributeValue",
-            new StringShape("AttributeName", Shape.Limits.NONE, null, null, null), ATTRIBUTE_VALUE,
+            StringShape.unconstrained("AttributeName"), ATTRIBUTE_VALUE,
             Shape.Limits.NONE);
 
     /**

@@ -65,6 +65,45 @@ public final class ServiceModel {
     private static final Map<String, Set<String>> SERVER_REQUIRED = Map.of(
             "CreateTableInput", Set.of("AttributeDefinitions", "KeySchema"));
 
+    /**
+     * Members the client model requires but DynamoDB leaves to the action's own check: a tag
+     * without a key is "The Tag Key provided is invalid, Key: null".
+     */
+    private static final Map<String, Set<String>> SERVER_OPTIONAL = Map.of("Tag", Set.of("Key", "Value"));
+
+    /**
+     * String shapes whose lengths DynamoDB checks in the action, with its own message, rather than
+     * as a constraint: a 129-character tag key is "The Tag Key provided is invalid, Key: ...".
+     */
+    private static final Set<String> SERVER_UNCHECKED_LENGTHS = Set.of("TagKeyString", "TagValueString");
+
+    /**
+     * Limits DynamoDB puts on one member where the client model has others, by "Structure.Member".
+     * A table's KeySchema has at most two elements (the KeySchema shape is shared with secondary
+     * indexes, whose keys may have more); a KMSMasterKeyId may not be empty.
+     */
+    private static final Map<String, Limits> SERVER_LIMITS = Map.of(
+            "CreateTableInput.KeySchema", new Limits(1L, 2L),
+            "SSESpecification.KMSMasterKeyId", new Limits(1L, null));
+
+    /**
+     * Structures whose members DynamoDB reports in another order than the model's ("Value '0' at
+     * 'provisionedThroughput.writeCapacityUnits' ...; Value '0' at
+     * 'provisionedThroughput.readCapacityUnits' ..."). Members not listed follow in model order.
+     */
+    private static final Map<String, List<String>> SERVER_MEMBER_ORDER = Map.of(
+            "ProvisionedThroughput", List.of("WriteCapacityUnits", "ReadCapacityUnits"),
+            "AttributeDefinition", List.of("AttributeType", "AttributeName"));
+
+    /**
+     * String shapes for which DynamoDB reports a pattern violation before a length violation (for
+     * others, TableArn and IndexName among them, length comes first).
+     */
+    private static final Set<String> SERVER_PATTERN_FIRST = Set.of("TableName", "BackupName");
+
+    /** The package of DynamoDB's Java model classes, which some of its messages name. */
+    static final String JAVA_MODEL_PACKAGE = "com.amazonaws.dynamodb.v20120810.";
+
     private static final ServiceModel INSTANCE = load();
 
     private final Map<String, Operation> operations;
@@ -141,12 +180,17 @@ public final class ServiceModel {
             switch ((String) def.get("type")) {
                 case "structure": {
                     Map<String, Shape> members = new LinkedHashMap<>();
+                    // Keep the places of the members DynamoDB reports first; their shapes follow.
+                    for (String member : SERVER_MEMBER_ORDER.getOrDefault(name, List.of())) members.put(member, null);
                     for (Map.Entry<String, Object> m : asMap(def.get("members")).entrySet()) {
-                        members.put(m.getKey(), shape((String) asMap(m.getValue()).get("shape"), m.getKey()));
+                        Shape member = shape((String) asMap(m.getValue()).get("shape"), m.getKey());
+                        Limits serverLimits = SERVER_LIMITS.get(name + "." + m.getKey());
+                        members.put(m.getKey(), serverLimits == null ? member : withLimits(member, serverLimits));
                     }
                     Set<String> required = new LinkedHashSet<>();
                     for (Object r : asList(def.getOrDefault("required", List.of()))) required.add((String) r);
                     required.addAll(SERVER_REQUIRED.getOrDefault(name, Set.of()));
+                    required.removeAll(SERVER_OPTIONAL.getOrDefault(name, Set.of()));
                     return new StructureShape(name, Collections.unmodifiableMap(members), Set.copyOf(required));
                 }
                 case "list":
@@ -161,8 +205,9 @@ public final class ServiceModel {
                         enumValues = SERVER_ENUM_ORDER.getOrDefault(name,
                                 asList(def.get("enum")).stream().map(String.class::cast).toList());
                     }
-                    return new StringShape(name, limits, pattern == null ? null : Pattern.compile(pattern),
-                            pattern, enumValues);
+                    return new StringShape(name, SERVER_UNCHECKED_LENGTHS.contains(name) ? Limits.NONE : limits,
+                            pattern == null ? null : Pattern.compile(pattern), pattern, enumValues,
+                            SERVER_PATTERN_FIRST.contains(name));
                 }
                 case "integer":
                     return new NumberShape(name, NumberKind.INTEGER, limits);
@@ -179,6 +224,15 @@ public final class ServiceModel {
                 default:
                     throw new IllegalStateException("unknown shape type " + def.get("type") + " of " + name);
             }
+        }
+
+        private static Shape withLimits(Shape shape, Limits limits) {
+            return switch (shape) {
+                case ListShape l -> new ListShape(l.name(), l.member(), limits);
+                case StringShape s -> new StringShape(s.name(), limits, s.pattern(), s.patternText(), s.enumValues(),
+                        s.patternFirst());
+                default -> throw new IllegalStateException("no server limits for a " + shape.name());
+            };
         }
 
         private static String memberShape(Map<String, Object> def, String key) {

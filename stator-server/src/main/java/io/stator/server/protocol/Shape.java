@@ -44,9 +44,17 @@ public sealed interface Shape {
     /**
      * A string. {@code enumValues} lists the allowed values in the order DynamoDB prints them in
      * its "Member must satisfy enum value set" message, which is not always the model's order.
+     * {@code patternFirst}: DynamoDB reports a pattern violation before a length violation for this
+     * shape (it does for some shapes and not for others).
      */
-    record StringShape(String name, Limits limits, Pattern pattern, String patternText, List<String> enumValues)
-            implements Shape {}
+    record StringShape(String name, Limits limits, Pattern pattern, String patternText, List<String> enumValues,
+                       boolean patternFirst) implements Shape {
+
+        /** A string with no constraints. */
+        static StringShape unconstrained(String name) {
+            return new StringShape(name, Limits.NONE, null, null, null, false);
+        }
+    }
 
     /** A table name, or a table ARN where DynamoDB accepts one (see {@link ServiceModel}). */
     record TableNameShape(String name, boolean acceptsArn) implements Shape {}

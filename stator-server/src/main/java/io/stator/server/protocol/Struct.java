@@ -27,6 +27,15 @@ public final class Struct {
 
     public boolean has(String member) { return values.containsKey(member); }
 
+    /**
+     * Whether the member is present and, when it is a structure, has a member of its own: DynamoDB
+     * takes an empty structure ({@code "WarmThroughput": {}}) in some places as not given.
+     */
+    public boolean hasContent(String member) {
+        Object v = values.get(member);
+        return v != null && !(v instanceof Struct struct && struct.values.isEmpty());
+    }
+
     Object raw(String member) { return values.get(member); }
 
     Map<String, Object> rawValues() { return values; }

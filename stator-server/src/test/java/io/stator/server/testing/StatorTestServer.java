@@ -9,11 +9,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -85,11 +87,24 @@ public final class StatorTestServer implements AutoCloseable {
 
     /** A client with other credentials (for authentication tests). Close it when done. */
     public DynamoDbClient newClient(String accessKey, String secretKey) {
-        return newClient(URI.create(server.endpoint()), options.region(), accessKey, secretKey);
+        return newClient(URI.create(server.endpoint()), options.region(), accessKey, secretKey, List.of());
+    }
+
+    /**
+     * A client whose requests and responses also pass through the interceptors (to see the raw
+     * response, say). Close it when done.
+     */
+    public DynamoDbClient newClient(ExecutionInterceptor... interceptors) {
+        return newClient(URI.create(server.endpoint()), options.region(), ACCESS_KEY, SECRET_KEY, List.of(interceptors));
     }
 
     /** A client of the Stator at {@code endpoint}, which answers every request once (no retries). */
     public static DynamoDbClient newClient(URI endpoint, String region, String accessKey, String secretKey) {
+        return newClient(endpoint, region, accessKey, secretKey, List.of());
+    }
+
+    private static DynamoDbClient newClient(URI endpoint, String region, String accessKey, String secretKey,
+                                            List<ExecutionInterceptor> interceptors) {
         return DynamoDbClient.builder()
                 .endpointOverride(endpoint)
                 .region(Region.of(region))
@@ -98,6 +113,7 @@ public final class StatorTestServer implements AutoCloseable {
                 .overrideConfiguration(ClientOverrideConfiguration.builder()
                         // Retries would hide the first answer, which is what tests check.
                         .retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(1))
+                        .executionInterceptors(interceptors)
                         .build())
                 .build();
     }
