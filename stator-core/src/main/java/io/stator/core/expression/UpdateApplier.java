@@ -177,6 +177,9 @@ public final class UpdateApplier {
 
     // ---- changing the item at a path ----------------------------------------------------------
 
+    /** Stands for "nothing to change here" (a lenient path that leads nowhere). */
+    private static final AttributeValue UNCHANGED = new AttributeValue.S("\u0000unchanged");
+
     /**
      * Replaces the value at {@code path} by {@code change.apply(current)} (null removes it).
      * {@code lenient}: a path whose parent is missing is left alone instead of refused.
@@ -184,76 +187,43 @@ public final class UpdateApplier {
     private static void modify(Map<String, AttributeValue> item, Path path, UnaryOperator<AttributeValue> change,
                                boolean lenient) {
         String top = path.topLevelName();
-        if (path.isTopLevel()) {
-            AttributeValue next = change.apply(item.get(top));
-            if (next == null) item.remove(top);
-            else item.put(top, next);
-            return;
-        }
-        AttributeValue container = item.get(top);
-        if (container == null) {
-            if (lenient) return;
-            throw invalidPath();
-        }
-        AttributeValue updated = modifyIn(container, path.elements(), 1, change, lenient);
-        if (updated != null) item.put(top, updated);
+        AttributeValue next = changed(item.get(top), path.elements(), 0, change, lenient);
+        if (next == UNCHANGED) return;
+        if (next == null) item.remove(top);
+        else item.put(top, next);
     }
 
-    /** The container with its descendant at elements[i..] changed; null when nothing changed. */
-    private static AttributeValue modifyIn(AttributeValue container, List<Path.Element> elements, int i,
-                                           UnaryOperator<AttributeValue> change, boolean lenient) {
-        Path.Element step = elements.get(i);
-        boolean last = i == elements.size() - 1;
-        if (step instanceof Path.Name n) {
-            if (!(container instanceof AttributeValue.M m)) {
-                if (lenient) return null;
-                throw invalidPath();
-            }
+    /**
+     * The new value of {@code current}, found at elements[i]: the change itself at the end of the
+     * path, else {@code current} with its descendant changed; UNCHANGED when a lenient path leads
+     * nowhere.
+     */
+    private static AttributeValue changed(AttributeValue current, List<Path.Element> elements, int i,
+                                          UnaryOperator<AttributeValue> change, boolean lenient) {
+        if (i == elements.size() - 1) return change.apply(current);
+        Path.Element step = elements.get(i + 1);
+        if (step instanceof Path.Name n && current instanceof AttributeValue.M m) {
             Map<String, AttributeValue> members = new LinkedHashMap<>(m.values());
-            AttributeValue current = members.get(n.name());
-            AttributeValue next;
-            if (last) {
-                next = change.apply(current);
-            } else {
-                if (current == null) {
-                    if (lenient) return null;
-                    throw invalidPath();
-                }
-                next = modifyIn(current, elements, i + 1, change, lenient);
-                if (next == null) return null;
-            }
+            AttributeValue next = changed(members.get(n.name()), elements, i + 1, change, lenient);
+            if (next == UNCHANGED) return UNCHANGED;
             if (next == null) members.remove(n.name());
             else members.put(n.name(), next);
             return new AttributeValue.M(members);
         }
-        int index = ((Path.Index) step).index();
-        if (!(container instanceof AttributeValue.L l)) {
-            if (lenient) return null;
-            throw invalidPath();
-        }
-        List<AttributeValue> elementsOfList = new ArrayList<>(l.values());
-        boolean present = index < elementsOfList.size();
-        AttributeValue current = present ? elementsOfList.get(index) : null;
-        AttributeValue next;
-        if (last) {
-            next = change.apply(current);
-        } else {
-            if (current == null) {
-                if (lenient) return null;
-                throw invalidPath();
-            }
-            next = modifyIn(current, elements, i + 1, change, lenient);
-            if (next == null) return null;
-        }
-        if (present) {
-            if (next == null) elementsOfList.remove(index);
+        if (step instanceof Path.Index idx && current instanceof AttributeValue.L l) {
+            List<AttributeValue> elementsOfList = new ArrayList<>(l.values());
+            int index = idx.index();
+            boolean present = index < elementsOfList.size();
+            AttributeValue next = changed(present ? elementsOfList.get(index) : null, elements, i + 1, change, lenient);
+            if (next == UNCHANGED || (!present && next == null)) return UNCHANGED;
+            if (!present) elementsOfList.add(next); // past the end: append
+            else if (next == null) elementsOfList.remove(index);
             else elementsOfList.set(index, next);
-        } else if (next != null) {
-            elementsOfList.add(next); // past the end: append
-        } else {
-            return null;
+            return new AttributeValue.L(List.copyOf(elementsOfList));
         }
-        return new AttributeValue.L(List.copyOf(elementsOfList));
+        // The parent is missing, or is not the map or list the path goes through.
+        if (lenient) return UNCHANGED;
+        throw invalidPath();
     }
 
     private static DynamoDbException invalidPath() {
