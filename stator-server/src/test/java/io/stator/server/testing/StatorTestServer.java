@@ -12,12 +12,19 @@ import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * A real Stator for tests: listening on a free port, storing in a fresh temporary directory with
@@ -85,16 +92,31 @@ public final class StatorTestServer implements AutoCloseable {
 
     /** A client with other credentials (for authentication tests). Close it when done. */
     public DynamoDbClient newClient(String accessKey, String secretKey) {
+        return newClient(URI.create(server.endpoint()), options.region(),
+                AwsBasicCredentials.create(accessKey, secretKey));
+    }
+
+    /** A client of any Stator (or DynamoDB) endpoint that does not retry. Close it when done. */
+    public static DynamoDbClient newClient(URI endpoint, String region, AwsCredentials credentials) {
         return DynamoDbClient.builder()
-                .endpointOverride(URI.create(server.endpoint()))
-                .region(Region.of(options.region()))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .endpointOverride(endpoint)
+                .region(Region.of(region))
+                .credentialsProvider(StaticCredentialsProvider.create(credentials))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofSeconds(30)).build())
                 .overrideConfiguration(ClientOverrideConfiguration.builder()
                         // Retries would hide the first answer, which is what tests check.
                         .retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(1))
                         .build())
                 .build();
+    }
+
+    /** Creates an on-demand table keyed by a string hash key named "id", the shape most tests need. */
+    public static void createTable(DynamoDbClient client, String table) {
+        client.createTable(CreateTableRequest.builder().tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
+                        .attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                .build());
     }
 
     /** A unique, valid table name. */
