@@ -1,6 +1,7 @@
 # Sourced by bin/stator, mvnw and .ci/run: points JAVA_HOME at a JDK >= 21.
-# Looks at $JAVA_HOME, then the java on PATH, then the JDKs under /usr/lib/jvm
-# (newest first). Prints one line and returns 1 when there is none.
+# Looks at $JAVA_HOME, then the javac on PATH, then the JDKs under the directories
+# in $STATOR_JVM_DIRS (space-separated; default /usr/lib/jvm), newest first.
+# Prints one line and returns 1 when there is none.
 
 stator_java_major() {
   # Prints the feature version of the java binary $1 (17, 21, 25, ...).
@@ -21,7 +22,7 @@ stator_find_java_home() {
       if [ "${major:-0}" -ge 21 ]; then echo "$candidate"; return 0; fi
     fi
   fi
-  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+  for candidate in $(for root in ${STATOR_JVM_DIRS:-/usr/lib/jvm}; do ls -d "$root"/*/ 2>/dev/null; done | sort -rV); do
     candidate=${candidate%/}
     [ -x "$candidate/bin/java" ] && [ -x "$candidate/bin/javac" ] || continue
     major=$(stator_java_major "$candidate/bin/java")
@@ -39,6 +40,6 @@ if STATOR_JAVA_HOME=$(stator_find_java_home); then
     STATOR_JVM_COMPAT_OPTS="--sun-misc-unsafe-memory-access=allow"
   fi
 else
-  echo "stator: no JDK 21 or newer found (looked at JAVA_HOME, the javac on PATH and /usr/lib/jvm); install one or set JAVA_HOME" >&2
+  echo "stator: no JDK 21 or newer found (looked at JAVA_HOME, the javac on PATH and ${STATOR_JVM_DIRS:-/usr/lib/jvm}); install one or set JAVA_HOME" >&2
   return 1 2>/dev/null || exit 1
 fi

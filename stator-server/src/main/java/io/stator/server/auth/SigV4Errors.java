@@ -41,15 +41,15 @@ final class SigV4Errors {
     }
 
     /**
-     * Missing Authorization parameters or date headers. The fragments are dynalite's; the tail
-     * names only the algorithm (the header's first word), not the whole header, as AWS does:
-     * scratchstack's tests ("... Authorization=AWS4-HMAC-SHA256" for a header with further
-     * parameters) and AWS responses to "Bearer token" headers ("... Authorization=Bearer") agree,
-     * and dynalite's DynamoDB-verified case ("Authorization=AWS4-") cannot tell the two apart.
+     * Missing Authorization parameters or date headers: dynalite's fragments, then the whole
+     * header as received. dynalite's suite, run against DynamoDB, answers
+     * "AWS4- Signature=b Credential=a" with "... Authorization=AWS4- Signature=b Credential=a",
+     * and other AWS front ends quote the whole header the same way (API Gateway echoing a bearer
+     * token in aws/chalice#828, SES in brendanhay/amazonka#316).
      */
-    static DynamoDbException incompleteAuthorizationHeader(String missingFragments, String algorithm) {
+    static DynamoDbException incompleteAuthorizationHeader(String missingFragments, String authorization) {
         return new DynamoDbException(ErrorType.INCOMPLETE_SIGNATURE,
-                missingFragments + "Authorization=" + algorithm);
+                missingFragments + "Authorization=" + authorization);
     }
 
     static final String REQUIRES_CREDENTIAL = "Authorization header requires 'Credential' parameter. ";

@@ -78,7 +78,7 @@ record SignatureParts(String algorithm, String credential, String signature, Str
             missing.append(SigV4Errors.REQUIRES_DATE);
         }
         if (!missing.isEmpty()) {
-            throw SigV4Errors.incompleteAuthorizationHeader(missing.toString(), algorithm);
+            throw SigV4Errors.incompleteAuthorizationHeader(missing.toString(), header);
         }
         return new SignatureParts(algorithm, credential, signature, signedHeaders, requestTime,
                 nonEmpty(request.firstHeader("X-Amz-Security-Token")), false);

@@ -1,5 +1,7 @@
 package io.stator.server.cli;
 
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.stator.engine.EngineConfig;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
@@ -109,6 +111,10 @@ public final class StatorCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        // Netty logs through SLF4J when it finds it on the class path, and SLF4J without a binding
+        // prints three lines of warnings on stderr. The command's output is its interface (one
+        // line when ready, one line of reason when not), so Netty logs through the JDK instead.
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
         CommandLine cli = new CommandLine(new StatorCommand());
         cli.setParameterExceptionHandler((e, a) -> {
             System.err.println("stator: " + e.getMessage().replace('\n', ' ') + " (see stator --help)");

@@ -29,6 +29,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,8 +74,7 @@ public final class NettyHttpServer implements AutoCloseable {
     }
 
     /**
-     * Binds and starts serving. Throws the bind failure (e.g. {@link java.net.BindException})
-     * when the address cannot be used.
+     * Binds and starts serving. Throws {@link BindException} when the address cannot be used.
      */
     public static NettyHttpServer start(String host, int port, int requestThreads,
                                         Function<HttpRequestData, HttpReply> handler) throws Exception {
@@ -99,7 +100,14 @@ public final class NettyHttpServer implements AutoCloseable {
                                     .addLast("dispatch", new DispatchHandler(handler, executor));
                         }
                     });
-            Channel channel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
+            Channel channel;
+            try {
+                channel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
+            } catch (Exception e) {
+                // sync() rethrows the bind failure undeclared.
+                if (e instanceof IOException failure) throw asBindException(failure);
+                throw e;
+            }
             return new NettyHttpServer(boss, workers, executor, channel);
         } catch (Exception e) {
             executor.shutdownNow();
@@ -107,6 +115,20 @@ public final class NettyHttpServer implements AutoCloseable {
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
+    }
+
+    /**
+     * The NIO transport reports a failed bind as {@link BindException}, the epoll transport as a
+     * native IOException ("bind(..) failed with error(-98): Address already in use"); callers see
+     * one type either way, with the system's reason as its message.
+     */
+    private static BindException asBindException(IOException e) {
+        if (e instanceof BindException b) return b;
+        String message = e.getMessage() == null ? "cannot bind" : e.getMessage();
+        int reason = message.lastIndexOf("): ");
+        BindException bind = new BindException(reason < 0 ? message : message.substring(reason + 3));
+        bind.initCause(e);
+        return bind;
     }
 
     private static ExecutorService newRequestExecutor(int threads) {

@@ -47,25 +47,60 @@ public final class RequestReader {
 
     private RequestReader() {}
 
-    /** Reads a whole request body; an empty body is read as an empty structure. */
-    public static Struct read(byte[] body, int offset, int length, StructureShape shape) {
+    /**
+     * A body that is well-formed JSON, read against a shape. The type error, if any, is held
+     * back: DynamoDB answers malformed JSON before it looks at the target or the signature, and
+     * type errors only after both (see {@code DynamoDbEndpoint}).
+     */
+    public static final class Parsed {
+        private final Struct struct;
+        private final DynamoDbException typeError;
+
+        private Parsed(Struct struct, DynamoDbException typeError) {
+            this.struct = struct;
+            this.typeError = typeError;
+        }
+
+        /** The structure read, or the first type error (a SerializationException). */
+        public Struct struct() {
+            if (typeError != null) throw typeError;
+            return struct;
+        }
+    }
+
+    /**
+     * Reads a whole request body; an empty body is read as an empty structure.
+     *
+     * @throws DynamoDbException a SerializationException without message when the body is not
+     *     JSON at all; type errors are held in the result
+     */
+    public static Parsed parse(byte[] body, int offset, int length, StructureShape shape) {
         RequestReader reader = new RequestReader();
         try (JsonParser p = JSON.createParser(body, offset, length)) {
             JsonToken first = p.nextToken();
-            if (first == null) return new Struct(shape, new HashMap<>());
-            if (first != JsonToken.START_OBJECT) throw DynamoDbException.serialization(null);
+            if (first == null) {
+                // Nothing at all is an empty request; only white space is no JSON.
+                if (length > 0) throw DynamoDbException.serialization(null);
+                return new Parsed(new Struct(shape, new HashMap<>()), null);
+            }
+            if (first != JsonToken.START_OBJECT) {
+                // JSON, but not an object: a type error, as a mismatching member is.
+                p.skipChildren();
+                reader.typeError = DynamoDbException.serialization(null);
+                if (p.nextToken() != null) throw DynamoDbException.serialization(null);
+                return new Parsed(null, reader.typeError);
+            }
             Struct struct = reader.readStructureBody(p, shape);
             if (p.nextToken() != null) throw DynamoDbException.serialization(null);
-            if (reader.typeError != null) throw reader.typeError;
-            return struct;
+            return new Parsed(struct, reader.typeError);
         } catch (IOException e) {
             // Malformed JSON: DynamoDB answers a bare SerializationException.
             throw DynamoDbException.serialization(null);
         }
     }
 
-    public static Struct read(byte[] body, StructureShape shape) {
-        return read(body, 0, body.length, shape);
+    public static Parsed parse(byte[] body, StructureShape shape) {
+        return parse(body, 0, body.length, shape);
     }
 
     // ---- values -----------------------------------------------------------------------------

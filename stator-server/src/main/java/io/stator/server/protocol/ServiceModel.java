@@ -120,6 +120,9 @@ public final class ServiceModel {
     /** The operation of that name ("PutItem"), or null when DynamoDB has none. */
     public Operation operation(String name) { return operations.get(name); }
 
+    /** Every operation DynamoDB has, whether or not Stator serves it. */
+    public Set<String> operationNames() { return operations.keySet(); }
+
     // ---- loading ----------------------------------------------------------------------------
 
     private static ServiceModel load() {

@@ -98,13 +98,15 @@ class SigV4MalformedRequestTest {
                         + "Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4-"));
         c.add(new Case("Signature missing", "AWS4-HMAC-SHA256 Credential=" + CREDENTIAL
                 + ", SignedHeaders=host;x-amz-date", DATE, "", incomplete,
-                "Authorization header requires 'Signature' parameter. Authorization=AWS4-HMAC-SHA256"));
+                "Authorization header requires 'Signature' parameter. Authorization=AWS4-HMAC-SHA256 Credential="
+                        + CREDENTIAL + ", SignedHeaders=host;x-amz-date"));
         c.add(new Case("Credential and SignedHeaders missing", "AWS4-HMAC-SHA256 Signature=0123abcd", DATE, "",
                 incomplete, "Authorization header requires 'Credential' parameter. "
-                        + "Authorization header requires 'SignedHeaders' parameter. Authorization=AWS4-HMAC-SHA256"));
+                        + "Authorization header requires 'SignedHeaders' parameter. "
+                        + "Authorization=AWS4-HMAC-SHA256 Signature=0123abcd"));
         c.add(new Case("date headers missing", GOOD_HEADER, null, "", incomplete,
                 "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. "
-                        + "Authorization=AWS4-HMAC-SHA256"));
+                        + "Authorization=" + GOOD_HEADER));
         c.add(new Case("parameter without '=' (dynalite's DynamoDB capture)",
                 "AWS4-HMAC-SHA256 Signature=b,    Credential,    SignedHeaders", DATE, "", incomplete,
                 "'Credential' not a valid key=value pair (missing equal-sign) in Authorization header: "

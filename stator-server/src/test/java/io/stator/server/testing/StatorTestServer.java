@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -20,6 +21,12 @@ import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
  * A real Stator for tests: listening on a free port, storing in a fresh temporary directory with
@@ -87,7 +94,8 @@ public final class StatorTestServer implements AutoCloseable {
 
     /** A client with other credentials (for authentication tests). Close it when done. */
     public DynamoDbClient newClient(String accessKey, String secretKey) {
-        return newClient(URI.create(server.endpoint()), options.region(), accessKey, secretKey, List.of());
+        return newClient(URI.create(server.endpoint()), options.region(),
+                AwsBasicCredentials.create(accessKey, secretKey), List.of());
     }
 
     /**
@@ -95,20 +103,26 @@ public final class StatorTestServer implements AutoCloseable {
      * response, say). Close it when done.
      */
     public DynamoDbClient newClient(ExecutionInterceptor... interceptors) {
-        return newClient(URI.create(server.endpoint()), options.region(), ACCESS_KEY, SECRET_KEY, List.of(interceptors));
+        return newClient(URI.create(server.endpoint()), options.region(),
+                AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY), List.of(interceptors));
     }
 
     /** A client of the Stator at {@code endpoint}, which answers every request once (no retries). */
     public static DynamoDbClient newClient(URI endpoint, String region, String accessKey, String secretKey) {
-        return newClient(endpoint, region, accessKey, secretKey, List.of());
+        return newClient(endpoint, region, AwsBasicCredentials.create(accessKey, secretKey), List.of());
     }
 
-    private static DynamoDbClient newClient(URI endpoint, String region, String accessKey, String secretKey,
+    /** A client of any Stator (or DynamoDB) endpoint that does not retry. Close it when done. */
+    public static DynamoDbClient newClient(URI endpoint, String region, AwsCredentials credentials) {
+        return newClient(endpoint, region, credentials, List.of());
+    }
+
+    private static DynamoDbClient newClient(URI endpoint, String region, AwsCredentials credentials,
                                             List<ExecutionInterceptor> interceptors) {
         return DynamoDbClient.builder()
                 .endpointOverride(endpoint)
                 .region(Region.of(region))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
+                .credentialsProvider(StaticCredentialsProvider.create(credentials))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofSeconds(30)).build())
                 .overrideConfiguration(ClientOverrideConfiguration.builder()
                         // Retries would hide the first answer, which is what tests check.
@@ -116,6 +130,15 @@ public final class StatorTestServer implements AutoCloseable {
                         .executionInterceptors(interceptors)
                         .build())
                 .build();
+    }
+
+    /** Creates an on-demand table keyed by a string hash key named "id", the shape most tests need. */
+    public static void createTable(DynamoDbClient client, String table) {
+        client.createTable(CreateTableRequest.builder().tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("id")
+                        .attributeType(ScalarAttributeType.S).build())
+                .keySchema(KeySchemaElement.builder().attributeName("id").keyType(KeyType.HASH).build())
+                .build());
     }
 
     /** A unique, valid table name. */

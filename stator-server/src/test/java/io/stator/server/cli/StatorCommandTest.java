@@ -1,0 +1,270 @@
+package io.stator.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stator.server.testing.CommandProcess;
+import io.stator.server.testing.RawHttp;
+import io.stator.server.testing.StatorTestServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The command line as its users meet it: the real main class in its own JVM, with the class
+ * path of this test run. What it prints, when, and how it exits, is its interface: scripts wait
+ * for the one "listening" line, and read one line of reason when it fails.
+ */
+class StatorCommandTest {
+
+    private static final Pattern LISTENING = Pattern.compile("Stator listening on http://([0-9.]+):(\\d+)");
+    private static final Duration STARTUP = Duration.ofSeconds(60);
+    private static final Duration EXIT = Duration.ofSeconds(60);
+
+    private Path dir;
+    private final List<CommandProcess> launched = new ArrayList<>();
+
+    @BeforeEach
+    void createDirectory() throws IOException {
+        dir = Files.createTempDirectory("stator-cli-");
+    }
+
+    @AfterEach
+    void stopEverythingAndDeleteDirectory() {
+        for (CommandProcess l : launched) l.close();
+        StatorTestServer.deleteRecursively(dir);
+    }
+
+    // ---- starting and stopping --------------------------------------------------------------
+
+    @Test
+    void printsExactlyOneLineWithTheEndpointWhenReady() throws Exception {
+        CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString());
+        String line = stator.awaitLine(STARTUP);
+        Matcher m = LISTENING.matcher(line);
+
+        assertTrue(m.matches(), line);
+        assertEquals("127.0.0.1", m.group(1));
+        // Ready means ready: the endpoint answers as soon as the line is out.
+        assertEquals(200, RawHttp.exchange(Integer.parseInt(m.group(2)),
+                new RawHttp.Request("GET", "/", Map.of(), new byte[0])).status());
+        int exit = stator.stop();
+        assertTrue(exit == 0 || exit == 143, "exit code " + exit);
+        assertEquals(List.of(line), stator.stdoutLines());
+        assertEquals("", stator.stderr());
+    }
+
+    @Test
+    void listensOnTheGivenPort() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        CommandProcess stator = launch("--port", Integer.toString(port), "--data-dir", dir.resolve("data").toString());
+
+        assertEquals("Stator listening on http://127.0.0.1:" + port, stator.awaitLine(STARTUP));
+    }
+
+    @Test
+    void sigtermStopsCleanlyAndARestartOnTheSameDirectorySeesTheData() throws Exception {
+        String data = dir.resolve("data").toString();
+        CommandProcess first = launch("--port", "0", "--data-dir", data);
+        String table = StatorTestServer.tableName();
+        Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS("kept"), "n", AttributeValue.fromN("7"));
+        try (DynamoDbClient client = client(first.awaitLine(STARTUP))) {
+            StatorTestServer.createTable(client, table);
+            client.putItem(b -> b.tableName(table).item(item));
+        }
+
+        int exit = first.stop(); // Process.destroy() sends SIGTERM
+
+        assertTrue(exit == 0 || exit == 143, "exit code " + exit);
+        assertEquals("", first.stderr());
+        CommandProcess second = launch("--port", "0", "--data-dir", data);
+        try (DynamoDbClient client = client(second.awaitLine(STARTUP))) {
+            assertTrue(client.listTables().tableNames().contains(table));
+            assertEquals(item, client.getItem(b -> b.tableName(table).key(Map.of("id", item.get("id")))).item());
+        }
+    }
+
+    @Test
+    void inMemoryWritesNothingToTheDataDirectory() throws Exception {
+        Path data = dir.resolve("data");
+        CommandProcess stator = launch("--in-memory", "--port", "0", "--data-dir", data.toString());
+        String table = StatorTestServer.tableName();
+        try (DynamoDbClient client = client(stator.awaitLine(STARTUP))) {
+            StatorTestServer.createTable(client, table);
+            client.putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS("x"))));
+        }
+        stator.stop();
+
+        if (Files.exists(data)) {
+            try (Stream<Path> files = Files.walk(data)) {
+                assertEquals(List.of(data), files.toList());
+            }
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertTrue(files.allMatch(data::equals), "nothing beside the data directory either");
+        }
+    }
+
+    @Test
+    void listensOnAllInterfacesWhenAllowedAnonymously() throws Exception {
+        CommandProcess stator = launch("--host", "0.0.0.0", "--allow-anonymous", "--port", "0",
+                "--data-dir", dir.resolve("data").toString());
+        Matcher m = LISTENING.matcher(stator.awaitLine(STARTUP));
+
+        assertTrue(m.matches());
+        assertEquals("0.0.0.0", m.group(1));
+        assertEquals(200, RawHttp.exchange(Integer.parseInt(m.group(2)),
+                new RawHttp.Request("GET", "/", Map.of(), new byte[0])).status());
+    }
+
+    @Test
+    void listensOnAllInterfacesWithCredentials() throws Exception {
+        Path credentials = dir.resolve("credentials");
+        Files.writeString(credentials, "AKIDCLI cli-secret\n");
+        CommandProcess stator = launch("--host", "0.0.0.0", "--credentials", credentials.toString(), "--port", "0",
+                "--data-dir", dir.resolve("data").toString());
+        Matcher m = LISTENING.matcher(stator.awaitLine(STARTUP));
+
+        assertTrue(m.matches());
+        try (DynamoDbClient client = client("Stator listening on http://127.0.0.1:" + m.group(2), "AKIDCLI",
+                "cli-secret")) {
+            assertTrue(client.listTables().tableNames().isEmpty());
+        }
+    }
+
+    // ---- refusing to start --------------------------------------------------------------------
+
+    @Test
+    void helpPrintsUsageAndExitsZero() throws Exception {
+        CommandProcess stator = launch("--help");
+
+        assertEquals(0, stator.awaitExit(EXIT));
+        String usage = String.join("\n", stator.stdoutLines());
+        assertTrue(usage.startsWith("Usage: stator"), usage);
+        for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
+                "--allow-anonymous")) {
+            assertTrue(usage.contains(option), option + " in " + usage);
+        }
+    }
+
+    @Test
+    void anUnknownFlagIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--nope"), "--nope");
+    }
+
+    @Test
+    void aPortThatIsNoNumberIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "abc"), "abc");
+    }
+
+    @Test
+    void aPortOutOfRangeIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "70000", "--data-dir", dir.resolve("data").toString()), "70000");
+    }
+
+    @Test
+    void aPortInUseIsRefusedWithOneLine() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress("127.0.0.1", 0));
+            String port = Integer.toString(taken.getLocalPort());
+            assertRefused(launch("--port", port, "--data-dir", dir.resolve("data").toString()), port);
+        }
+    }
+
+    @Test
+    void aDataDirectoryInUseByAnotherServerIsRefusedWithOneLine() throws Exception {
+        String data = dir.resolve("data").toString();
+        CommandProcess first = launch("--port", "0", "--data-dir", data);
+        first.awaitLine(STARTUP);
+
+        assertRefused(launch("--port", "0", "--data-dir", data), data);
+        assertTrue(first.process().isAlive(), "the first server keeps running");
+    }
+
+    @Test
+    void allInterfacesWithoutCredentialsAreRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--host", "0.0.0.0", "--port", "0", "--data-dir", dir.resolve("data").toString()),
+                "--allow-anonymous");
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
+    void aMissingCredentialsFileIsRefusedWithOneLine() throws Exception {
+        Path missing = dir.resolve("no-such-credentials");
+        assertRefused(launch("--credentials", missing.toString(), "--port", "0",
+                "--data-dir", dir.resolve("data").toString()), missing.toString());
+    }
+
+    @Test
+    void aMalformedCredentialsFileIsRefusedWithOneLineThatDoesNotShowTheSecret() throws Exception {
+        Path credentials = dir.resolve("credentials");
+        Files.writeString(credentials, "AKIDCLI cli-secret extra-field\n");
+        String reason = assertRefused(launch("--credentials", credentials.toString(), "--port", "0",
+                "--data-dir", dir.resolve("data").toString()), "line 1");
+        assertFalse(reason.contains("cli-secret"), reason);
+    }
+
+    /** Exits non-zero, prints nothing on stdout and one line naming {@code mentions} on stderr. */
+    private static String assertRefused(CommandProcess stator, String mentions) throws Exception {
+        int exit = stator.awaitExit(EXIT);
+        String stderr = stator.stderr();
+
+        assertNotEquals(0, exit, stderr);
+        assertEquals(List.of(), stator.stdoutLines());
+        assertTrue(stderr.endsWith("\n") && stderr.indexOf('\n') == stderr.length() - 1,
+                () -> "not one line: " + stderr);
+        assertTrue(stderr.startsWith("stator: "), stderr);
+        assertTrue(stderr.contains(mentions), () -> "'" + mentions + "' not in: " + stderr);
+        return stderr;
+    }
+
+    // ---- running the real main class --------------------------------------------------------
+
+    private static DynamoDbClient client(String listeningLine) {
+        return client(listeningLine, "AKIDEXAMPLE", "secret");
+    }
+
+    private static DynamoDbClient client(String listeningLine, String accessKey, String secret) {
+        Matcher m = LISTENING.matcher(listeningLine);
+        assertTrue(m.matches(), listeningLine);
+        return StatorTestServer.newClient(URI.create("http://127.0.0.1:" + m.group(2)), "us-east-1",
+                AwsBasicCredentials.create(accessKey, secret));
+    }
+
+    private CommandProcess launch(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        if (Runtime.version().feature() >= 24) command.add("--sun-misc-unsafe-memory-access=allow");
+        command.add("-XX:+UseSerialGC");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(StatorCommand.class.getName());
+        command.addAll(List.of(args));
+        CommandProcess l = CommandProcess.start(command, dir, Map.of());
+        launched.add(l);
+        return l;
+    }
+}
