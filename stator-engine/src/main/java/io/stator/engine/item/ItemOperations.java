@@ -12,6 +12,7 @@ import io.stator.engine.storage.Keyspace;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.storage.WriteBatch;
 import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
@@ -96,16 +97,18 @@ public final class ItemOperations {
             if (oldItem == null && newItem == null) {
                 return new WriteResult(null, null, CapacityUnits.write(0, 0));
             }
+            long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
+            long newSize = newItem == null ? 0 : ItemSize.of(newItem);
             try (WriteBatch batch = storage.newBatch()) {
                 if (newItem == null) {
                     batch.delete(Keyspace.ITEMS, rowKey);
                 } else {
                     batch.put(Keyspace.ITEMS, rowKey, ItemCodec.encode(newItem));
                 }
+                TableCounters.record(batch, table.id(), (newItem == null ? 0 : 1) - (oldItem == null ? 0 : 1),
+                        newSize - oldSize);
                 storage.commit(batch);
             }
-            long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
-            long newSize = newItem == null ? 0 : ItemSize.of(newItem);
             return new WriteResult(oldItem, newItem, CapacityUnits.write(oldSize, newSize));
         } finally {
             lock.unlock();

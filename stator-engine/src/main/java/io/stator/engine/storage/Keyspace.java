@@ -10,7 +10,12 @@ public enum Keyspace {
     /** Table descriptions, keyed by table id. */
     CATALOG("catalog"),
     /** Base-table items and index entries, keyed as {@code io.stator.core.key.KeyLayout} says. */
-    ITEMS("items");
+    ITEMS("items"),
+    /**
+     * 64-bit counters changed only by {@link WriteBatch#addToCounter} (a table's item count and
+     * size), so that concurrent writers never lose each other's changes.
+     */
+    COUNTERS("counters");
 
     private final String storedName;
 

@@ -7,6 +7,14 @@ public interface WriteBatch extends AutoCloseable {
 
     void delete(Keyspace keyspace, byte[] key);
 
+    /**
+     * Adds {@code delta} to the counter stored under the key (an absent counter counts as 0).
+     * Adds commute: concurrent batches adding to one counter never lose an add, and no lock is
+     * needed. A counter's value reads back through {@link Storage#get} as 8 bytes, little-endian,
+     * two's complement ({@link Counters#decode}).
+     */
+    void addToCounter(Keyspace keyspace, byte[] key, long delta);
+
     /** Number of operations added so far. */
     int size();
 

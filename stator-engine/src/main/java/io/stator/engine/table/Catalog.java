@@ -38,6 +38,7 @@ public final class Catalog {
     private final Storage storage;
     private final EngineConfig config;
     private final TableArns arns;
+    private final TableCounters counters;
     private final ConcurrentSkipListMap<String, TableDefinition> tables = new ConcurrentSkipListMap<>();
     private final Object changeLock = new Object();
     private long nextId;
@@ -46,10 +47,14 @@ public final class Catalog {
         this.storage = storage;
         this.config = config;
         this.arns = new TableArns(config.region(), config.accountId());
+        this.counters = new TableCounters(storage);
         load();
     }
 
     public TableArns arns() { return arns; }
+
+    /** The tables' item counts and sizes. */
+    public TableCounters counters() { return counters; }
 
     private void load() {
         nextId = 1;
@@ -194,6 +199,7 @@ public final class Catalog {
     private void dropRows(byte[] droppedRow) {
         long id = ByteBuffer.wrap(droppedRow, 1, 8).getLong();
         storage.deleteRange(Keyspace.ITEMS, KeyLayout.tablePrefix(id), KeyLayout.tableUpperBound(id));
+        counters.drop(id);
         try (WriteBatch batch = storage.newBatch()) {
             batch.delete(Keyspace.CATALOG, droppedRow);
             storage.commit(batch);

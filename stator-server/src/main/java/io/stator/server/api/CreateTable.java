@@ -87,7 +87,7 @@ final class CreateTable implements Action {
         }
         TableDefinition created = engine.catalog().create(table);
         response.json().writeFieldName("TableDescription");
-        TableDescriptionJson.write(response.json(), created, engine.catalog().arns(), TableDescriptionJson.View.CREATED);
+        TableDescriptionJson.write(response.json(), created, engine.catalog(), TableDescriptionJson.View.CREATED);
     }
 
     private static void checkThroughput(BillingMode billingMode, Struct throughput) {

@@ -24,6 +24,6 @@ final class DeleteTable implements Action {
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.WITH_TABLE_NAME);
         TableDefinition deleted = engine.catalog().delete(table.name());
         response.json().writeFieldName("TableDescription");
-        TableDescriptionJson.write(response.json(), deleted, engine.catalog().arns(), TableDescriptionJson.View.DELETED);
+        TableDescriptionJson.write(response.json(), deleted, engine.catalog(), TableDescriptionJson.View.DELETED);
     }
 }

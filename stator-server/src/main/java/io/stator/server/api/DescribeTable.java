@@ -20,6 +20,6 @@ final class DescribeTable implements Action {
     public void execute(Struct request, ResponseBody response) throws IOException {
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.WITH_TABLE_NAME);
         response.json().writeFieldName("Table");
-        TableDescriptionJson.write(response.json(), table, engine.catalog().arns(), TableDescriptionJson.View.DESCRIBED);
+        TableDescriptionJson.write(response.json(), table, engine.catalog(), TableDescriptionJson.View.DESCRIBED);
     }
 }

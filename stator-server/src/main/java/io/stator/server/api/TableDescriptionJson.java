@@ -1,6 +1,7 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableArns;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
@@ -54,7 +55,8 @@ final class TableDescriptionJson {
 
     private TableDescriptionJson() {}
 
-    static void write(JsonGenerator g, TableDefinition t, TableArns arns, View view) throws IOException {
+    static void write(JsonGenerator g, TableDefinition t, Catalog catalog, View view) throws IOException {
+        TableArns arns = catalog.arns();
         g.writeStartObject();
 
         g.writeArrayFieldStart("AttributeDefinitions");
@@ -86,8 +88,8 @@ final class TableDescriptionJson {
         g.writeNumberField("WriteCapacityUnits", p.writeCapacityUnits());
         g.writeEndObject();
 
-        g.writeNumberField("TableSizeBytes", 0);
-        g.writeNumberField("ItemCount", 0);
+        g.writeNumberField("TableSizeBytes", catalog.counters().sizeBytes(t.id()));
+        g.writeNumberField("ItemCount", catalog.counters().itemCount(t.id()));
         g.writeStringField("TableArn", arns.tableArn(t.name()));
         g.writeStringField("TableId", t.tableId());
 

@@ -104,7 +104,7 @@ final class UpdateTable implements Action {
                 updates.contains("WarmThroughput") ? "UPDATING" : "ACTIVE", updates.contains("SSESpecification"), true);
         response.json().writeFieldName("TableDescription");
         TableDescriptionJson.write(response.json(), asStillUpdating(before.get(), updated, updates),
-                engine.catalog().arns(), view);
+                engine.catalog(), view);
     }
 
     /** DynamoDB's "must be the only operation in the request" rules, in the order it checks them. */

@@ -29,6 +29,7 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
@@ -240,6 +241,13 @@ public final class RocksStorage implements Storage {
                     .setMemtablePrefixBloomSizeRatio(0.02)
                     .setMemtableWholeKeyFiltering(true)
                     .setTableFormatConfig(itemsTable));
+            // Counters add up in place: RocksDB's uint64add merge operator sums 8-byte
+            // little-endian operands (negative deltas wrap, so adding them subtracts), and
+            // successive merges in the memtable are collapsed so that reads stay cheap.
+            UInt64AddOperator addOperator = own(owned, new UInt64AddOperator());
+            ColumnFamilyOptions counterOptions = own(owned, columnFamilyOptions(4L << 20, 2)
+                    .setMergeOperator(addOperator)
+                    .setMaxSuccessiveMerges(64));
             BlockBasedTableConfig smallTable = new BlockBasedTableConfig()
                     .setBlockCache(cache)
                     .setCacheIndexAndFilterBlocks(true);
@@ -252,10 +260,11 @@ public final class RocksStorage implements Storage {
             ReadOptions readOptions = own(owned, new ReadOptions());
 
             byte[] itemsName = Keyspace.ITEMS.storedName().getBytes(StandardCharsets.UTF_8);
+            byte[] countersName = Keyspace.COUNTERS.storedName().getBytes(StandardCharsets.UTF_8);
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
             for (byte[] name : columnFamilyNames(dir, b.inMemory)) {
-                descriptors.add(new ColumnFamilyDescriptor(name,
-                        Arrays.equals(name, itemsName) ? itemsOptions : smallOptions));
+                descriptors.add(new ColumnFamilyDescriptor(name, Arrays.equals(name, itemsName) ? itemsOptions
+                        : Arrays.equals(name, countersName) ? counterOptions : smallOptions));
             }
             try {
                 db = RocksDB.open(dbOptions, path, descriptors, handles);
@@ -898,6 +907,22 @@ public final class RocksStorage implements Storage {
                 size++;
             } catch (RocksDBException e) {
                 throw failure("batch delete", e);
+            } finally {
+                exit();
+            }
+        }
+
+        @Override
+        public void addToCounter(Keyspace keyspace, byte[] key, long delta) {
+            ColumnFamilyHandle handle = handle(keyspace);
+            Objects.requireNonNull(key, "key");
+            checkOpen();
+            enter();
+            try {
+                batch.merge(handle, key, io.stator.engine.storage.Counters.encode(delta));
+                size++;
+            } catch (RocksDBException e) {
+                throw failure("batch counter add", e);
             } finally {
                 exit();
             }

@@ -1,0 +1,50 @@
+package io.stator.engine.table;
+
+import io.stator.engine.storage.Counters;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.storage.WriteBatch;
+import java.nio.ByteBuffer;
+
+/**
+ * A table's ItemCount and TableSizeBytes, kept exact by every write: each write batch adds the
+ * change it makes to the table's counters, in the same atomic commit as the item. DynamoDB
+ * refreshes these figures about every six hours; Stator's are current.
+ *
+ * <p>Counter rows in the COUNTERS key space: {@code [table id, 8 bytes big-endian]['I']} counts
+ * items, {@code [table id]['S']} sums their sizes by DynamoDB's item-size rules.
+ */
+public final class TableCounters {
+
+    private static final byte ITEM_COUNT = 'I';
+    private static final byte SIZE_BYTES = 'S';
+
+    private final Storage storage;
+
+    public TableCounters(Storage storage) {
+        this.storage = storage;
+    }
+
+    /** Adds a write's effect on the table's counters to the write's batch. */
+    public static void record(WriteBatch batch, long tableId, long itemDelta, long sizeDelta) {
+        if (itemDelta != 0) batch.addToCounter(Keyspace.COUNTERS, key(tableId, ITEM_COUNT), itemDelta);
+        if (sizeDelta != 0) batch.addToCounter(Keyspace.COUNTERS, key(tableId, SIZE_BYTES), sizeDelta);
+    }
+
+    public long itemCount(long tableId) {
+        return Counters.decode(storage.get(Keyspace.COUNTERS, key(tableId, ITEM_COUNT)));
+    }
+
+    public long sizeBytes(long tableId) {
+        return Counters.decode(storage.get(Keyspace.COUNTERS, key(tableId, SIZE_BYTES)));
+    }
+
+    /** Drops a deleted table's counters. */
+    void drop(long tableId) {
+        storage.deleteRange(Keyspace.COUNTERS, key(tableId, (byte) 0), key(tableId + 1, (byte) 0));
+    }
+
+    private static byte[] key(long tableId, byte which) {
+        return ByteBuffer.allocate(9).putLong(tableId).put(which).array();
+    }
+}
