@@ -1,6 +1,7 @@
 package io.stator.engine;
 
 import io.stator.engine.item.ItemOperations;
+import io.stator.engine.item.PageReader;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.table.Catalog;
 
@@ -14,12 +15,14 @@ public final class Engine implements AutoCloseable {
     private final EngineConfig config;
     private final Catalog catalog;
     private final ItemOperations items;
+    private final PageReader pages;
 
     public Engine(Storage storage, EngineConfig config) {
         this.storage = storage;
         this.config = config;
         this.catalog = new Catalog(storage, config);
         this.items = new ItemOperations(storage);
+        this.pages = new PageReader(storage);
     }
 
     public EngineConfig config() { return config; }
@@ -27,6 +30,9 @@ public final class Engine implements AutoCloseable {
     public Catalog catalog() { return catalog; }
 
     public ItemOperations items() { return items; }
+
+    /** Query and Scan. */
+    public PageReader pages() { return pages; }
 
     @Override
     public void close() {

@@ -1,0 +1,22 @@
+package io.stator.engine.item;
+
+import io.stator.core.model.AttributeValue;
+
+/** The sort-key part of a Query's key condition: a comparison, BETWEEN, or begins_with. */
+public sealed interface SortKeyCondition {
+
+    record Equal(AttributeValue value) implements SortKeyCondition {}
+
+    record LessThan(AttributeValue value) implements SortKeyCondition {}
+
+    record LessOrEqual(AttributeValue value) implements SortKeyCondition {}
+
+    record GreaterThan(AttributeValue value) implements SortKeyCondition {}
+
+    record GreaterOrEqual(AttributeValue value) implements SortKeyCondition {}
+
+    record Between(AttributeValue lower, AttributeValue upper) implements SortKeyCondition {}
+
+    /** For S and B sort keys only. */
+    record BeginsWith(AttributeValue prefix) implements SortKeyCondition {}
+}
