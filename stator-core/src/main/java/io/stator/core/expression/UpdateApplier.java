@@ -23,8 +23,8 @@ import java.util.function.UnaryOperator;
  *   <li>SET to a list index past the end appends, several such in index order; REMOVE of list
  *       elements refers to their positions before the update, and past the end does nothing;</li>
  *   <li>a nested path needs its parent to exist and be of the right kind ("The document path
- *       provided in the update expression is invalid for update"), except that REMOVE of what is
- *       not there does nothing;</li>
+ *       provided in the update expression is invalid for update"), for REMOVE and DELETE too;
+ *       only the last step may be missing, which for REMOVE and DELETE does nothing;</li>
  *   <li>ADD adds to a number (a missing one counts as 0) or unions into a set; DELETE takes
  *       elements out of a set and removes the attribute when none are left.</li>
  * </ul>
@@ -57,25 +57,42 @@ public final class UpdateApplier {
         sets.sort(Comparator.comparingInt(UpdateApplier::listIndexOf));
         for (UpdateAction.Set s : sets) {
             AttributeValue v = setValues.get(s);
-            modify(item, s.path(), current -> v, false);
+            modify(item, s.path(), current -> v);
         }
         for (UpdateAction a : addsAndDeletes) {
             if (a instanceof UpdateAction.Add add) {
                 AttributeValue v = ((Constant) add.value()).value();
-                modify(item, add.path(), current -> add(current, v, UpdateApplier::wrongType), false);
+                modify(item, add.path(), current -> add(current, v, UpdateApplier::wrongType));
             } else {
                 AttributeValue v = ((Constant) ((UpdateAction.Delete) a).value()).value();
-                modify(item, a.path(), current -> delete(current, v, UpdateApplier::wrongType), true);
+                modify(item, a.path(), current -> delete(current, v, UpdateApplier::wrongType));
             }
         }
-        // List elements go from the highest position down, so positions stay those before the update.
-        removes.sort(Comparator.comparingInt((UpdateAction.Remove r) -> listIndexOf(r)).reversed());
-        for (UpdateAction.Remove r : removes) modify(item, r.path(), current -> null, true);
+        // Removal goes from the highest list position down, at every level of nesting, so that each
+        // path still finds what it named before the update: REMOVE a[0], a[2].x takes a[2].x first.
+        removes.sort(Comparator.comparing(UpdateAction.Remove::path, UpdateApplier::comparePositions).reversed());
+        for (UpdateAction.Remove r : removes) modify(item, r.path(), current -> null);
         return item;
     }
 
     private static int listIndexOf(UpdateAction a) {
         return a.path().last() instanceof Path.Index i ? i.index() : -1;
+    }
+
+    /**
+     * Orders paths step by step, list indexes by position; names only need some fixed order, and
+     * a name and an index never meet at one step (such paths conflict and were refused).
+     */
+    private static int comparePositions(Path p, Path q) {
+        int common = Math.min(p.size(), q.size());
+        for (int i = 0; i < common; i++) {
+            Path.Element a = p.elements().get(i);
+            Path.Element b = q.elements().get(i);
+            int order = a instanceof Path.Index x && b instanceof Path.Index y ? Integer.compare(x.index(), y.index())
+                    : a instanceof Path.Name x && b instanceof Path.Name y ? x.name().compareTo(y.name()) : 0;
+            if (order != 0) return order;
+        }
+        return Integer.compare(p.size(), q.size());
     }
 
     // ---- values -------------------------------------------------------------------------------
@@ -178,11 +195,10 @@ public final class UpdateApplier {
     // ---- changing the item at a path ----------------------------------------------------------
 
     /**
-     * Replaces the value at {@code path} by {@code change.apply(current)} (null removes it).
-     * {@code lenient}: a path whose parent is missing is left alone instead of refused.
+     * Replaces the value at {@code path} by {@code change.apply(current)} (null removes it); the
+     * path's parent must exist and be a map (for a name) or a list (for an index).
      */
-    private static void modify(Map<String, AttributeValue> item, Path path, UnaryOperator<AttributeValue> change,
-                               boolean lenient) {
+    private static void modify(Map<String, AttributeValue> item, Path path, UnaryOperator<AttributeValue> change) {
         String top = path.topLevelName();
         if (path.isTopLevel()) {
             AttributeValue next = change.apply(item.get(top));
@@ -191,35 +207,26 @@ public final class UpdateApplier {
             return;
         }
         AttributeValue container = item.get(top);
-        if (container == null) {
-            if (lenient) return;
-            throw invalidPath();
-        }
-        AttributeValue updated = modifyIn(container, path.elements(), 1, change, lenient);
+        if (container == null) throw invalidPath();
+        AttributeValue updated = modifyIn(container, path.elements(), 1, change);
         if (updated != null) item.put(top, updated);
     }
 
     /** The container with its descendant at elements[i..] changed; null when nothing changed. */
     private static AttributeValue modifyIn(AttributeValue container, List<Path.Element> elements, int i,
-                                           UnaryOperator<AttributeValue> change, boolean lenient) {
+                                           UnaryOperator<AttributeValue> change) {
         Path.Element step = elements.get(i);
         boolean last = i == elements.size() - 1;
         if (step instanceof Path.Name n) {
-            if (!(container instanceof AttributeValue.M m)) {
-                if (lenient) return null;
-                throw invalidPath();
-            }
+            if (!(container instanceof AttributeValue.M m)) throw invalidPath();
             Map<String, AttributeValue> members = new LinkedHashMap<>(m.values());
             AttributeValue current = members.get(n.name());
             AttributeValue next;
             if (last) {
                 next = change.apply(current);
             } else {
-                if (current == null) {
-                    if (lenient) return null;
-                    throw invalidPath();
-                }
-                next = modifyIn(current, elements, i + 1, change, lenient);
+                if (current == null) throw invalidPath();
+                next = modifyIn(current, elements, i + 1, change);
                 if (next == null) return null;
             }
             if (next == null) members.remove(n.name());
@@ -227,10 +234,7 @@ public final class UpdateApplier {
             return new AttributeValue.M(members);
         }
         int index = ((Path.Index) step).index();
-        if (!(container instanceof AttributeValue.L l)) {
-            if (lenient) return null;
-            throw invalidPath();
-        }
+        if (!(container instanceof AttributeValue.L l)) throw invalidPath();
         List<AttributeValue> elementsOfList = new ArrayList<>(l.values());
         boolean present = index < elementsOfList.size();
         AttributeValue current = present ? elementsOfList.get(index) : null;
@@ -238,11 +242,8 @@ public final class UpdateApplier {
         if (last) {
             next = change.apply(current);
         } else {
-            if (current == null) {
-                if (lenient) return null;
-                throw invalidPath();
-            }
-            next = modifyIn(current, elements, i + 1, change, lenient);
+            if (current == null) throw invalidPath();
+            next = modifyIn(current, elements, i + 1, change);
             if (next == null) return null;
         }
         if (present) {

@@ -68,7 +68,8 @@ final class UpdateItem implements Action {
         boolean removesOnly = actions != null && !actions.isEmpty()
                 && actions.stream().allMatch(a -> a instanceof UpdateAction.Remove);
         WriteResult result = engine.items().update(table, key, condition, returnOldOnFailure, old -> {
-                    // REMOVE alone on a missing item creates nothing (DynamoDB's behaviour).
+                    // REMOVE alone on a missing item creates nothing and, though its paths lead
+                    // nowhere, is no error (DynamoDB's behaviour, recorded by Scylla's tests).
                     if (old == null && removesOnly) return null;
                     Map<String, AttributeValue> base = old != null ? old : key;
                     Map<String, AttributeValue> updated = actions != null ? UpdateApplier.apply(actions, base)
