@@ -423,6 +423,23 @@ class UpdateItemTest {
         assertSameItem(item, db.read(shape, item));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.stator.server.testing.KeyShape#withSortKey")
+    void updatingBothKeyAttributesNamesThePartitionKey(KeyShape shape) {
+        Map<String, AttributeValue> key = shape.newKey();
+        assertValidation(INVALID + "Cannot update attribute pk. This attribute is part of the key",
+                () -> update(shape, key, "REMOVE sk, pk"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.stator.server.testing.KeyShape#all")
+    void theKeyIsCheckedAgainstTheSchemaBeforeTheUpdatedPaths(KeyShape shape) {
+        Map<String, AttributeValue> key = shape.newKey();
+        key.put("extra", s("x"));
+        assertValidation("The provided key element does not match the schema", () -> update(shape, key, b -> b
+                .tableName(db.table(shape)).key(key).updateExpression("REMOVE pk")));
+    }
+
     // ---- overlapping and conflicting paths --------------------------------------------------
 
     @Test
