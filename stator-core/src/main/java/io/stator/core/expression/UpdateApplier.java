@@ -7,6 +7,7 @@ import io.stator.core.expression.Operand.FunctionCall;
 import io.stator.core.expression.Operand.PathOperand;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -122,9 +123,9 @@ public final class UpdateApplier {
                 AttributeValue left = value(a.left(), item);
                 AttributeValue right = value(a.right(), item);
                 if (!(left instanceof AttributeValue.N x) || !(right instanceof AttributeValue.N y)) throw wrongType();
-                java.math.BigDecimal result = a.plus() ? x.value().bigDecimal().add(y.value().bigDecimal())
+                BigDecimal result = a.plus() ? x.value().bigDecimal().add(y.value().bigDecimal())
                         : x.value().bigDecimal().subtract(y.value().bigDecimal());
-                yield new AttributeValue.N(DynamoNumber.of(result));
+                yield number(result);
             }
             default -> throw new IllegalStateException("not an update operand: " + operand);
         };
@@ -140,8 +141,7 @@ public final class UpdateApplier {
         if (current == null) return v;
         if (current.type() != v.type()) throw mismatch.get();
         return switch (v) {
-            case AttributeValue.N n -> new AttributeValue.N(
-                    DynamoNumber.of(((AttributeValue.N) current).value().bigDecimal().add(n.value().bigDecimal())));
+            case AttributeValue.N n -> number(((AttributeValue.N) current).value().bigDecimal().add(n.value().bigDecimal()));
             case AttributeValue.SS s -> new AttributeValue.SS(union(((AttributeValue.SS) current).values(), s.values()));
             case AttributeValue.NS s -> new AttributeValue.NS(union(((AttributeValue.NS) current).values(), s.values()));
             case AttributeValue.BS s -> new AttributeValue.BS(unionBytes(((AttributeValue.BS) current).values(), s.values()));
@@ -152,6 +152,19 @@ public final class UpdateApplier {
             }
             default -> throw mismatch.get();
         };
+    }
+
+    /**
+     * The result of + or - or ADD. One that needs more than 38 significant digits is refused with
+     * DynamoDB's overflow message, not the "38 significant digits" one it gives for such a number
+     * sent in a request: observed against DynamoDB by Scylla's test_number.py (1e50 + 1).
+     */
+    private static AttributeValue.N number(BigDecimal result) {
+        if (result.signum() != 0 && result.stripTrailingZeros().precision() > DynamoNumber.MAX_DIGITS) {
+            throw DynamoDbException.validation(
+                    "Number overflow. Attempting to store a number with magnitude larger than supported range");
+        }
+        return new AttributeValue.N(DynamoNumber.of(result));
     }
 
     /** DELETE: a set's elements taken out of a set; null (remove the attribute) when none are left. */

@@ -145,6 +145,26 @@ class UpdateItemTest {
         assertEquals("9".repeat(37) + "8", after.get("big").n());
     }
 
+    /**
+     * A result DynamoDB cannot store is refused, and one that would need more than 38 digits gets
+     * the overflow message too (Scylla's test_number.py, observed against DynamoDB).
+     */
+    @Test
+    void arithmeticResultsBeyondTheNumberRangeOrPrecisionAreRefused() {
+        String overflow = "Number overflow. Attempting to store a number with magnitude larger than supported range";
+        Map<String, AttributeValue> item = stored("huge", n("1e50"), "top", n("9".repeat(38) + "e88"));
+        assertRefused(overflow, item, "SET b = :x + :x", ":x", n("9e125"));
+        assertRefused(overflow, item, "SET b = :x - :y", ":x", n("9e125"), ":y", n("-9e125"));
+        assertRefused(overflow, item, "SET b = huge + :one", ":one", n("1"));
+        assertRefused(overflow, item, "SET b = huge - :one", ":one", n("1"));
+        assertRefused(overflow, item, "ADD huge :one", ":one", n("1"));
+        assertRefused(overflow, item, "ADD top :one", ":one", n("1e88"));
+        // 38 digits exactly are fine.
+        update(item, "SET b = :x + :one, c = top - :step", ":x", n("1e37"), ":one", n("1"), ":step", n("1e88"));
+        assertEquals("1" + "0".repeat(36) + "1", read(item).get("b").n());
+        assertEquals("9".repeat(37) + "8" + "0".repeat(88), read(item).get("c").n());
+    }
+
     @Test
     void setArithmeticNeedsExistingNumbers() {
         Map<String, AttributeValue> item = stored("s", s("x"), "n", n("1"));
@@ -350,6 +370,15 @@ class UpdateItemTest {
                 ":five", ns("5"));
         assertSameItem(with(without(item, "single"), "ss", ss("dog"), "ns", ns("2"), "bs", bs(new int[] {1}),
                 "m", m("nums", ns("6"))), read(item));
+    }
+
+    @Test
+    void addAndDeleteTakeTheEmptyStringAsASetMember() {
+        Map<String, AttributeValue> item = stored("ss", ss("a"));
+        update(item, "ADD ss :blank", ":blank", ss(""));
+        assertSameItem(with(item, "ss", ss("a", "")), read(item));
+        update(item, "DELETE ss :blank", ":blank", ss(""));
+        assertSameItem(item, read(item));
     }
 
     @Test
