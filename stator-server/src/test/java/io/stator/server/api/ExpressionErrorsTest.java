@@ -96,6 +96,7 @@ class ExpressionErrorsTest {
         paths(c);
         parameters(c);
         limits(c);
+        deepNesting(c);
         return c;
     }
 
@@ -334,6 +335,30 @@ class ExpressionErrorsTest {
                 values(":v", S))));
         c.add(refused("301 operators", "DeleteItem", all(condition(repeat("a = :v", " AND ", 151)), values(":v", S)),
                 CONDITION + "The expression contains too many operators; operator count: 301"));
+    }
+
+    /**
+     * Expressions nested as deep as 4 KB allows are parsed, and refused for what DynamoDB finds
+     * wrong with them, not for their depth (Scylla's test_limits.py, observed against DynamoDB;
+     * the messages for 1000 NOTs and for nested size() follow from the rules it states).
+     */
+    private static void deepNesting(List<Case> c) {
+        c.add(accepted("299 operators nested 149 deep", "PutItem",
+                condition("a<>b " + "or (a<>b ".repeat(149) + ")".repeat(149))));
+        c.add(refused("909 operators nested 454 deep", "PutItem",
+                condition("a<b " + "or (a<b ".repeat(454) + ")".repeat(454)),
+                CONDITION + "The expression contains too many operators; operator count: 301"));
+        c.add(refused("2046 parentheses", "PutItem", condition("(".repeat(2046) + "a<b" + ")".repeat(2046)),
+                CONDITION + "The expression has redundant parentheses;"));
+        c.add(refused("1000 NOTs", "PutItem", condition("not ".repeat(1000) + "a<b"),
+                CONDITION + "The expression contains too many operators; operator count: 301"));
+        c.add(refused("a function nested 1355 deep", "PutItem",
+                condition("a < " + "f(".repeat(1355) + "b" + ")".repeat(1355)),
+                CONDITION + "Invalid function name; function: f"));
+        c.add(refused("size nested 680 deep", "PutItem",
+                condition("a < " + "size(".repeat(680) + "b" + ")".repeat(680)),
+                CONDITION + "Incorrect operand type for operator or function; operator or function: size, "
+                        + "operand type: N"));
     }
 
     private static String repeat(String s, String separator, int times) {
