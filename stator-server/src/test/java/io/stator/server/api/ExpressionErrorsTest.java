@@ -206,6 +206,9 @@ class ExpressionErrorsTest {
         c.add(refused("attribute_type of a number", "PutItem", all(condition("attribute_type(a, :n)"), values(":n", N1)),
                 CONDITION + "Incorrect operand type for operator or function; operator or function: attribute_type, "
                         + "operand type: N"));
+        c.add(refused("attribute_type with a path for the type", "PutItem", condition("attribute_type(a, b)"),
+                CONDITION + "Incorrect operand type for operator or function; operator or function: attribute_type, "
+                        + "operand type: {NS,SS,L,BS,N,M,B,BOOL,NULL,S}"));
         c.add(refused("no such type", "PutItem", all(condition("attribute_type(a, :t)"), values(":t", "{'S': 'DOG'}")),
                 CONDITION + "Invalid attribute type name found; type: DOG, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}"));
         // Recorded by another emulator only (ExtendDB); DynamoDB's suites assert just a ValidationException.
@@ -329,6 +332,11 @@ class ExpressionErrorsTest {
         c.add(refused("IN with 101 operands", "PutItem", all(condition("a IN (" + repeat(":v", ", ", 101) + ")"),
                 values(":v", S)),
                 CONDITION + "The IN operator is provided with too many operands; number of operands: 101"));
+
+        // The count is the real one, as an issue report quotes DynamoDB: "number of operands: 163".
+        c.add(refused("IN with 163 operands", "DeleteItem", all(condition("a IN (" + repeat(":v", ",", 163) + ")"),
+                values(":v", S)),
+                CONDITION + "The IN operator is provided with too many operands; number of operands: 163"));
 
         // n comparisons joined by AND or OR are 2n - 1 operators; NOT is one more.
         c.add(accepted("300 operators", "DeleteItem", all(condition("NOT " + repeat("a = :v", " OR ", 150)),
