@@ -24,11 +24,17 @@ import java.util.Set;
  *
  * <p>Nesting (parentheses, NOT, function arguments) is limited to {@link #MAX_DEPTH} levels, so
  * that no input can exhaust the stack; deeper input is a syntax error at the token that went too
- * deep. A 4 KB expression cannot usefully nest deeper.
+ * deep. The limit is set where no expression within the 4 KB limit reaches it (each level takes
+ * at least two bytes), because DynamoDB parses such expressions and then reports what is wrong
+ * with them: "redundant parentheses" for 2046 pairs around a comparison, "too many operators"
+ * for 1000 NOTs, "Invalid function name" for f(f(...)) 1355 deep (Scylla's test_limits.py,
+ * observed against DynamoDB). At the limit the parser needs about 2 MB of stack (interpreted),
+ * which is why the server's request threads are given more than the JVM's default.
  */
 final class Parser {
 
-    static final int MAX_DEPTH = 256;
+    /** Deeper than any expression of at most 4096 bytes can nest. */
+    static final int MAX_DEPTH = 2048;
 
     /** Thrown inside the parser; {@code tokenIndex} is the offending token in {@link #tokens}. */
     private static final class SyntaxError extends RuntimeException {

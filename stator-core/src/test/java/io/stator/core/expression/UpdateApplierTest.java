@@ -72,8 +72,9 @@ class UpdateApplierTest {
                 () -> update(map("k", s("1")), "SET a.b = :v", ":v", n("1")));
         assertEquals("The document path provided in the update expression is invalid for update", e.getMessage());
         assertThrows(DynamoDbException.class, () -> update(map("a", s("x")), "SET a[0] = :v", ":v", n("1")));
-        // REMOVE of what is not there does nothing.
-        assertEquals(map("k", s("1")), update(map("k", s("1")), "REMOVE a.b.c, z[3]"));
+        // REMOVE needs the parent too; only a missing last step does nothing.
+        assertThrows(DynamoDbException.class, () -> update(map("k", s("1")), "REMOVE a.b.c"));
+        assertEquals(map("z", l(n("1"))), update(map("z", l(n("1"))), "REMOVE z[3], y"));
         Map<String, AttributeValue> out = update(map("a", m("b", m("c", n("1")))), "SET a.b.d = :v REMOVE a.b.c",
                 ":v", n("2"));
         assertEquals(m("b", m("d", n("2"))), out.get("a"));

@@ -4,6 +4,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Path;
 import io.stator.engine.table.KeySchema;
 import java.util.Collection;
+import java.util.List;
 
 /** DynamoDB's rule that key attributes are scalars: no expression may reach inside one. */
 final class KeyPaths {
@@ -19,10 +20,12 @@ final class KeyPaths {
         }
     }
 
+    /** Names the partition key before the sort key when both are updated, as DynamoDB does (dynalite). */
     static void checkNotUpdatingKey(KeySchema schema, Collection<String> updatedTopLevelNames) {
-        for (String name : updatedTopLevelNames) {
-            if (schema.isKeyAttribute(name)) {
-                throw DynamoDbException.invalidParameter("Cannot update attribute " + name
+        for (String keyName : schema.hasSortKey() ? List.of(schema.partitionKey(), schema.sortKey())
+                : List.of(schema.partitionKey())) {
+            if (updatedTopLevelNames.contains(keyName)) {
+                throw DynamoDbException.invalidParameter("Cannot update attribute " + keyName
                         + ". This attribute is part of the key");
             }
         }

@@ -11,6 +11,7 @@ import io.stator.core.expression.UpdateApplier;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemOperations.WriteResult;
+import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.AttributeValueJson;
@@ -54,6 +55,8 @@ final class UpdateItem implements Action {
         boolean returnOldOnFailure = ItemRules.returnsOldItemOnFailure(request);
 
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
+        // The Key is checked against the schema before the update's targets are (dynalite's order).
+        PrimaryKeys.checkKey(table.keySchema(), key);
         List<Path> targets = new ArrayList<>();
         if (actions != null) {
             for (UpdateAction a : actions) targets.add(a.path());
@@ -68,7 +71,8 @@ final class UpdateItem implements Action {
         boolean removesOnly = actions != null && !actions.isEmpty()
                 && actions.stream().allMatch(a -> a instanceof UpdateAction.Remove);
         WriteResult result = engine.items().update(table, key, condition, returnOldOnFailure, old -> {
-                    // REMOVE alone on a missing item creates nothing (DynamoDB's behaviour).
+                    // REMOVE alone on a missing item creates nothing and, though its paths lead
+                    // nowhere, is no error (DynamoDB's behaviour, recorded by Scylla's tests).
                     if (old == null && removesOnly) return null;
                     Map<String, AttributeValue> base = old != null ? old : key;
                     Map<String, AttributeValue> updated = actions != null ? UpdateApplier.apply(actions, base)

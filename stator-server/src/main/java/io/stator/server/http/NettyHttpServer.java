@@ -131,11 +131,19 @@ public final class NettyHttpServer implements AutoCloseable {
         return bind;
     }
 
+    /**
+     * The stack of a request thread. The expression parser may nest as deep as a 4 KB expression
+     * can (2048 levels), which takes up to about 2 MB on a path the JIT has not compiled yet;
+     * the JVM's default (1 MB with bin/stator's -Xss1m) would overflow. The memory is reserved,
+     * not committed, until a request actually goes that deep.
+     */
+    static final long REQUEST_STACK_BYTES = 8L << 20;
+
     private static ExecutorService newRequestExecutor(int threads) {
         AtomicInteger counter = new AtomicInteger();
         ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "stator-request-" + counter.incrementAndGet());
+                    Thread t = new Thread(null, r, "stator-request-" + counter.incrementAndGet(), REQUEST_STACK_BYTES);
                     t.setDaemon(true);
                     return t;
                 });

@@ -38,6 +38,9 @@ public final class ItemTables implements BeforeAllCallback, AfterAllCallback {
 
     public DynamoDbClient client() { return server.client(); }
 
+    /** Where the server listens, for requests sent without the SDK. */
+    public java.net.URI endpoint() { return server.endpoint(); }
+
     /** The name of the table of that shape. */
     public String table(KeyShape shape) { return tables.get(shape); }
 

@@ -1,0 +1,31 @@
+package io.stator.core.expression;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.stator.core.error.DynamoDbException;
+import org.junit.jupiter.api.Test;
+
+/** A repeated expression is parsed once: the second request gets the first one's parse. */
+class ExpressionCacheTest {
+
+    @Test
+    void theSameTextOfTheSameKindIsParsedOnce() {
+        String text = "attribute_not_exists(cacheTest) AND v = :v";
+        ParsedExpression first = ExpressionCache.parse(ExpressionKind.CONDITION, text);
+        assertSame(first, ExpressionCache.parse(ExpressionKind.CONDITION, new String(text.toCharArray())));
+        // The same text is another expression in another kind (its errors name the kind).
+        assertNotSame(first, ExpressionCache.parse(ExpressionKind.FILTER, text));
+    }
+
+    @Test
+    void syntaxErrorsAreNotCachedAndAreReportedEveryTime() {
+        for (int i = 0; i < 2; i++) {
+            DynamoDbException e = assertThrows(DynamoDbException.class,
+                    () -> ExpressionCache.parse(ExpressionKind.UPDATE, "SET a = 3"));
+            assertEquals("Invalid UpdateExpression: Syntax error; token: \"3\", near: \"= 3\"", e.getMessage());
+        }
+    }
+}
