@@ -456,8 +456,9 @@ class RocksStorageTest {
         // A column family this version does not know, as a newer Stator might have left behind.
         byte[] extra = "future-keyspace".getBytes(StandardCharsets.UTF_8);
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-        for (byte[] name : List.of(RocksDB.DEFAULT_COLUMN_FAMILY, b("catalog"), b("items"))) {
-            descriptors.add(new ColumnFamilyDescriptor(name));
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
+        for (Keyspace keyspace : Keyspace.values()) {
+            descriptors.add(new ColumnFamilyDescriptor(b(keyspace.storedName())));
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (DBOptions options = new DBOptions();
