@@ -260,7 +260,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Query", "Scan", "BatchGetItem", "BatchWriteItem", "TransactWriteItems"})
+    @ValueSource(strings = {"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "ExecuteStatement"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 

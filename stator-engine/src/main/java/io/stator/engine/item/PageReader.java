@@ -2,6 +2,7 @@ package io.stator.engine.item;
 
 import io.stator.core.item.ItemCodec;
 import io.stator.core.item.ItemSize;
+import io.stator.core.item.PageSize;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.key.KeyRange;
 import io.stator.core.model.AttributeValue;
@@ -22,22 +23,21 @@ import java.util.function.Predicate;
 /**
  * Query and Scan, one page at a time, as DynamoDB pages them:
  * <ul>
- *   <li>a page ends after {@code Limit} items were read, or once the items read reach 1 MB,
- *       whichever comes first; both count items before the filter, which only decides what is
- *       returned (so ScannedCount can be far above Count);</li>
+ *   <li>a page ends after {@code Limit} items were read, or once the items read reach 1 MB
+ *       (measured as DynamoDB measures pages, see {@link PageSize}; the item that reaches it is
+ *       part of the page), whichever comes first; both count items before the filter, which only
+ *       decides what is returned (so ScannedCount can be far above Count);</li>
  *   <li>a page that ended early carries LastEvaluatedKey, the key of the last item read, even
  *       when no item follows it (DynamoDB does not look ahead);</li>
  *   <li>the page reads one consistent snapshot and walks the key range with a cursor: memory is
  *       bounded by the page, never by the table;</li>
- *   <li>capacity is charged for the items read, summed over the page, 4 KB a unit.</li>
+ *   <li>capacity is charged for the items read, by their documented sizes summed over the page,
+ *       4 KB a unit, with the minimum of one read when nothing was read.</li>
  * </ul>
  * Rows are in key order (see {@code KeyLayout}): for a Query, one partition in sort-key order;
  * for a Scan, partitions in hash order, and a parallel-scan segment is a contiguous hash range.
  */
 public final class PageReader {
-
-    /** A page stops once the items read reach this many bytes. */
-    public static final long PAGE_BYTES = 1024 * 1024;
 
     private final Storage storage;
 
@@ -81,7 +81,9 @@ public final class PageReader {
         }
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         int scanned = 0;
+        long pageBytes = 0;
         long bytesRead = 0;
+        String sortKey = table.keySchema().sortKey();
         Map<String, AttributeValue> last = null;
         boolean stoppedEarly = false;
         if (Arrays.compareUnsigned(from, to) < 0) {
@@ -91,9 +93,10 @@ public final class PageReader {
                     Map<String, AttributeValue> item = ItemCodec.decode(cursor.value());
                     scanned++;
                     bytesRead += ItemSize.of(item);
+                    pageBytes += PageSize.of(item, sortKey);
                     last = item;
                     if (filter == null || filter.test(item)) items.add(item);
-                    if (scanned >= limit || bytesRead >= PAGE_BYTES) {
+                    if (scanned >= limit || pageBytes >= PageSize.PAGE_LIMIT) {
                         stoppedEarly = true;
                         break;
                     }

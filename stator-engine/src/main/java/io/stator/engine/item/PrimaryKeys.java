@@ -54,7 +54,16 @@ public final class PrimaryKeys {
     private static void checkKeyAttribute(Map<String, AttributeValue> key, String name,
                                           AttributeValue.Type type, boolean partition) {
         AttributeValue value = key.get(name);
-        if (value == null || value.type() != type) throw doesNotMatchSchema();
+        if (value == null) throw doesNotMatchSchema();
+        checkKeyValue(name, type, value, partition);
+    }
+
+    /**
+     * Checks one key attribute's value in a key (Key, ExclusiveStartKey): its type, that it is
+     * not an empty string or binary, and its size.
+     */
+    public static void checkKeyValue(String name, AttributeValue.Type type, AttributeValue value, boolean partition) {
+        if (value.type() != type) throw doesNotMatchSchema();
         if (isEmpty(value)) {
             throw DynamoDbException.invalidParameter("The AttributeValue for a key attribute cannot contain an empty "
                     + kindOf(value) + " value. Key: " + name);

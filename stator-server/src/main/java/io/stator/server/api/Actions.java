@@ -26,6 +26,8 @@ public final class Actions {
         actions.put("GetItem", new GetItem(engine));
         actions.put("DeleteItem", new DeleteItem(engine));
         actions.put("UpdateItem", new UpdateItem(engine));
+        actions.put("Query", new Query(engine));
+        actions.put("Scan", new Scan(engine));
     }
 
     /** The action of that name, or null when Stator does not serve it (yet). */

@@ -55,23 +55,24 @@ final class GetItem implements Action {
         ItemRules.writeConsumedCapacity(g, request, result.consumedReadUnits());
     }
 
+    /** AttributesToGet as paths; DynamoDB refuses a name given twice. */
+    static List<Path> topLevelPaths(List<String> attributesToGet) {
+        HashSet<String> seen = new HashSet<>();
+        List<Path> paths = new ArrayList<>(attributesToGet.size());
+        for (String name : attributesToGet) {
+            if (!seen.add(name)) throw DynamoDbException.invalidParameter("Duplicate value in attribute name: " + name);
+            paths.add(Path.of(name));
+        }
+        return paths;
+    }
+
     /**
      * What to return of the item: the paths of ProjectionExpression, or the top-level attributes
      * of the legacy AttributesToGet (which may not name one twice); null for the whole item.
      */
     static List<Path> projection(Struct request) {
         List<String> attributesToGet = request.stringList("AttributesToGet");
-        List<Path> paths = null;
-        if (attributesToGet != null) {
-            HashSet<String> seen = new HashSet<>();
-            paths = new ArrayList<>(attributesToGet.size());
-            for (String name : attributesToGet) {
-                if (!seen.add(name)) {
-                    throw DynamoDbException.invalidParameter("Duplicate value in attribute name: " + name);
-                }
-                paths.add(Path.of(name));
-            }
-        }
+        List<Path> paths = attributesToGet == null ? null : topLevelPaths(attributesToGet);
         ExpressionContext expressions = ExpressionParameters.context(request);
         if (request.has("ProjectionExpression")) paths = expressions.projection(request.string("ProjectionExpression"));
         expressions.checkAllUsed();

@@ -65,7 +65,7 @@ final class LegacyConditions {
                         + "ComparisonOperator: " + comparison + " for Attribute: " + attribute);
             }
             List<AttributeValue> arguments = list != null ? list : value != null ? List.of(value) : List.of();
-            return comparison(path, comparison, arguments);
+            return comparison(path, comparison, arguments, false);
         }
         if (list != null) {
             throw DynamoDbException.invalidParameter(
@@ -84,10 +84,44 @@ final class LegacyConditions {
     }
 
     /**
-     * One ComparisonOperator condition (Expected, and later QueryFilter, ScanFilter,
-     * KeyConditions), after DynamoDB's checks of its argument count and types.
+     * A QueryFilter or ScanFilter as a condition, or null when the request has none; its entries
+     * combine with ConditionalOperator (AND when absent).
      */
-    static Condition comparison(Operand.PathOperand path, String operator, List<AttributeValue> arguments) {
+    static Condition filter(Struct request, String member) {
+        Map<String, Struct> filter = request.structMap(member);
+        if (filter == null) return null;
+        Condition result = null;
+        boolean or = "OR".equals(request.string("ConditionalOperator"));
+        for (Map.Entry<String, Struct> e : filter.entrySet()) {
+            List<AttributeValue> values = e.getValue().attributeValueList("AttributeValueList");
+            Condition c = comparison(new Operand.PathOperand(Path.of(e.getKey())),
+                    e.getValue().string("ComparisonOperator"), values == null ? List.of() : values, true);
+            result = result == null ? c : or ? new Condition.Or(result, c) : new Condition.And(result, c);
+        }
+        return result;
+    }
+
+    /** The value types each ComparisonOperator takes in QueryFilter, ScanFilter and KeyConditions. */
+    private static final Map<String, java.util.Set<AttributeValue.Type>> OPERATOR_TYPES;
+    static {
+        java.util.Set<AttributeValue.Type> scalars = java.util.EnumSet.of(AttributeValue.Type.S, AttributeValue.Type.N,
+                AttributeValue.Type.B);
+        java.util.Set<AttributeValue.Type> scalarsAndSets = java.util.EnumSet.of(AttributeValue.Type.S,
+                AttributeValue.Type.N, AttributeValue.Type.B, AttributeValue.Type.SS, AttributeValue.Type.NS,
+                AttributeValue.Type.BS);
+        OPERATOR_TYPES = Map.ofEntries(Map.entry("EQ", scalarsAndSets), Map.entry("NE", scalarsAndSets),
+                Map.entry("LE", scalars), Map.entry("LT", scalars), Map.entry("GE", scalars), Map.entry("GT", scalars),
+                Map.entry("CONTAINS", scalars), Map.entry("NOT_CONTAINS", scalars), Map.entry("IN", scalars),
+                Map.entry("BETWEEN", scalars),
+                Map.entry("BEGINS_WITH", java.util.EnumSet.of(AttributeValue.Type.S, AttributeValue.Type.B)));
+    }
+
+    /**
+     * Checks a ComparisonOperator's arguments with DynamoDB's messages: their count, their
+     * sharing one type, the types the operator takes (QueryFilter, ScanFilter, KeyConditions
+     * only: {@code checkTypes}), and BETWEEN's order.
+     */
+    static void checkArguments(String operator, List<AttributeValue> arguments, boolean checkTypes) {
         int expected = switch (operator) {
             case "NULL", "NOT_NULL" -> 0;
             case "BETWEEN" -> 2;
@@ -103,11 +137,28 @@ final class LegacyConditions {
                 throw DynamoDbException.invalidParameter("AttributeValues inside AttributeValueList must be of same type");
             }
         }
+        if (checkTypes && OPERATOR_TYPES.containsKey(operator)) {
+            for (AttributeValue a : arguments) {
+                if (!OPERATOR_TYPES.get(operator).contains(a.type())) {
+                    throw DynamoDbException.invalidParameter("ComparisonOperator " + operator + " is not valid for "
+                            + a.type() + " AttributeValue type");
+                }
+            }
+        }
         if (operator.equals("BETWEEN") && Values.isOrderable(arguments.get(0))
                 && Values.compare(arguments.get(0), arguments.get(1)) > 0) {
             throw DynamoDbException.validation(
                     "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound");
         }
+    }
+
+    /**
+     * One ComparisonOperator condition (Expected, QueryFilter, ScanFilter), after DynamoDB's
+     * checks of its arguments.
+     */
+    static Condition comparison(Operand.PathOperand path, String operator, List<AttributeValue> arguments,
+                                boolean checkTypes) {
+        checkArguments(operator, arguments, checkTypes);
         List<Operand> constants = new ArrayList<>(arguments.size());
         for (AttributeValue a : arguments) constants.add(new Operand.Constant(a));
         return switch (operator) {

@@ -1,0 +1,228 @@
+package io.stator.server.api;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.Operand;
+import io.stator.core.expression.Path;
+import io.stator.core.expression.ConditionEvaluator;
+import io.stator.core.expression.Values;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.item.PrimaryKeys;
+import io.stator.engine.item.SortKeyCondition;
+import io.stator.engine.table.KeySchema;
+import io.stator.server.protocol.Struct;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Query's key conditions, from a KeyConditionExpression or the legacy KeyConditions, in one
+ * form (attribute to ComparisonOperator and values, as DynamoDB itself converts them), checked
+ * with DynamoDB's messages: first their structure (only =, <, <=, >, >=, BETWEEN and
+ * begins_with, joined by AND, one per key attribute, on the attribute itself), then against the
+ * table's key schema (equality on the partition key, the sort key optional), and the
+ * ExclusiveStartKey against both.
+ */
+final class KeyConditions {
+
+    /** One key attribute's condition: a ComparisonOperator and its values. */
+    record KeyCondition(String operator, List<AttributeValue> values) {}
+
+    /** What the engine reads: the partition key's value and the sort-key condition (or null). */
+    record Resolved(AttributeValue partitionKey, SortKeyCondition sortKey) {}
+
+    private KeyConditions() {}
+
+    // ---- from the request ---------------------------------------------------------------------
+
+    static Map<String, KeyCondition> fromExpression(Condition condition) {
+        Map<String, KeyCondition> conditions = new LinkedHashMap<>();
+        convert(condition, conditions);
+        return conditions;
+    }
+
+    private static void convert(Condition c, Map<String, KeyCondition> out) {
+        switch (c) {
+            case Condition.Or o -> throw invalidOperator("OR");
+            case Condition.Not n -> throw invalidOperator("NOT");
+            case Condition.In in -> throw invalidOperator("IN");
+            case Condition.And a -> {
+                convert(a.left(), out);
+                convert(a.right(), out);
+            }
+            case Condition.Comparison cmp -> {
+                if (cmp.comparator() == Condition.Comparator.NE) throw invalidOperator("<>");
+                String[] operators = switch (cmp.comparator()) {
+                    case EQ -> new String[] {"EQ", "EQ"};
+                    case LT -> new String[] {"LT", "GT"};
+                    case LE -> new String[] {"LE", "GE"};
+                    case GT -> new String[] {"GT", "LT"};
+                    default -> new String[] {"GE", "LE"};
+                };
+                int keyAt = keyOperand(List.of(cmp.left(), cmp.right()));
+                // ":v < k" is "k > :v".
+                Operand value = keyAt == 0 ? cmp.right() : cmp.left();
+                put(out, keyAt == 0 ? cmp.left() : cmp.right(), operators[keyAt], List.of(value));
+            }
+            case Condition.Between b -> {
+                if (!(b.value() instanceof Operand.PathOperand)) {
+                    throw invalidCondition("BETWEEN operator must have the key attribute as its first operand");
+                }
+                keyOperand(List.of(b.value(), b.lower(), b.upper()));
+                put(out, b.value(), "BETWEEN", List.of(b.lower(), b.upper()));
+            }
+            case Condition.Function f -> {
+                String name = f.call().name();
+                if (!name.equals("begins_with")) throw invalidOperator(name);
+                List<Operand> args = f.call().arguments();
+                if (!(args.get(0) instanceof Operand.PathOperand)) {
+                    throw invalidCondition("begins_with operator must have the key attribute as its first operand");
+                }
+                keyOperand(args);
+                put(out, args.get(0), "BEGINS_WITH", List.of(args.get(1)));
+            }
+        }
+    }
+
+    /** The position of the one key attribute among a condition's operands. */
+    private static int keyOperand(List<Operand> operands) {
+        int at = -1;
+        for (int i = 0; i < operands.size(); i++) {
+            Operand o = operands.get(i);
+            if (o instanceof Operand.PathOperand p) {
+                if (at >= 0) throw invalidCondition("Multiple attribute names used in one condition");
+                if (!p.path().isTopLevel()) {
+                    throw DynamoDbException.validation("KeyConditionExpressions cannot have conditions on nested attributes");
+                }
+                at = i;
+            } else if (o instanceof Operand.FunctionCall) {
+                throw DynamoDbException.validation("KeyConditionExpressions cannot contain nested operations");
+            }
+        }
+        if (at < 0) throw invalidCondition("No key attribute specified");
+        return at;
+    }
+
+    private static void put(Map<String, KeyCondition> out, Operand key, String operator, List<Operand> values) {
+        String name = ((Operand.PathOperand) key).path().topLevelName();
+        if (out.containsKey(name)) {
+            throw DynamoDbException.validation("KeyConditionExpressions must only contain one condition per key");
+        }
+        List<AttributeValue> constants = values.stream().map(v -> ((Operand.Constant) v).value()).toList();
+        out.put(name, new KeyCondition(operator, constants));
+    }
+
+    private static DynamoDbException invalidOperator(String operator) {
+        return DynamoDbException.validation("Invalid operator used in KeyConditionExpression: " + operator);
+    }
+
+    private static DynamoDbException invalidCondition(String detail) {
+        return DynamoDbException.validation("Invalid condition in KeyConditionExpression: " + detail);
+    }
+
+    static Map<String, KeyCondition> fromLegacy(Map<String, Struct> keyConditions) {
+        Map<String, KeyCondition> conditions = new LinkedHashMap<>();
+        for (Map.Entry<String, Struct> e : keyConditions.entrySet()) {
+            List<AttributeValue> values = e.getValue().attributeValueList("AttributeValueList");
+            String operator = e.getValue().string("ComparisonOperator");
+            values = values == null ? List.of() : values;
+            LegacyConditions.checkArguments(operator, values, true);
+            conditions.put(e.getKey(), new KeyCondition(operator, values));
+        }
+        return conditions;
+    }
+
+    static void checkCount(Map<String, KeyCondition> conditions) {
+        if (conditions.isEmpty() || conditions.size() > 2) {
+            throw DynamoDbException.validation("Conditions can be of length 1 or 2 only");
+        }
+    }
+
+    // ---- against the table ---------------------------------------------------------------------
+
+    /**
+     * Checks the conditions (and the ExclusiveStartKey, when given) against the key schema, in
+     * DynamoDB's order: per key attribute, the start key's value, then the condition on it.
+     */
+    static Resolved resolve(KeySchema schema, Map<String, KeyCondition> conditions,
+                            Map<String, AttributeValue> exclusiveStartKey) {
+        if (exclusiveStartKey != null && exclusiveStartKey.size() != schema.size()) throw invalidStartKey();
+        check(schema.partitionKey(), schema.partitionKeyType(), true, schema, conditions, exclusiveStartKey);
+        if (schema.hasSortKey()) {
+            check(schema.sortKey(), schema.sortKeyType(), false, schema, conditions, exclusiveStartKey);
+        }
+        AttributeValue partitionValue = conditions.get(schema.partitionKey()).values().get(0);
+        KeyCondition sort = schema.hasSortKey() ? conditions.get(schema.sortKey()) : null;
+        if (exclusiveStartKey != null) {
+            boolean samePartition = Values.equal(partitionValue, exclusiveStartKey.get(schema.partitionKey()));
+            if (sort == null) {
+                if (!samePartition) {
+                    throw DynamoDbException.validation(
+                            "The provided starting key is outside query boundaries based on provided conditions");
+                }
+            } else {
+                if (!ConditionEvaluator.matches(asCondition(schema.sortKey(), sort), exclusiveStartKey)) {
+                    throw DynamoDbException.validation("The provided starting key does not match the range key predicate");
+                }
+                if (!samePartition) {
+                    throw DynamoDbException.validation("The query can return at most one row and cannot be restarted");
+                }
+            }
+        }
+        return new Resolved(partitionValue, sort == null ? null : sortKeyCondition(sort));
+    }
+
+    private static void check(String attribute, AttributeValue.Type type, boolean partition, KeySchema schema,
+                              Map<String, KeyCondition> conditions, Map<String, AttributeValue> exclusiveStartKey) {
+        if (exclusiveStartKey != null) {
+            AttributeValue start = exclusiveStartKey.get(attribute);
+            if (start == null) throw invalidStartKey();
+            PrimaryKeys.checkKeyValue(attribute, type, start, partition);
+        }
+        if (partition && schema.size() == 1 && conditions.size() > 1) {
+            throw DynamoDbException.validation("Query key condition not supported");
+        }
+        KeyCondition condition = conditions.get(attribute);
+        if (condition == null) {
+            if (partition || conditions.size() > 1) {
+                throw DynamoDbException.validation("Query condition missed key schema element: " + attribute);
+            }
+            return;
+        }
+        switch (condition.operator()) {
+            case "NULL", "NOT_NULL", "NE", "CONTAINS", "NOT_CONTAINS", "IN" ->
+                    throw DynamoDbException.validation("Attempted conditional constraint is not an indexable operation");
+            default -> { }
+        }
+        for (AttributeValue v : condition.values()) {
+            if (v.type() != type) {
+                throw DynamoDbException.invalidParameter("Condition parameter type does not match schema type");
+            }
+        }
+        if (partition && !condition.operator().equals("EQ")) {
+            throw DynamoDbException.validation("Query key condition not supported");
+        }
+    }
+
+    private static DynamoDbException invalidStartKey() {
+        return DynamoDbException.validation("The provided starting key is invalid");
+    }
+
+    private static Condition asCondition(String attribute, KeyCondition c) {
+        return LegacyConditions.comparison(new Operand.PathOperand(Path.of(attribute)), c.operator(), c.values(), false);
+    }
+
+    private static SortKeyCondition sortKeyCondition(KeyCondition c) {
+        List<AttributeValue> v = c.values();
+        return switch (c.operator()) {
+            case "EQ" -> new SortKeyCondition.Equal(v.get(0));
+            case "LT" -> new SortKeyCondition.LessThan(v.get(0));
+            case "LE" -> new SortKeyCondition.LessOrEqual(v.get(0));
+            case "GT" -> new SortKeyCondition.GreaterThan(v.get(0));
+            case "GE" -> new SortKeyCondition.GreaterOrEqual(v.get(0));
+            case "BETWEEN" -> new SortKeyCondition.Between(v.get(0), v.get(1));
+            case "BEGINS_WITH" -> new SortKeyCondition.BeginsWith(v.get(0));
+            default -> throw new IllegalStateException("not a key condition: " + c.operator());
+        };
+    }
+}
