@@ -38,6 +38,11 @@ public final class PageSize {
                 s += stored(e.getValue()) + 1;
             }
         }
+        return fromParts(s, r);
+    }
+
+    /** The formula above, from S and R. */
+    static long fromParts(long s, long r) {
         return 2 + s + (1 + (1 + s) / 3072) * (18 + r);
     }
 

@@ -1,8 +1,8 @@
 package io.stator.engine.item;
 
 import io.stator.core.item.ItemCodec;
-import io.stator.core.item.ItemSize;
 import io.stator.core.item.PageSize;
+import io.stator.core.item.StoredItem;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.key.KeyRange;
 import io.stator.core.model.AttributeValue;
@@ -90,12 +90,16 @@ public final class PageReader {
             try (Snapshot snapshot = storage.snapshot();
                  Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, from, to, !forward)) {
                 while (cursor.next()) {
-                    Map<String, AttributeValue> item = ItemCodec.decode(cursor.value());
+                    // Measured from the stored bytes, and decoded only as far as the filter
+                    // reads it: an item the filter rejects is never decoded whole.
+                    byte[] stored = cursor.value();
+                    ItemCodec.Sizes sizes = ItemCodec.measure(stored, sortKey);
+                    StoredItem item = new StoredItem(stored);
                     scanned++;
-                    bytesRead += ItemSize.of(item);
-                    pageBytes += PageSize.of(item, sortKey);
+                    bytesRead += sizes.itemSize();
+                    pageBytes += sizes.pageSize();
                     last = item;
-                    if (filter == null || filter.test(item)) items.add(item);
+                    if (filter == null || filter.test(item)) items.add(item.decoded());
                     if (scanned >= limit || pageBytes >= PageSize.PAGE_LIMIT) {
                         stoppedEarly = true;
                         break;
