@@ -1,5 +1,6 @@
 package io.stator.engine;
 
+import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.item.ItemOperations;
 import io.stator.engine.item.PageReader;
 import io.stator.engine.storage.Storage;
@@ -14,6 +15,7 @@ public final class Engine implements AutoCloseable {
     private final Storage storage;
     private final EngineConfig config;
     private final Catalog catalog;
+    private final IndexPropagator propagator;
     private final ItemOperations items;
     private final PageReader pages;
 
@@ -21,7 +23,8 @@ public final class Engine implements AutoCloseable {
         this.storage = storage;
         this.config = config;
         this.catalog = new Catalog(storage, config);
-        this.items = new ItemOperations(storage);
+        this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
+        this.items = new ItemOperations(storage, propagator);
         this.pages = new PageReader(storage);
     }
 
@@ -34,8 +37,12 @@ public final class Engine implements AutoCloseable {
     /** Query and Scan. */
     public PageReader pages() { return pages; }
 
+    /** The propagation of changes to global secondary indexes. */
+    public IndexPropagator indexPropagator() { return propagator; }
+
     @Override
     public void close() {
+        propagator.close();
         storage.close();
     }
 }

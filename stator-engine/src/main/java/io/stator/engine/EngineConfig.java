@@ -1,15 +1,24 @@
 package io.stator.engine;
 
+import io.stator.engine.index.PropagationDelay;
 import java.time.Clock;
 
 /**
  * Settings the engine needs from the command line: the region and account id that appear in
- * ARNs, and the clock (injected so that tests control time).
+ * ARNs, the clock (injected so that tests control time), how long changes take to reach global
+ * secondary indexes, and the size an item collection may reach on a table with a local index.
  */
-public record EngineConfig(String region, String accountId, Clock clock) {
+public record EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
+                           long itemCollectionLimitBytes) {
 
     public static final String DEFAULT_REGION = "us-east-1";
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
+    /** DynamoDB's limit on an item collection of a table with a local secondary index: 10 GB. */
+    public static final long DEFAULT_ITEM_COLLECTION_LIMIT_BYTES = 10L * 1024 * 1024 * 1024;
+
+    public EngineConfig(String region, String accountId, Clock clock) {
+        this(region, accountId, clock, PropagationDelay.NONE, DEFAULT_ITEM_COLLECTION_LIMIT_BYTES);
+    }
 
     public static EngineConfig defaults() {
         return new EngineConfig(DEFAULT_REGION, DEFAULT_ACCOUNT_ID, Clock.systemUTC());

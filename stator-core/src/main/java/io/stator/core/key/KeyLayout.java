@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The row keys under which items and index entries are stored, and the key ranges that Scan,
@@ -124,6 +125,85 @@ public final class KeyLayout {
         } else if (isk != null) {
             p = KeyEncoding.writeDelimited(isk, key, p);
         }
+        writeShort(key, p, bpk.length);
+        p += LENGTH_PREFIX_BYTES;
+        System.arraycopy(bpk, 0, key, p, bpk.length);
+        p += bpk.length;
+        if (bsk != null) System.arraycopy(bsk, 0, key, p, bskLen);
+        return key;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Index entries with keys of one or several attributes (DynamoDB's multi-attribute keys)
+    //
+    // [table][index][hash][partition key parts, length-prefixed][sort key parts][base key]
+    // A one-attribute partition key is written as a table's is (its raw encoding); several are
+    // written as their components, one after another. Sort key parts are components. A
+    // component is self-delimiting and order-preserving: N in its number encoding, S and B in
+    // their delimited form. Comparing two entries' bytes thus compares their sort keys part by
+    // part, left to right, as DynamoDB orders multi-attribute sort keys.
+
+    /** The stored bytes of an index partition key (hashed, and length-prefixed in the row key). */
+    public static byte[] indexPartitionBytes(List<AttributeValue> parts) {
+        if (parts.size() == 1) return KeyEncoding.encode(parts.get(0));
+        return components(parts);
+    }
+
+    /** The key parts as consecutive self-delimiting components. */
+    public static byte[] components(List<AttributeValue> parts) {
+        int length = 0;
+        for (AttributeValue v : parts) length += componentLength(v);
+        byte[] out = new byte[length];
+        int p = 0;
+        for (AttributeValue v : parts) p = writeComponent(v, out, p);
+        return out;
+    }
+
+    private static int componentLength(AttributeValue v) {
+        if (v instanceof AttributeValue.N n) return KeyEncoding.numberLength(n.value());
+        return KeyEncoding.delimitedLength(KeyEncoding.encode(v));
+    }
+
+    private static int writeComponent(AttributeValue v, byte[] dst, int off) {
+        if (v instanceof AttributeValue.N n) return KeyEncoding.writeNumber(n.value(), dst, off);
+        return KeyEncoding.writeDelimited(KeyEncoding.encode(v), dst, off);
+    }
+
+    /**
+     * The bytes every component starting with {@code prefix} (an S or B) starts with: its
+     * delimited form without the terminator, for begins_with on an index sort key.
+     */
+    public static byte[] componentPrefix(AttributeValue prefix) {
+        byte[] raw = KeyEncoding.encode(prefix);
+        byte[] full = new byte[KeyEncoding.delimitedLength(raw)];
+        KeyEncoding.writeDelimited(raw, full, 0);
+        return Arrays.copyOf(full, full.length - 2);
+    }
+
+    /** The prefix of every entry of one index partition key. */
+    public static byte[] indexPartitionPrefix(long tableId, int indexId, List<AttributeValue> partitionParts) {
+        byte[] pk = indexPartitionBytes(partitionParts);
+        byte[] key = new byte[PARTITION_KEY_OFFSET + checkPrefixed(pk.length)];
+        writePartitionPrefix(key, tableId, indexId, pk);
+        return key;
+    }
+
+    /** The row key of an index entry (see above). */
+    public static byte[] encodeIndexEntryKey(long tableId, int indexId, List<AttributeValue> partitionParts,
+                                             List<AttributeValue> sortParts, AttributeValue basePartitionKey,
+                                             AttributeValue baseSortKeyOrNull) {
+        byte[] pk = indexPartitionBytes(partitionParts);
+        checkPrefixed(pk.length);
+        byte[] sk = components(sortParts);
+        byte[] bpk = KeyEncoding.encode(basePartitionKey);
+        checkPrefixed(bpk.length);
+        byte[] bsk = baseSortKeyOrNull == null ? null : KeyEncoding.encode(baseSortKeyOrNull);
+        int bskLen = bsk == null ? 0 : bsk.length;
+        byte[] key = new byte[PARTITION_KEY_OFFSET + pk.length + sk.length + LENGTH_PREFIX_BYTES + bpk.length + bskLen];
+        writePartitionPrefix(key, tableId, indexId, pk);
+        int p = PARTITION_KEY_OFFSET + pk.length;
+        System.arraycopy(sk, 0, key, p, sk.length);
+        p += sk.length;
         writeShort(key, p, bpk.length);
         p += LENGTH_PREFIX_BYTES;
         System.arraycopy(bpk, 0, key, p, bpk.length);

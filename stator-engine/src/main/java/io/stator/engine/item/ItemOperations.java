@@ -12,6 +12,10 @@ import io.stator.engine.storage.Keyspace;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.storage.WriteBatch;
 import io.stator.engine.table.KeySchema;
+import io.stator.engine.index.IndexEntries;
+import io.stator.engine.index.IndexEntry;
+import io.stator.engine.index.IndexPropagator;
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
 import java.util.Map;
@@ -36,8 +40,11 @@ public final class ItemOperations {
     private final Storage storage;
     private final StripedLocks locks = new StripedLocks(4096);
 
-    public ItemOperations(Storage storage) {
+    private final IndexPropagator propagator;
+
+    public ItemOperations(Storage storage, IndexPropagator propagator) {
         this.storage = storage;
+        this.propagator = propagator;
     }
 
     /** Computes an item's new state from its old state; returns null to delete it. */
@@ -97,8 +104,10 @@ public final class ItemOperations {
             if (oldItem == null && newItem == null) {
                 return new WriteResult(null, null, CapacityUnits.write(0, 0));
             }
+            if (newItem != null) IndexEntries.check(table, newItem);
             long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
             long newSize = newItem == null ? 0 : ItemSize.of(newItem);
+            boolean queued;
             try (WriteBatch batch = storage.newBatch()) {
                 if (newItem == null) {
                     batch.delete(Keyspace.ITEMS, rowKey);
@@ -107,12 +116,42 @@ public final class ItemOperations {
                 }
                 TableCounters.record(batch, table.id(), (newItem == null ? 0 : 1) - (oldItem == null ? 0 : 1),
                         newSize - oldSize);
+                queued = maintainIndexes(batch, table, oldItem, newItem);
                 storage.commit(batch);
             }
+            if (queued) propagator.wake();
             return new WriteResult(oldItem, newItem, CapacityUnits.write(oldSize, newSize));
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Adds to the batch what the write changes in the table's secondary indexes: local index
+     * entries directly (they are written with the item, as DynamoDB's are), global index changes
+     * as records for the propagator (they arrive later, as DynamoDB's do). Returns whether any
+     * record was queued. Called with the item's lock held.
+     */
+    private boolean maintainIndexes(WriteBatch batch, TableDefinition table, Map<String, AttributeValue> oldItem,
+                                    Map<String, AttributeValue> newItem) {
+        boolean queued = false;
+        for (IndexDefinition index : table.indexes()) {
+            if (index.status() == IndexDefinition.IndexStatus.DELETING) continue;
+            IndexEntry before = IndexEntries.entry(table, index, oldItem);
+            IndexEntry after = IndexEntries.entry(table, index, newItem);
+            if (IndexEntry.same(before, after)) continue;
+            if (index.global()) {
+                propagator.enqueue(batch, table.id(), index.id(), before, after);
+                queued = true;
+            } else {
+                if (before != null && !IndexEntry.sameKey(before, after)) batch.delete(Keyspace.ITEMS, before.key());
+                if (after != null) batch.put(Keyspace.ITEMS, after.key(), after.value());
+                TableCounters.recordIndex(batch, table.id(), index.id(),
+                        (after == null ? 0 : 1) - (before == null ? 0 : 1),
+                        (after == null ? 0 : after.size()) - (before == null ? 0 : before.size()));
+            }
+        }
+        return queued;
     }
 
     /**

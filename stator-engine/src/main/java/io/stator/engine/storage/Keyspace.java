@@ -15,7 +15,12 @@ public enum Keyspace {
      * 64-bit counters changed only by {@link WriteBatch#addToCounter} (a table's item count and
      * size), so that concurrent writers never lose each other's changes.
      */
-    COUNTERS("counters");
+    COUNTERS("counters"),
+    /**
+     * Changes to global secondary indexes waiting to be applied, in commit order (see
+     * {@code io.stator.engine.index.IndexPropagator}); written in the same batch as the item.
+     */
+    INDEX_QUEUE("index-queue");
 
     private final String storedName;
 

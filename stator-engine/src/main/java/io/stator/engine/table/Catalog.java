@@ -40,6 +40,8 @@ public final class Catalog {
     private final TableArns arns;
     private final TableCounters counters;
     private final ConcurrentSkipListMap<String, TableDefinition> tables = new ConcurrentSkipListMap<>();
+    private final java.util.concurrent.ConcurrentHashMap<Long, TableDefinition> byId =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private final Object changeLock = new Object();
     private long nextId;
 
@@ -67,12 +69,18 @@ public final class Catalog {
                 if (key[0] == TABLE_ROW) {
                     TableDefinition t = TableCodec.decode(c.value());
                     tables.put(t.name(), t);
+                    byId.put(t.id(), t);
                 } else if (key[0] == DROPPED_ROW) {
                     dropped.add(key);
                 }
             }
         }
         for (byte[] key : dropped) dropRows(key);
+    }
+
+    /** The table with that storage id, or null (index propagation looks tables up by id). */
+    public TableDefinition findById(long id) {
+        return byId.get(id);
     }
 
     /** The table of that name, or null. */
@@ -146,6 +154,7 @@ public final class Catalog {
             }
             nextId++;
             tables.put(table.name(), table);
+            byId.put(table.id(), table);
             return table;
         }
     }
@@ -167,6 +176,7 @@ public final class Catalog {
                 storage.commit(batch);
             }
             tables.put(name, updated);
+            byId.put(updated.id(), updated);
             return updated;
         }
     }
@@ -191,6 +201,7 @@ public final class Catalog {
                 storage.commit(batch);
             }
             tables.remove(name);
+            byId.remove(table.id());
         }
         dropRows(droppedRow);
         return table;

@@ -31,7 +31,7 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 1
+ * u8   version = 2 (version 1 ends after the tags and has no indexes)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -44,12 +44,19 @@ import java.util.Map;
  * opt( i64 maxReadRequestUnits; i64 maxWriteRequestUnits )
  * opt( i64 readUnitsPerSecond; i64 writeUnitsPerSecond )
  * i32  n; n x (utf tagKey; utf tagValue)
+ * i32  lastIndexId; i32 n; n x globalIndex; i32 n; n x localIndex
+ * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
+ *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
+ *          i32 n; n x utf nonKeyAttribute;
+ *          opt( i64 read; i64 write; opt(i64 lastIncrease); opt(i64 lastDecrease); i32 decreases );
+ *          opt( i64 maxRead; i64 maxWrite ); opt( i64 warmRead; i64 warmWrite );
+ *          utf status; u8 backfilling; i64 creationDateTime
  * </pre>
  * A change to this layout gets a new version number, and {@link #decode} keeps reading the old.
  */
 public final class TableCodec {
 
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
 
     private TableCodec() {}
 
@@ -111,6 +118,11 @@ public final class TableCodec {
                 out.writeUTF(tag.getKey());
                 out.writeUTF(tag.getValue());
             }
+            out.writeInt(t.lastIndexId());
+            out.writeInt(t.globalIndexes().size());
+            for (IndexDefinition index : t.globalIndexes()) writeIndex(out, index);
+            out.writeInt(t.localIndexes().size());
+            for (IndexDefinition index : t.localIndexes()) writeIndex(out, index);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -120,7 +132,7 @@ public final class TableCodec {
     public static TableDefinition decode(byte[] data) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
             int version = in.readUnsignedByte();
-            if (version != VERSION) {
+            if (version != 1 && version != VERSION) {
                 throw new IllegalStateException("unsupported table catalog format version " + version);
             }
             TableDefinition.Builder b = new TableDefinition.Builder();
@@ -165,10 +177,90 @@ public final class TableCodec {
             Map<String, String> tags = new LinkedHashMap<>();
             for (int i = 0; i < tagCount; i++) tags.put(in.readUTF(), in.readUTF());
             b.tags = tags;
+            if (version >= 2) {
+                b.lastIndexId = in.readInt();
+                b.globalIndexes = readIndexes(in, true);
+                b.localIndexes = readIndexes(in, false);
+            }
             return b.build();
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt table catalog entry", e);
         }
+    }
+
+    private static void writeIndex(DataOutputStream out, IndexDefinition index) throws IOException {
+        out.writeUTF(index.name());
+        out.writeInt(index.id());
+        writeKeyAttributes(out, index.partitionKey());
+        writeKeyAttributes(out, index.sortKey());
+        out.writeUTF(index.projectionType().name());
+        out.writeInt(index.nonKeyAttributes().size());
+        for (String a : index.nonKeyAttributes()) out.writeUTF(a);
+        ProvisionedThroughput p = index.throughput();
+        out.writeBoolean(p != null);
+        if (p != null) {
+            out.writeLong(p.readCapacityUnits());
+            out.writeLong(p.writeCapacityUnits());
+            writeInstant(out, p.lastIncreaseDateTime());
+            writeInstant(out, p.lastDecreaseDateTime());
+            out.writeInt(p.numberOfDecreasesToday());
+        }
+        out.writeBoolean(index.onDemandThroughput() != null);
+        if (index.onDemandThroughput() != null) {
+            out.writeLong(index.onDemandThroughput().maxReadRequestUnits());
+            out.writeLong(index.onDemandThroughput().maxWriteRequestUnits());
+        }
+        out.writeBoolean(index.warmThroughput() != null);
+        if (index.warmThroughput() != null) {
+            out.writeLong(index.warmThroughput().readUnitsPerSecond());
+            out.writeLong(index.warmThroughput().writeUnitsPerSecond());
+        }
+        out.writeUTF(index.status().name());
+        out.writeBoolean(index.backfilling());
+        out.writeLong(index.creationDateTime().toEpochMilli());
+    }
+
+    private static void writeKeyAttributes(DataOutputStream out, List<IndexDefinition.KeyAttribute> keys)
+            throws IOException {
+        out.writeInt(keys.size());
+        for (IndexDefinition.KeyAttribute k : keys) {
+            out.writeUTF(k.name());
+            out.writeUTF(k.type().name());
+        }
+    }
+
+    private static List<IndexDefinition> readIndexes(DataInputStream in, boolean global) throws IOException {
+        int n = in.readInt();
+        List<IndexDefinition> indexes = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String name = in.readUTF();
+            int id = in.readInt();
+            List<IndexDefinition.KeyAttribute> partition = readKeyAttributes(in);
+            List<IndexDefinition.KeyAttribute> sort = readKeyAttributes(in);
+            IndexDefinition.ProjectionType projection = IndexDefinition.ProjectionType.valueOf(in.readUTF());
+            int nonKeyCount = in.readInt();
+            List<String> nonKey = new ArrayList<>(nonKeyCount);
+            for (int j = 0; j < nonKeyCount; j++) nonKey.add(in.readUTF());
+            ProvisionedThroughput throughput = in.readBoolean() ? new ProvisionedThroughput(in.readLong(),
+                    in.readLong(), readInstant(in), readInstant(in), in.readInt()) : null;
+            OnDemandThroughput onDemand = in.readBoolean() ? new OnDemandThroughput(in.readLong(), in.readLong()) : null;
+            WarmThroughput warm = in.readBoolean() ? new WarmThroughput(in.readLong(), in.readLong()) : null;
+            IndexDefinition.IndexStatus status = IndexDefinition.IndexStatus.valueOf(in.readUTF());
+            boolean backfilling = in.readBoolean();
+            Instant created = Instant.ofEpochMilli(in.readLong());
+            indexes.add(new IndexDefinition(name, id, global, partition, sort, projection, nonKey, throughput,
+                    onDemand, warm, status, backfilling, created));
+        }
+        return indexes;
+    }
+
+    private static List<IndexDefinition.KeyAttribute> readKeyAttributes(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<IndexDefinition.KeyAttribute> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            keys.add(new IndexDefinition.KeyAttribute(in.readUTF(), AttributeValue.Type.valueOf(in.readUTF())));
+        }
+        return keys;
     }
 
     private static void writeInstant(DataOutputStream out, Instant instant) throws IOException {

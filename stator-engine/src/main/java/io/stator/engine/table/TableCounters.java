@@ -12,12 +12,16 @@ import java.nio.ByteBuffer;
  * refreshes these figures about every six hours; Stator's are current.
  *
  * <p>Counter rows in the COUNTERS key space: {@code [table id, 8 bytes big-endian]['I']} counts
- * items, {@code [table id]['S']} sums their sizes by DynamoDB's item-size rules.
+ * items, {@code [table id]['S']} sums their sizes by DynamoDB's item-size rules;
+ * {@code [table id]['i'][index id, 4 bytes]} and {@code [table id]['s'][index id]} do the same
+ * for each secondary index's entries (ItemCount and IndexSizeBytes).
  */
 public final class TableCounters {
 
     private static final byte ITEM_COUNT = 'I';
     private static final byte SIZE_BYTES = 'S';
+    private static final byte INDEX_ITEM_COUNT = 'i';
+    private static final byte INDEX_SIZE_BYTES = 's';
 
     private final Storage storage;
 
@@ -31,6 +35,29 @@ public final class TableCounters {
         if (sizeDelta != 0) batch.addToCounter(Keyspace.COUNTERS, key(tableId, SIZE_BYTES), sizeDelta);
     }
 
+    /** Adds a change of one index's entries to a batch. */
+    public static void recordIndex(WriteBatch batch, long tableId, int indexId, long itemDelta, long sizeDelta) {
+        if (itemDelta != 0) batch.addToCounter(Keyspace.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId), itemDelta);
+        if (sizeDelta != 0) batch.addToCounter(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId), sizeDelta);
+    }
+
+    public long indexItemCount(long tableId, int indexId) {
+        return Counters.decode(storage.get(Keyspace.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId)));
+    }
+
+    public long indexSizeBytes(long tableId, int indexId) {
+        return Counters.decode(storage.get(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId)));
+    }
+
+    /** Drops a deleted index's counters. */
+    public void dropIndex(long tableId, int indexId) {
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.delete(Keyspace.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId));
+            batch.delete(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId));
+            storage.commit(batch);
+        }
+    }
+
     public long itemCount(long tableId) {
         return Counters.decode(storage.get(Keyspace.COUNTERS, key(tableId, ITEM_COUNT)));
     }
@@ -42,6 +69,10 @@ public final class TableCounters {
     /** Drops a deleted table's counters. */
     void drop(long tableId) {
         storage.deleteRange(Keyspace.COUNTERS, key(tableId, (byte) 0), key(tableId + 1, (byte) 0));
+    }
+
+    private static byte[] indexKey(long tableId, byte which, int indexId) {
+        return ByteBuffer.allocate(13).putLong(tableId).put(which).putInt(indexId).array();
     }
 
     private static byte[] key(long tableId, byte which) {

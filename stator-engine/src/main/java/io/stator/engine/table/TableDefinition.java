@@ -18,6 +18,9 @@ import java.util.Map;
  * @param onDemandThroughput null when not set; a member is -1 when not set
  * @param warmThroughput     null when not set (see {@link #effectiveWarmThroughput})
  * @param tags               in the order they were added
+ * @param globalIndexes      global secondary indexes, in the order created
+ * @param localIndexes       local secondary indexes, in the order given
+ * @param lastIndexId        the highest index id ever given in this table (ids are not reused)
  */
 public record TableDefinition(
         long id,
@@ -37,7 +40,33 @@ public record TableDefinition(
         boolean deletionProtectionEnabled,
         OnDemandThroughput onDemandThroughput,
         WarmThroughput warmThroughput,
-        Map<String, String> tags) {
+        Map<String, String> tags,
+        List<IndexDefinition> globalIndexes,
+        List<IndexDefinition> localIndexes,
+        int lastIndexId) {
+
+    /** Every secondary index, global ones first. */
+    public List<IndexDefinition> indexes() {
+        if (localIndexes.isEmpty()) return globalIndexes;
+        if (globalIndexes.isEmpty()) return localIndexes;
+        List<IndexDefinition> all = new java.util.ArrayList<>(globalIndexes);
+        all.addAll(localIndexes);
+        return all;
+    }
+
+    /** The index with that id, or null. */
+    public IndexDefinition indexById(int indexId) {
+        for (IndexDefinition i : globalIndexes) if (i.id() == indexId) return i;
+        for (IndexDefinition i : localIndexes) if (i.id() == indexId) return i;
+        return null;
+    }
+
+    /** The index of that name, or null. */
+    public IndexDefinition index(String indexName) {
+        for (IndexDefinition i : globalIndexes) if (i.name().equals(indexName)) return i;
+        for (IndexDefinition i : localIndexes) if (i.name().equals(indexName)) return i;
+        return null;
+    }
 
     public record AttributeDefinition(String name, io.stator.core.model.AttributeValue.Type type) {}
 
@@ -115,6 +144,9 @@ public record TableDefinition(
         public OnDemandThroughput onDemandThroughput;
         public WarmThroughput warmThroughput;
         public Map<String, String> tags;
+        public List<IndexDefinition> globalIndexes = List.of();
+        public List<IndexDefinition> localIndexes = List.of();
+        public int lastIndexId;
 
         public Builder() {}
 
@@ -137,6 +169,9 @@ public record TableDefinition(
             onDemandThroughput = t.onDemandThroughput;
             warmThroughput = t.warmThroughput;
             tags = t.tags;
+            globalIndexes = t.globalIndexes;
+            localIndexes = t.localIndexes;
+            lastIndexId = t.lastIndexId;
         }
 
         public TableDefinition build() {
@@ -144,7 +179,8 @@ public record TableDefinition(
                     List.copyOf(attributeDefinitions), billingMode, lastUpdateToPayPerRequestDateTime,
                     throughput, stream, latestStreamLabel, sse, tableClass, tableClassLastUpdateDateTime,
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
-                    java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)));
+                    java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
+                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId);
         }
     }
 }

@@ -1,0 +1,86 @@
+package io.stator.engine.index;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.item.ItemCodec;
+import io.stator.core.item.ItemSize;
+import io.stator.core.key.KeyLayout;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.IndexDefinition.KeyAttribute;
+import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.TableDefinition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an item puts in each secondary index: an entry under the index key (with the table key
+ * appended, so entries stay unique), holding the projected attributes; nothing when the item
+ * lacks one of the index key attributes (a sparse index). Also DynamoDB's checks on the values
+ * an item gives its index keys.
+ */
+public final class IndexEntries {
+
+    private IndexEntries() {}
+
+    /** The item's entry in the index, or null when the item is absent or not in the index. */
+    public static IndexEntry entry(TableDefinition table, IndexDefinition index, Map<String, AttributeValue> item) {
+        if (item == null) return null;
+        List<AttributeValue> partition = parts(index.partitionKey(), item);
+        if (partition == null) return null;
+        List<AttributeValue> sort = parts(index.sortKey(), item);
+        if (sort == null) return null;
+        KeySchema tableKey = table.keySchema();
+        byte[] key = KeyLayout.encodeIndexEntryKey(table.id(), index.id(), partition, sort,
+                item.get(tableKey.partitionKey()), tableKey.hasSortKey() ? item.get(tableKey.sortKey()) : null);
+        Map<String, AttributeValue> projected = project(table, index, item);
+        return new IndexEntry(key, ItemCodec.encode(projected), ItemSize.of(projected));
+    }
+
+    private static List<AttributeValue> parts(List<KeyAttribute> keys, Map<String, AttributeValue> item) {
+        List<AttributeValue> parts = new ArrayList<>(keys.size());
+        for (KeyAttribute k : keys) {
+            AttributeValue v = item.get(k.name());
+            if (v == null || v.type() != k.type()) return null;
+            parts.add(v);
+        }
+        return parts;
+    }
+
+    /** The attributes an index entry holds: all, or the keys (table and index) plus INCLUDE's. */
+    public static Map<String, AttributeValue> project(TableDefinition table, IndexDefinition index,
+                                                      Map<String, AttributeValue> item) {
+        if (index.projectionType() == IndexDefinition.ProjectionType.ALL) return item;
+        Map<String, AttributeValue> projected = new LinkedHashMap<>();
+        for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
+            if (index.projects(e.getKey(), table.keySchema())) projected.put(e.getKey(), e.getValue());
+        }
+        return projected;
+    }
+
+    /**
+     * DynamoDB's checks on an item's index key values, before it is written: of the declared
+     * type, and not an empty string or binary.
+     */
+    public static void check(TableDefinition table, Map<String, AttributeValue> item) {
+        for (IndexDefinition index : table.indexes()) {
+            for (KeyAttribute k : index.keyAttributes()) {
+                AttributeValue v = item.get(k.name());
+                if (v == null) continue;
+                if (v.type() != k.type()) {
+                    throw DynamoDbException.invalidParameter("Type mismatch for Index Key " + k.name() + " Expected: "
+                            + k.type() + " Actual: " + v.type() + " IndexName: " + index.name());
+                }
+                boolean empty = v instanceof AttributeValue.S s ? s.value().isEmpty()
+                        : v instanceof AttributeValue.B b && b.value().length == 0;
+                if (empty) {
+                    throw DynamoDbException.validation("One or more parameter values are not valid. A value specified "
+                            + "for a secondary index key is not supported. The AttributeValue for a key attribute "
+                            + "cannot contain an empty " + (v instanceof AttributeValue.S ? "string" : "binary")
+                            + " value. IndexName: " + index.name() + ", IndexKey: " + k.name());
+                }
+            }
+        }
+    }
+}

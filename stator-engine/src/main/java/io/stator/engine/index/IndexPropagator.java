@@ -1,0 +1,217 @@
+package io.stator.engine.index;
+
+import io.stator.engine.storage.Cursor;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.storage.WriteBatch;
+import io.stator.engine.table.Catalog;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableCounters;
+import io.stator.engine.table.TableDefinition;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Brings global secondary indexes up to date, asynchronously, as DynamoDB does.
+ *
+ * <p>Why a durable queue: a write that changes a global index's entry does not touch the index.
+ * It puts a change record in the INDEX_QUEUE key space, in the same atomic batch as the item,
+ * and this propagator applies queued changes in the background: nothing acknowledged can be lost
+ * between the item and its index, whatever crashes when, and after a restart the queue simply
+ * drains. Records are keyed by a sequence number drawn under the item's lock, so one item's
+ * changes apply in the order they were made; changes of different items commute (their entries
+ * have different keys). Each round applies a run of records and deletes them in one batch.
+ *
+ * <p>Delay: each record becomes due {@link PropagationDelay} after it was written; the queue is
+ * applied in order, so a record never overtakes an earlier one.
+ *
+ * <p>Record layout (value; the key is the 8-byte big-endian sequence number):
+ * {@code [table id 8][index id 4][due, epoch ms 8][old key: len 4 (-1 absent), bytes][old size 8]
+ * [new key: len 4 (-1 absent), bytes][new value: len 4, bytes][new size 8]}.
+ */
+public final class IndexPropagator implements AutoCloseable {
+
+    private static final int BATCH_RECORDS = 512;
+
+    private final Storage storage;
+    private final Catalog catalog;
+    private final Clock clock;
+    private final PropagationDelay delay;
+    private final AtomicLong sequence;
+    private final Object signal = new Object();
+    private final Thread thread;
+    private volatile boolean closed;
+    private volatile boolean pending;
+
+    public IndexPropagator(Storage storage, Catalog catalog, Clock clock, PropagationDelay delay) {
+        this.storage = storage;
+        this.catalog = catalog;
+        this.clock = clock;
+        this.delay = delay;
+        this.sequence = new AtomicLong(lastSequence() + 1);
+        this.thread = new Thread(this::run, "stator-index-propagator");
+        thread.setDaemon(true);
+        pending = true; // drain whatever a previous run left queued
+        thread.start();
+    }
+
+    private long lastSequence() {
+        try (Cursor c = storage.range(null, Keyspace.INDEX_QUEUE, null, null, true)) {
+            return c.next() ? ByteBuffer.wrap(c.key()).getLong() : 0;
+        }
+    }
+
+    /**
+     * Adds to the batch the change of one item's entry in a global index. Call with the item's
+     * lock held, and call {@link #wake} once the batch is committed.
+     */
+    public void enqueue(WriteBatch batch, long tableId, int indexId, IndexEntry before, IndexEntry after) {
+        int size = 8 + 4 + 8 + 4 + (before == null ? 0 : before.key().length) + 8
+                + 4 + (after == null ? 0 : after.key().length) + 4 + (after == null ? 0 : after.value().length) + 8;
+        ByteBuffer record = ByteBuffer.allocate(size);
+        record.putLong(tableId).putInt(indexId).putLong(clock.millis() + delay.nextMillis());
+        putBytes(record, before == null ? null : before.key());
+        record.putLong(before == null ? 0 : before.size());
+        putBytes(record, after == null ? null : after.key());
+        putBytes(record, after == null ? null : after.value());
+        record.putLong(after == null ? 0 : after.size());
+        byte[] key = ByteBuffer.allocate(8).putLong(sequence.getAndIncrement()).array();
+        batch.put(Keyspace.INDEX_QUEUE, key, record.array());
+    }
+
+    /** Tells the propagator that records were committed. */
+    public void wake() {
+        pending = true;
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                long nextDue = propagateDue();
+                synchronized (signal) {
+                    if (closed) return;
+                    if (!pending) {
+                        long wait = nextDue < 0 ? 1000 : Math.max(1, nextDue - clock.millis());
+                        signal.wait(Math.min(wait, 1000));
+                    }
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (closed) return;
+                System.err.println("stator: index propagation failed, will retry: " + e);
+                sleepQuietly(100);
+            }
+        }
+    }
+
+    /**
+     * Applies the due records at the head of the queue. Returns when the head is not yet due
+     * (its due time) or the queue is empty (-1).
+     */
+    private long propagateDue() {
+        while (!closed) {
+            pending = false;
+            List<byte[][]> records = new ArrayList<>();
+            try (Cursor c = storage.range(null, Keyspace.INDEX_QUEUE, null, null, false)) {
+                while (records.size() < BATCH_RECORDS && c.next()) records.add(new byte[][] {c.key(), c.value()});
+            }
+            if (records.isEmpty()) return -1;
+            long now = clock.millis();
+            int applied = 0;
+            long nextDue = -1;
+            try (WriteBatch batch = storage.newBatch()) {
+                for (byte[][] r : records) {
+                    ByteBuffer record = ByteBuffer.wrap(r[1]);
+                    long tableId = record.getLong();
+                    int indexId = record.getInt();
+                    long due = record.getLong();
+                    if (due > now) {
+                        nextDue = due;
+                        break;
+                    }
+                    apply(batch, tableId, indexId, record);
+                    batch.delete(Keyspace.INDEX_QUEUE, r[0]);
+                    applied++;
+                }
+                if (applied > 0) storage.commit(batch);
+            }
+            if (nextDue >= 0) return nextDue;
+            if (applied < BATCH_RECORDS && !pending) return -1;
+        }
+        return -1;
+    }
+
+    private void apply(WriteBatch batch, long tableId, int indexId, ByteBuffer record) {
+        byte[] oldKey = getBytes(record);
+        long oldSize = record.getLong();
+        byte[] newKey = getBytes(record);
+        byte[] newValue = getBytes(record);
+        long newSize = record.getLong();
+        TableDefinition table = catalog.findById(tableId);
+        IndexDefinition index = table == null ? null : table.indexById(indexId);
+        if (index == null) return; // the table or index was deleted since: nothing to maintain
+        if (oldKey != null && (newKey == null || !java.util.Arrays.equals(oldKey, newKey))) {
+            batch.delete(Keyspace.ITEMS, oldKey);
+        }
+        if (newKey != null) batch.put(Keyspace.ITEMS, newKey, newValue);
+        TableCounters.recordIndex(batch, tableId, indexId, (newKey == null ? 0 : 1) - (oldKey == null ? 0 : 1),
+                newSize - oldSize);
+    }
+
+    /** Waits until every record queued before this call has been applied (tests, shutdown). */
+    public void awaitIdle(long timeoutMillis) throws InterruptedException {
+        long target = sequence.get();
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            try (Cursor c = storage.range(null, Keyspace.INDEX_QUEUE, null, null, false)) {
+                if (!c.next() || ByteBuffer.wrap(c.key()).getLong() >= target) return;
+            }
+            wake();
+            Thread.sleep(5);
+        }
+    }
+
+    private static void putBytes(ByteBuffer b, byte[] bytes) {
+        if (bytes == null) {
+            b.putInt(-1);
+        } else {
+            b.putInt(bytes.length).put(bytes);
+        }
+    }
+
+    private static byte[] getBytes(ByteBuffer b) {
+        int len = b.getInt();
+        if (len < 0) return null;
+        byte[] bytes = new byte[len];
+        b.get(bytes);
+        return bytes;
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
