@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.time.Instant;
+import io.stator.engine.table.IndexDefinition;
 import java.util.Set;
 
 /**
@@ -59,6 +62,17 @@ final class CreateTable implements Action {
                     AttributeValue.Type.valueOf(d.string("AttributeType"))));
         }
         table.billingMode = billingMode;
+        Map<String, AttributeValue.Type> types = new LinkedHashMap<>();
+        for (AttributeDefinition d : table.attributeDefinitions) types.put(d.name(), d.type());
+        Set<String> indexNames = new HashSet<>();
+        Instant now = engine.config().clock().instant();
+        table.localIndexes = IndexSpecs.localIndexes(request, keySchema, types, indexNames, now, 1);
+        table.globalIndexes = IndexSpecs.globalIndexes(request, types, indexNames, billingMode, now,
+                1 + table.localIndexes.size());
+        table.lastIndexId = table.localIndexes.size() + table.globalIndexes.size();
+        List<IndexDefinition> all = new ArrayList<>(table.localIndexes);
+        all.addAll(table.globalIndexes);
+        IndexSpecs.checkProjectedAttributeCount(all);
         table.throughput = throughput == null ? ProvisionedThroughput.ZERO
                 : new ProvisionedThroughput(throughput.longValue("ReadCapacityUnits"),
                         throughput.longValue("WriteCapacityUnits"), null, null, 0);
@@ -138,17 +152,18 @@ final class CreateTable implements Action {
         for (String name : definedNames) {
             if (!seen.add(name)) throw DynamoDbException.validation("Attribute Name is duplicated: " + name);
         }
-        // Secondary indexes are refused until Stator serves them (never accepted and ignored). With
-        // them, definitions beyond the key would be allowed, hence this check before the next.
-        NotYetSupported.refuse(request, "LocalSecondaryIndexes", "GlobalSecondaryIndexes");
-        if (keySchema.size() != definitions.size()) {
+        String partitionKey = keyNames.get(0);
+        String sortKey = keyNames.size() == 2 ? keyNames.get(1) : null;
+        KeySchema schema = new KeySchema(partitionKey, typeOf(definitions, partitionKey), sortKey,
+                sortKey == null ? null : typeOf(definitions, sortKey));
+        // With secondary indexes, definitions beyond the table's key are the indexes' keys.
+        if (request.has("LocalSecondaryIndexes") || request.has("GlobalSecondaryIndexes")) {
+            IndexSpecs.checkDefinitionsUsed(definedNames, schema, request);
+        } else if (keySchema.size() != definitions.size()) {
             throw DynamoDbException.invalidParameter("Number of attributes in KeySchema does not exactly match "
                     + "number of attributes defined in AttributeDefinitions");
         }
-        String partitionKey = keyNames.get(0);
-        String sortKey = keyNames.size() == 2 ? keyNames.get(1) : null;
-        return new KeySchema(partitionKey, typeOf(definitions, partitionKey), sortKey,
-                sortKey == null ? null : typeOf(definitions, sortKey));
+        return schema;
     }
 
     private static AttributeValue.Type typeOf(List<Struct> definitions, String name) {

@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.table.Catalog;
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableArns;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
@@ -102,6 +103,9 @@ final class TableDescriptionJson {
             g.writeEndObject();
         }
 
+        // DynamoDB describes no indexes of a table being deleted.
+        if (!view.tableStatus().equals("DELETING")) writeIndexes(g, t, catalog, view);
+
         if (t.stream() != null && t.stream().enabled()) {
             g.writeObjectFieldStart("StreamSpecification");
             g.writeBooleanField("StreamEnabled", true);
@@ -156,6 +160,83 @@ final class TableDescriptionJson {
         }
 
         g.writeEndObject();
+    }
+
+    /**
+     * LocalSecondaryIndexes and GlobalSecondaryIndexes, in the order they were given. A global
+     * index shows its status (CREATING in the CreateTable response), Backfilling while being
+     * built by UpdateTable, its throughput and, outside the CreateTable response, its warm
+     * throughput; a local index has none of these.
+     */
+    private static void writeIndexes(JsonGenerator g, TableDefinition t, Catalog catalog, View view)
+            throws IOException {
+        if (!t.localIndexes().isEmpty()) {
+            g.writeArrayFieldStart("LocalSecondaryIndexes");
+            for (IndexDefinition index : t.localIndexes()) {
+                g.writeStartObject();
+                writeIndexCommon(g, t, index, catalog, view);
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        if (!t.globalIndexes().isEmpty()) {
+            g.writeArrayFieldStart("GlobalSecondaryIndexes");
+            for (IndexDefinition index : t.globalIndexes()) {
+                g.writeStartObject();
+                writeIndexCommon(g, t, index, catalog, view);
+                g.writeStringField("IndexStatus", view.creating() ? "CREATING" : index.status().name());
+                if (index.status() == IndexDefinition.IndexStatus.CREATING && index.backfilling()) {
+                    g.writeBooleanField("Backfilling", true);
+                }
+                TableDefinition.ProvisionedThroughput p = index.throughput();
+                g.writeObjectFieldStart("ProvisionedThroughput");
+                if (p.lastIncreaseDateTime() != null) writeTime(g, "LastIncreaseDateTime", p.lastIncreaseDateTime());
+                if (p.lastDecreaseDateTime() != null) writeTime(g, "LastDecreaseDateTime", p.lastDecreaseDateTime());
+                g.writeNumberField("NumberOfDecreasesToday", p.numberOfDecreasesToday());
+                g.writeNumberField("ReadCapacityUnits", p.readCapacityUnits());
+                g.writeNumberField("WriteCapacityUnits", p.writeCapacityUnits());
+                g.writeEndObject();
+                if (index.onDemandThroughput() != null) {
+                    g.writeObjectFieldStart("OnDemandThroughput");
+                    g.writeNumberField("MaxReadRequestUnits", index.onDemandThroughput().maxReadRequestUnits());
+                    g.writeNumberField("MaxWriteRequestUnits", index.onDemandThroughput().maxWriteRequestUnits());
+                    g.writeEndObject();
+                }
+                if (!view.creating()) {
+                    WarmThroughput warm = index.warmThroughput() != null ? index.warmThroughput()
+                            : t.billingMode() == BillingMode.PAY_PER_REQUEST ? WarmThroughput.ON_DEMAND_BASELINE
+                            : new WarmThroughput(p.readCapacityUnits(), p.writeCapacityUnits());
+                    g.writeObjectFieldStart("WarmThroughput");
+                    g.writeNumberField("ReadUnitsPerSecond", warm.readUnitsPerSecond());
+                    g.writeNumberField("WriteUnitsPerSecond", warm.writeUnitsPerSecond());
+                    g.writeStringField("Status", "ACTIVE");
+                    g.writeEndObject();
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+    }
+
+    private static void writeIndexCommon(JsonGenerator g, TableDefinition t, IndexDefinition index, Catalog catalog,
+                                         View view) throws IOException {
+        g.writeStringField("IndexName", index.name());
+        g.writeArrayFieldStart("KeySchema");
+        for (IndexDefinition.KeyAttribute k : index.partitionKey()) writeKeyElement(g, k.name(), "HASH");
+        for (IndexDefinition.KeyAttribute k : index.sortKey()) writeKeyElement(g, k.name(), "RANGE");
+        g.writeEndArray();
+        g.writeObjectFieldStart("Projection");
+        g.writeStringField("ProjectionType", index.projectionType().name());
+        if (!index.nonKeyAttributes().isEmpty()) {
+            g.writeArrayFieldStart("NonKeyAttributes");
+            for (String a : index.nonKeyAttributes()) g.writeString(a);
+            g.writeEndArray();
+        }
+        g.writeEndObject();
+        boolean fresh = view.creating();
+        g.writeNumberField("IndexSizeBytes", fresh ? 0 : catalog.counters().indexSizeBytes(t.id(), index.id()));
+        g.writeNumberField("ItemCount", fresh ? 0 : catalog.counters().indexItemCount(t.id(), index.id()));
+        g.writeStringField("IndexArn", catalog.arns().tableArn(t.name()) + "/index/" + index.name());
     }
 
     private static void writeKeyElement(JsonGenerator g, String name, String keyType) throws IOException {

@@ -84,6 +84,7 @@ public final class ServiceModel {
      */
     private static final Map<String, Limits> SERVER_LIMITS = Map.of(
             "CreateTableInput.KeySchema", new Limits(1L, 2L),
+            "LocalSecondaryIndex.KeySchema", new Limits(1L, 2L),
             "SSESpecification.KMSMasterKeyId", new Limits(1L, null));
 
     /**

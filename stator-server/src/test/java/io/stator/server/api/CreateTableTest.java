@@ -820,30 +820,6 @@ class CreateTableTest {
     // ---- what Stator does not serve yet -----------------------------------------------------
 
     @Test
-    void createTableRefusesLocalSecondaryIndexes() {
-        String table = newName();
-        assertValidation("LocalSecondaryIndexes is not supported by Stator yet",
-                () -> create(Tables.onDemand(table)
-                        .attributeDefinitions(definition("pk", ScalarAttributeType.S), definition("sk", ScalarAttributeType.S),
-                                definition("lsk", ScalarAttributeType.S))
-                        .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
-                        .localSecondaryIndexes(i -> i.indexName("lsi").keySchema(key("pk", KeyType.HASH), key("lsk", KeyType.RANGE))
-                                .projection(p -> p.projectionType(ProjectionType.ALL)))));
-        assertNotCreated(table);
-    }
-
-    @Test
-    void createTableRefusesGlobalSecondaryIndexes() {
-        String table = newName();
-        assertValidation("GlobalSecondaryIndexes is not supported by Stator yet",
-                () -> create(Tables.onDemand(table)
-                        .attributeDefinitions(definition("pk", ScalarAttributeType.S), definition("g", ScalarAttributeType.S))
-                        .globalSecondaryIndexes(i -> i.indexName("gsi").keySchema(key("g", KeyType.HASH))
-                                .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)))));
-        assertNotCreated(table);
-    }
-
-    @Test
     void createTableRefusesResourcePolicy() {
         assertValidation("ResourcePolicy is not supported by Stator yet",
                 () -> create(Tables.onDemand(newName()).resourcePolicy("{}")));
