@@ -30,6 +30,21 @@ public final class CapacityUnits {
         return Math.max(1, ceilDiv(Math.max(oldItemBytes, newItemBytes), WRITE_UNIT_BYTES));
     }
 
+    /**
+     * Write units of one index entry change: writing an entry costs as writing an item of its
+     * size, removing one costs one unit, and moving one (its key changed) costs both, as
+     * DynamoDB bills index maintenance. Nothing when the entry is unchanged.
+     *
+     * @param removedBytes the size of the entry removed, or -1 when none is
+     * @param writtenBytes the size of the entry written, or -1 when none is
+     */
+    public static double indexWrite(long removedBytes, long writtenBytes) {
+        double units = 0;
+        if (removedBytes >= 0) units += Math.max(1, ceilDiv(removedBytes, WRITE_UNIT_BYTES));
+        if (writtenBytes >= 0) units += Math.max(1, ceilDiv(writtenBytes, WRITE_UNIT_BYTES));
+        return units;
+    }
+
     private static long ceilDiv(long a, long b) {
         return (a + b - 1) / b;
     }

@@ -8,6 +8,7 @@ import io.stator.core.item.ItemSize;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.CapacityUnits;
+import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.storage.Keyspace;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.storage.WriteBatch;
@@ -56,10 +57,10 @@ public final class ItemOperations {
 
     /** The outcome of a write: the item before and after it, and the write units it consumed. */
     public record WriteResult(Map<String, AttributeValue> oldItem, Map<String, AttributeValue> newItem,
-                              double consumedWriteUnits) {}
+                              ConsumedCapacity consumed) {}
 
     /** The outcome of a read: the item or null, and the read units it consumed. */
-    public record ReadResult(Map<String, AttributeValue> item, double consumedReadUnits) {}
+    public record ReadResult(Map<String, AttributeValue> item, ConsumedCapacity consumed) {}
 
     /** PutItem: replaces the whole item, if {@code condition} (null for none) holds. */
     public WriteResult put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
@@ -88,9 +89,9 @@ public final class ItemOperations {
     public ReadResult get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead) {
         PrimaryKeys.checkKey(table.keySchema(), key);
         byte[] stored = storage.get(Keyspace.ITEMS, rowKey(table, key));
-        if (stored == null) return new ReadResult(null, CapacityUnits.read(0, consistentRead));
+        if (stored == null) return new ReadResult(null, ConsumedCapacity.ofTable(CapacityUnits.read(0, consistentRead)));
         Map<String, AttributeValue> item = ItemCodec.decode(stored);
-        return new ReadResult(item, CapacityUnits.read(ItemSize.of(item), consistentRead));
+        return new ReadResult(item, ConsumedCapacity.ofTable(CapacityUnits.read(ItemSize.of(item), consistentRead)));
     }
 
     /** The read-modify-write every single-item write goes through (see the class comment). */
@@ -102,12 +103,13 @@ public final class ItemOperations {
             Map<String, AttributeValue> oldItem = stored == null ? null : ItemCodec.decode(stored);
             Map<String, AttributeValue> newItem = mutation.apply(oldItem);
             if (oldItem == null && newItem == null) {
-                return new WriteResult(null, null, CapacityUnits.write(0, 0));
+                return new WriteResult(null, null, ConsumedCapacity.ofTable(CapacityUnits.write(0, 0)));
             }
             if (newItem != null) IndexEntries.check(table, newItem);
             long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
             long newSize = newItem == null ? 0 : ItemSize.of(newItem);
             boolean queued;
+            ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder().table(CapacityUnits.write(oldSize, newSize));
             try (WriteBatch batch = storage.newBatch()) {
                 if (newItem == null) {
                     batch.delete(Keyspace.ITEMS, rowKey);
@@ -116,11 +118,11 @@ public final class ItemOperations {
                 }
                 TableCounters.record(batch, table.id(), (newItem == null ? 0 : 1) - (oldItem == null ? 0 : 1),
                         newSize - oldSize);
-                queued = maintainIndexes(batch, table, oldItem, newItem);
+                queued = maintainIndexes(batch, table, oldItem, newItem, consumed);
                 storage.commit(batch);
             }
             if (queued) propagator.wake();
-            return new WriteResult(oldItem, newItem, CapacityUnits.write(oldSize, newSize));
+            return new WriteResult(oldItem, newItem, consumed.build());
         } finally {
             lock.unlock();
         }
@@ -133,13 +135,16 @@ public final class ItemOperations {
      * record was queued. Called with the item's lock held.
      */
     private boolean maintainIndexes(WriteBatch batch, TableDefinition table, Map<String, AttributeValue> oldItem,
-                                    Map<String, AttributeValue> newItem) {
+                                    Map<String, AttributeValue> newItem, ConsumedCapacity.Builder consumed) {
         boolean queued = false;
         for (IndexDefinition index : table.indexes()) {
             if (index.status() == IndexDefinition.IndexStatus.DELETING) continue;
             IndexEntry before = IndexEntries.entry(table, index, oldItem);
             IndexEntry after = IndexEntries.entry(table, index, newItem);
             if (IndexEntry.same(before, after)) continue;
+            boolean moved = before != null && !IndexEntry.sameKey(before, after);
+            consumed.index(index.name(), index.global(),
+                    CapacityUnits.indexWrite(moved ? before.size() : -1, after == null ? -1 : after.size()));
             if (index.global()) {
                 propagator.enqueue(batch, table.id(), index.id(), before, after);
                 queued = true;

@@ -7,6 +7,7 @@ import io.stator.core.key.KeyLayout;
 import io.stator.core.key.KeyRange;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.CapacityUnits;
+import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.storage.Cursor;
 import io.stator.engine.storage.Keyspace;
 import io.stator.engine.storage.Snapshot;
@@ -53,7 +54,7 @@ public final class PageReader {
      * @param lastEvaluatedKey the key to continue from, or null when the range is exhausted
      */
     public record Page(List<Map<String, AttributeValue>> items, int scannedCount,
-                       Map<String, AttributeValue> lastEvaluatedKey, double consumedReadUnits) {}
+                       Map<String, AttributeValue> lastEvaluatedKey, ConsumedCapacity consumed) {}
 
     /** Query: the items of one partition, optionally narrowed by a sort-key condition. */
     public Page query(TableDefinition table, AttributeValue partitionKey, SortKeyCondition sortKey, boolean forward,
@@ -108,7 +109,7 @@ public final class PageReader {
             }
         }
         Map<String, AttributeValue> lastEvaluatedKey = stoppedEarly ? keyOf(table.keySchema(), last) : null;
-        return new Page(items, scanned, lastEvaluatedKey, CapacityUnits.read(bytesRead, consistentRead));
+        return new Page(items, scanned, lastEvaluatedKey, ConsumedCapacity.ofTable(CapacityUnits.read(bytesRead, consistentRead)));
     }
 
     private static KeyRange sortKeyRange(TableDefinition table, AttributeValue partitionKey, SortKeyCondition sortKey) {

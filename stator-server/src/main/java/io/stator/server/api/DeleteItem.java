@@ -37,6 +37,6 @@ final class DeleteItem implements Action {
 
         JsonGenerator g = response.json();
         ItemRules.writeOldItem(g, returnOld, result.oldItem());
-        ItemRules.writeConsumedCapacity(g, request, result.consumedWriteUnits());
+        ItemRules.writeConsumedCapacity(g, request, result.consumed());
     }
 }

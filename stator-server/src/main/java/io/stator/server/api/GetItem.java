@@ -52,7 +52,7 @@ final class GetItem implements Action {
             g.writeFieldName("Item");
             AttributeValueJson.writeItem(g, projection == null ? result.item() : Projector.project(result.item(), projection));
         }
-        ItemRules.writeConsumedCapacity(g, request, result.consumedReadUnits());
+        ItemRules.writeConsumedCapacity(g, request, result.consumed());
     }
 
     /** AttributesToGet as paths; DynamoDB refuses a name given twice. */

@@ -7,6 +7,7 @@ import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.ExpressionKind;
 import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.Struct;
 import java.io.IOException;
@@ -102,19 +103,33 @@ final class ItemRules {
     }
 
     /**
-     * Writes ConsumedCapacity when the request's ReturnConsumedCapacity asks for it (TOTAL or
-     * INDEXES). The table is named as the request named it: by ARN if it was addressed by ARN,
+     * Writes ConsumedCapacity when the request's ReturnConsumedCapacity asks for it: TOTAL gives
+     * the sum, INDEXES also the table's part and each index's (an index that cost nothing is
+     * left out). The table is named as the request named it: by ARN if it was addressed by ARN,
      * as DynamoDB's API reference says of ConsumedCapacity.TableName.
      */
-    static void writeConsumedCapacity(JsonGenerator g, Struct request, double units) throws IOException {
+    static void writeConsumedCapacity(JsonGenerator g, Struct request, ConsumedCapacity consumed) throws IOException {
         String returnConsumedCapacity = request.string("ReturnConsumedCapacity");
         if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) return;
         g.writeObjectFieldStart("ConsumedCapacity");
         g.writeStringField("TableName", request.string("TableName"));
-        g.writeNumberField("CapacityUnits", units);
+        g.writeNumberField("CapacityUnits", consumed.total());
         if (returnConsumedCapacity.equals("INDEXES")) {
             g.writeObjectFieldStart("Table");
-            g.writeNumberField("CapacityUnits", units);
+            g.writeNumberField("CapacityUnits", consumed.tableUnits());
+            g.writeEndObject();
+            writeIndexUnits(g, "GlobalSecondaryIndexes", consumed.globalIndexUnits());
+            writeIndexUnits(g, "LocalSecondaryIndexes", consumed.localIndexUnits());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeIndexUnits(JsonGenerator g, String field, Map<String, Double> units) throws IOException {
+        if (units.isEmpty()) return;
+        g.writeObjectFieldStart(field);
+        for (Map.Entry<String, Double> e : units.entrySet()) {
+            g.writeObjectFieldStart(e.getKey());
+            g.writeNumberField("CapacityUnits", e.getValue());
             g.writeEndObject();
         }
         g.writeEndObject();

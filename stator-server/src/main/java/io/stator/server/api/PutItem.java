@@ -43,6 +43,6 @@ final class PutItem implements Action {
 
         JsonGenerator g = response.json();
         ItemRules.writeOldItem(g, returnOld, result.oldItem());
-        ItemRules.writeConsumedCapacity(g, request, result.consumedWriteUnits());
+        ItemRules.writeConsumedCapacity(g, request, result.consumed());
     }
 }

@@ -83,6 +83,6 @@ final class ReadRequests {
             g.writeFieldName("LastEvaluatedKey");
             AttributeValueJson.writeItem(g, page.lastEvaluatedKey());
         }
-        ItemRules.writeConsumedCapacity(g, request, page.consumedReadUnits());
+        ItemRules.writeConsumedCapacity(g, request, page.consumed());
     }
 }

@@ -93,6 +93,6 @@ final class UpdateItem implements Action {
             g.writeFieldName("Attributes");
             AttributeValueJson.writeItem(g, returned);
         }
-        ItemRules.writeConsumedCapacity(g, request, result.consumedWriteUnits());
+        ItemRules.writeConsumedCapacity(g, request, result.consumed());
     }
 }

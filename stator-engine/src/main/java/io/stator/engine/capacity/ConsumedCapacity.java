@@ -1,0 +1,54 @@
+package io.stator.engine.capacity;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one operation consumed: units on the table and on each secondary index that it read or
+ * wrote (DynamoDB reports them apart with ReturnConsumedCapacity=INDEXES, and their sum with
+ * TOTAL). An index that cost nothing is absent.
+ */
+public record ConsumedCapacity(double tableUnits, Map<String, Double> globalIndexUnits,
+                               Map<String, Double> localIndexUnits) {
+
+    public static ConsumedCapacity ofTable(double units) {
+        return new ConsumedCapacity(units, Map.of(), Map.of());
+    }
+
+    public double total() {
+        double total = tableUnits;
+        for (double u : globalIndexUnits.values()) total += u;
+        for (double u : localIndexUnits.values()) total += u;
+        return total;
+    }
+
+    /** Collects index units as a write or read goes through the indexes. */
+    public static final class Builder {
+        private double tableUnits;
+        private Map<String, Double> global;
+        private Map<String, Double> local;
+
+        public Builder table(double units) {
+            tableUnits += units;
+            return this;
+        }
+
+        public Builder index(String name, boolean isGlobal, double units) {
+            if (units <= 0) return this;
+            Map<String, Double> map;
+            if (isGlobal) {
+                if (global == null) global = new LinkedHashMap<>();
+                map = global;
+            } else {
+                if (local == null) local = new LinkedHashMap<>();
+                map = local;
+            }
+            map.merge(name, units, Double::sum);
+            return this;
+        }
+
+        public ConsumedCapacity build() {
+            return new ConsumedCapacity(tableUnits, global == null ? Map.of() : global, local == null ? Map.of() : local);
+        }
+    }
+}
