@@ -1,5 +1,6 @@
 package io.stator.engine;
 
+import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.item.ItemOperations;
 import io.stator.engine.item.PageReader;
@@ -17,6 +18,7 @@ public final class Engine implements AutoCloseable {
     private final Catalog catalog;
     private final IndexPropagator propagator;
     private final ItemOperations items;
+    private final IndexBuilds indexBuilds;
     private final PageReader pages;
 
     public Engine(Storage storage, EngineConfig config) {
@@ -25,7 +27,9 @@ public final class Engine implements AutoCloseable {
         this.catalog = new Catalog(storage, config);
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
         this.items = new ItemOperations(storage, propagator);
+        this.indexBuilds = new IndexBuilds(storage, catalog, items);
         this.pages = new PageReader(storage);
+        indexBuilds.resume();
     }
 
     public EngineConfig config() { return config; }
@@ -37,11 +41,15 @@ public final class Engine implements AutoCloseable {
     /** Query and Scan. */
     public PageReader pages() { return pages; }
 
+    /** Building and dropping global secondary indexes in the background. */
+    public IndexBuilds indexBuilds() { return indexBuilds; }
+
     /** The propagation of changes to global secondary indexes. */
     public IndexPropagator indexPropagator() { return propagator; }
 
     @Override
     public void close() {
+        indexBuilds.close();
         propagator.close();
         storage.close();
     }

@@ -6,12 +6,13 @@ import io.stator.engine.storage.Storage;
 import io.stator.engine.storage.WriteBatch;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
-import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -127,6 +128,7 @@ public final class IndexPropagator implements AutoCloseable {
             int applied = 0;
             long nextDue = -1;
             try (WriteBatch batch = storage.newBatch()) {
+                Map<ByteBuffer, byte[]> written = new HashMap<>();
                 for (byte[][] r : records) {
                     ByteBuffer record = ByteBuffer.wrap(r[1]);
                     long tableId = record.getLong();
@@ -136,7 +138,7 @@ public final class IndexPropagator implements AutoCloseable {
                         nextDue = due;
                         break;
                     }
-                    apply(batch, tableId, indexId, record);
+                    apply(batch, written, tableId, indexId, record);
                     batch.delete(Keyspace.INDEX_QUEUE, r[0]);
                     applied++;
                 }
@@ -148,21 +150,18 @@ public final class IndexPropagator implements AutoCloseable {
         return -1;
     }
 
-    private void apply(WriteBatch batch, long tableId, int indexId, ByteBuffer record) {
+    private void apply(WriteBatch batch, Map<ByteBuffer, byte[]> written, long tableId, int indexId,
+                       ByteBuffer record) {
         byte[] oldKey = getBytes(record);
-        long oldSize = record.getLong();
+        record.getLong(); // the old entry's size: the counters use what the index actually holds
         byte[] newKey = getBytes(record);
         byte[] newValue = getBytes(record);
         long newSize = record.getLong();
         TableDefinition table = catalog.findById(tableId);
         IndexDefinition index = table == null ? null : table.indexById(indexId);
-        if (index == null) return; // the table or index was deleted since: nothing to maintain
-        if (oldKey != null && (newKey == null || !java.util.Arrays.equals(oldKey, newKey))) {
-            batch.delete(Keyspace.ITEMS, oldKey);
-        }
-        if (newKey != null) batch.put(Keyspace.ITEMS, newKey, newValue);
-        TableCounters.recordIndex(batch, tableId, indexId, (newKey == null ? 0 : 1) - (oldKey == null ? 0 : 1),
-                newSize - oldSize);
+        // The table or index was deleted since, or is being: nothing to maintain.
+        if (index == null || index.status() == IndexDefinition.IndexStatus.DELETING) return;
+        IndexWrites.apply(storage, batch, written, tableId, indexId, oldKey, newKey, newValue, newSize);
     }
 
     /** Waits until every record queued before this call has been applied (tests, shutdown). */

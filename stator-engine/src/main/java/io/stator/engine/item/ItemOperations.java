@@ -94,6 +94,17 @@ public final class ItemOperations {
         return new ReadResult(item, ConsumedCapacity.ofTable(CapacityUnits.read(ItemSize.of(item), consistentRead)));
     }
 
+    /** Runs {@code work} holding the lock of the item stored under {@code rowKey}. */
+    public void withItemLock(byte[] rowKey, Runnable work) {
+        ReentrantLock lock = locks.lockFor(rowKey);
+        lock.lock();
+        try {
+            work.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The read-modify-write every single-item write goes through (see the class comment). */
     public WriteResult mutate(TableDefinition table, byte[] rowKey, ItemMutation mutation) {
         ReentrantLock lock = locks.lockFor(rowKey);

@@ -171,14 +171,58 @@ public final class Catalog {
                 throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
             }
             TableDefinition updated = change.apply(current);
-            try (WriteBatch batch = storage.newBatch()) {
-                batch.put(Keyspace.CATALOG, tableRow(name), TableCodec.encode(updated));
-                storage.commit(batch);
-            }
-            tables.put(name, updated);
-            byId.put(updated.id(), updated);
+            store(updated);
             return updated;
         }
+    }
+
+    /** Changes one index's definition, if the table and index still exist. */
+    public void updateIndexIfPresent(String tableName, String indexName, UnaryOperator<IndexDefinition> change) {
+        synchronized (changeLock) {
+            TableDefinition table = tables.get(tableName);
+            if (table == null || table.index(indexName) == null) return;
+            TableDefinition.Builder b = table.toBuilder();
+            b.globalIndexes = replace(table.globalIndexes(), indexName, change);
+            b.localIndexes = replace(table.localIndexes(), indexName, change);
+            store(b.build());
+        }
+    }
+
+    /**
+     * Removes a dropped index from its table, and the attribute definitions that only its key
+     * used (DynamoDB prunes them when the index is gone).
+     */
+    public void removeIndex(String tableName, String indexName) {
+        synchronized (changeLock) {
+            TableDefinition table = tables.get(tableName);
+            if (table == null) return;
+            TableDefinition.Builder b = table.toBuilder();
+            b.globalIndexes = table.globalIndexes().stream().filter(i -> !i.name().equals(indexName)).toList();
+            java.util.Set<String> used = new java.util.HashSet<>();
+            used.add(table.keySchema().partitionKey());
+            if (table.keySchema().hasSortKey()) used.add(table.keySchema().sortKey());
+            for (IndexDefinition i : b.globalIndexes) i.keyAttributes().forEach(k -> used.add(k.name()));
+            for (IndexDefinition i : table.localIndexes()) i.keyAttributes().forEach(k -> used.add(k.name()));
+            b.attributeDefinitions = table.attributeDefinitions().stream().filter(d -> used.contains(d.name())).toList();
+            store(b.build());
+        }
+    }
+
+    private static List<IndexDefinition> replace(List<IndexDefinition> indexes, String name,
+                                                 UnaryOperator<IndexDefinition> change) {
+        List<IndexDefinition> result = new ArrayList<>(indexes.size());
+        for (IndexDefinition i : indexes) result.add(i.name().equals(name) ? change.apply(i) : i);
+        return result;
+    }
+
+    /** Persists a changed definition and publishes it. Called under the change lock. */
+    private void store(TableDefinition updated) {
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.put(Keyspace.CATALOG, tableRow(updated.name()), TableCodec.encode(updated));
+            storage.commit(batch);
+        }
+        tables.put(updated.name(), updated);
+        byId.put(updated.id(), updated);
     }
 
     /** Deletes a table and drops its items. Returns the definition it had. */

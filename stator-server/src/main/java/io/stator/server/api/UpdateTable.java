@@ -81,9 +81,10 @@ final class UpdateTable implements Action {
             updates.remove("GlobalSecondaryIndexUpdates");
         }
         if (updates.isEmpty()) throw DynamoDbException.validation(NOTHING_TO_UPDATE);
-        NotYetSupported.refuse(request, "GlobalSecondaryIndexUpdates", "ReplicaUpdates", "MultiRegionConsistency",
+        NotYetSupported.refuse(request, "ReplicaUpdates", "MultiRegionConsistency",
                 "GlobalTableWitnessUpdates", "GlobalTableSettingsReplicationMode");
         checkOneKindOfChange(request, updates);
+        if (updates.contains("GlobalSecondaryIndexUpdates")) GlobalIndexUpdates.checkRequest(request, updates);
         Struct throughput = request.struct("ProvisionedThroughput");
         if ("PROVISIONED".equals(request.string("BillingMode")) && throughput == null) {
             throw DynamoDbException.invalidParameter("ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
@@ -93,10 +94,19 @@ final class UpdateTable implements Action {
         String name = engine.catalog().require(request.string("TableName"), NotFoundMessage.WITH_TABLE_NAME).name();
         Instant now = engine.config().clock().instant();
         AtomicReference<TableDefinition> before = new AtomicReference<>();
+        AtomicReference<GlobalIndexUpdates.Started> started = new AtomicReference<>();
         TableDefinition updated = engine.catalog().update(name, table -> {
             before.set(table);
-            return apply(request, table, now);
+            TableDefinition.Builder changed = apply(request, table, now).toBuilder();
+            if (updates.contains("GlobalSecondaryIndexUpdates")) {
+                started.set(GlobalIndexUpdates.apply(request, table, changed, changed.billingMode, now));
+            }
+            return changed.build();
         });
+        if (started.get() != null) {
+            started.get().created().forEach(index -> engine.indexBuilds().backfill(name, index));
+            started.get().deleted().forEach(index -> engine.indexBuilds().drop(name, index));
+        }
 
         boolean billingSwitched = updated.billingMode() != before.get().billingMode();
         TableDescriptionJson.View view = new TableDescriptionJson.View(

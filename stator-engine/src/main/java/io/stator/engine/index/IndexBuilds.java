@@ -1,0 +1,125 @@
+package io.stator.engine.index;
+
+import io.stator.core.item.ItemCodec;
+import io.stator.core.key.KeyLayout;
+import io.stator.engine.item.ItemOperations;
+import io.stator.engine.storage.Cursor;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.Snapshot;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.storage.WriteBatch;
+import io.stator.engine.table.Catalog;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.IndexDefinition.IndexStatus;
+import io.stator.engine.table.TableDefinition;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Building and dropping global secondary indexes in the background, as UpdateTable does in
+ * DynamoDB: an index created on a table with items is CREATING, with Backfilling, while the
+ * existing items are copied in, then ACTIVE; a deleted index is DELETING while its entries go.
+ *
+ * <p>Backfill and live writes: from the moment the index exists, every write queues its changes
+ * for it (see {@link IndexPropagator}). The backfill walks the table's keys and, for each item,
+ * takes the item's lock, reads the item as it is now and writes its entry; a write that comes
+ * after that queues its own change, which the propagator applies after the backfill's entry.
+ * Changes queued before the backfill reached an item may apply before or after its entry; they
+ * end with the item's current entry either way, and {@link IndexWrites} keeps the counters
+ * exact whatever the order. Work left unfinished by a crash resumes at the next start.
+ */
+public final class IndexBuilds implements AutoCloseable {
+
+    private final Storage storage;
+    private final Catalog catalog;
+    private final ItemOperations items;
+    private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "stator-index-builds");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public IndexBuilds(Storage storage, Catalog catalog, ItemOperations items) {
+        this.storage = storage;
+        this.catalog = catalog;
+        this.items = items;
+    }
+
+    /** Picks up builds and drops that a previous run left unfinished. */
+    public void resume() {
+        for (TableDefinition table : catalog.all()) {
+            for (IndexDefinition index : table.globalIndexes()) {
+                if (index.status() == IndexStatus.CREATING) backfill(table.name(), index.name());
+                if (index.status() == IndexStatus.DELETING) drop(table.name(), index.name());
+            }
+        }
+    }
+
+    /** Copies the table's items into the (CREATING) index, then makes it ACTIVE. */
+    public void backfill(String tableName, String indexName) {
+        executor.execute(() -> {
+            try {
+                runBackfill(tableName, indexName);
+            } catch (RuntimeException e) {
+                System.err.println("stator: building index " + indexName + " of " + tableName + " failed: " + e);
+            }
+        });
+    }
+
+    private void runBackfill(String tableName, String indexName) {
+        TableDefinition table = catalog.find(tableName);
+        if (table == null || table.index(indexName) == null) return;
+        IndexDefinition index = table.index(indexName);
+        byte[] from = KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
+        byte[] to = KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
+        List<byte[]> keys = new ArrayList<>(1024);
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, from, to, false)) {
+            boolean more = true;
+            while (more) {
+                keys.clear();
+                while (keys.size() < 1024 && (more = cursor.next())) keys.add(cursor.key());
+                for (byte[] rowKey : keys) copy(table, index, rowKey);
+                if (catalog.findById(table.id()) == null) return; // the table was deleted meanwhile
+            }
+        }
+        catalog.updateIndexIfPresent(tableName, indexName, i -> i.withStatus(IndexStatus.ACTIVE, false));
+    }
+
+    /** Writes one item's entry as the item is now, under the item's lock. */
+    private void copy(TableDefinition table, IndexDefinition index, byte[] rowKey) {
+        items.withItemLock(rowKey, () -> {
+            byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+            if (stored == null) return; // deleted since the walk began: its change is queued
+            IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
+            if (entry == null) return;
+            try (WriteBatch batch = storage.newBatch()) {
+                IndexWrites.apply(storage, batch, new HashMap<ByteBuffer, byte[]>(), table.id(), index.id(), null,
+                        entry.key(), entry.value(), entry.size());
+                storage.commit(batch);
+            }
+        });
+    }
+
+    /** Deletes the (DELETING) index's entries and counters, then the index itself. */
+    public void drop(String tableName, String indexName) {
+        executor.execute(() -> {
+            TableDefinition table = catalog.find(tableName);
+            IndexDefinition index = table == null ? null : table.index(indexName);
+            if (index == null) return;
+            storage.deleteRange(Keyspace.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
+                    KeyLayout.indexUpperBound(table.id(), index.id()));
+            catalog.counters().dropIndex(table.id(), index.id());
+            catalog.removeIndex(tableName, indexName);
+        });
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}
