@@ -1,36 +1,76 @@
 package io.stator.server;
 
 import io.stator.engine.EngineConfig;
+import io.stator.engine.index.PropagationDelay;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.function.Consumer;
 
 /**
  * How to run a Stator server: what the command line sets, and what tests set directly.
  *
- * @param port             0 for any free port
- * @param credentialsFile  null to accept any access key (signatures still must be well formed)
+ * @param port                     0 for any free port
+ * @param credentialsFile          null to accept any access key (signatures still must be well formed)
+ * @param gsiPropagationDelay      how long changes take to reach global secondary indexes
+ * @param itemCollectionLimitBytes the size an item collection may reach on a table with a local index
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
-                            String region, String accountId, Path credentialsFile, Clock clock) {
+                            String region, String accountId, Path credentialsFile, Clock clock,
+                            PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
-                EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC());
+                EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
+                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES);
     }
 
-    public ServerOptions withPort(int port) {
-        return new ServerOptions(host, port, dataDirectory, inMemory, fsync, region, accountId, credentialsFile, clock);
+    /** The engine's share of the options. */
+    public EngineConfig engineConfig() {
+        return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes);
     }
 
-    public ServerOptions withCredentials(Path file) {
-        return new ServerOptions(host, port, dataDirectory, inMemory, fsync, region, accountId, file, clock);
+    /** A copy with some options changed, e.g. {@code options.with(o -> o.port = 0)}. */
+    public ServerOptions with(Consumer<Mutable> change) {
+        Mutable m = new Mutable(this);
+        change.accept(m);
+        return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
+                m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes);
     }
 
-    public ServerOptions withClock(Clock clock) {
-        return new ServerOptions(host, port, dataDirectory, inMemory, fsync, region, accountId, credentialsFile, clock);
-    }
+    public ServerOptions withPort(int port) { return with(o -> o.port = port); }
 
-    public ServerOptions withInMemory(boolean inMemory) {
-        return new ServerOptions(host, port, dataDirectory, inMemory, fsync, region, accountId, credentialsFile, clock);
+    public ServerOptions withCredentials(Path file) { return with(o -> o.credentialsFile = file); }
+
+    public ServerOptions withClock(Clock clock) { return with(o -> o.clock = clock); }
+
+    public ServerOptions withInMemory(boolean inMemory) { return with(o -> o.inMemory = inMemory); }
+
+    /** The options as fields, for {@link #with}. */
+    public static final class Mutable {
+        public String host;
+        public int port;
+        public Path dataDirectory;
+        public boolean inMemory;
+        public boolean fsync;
+        public String region;
+        public String accountId;
+        public Path credentialsFile;
+        public Clock clock;
+        public PropagationDelay gsiPropagationDelay;
+        public long itemCollectionLimitBytes;
+
+        Mutable(ServerOptions o) {
+            host = o.host;
+            port = o.port;
+            dataDirectory = o.dataDirectory;
+            inMemory = o.inMemory;
+            fsync = o.fsync;
+            region = o.region;
+            accountId = o.accountId;
+            credentialsFile = o.credentialsFile;
+            clock = o.clock;
+            gsiPropagationDelay = o.gsiPropagationDelay;
+            itemCollectionLimitBytes = o.itemCollectionLimitBytes;
+        }
     }
 }

@@ -1,7 +1,6 @@
 package io.stator.server;
 
 import io.stator.engine.Engine;
-import io.stator.engine.EngineConfig;
 import io.stator.server.api.Actions;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
@@ -36,7 +35,7 @@ public final class StatorServer implements AutoCloseable {
                 .inMemory(options.inMemory())
                 .fsync(options.fsync())
                 .open();
-        Engine engine = new Engine(storage, new EngineConfig(options.region(), options.accountId(), options.clock()));
+        Engine engine = new Engine(storage, options.engineConfig());
         try {
             // The endpoint address is known once bound; DescribeEndpoints reads it lazily.
             String[] address = new String[1];

@@ -1,6 +1,9 @@
 package io.stator.engine.item;
 
 import io.stator.core.error.ConditionalCheckFailedException;
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.core.key.KeyEncoding;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.item.ItemCodec;
@@ -42,10 +45,15 @@ public final class ItemOperations {
     private final StripedLocks locks = new StripedLocks(4096);
 
     private final IndexPropagator propagator;
+    private final TableCounters counters;
+    private final long itemCollectionLimitBytes;
 
-    public ItemOperations(Storage storage, IndexPropagator propagator) {
+    public ItemOperations(Storage storage, IndexPropagator propagator, TableCounters counters,
+                          long itemCollectionLimitBytes) {
         this.storage = storage;
         this.propagator = propagator;
+        this.counters = counters;
+        this.itemCollectionLimitBytes = itemCollectionLimitBytes;
     }
 
     /** Computes an item's new state from its old state; returns null to delete it. */
@@ -56,8 +64,12 @@ public final class ItemOperations {
     }
 
     /** The outcome of a write: the item before and after it, and the write units it consumed. */
+    /**
+     * @param itemCollectionSize the size of the item's collection after the write, on a table
+     *                           with a local secondary index; -1 otherwise
+     */
     public record WriteResult(Map<String, AttributeValue> oldItem, Map<String, AttributeValue> newItem,
-                              ConsumedCapacity consumed) {}
+                              ConsumedCapacity consumed, long itemCollectionSize) {}
 
     /** The outcome of a read: the item or null, and the read units it consumed. */
     public record ReadResult(Map<String, AttributeValue> item, ConsumedCapacity consumed) {}
@@ -114,12 +126,13 @@ public final class ItemOperations {
             Map<String, AttributeValue> oldItem = stored == null ? null : ItemCodec.decode(stored);
             Map<String, AttributeValue> newItem = mutation.apply(oldItem);
             if (oldItem == null && newItem == null) {
-                return new WriteResult(null, null, ConsumedCapacity.ofTable(CapacityUnits.write(0, 0)));
+                return new WriteResult(null, null, ConsumedCapacity.ofTable(CapacityUnits.write(0, 0)), -1);
             }
             if (newItem != null) IndexEntries.check(table, newItem);
             long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
             long newSize = newItem == null ? 0 : ItemSize.of(newItem);
-            boolean queued;
+            IndexChanges changes;
+            long collectionSize = -1;
             ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder().table(CapacityUnits.write(oldSize, newSize));
             try (WriteBatch batch = storage.newBatch()) {
                 if (newItem == null) {
@@ -129,25 +142,33 @@ public final class ItemOperations {
                 }
                 TableCounters.record(batch, table.id(), (newItem == null ? 0 : 1) - (oldItem == null ? 0 : 1),
                         newSize - oldSize);
-                queued = maintainIndexes(batch, table, oldItem, newItem, consumed);
+                changes = maintainIndexes(batch, table, oldItem, newItem, consumed);
+                if (!table.localIndexes().isEmpty()) {
+                    collectionSize = recordCollection(batch, table, oldItem != null ? oldItem : newItem,
+                            newSize - oldSize + changes.localBytes());
+                }
                 storage.commit(batch);
             }
-            if (queued) propagator.wake();
-            return new WriteResult(oldItem, newItem, consumed.build());
+            if (changes.queued()) propagator.wake();
+            return new WriteResult(oldItem, newItem, consumed.build(), collectionSize);
         } finally {
             lock.unlock();
         }
     }
 
+    /** What a write did to the indexes: queued global changes, and the change in local entry bytes. */
+    private record IndexChanges(boolean queued, long localBytes) {}
+
     /**
      * Adds to the batch what the write changes in the table's secondary indexes: local index
      * entries directly (they are written with the item, as DynamoDB's are), global index changes
-     * as records for the propagator (they arrive later, as DynamoDB's do). Returns whether any
-     * record was queued. Called with the item's lock held.
+     * as records for the propagator (they arrive later, as DynamoDB's do). Called with the
+     * item's lock held.
      */
-    private boolean maintainIndexes(WriteBatch batch, TableDefinition table, Map<String, AttributeValue> oldItem,
-                                    Map<String, AttributeValue> newItem, ConsumedCapacity.Builder consumed) {
+    private IndexChanges maintainIndexes(WriteBatch batch, TableDefinition table, Map<String, AttributeValue> oldItem,
+                                         Map<String, AttributeValue> newItem, ConsumedCapacity.Builder consumed) {
         boolean queued = false;
+        long localBytes = 0;
         for (IndexDefinition index : table.indexes()) {
             if (index.status() == IndexDefinition.IndexStatus.DELETING) continue;
             IndexEntry before = IndexEntries.entry(table, index, oldItem);
@@ -162,12 +183,28 @@ public final class ItemOperations {
             } else {
                 if (before != null && !IndexEntry.sameKey(before, after)) batch.delete(Keyspace.ITEMS, before.key());
                 if (after != null) batch.put(Keyspace.ITEMS, after.key(), after.value());
+                long bytes = (after == null ? 0 : after.size()) - (before == null ? 0 : before.size());
                 TableCounters.recordIndex(batch, table.id(), index.id(),
-                        (after == null ? 0 : 1) - (before == null ? 0 : 1),
-                        (after == null ? 0 : after.size()) - (before == null ? 0 : before.size()));
+                        (after == null ? 0 : 1) - (before == null ? 0 : 1), bytes);
+                localBytes += bytes;
             }
         }
-        return queued;
+        return new IndexChanges(queued, localBytes);
+    }
+
+    /**
+     * Adds a write's change to its item collection's size, refusing it when the collection would
+     * pass the limit (ItemCollectionSizeLimitExceededException; DynamoDB's limit is 10 GB, and
+     * configurable here so that tests can reach it). Returns the collection's new size.
+     */
+    private long recordCollection(WriteBatch batch, TableDefinition table, Map<String, AttributeValue> item, long delta) {
+        byte[] partitionKey = KeyEncoding.encode(item.get(table.keySchema().partitionKey()));
+        long size = counters.collectionSize(table.id(), partitionKey) + delta;
+        if (delta > 0 && size > itemCollectionLimitBytes) {
+            throw new DynamoDbException(ErrorType.ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
+        }
+        TableCounters.recordCollection(batch, table.id(), partitionKey, delta);
+        return size;
     }
 
     /**

@@ -14,7 +14,9 @@ import java.nio.ByteBuffer;
  * <p>Counter rows in the COUNTERS key space: {@code [table id, 8 bytes big-endian]['I']} counts
  * items, {@code [table id]['S']} sums their sizes by DynamoDB's item-size rules;
  * {@code [table id]['i'][index id, 4 bytes]} and {@code [table id]['s'][index id]} do the same
- * for each secondary index's entries (ItemCount and IndexSizeBytes).
+ * for each secondary index's entries (ItemCount and IndexSizeBytes); on a table with a local
+ * index, {@code [table id]['c'][partition key bytes]} sums an item collection's size (its items
+ * and their local index entries).
  */
 public final class TableCounters {
 
@@ -22,6 +24,7 @@ public final class TableCounters {
     private static final byte SIZE_BYTES = 'S';
     private static final byte INDEX_ITEM_COUNT = 'i';
     private static final byte INDEX_SIZE_BYTES = 's';
+    private static final byte COLLECTION_SIZE = 'c';
 
     private final Storage storage;
 
@@ -56,6 +59,20 @@ public final class TableCounters {
             batch.delete(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId));
             storage.commit(batch);
         }
+    }
+
+    /** Adds a change of one item collection's size to a batch. */
+    public static void recordCollection(WriteBatch batch, long tableId, byte[] partitionKey, long sizeDelta) {
+        if (sizeDelta != 0) batch.addToCounter(Keyspace.COUNTERS, collectionKey(tableId, partitionKey), sizeDelta);
+    }
+
+    /** The size of the item collection of one partition key. */
+    public long collectionSize(long tableId, byte[] partitionKey) {
+        return Counters.decode(storage.get(Keyspace.COUNTERS, collectionKey(tableId, partitionKey)));
+    }
+
+    private static byte[] collectionKey(long tableId, byte[] partitionKey) {
+        return ByteBuffer.allocate(9 + partitionKey.length).putLong(tableId).put(COLLECTION_SIZE).put(partitionKey).array();
     }
 
     public long itemCount(long tableId) {

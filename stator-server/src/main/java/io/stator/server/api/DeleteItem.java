@@ -38,5 +38,6 @@ final class DeleteItem implements Action {
         JsonGenerator g = response.json();
         ItemRules.writeOldItem(g, returnOld, result.oldItem());
         ItemRules.writeConsumedCapacity(g, request, result.consumed());
+        ItemRules.writeItemCollectionMetrics(g, request, table, result);
     }
 }

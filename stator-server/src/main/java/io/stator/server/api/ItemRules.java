@@ -8,6 +8,8 @@ import io.stator.core.expression.ExpressionKind;
 import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.item.ItemOperations;
+import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.Struct;
 import java.io.IOException;
@@ -121,6 +123,28 @@ final class ItemRules {
             writeIndexUnits(g, "GlobalSecondaryIndexes", consumed.globalIndexUnits());
             writeIndexUnits(g, "LocalSecondaryIndexes", consumed.localIndexUnits());
         }
+        g.writeEndObject();
+    }
+
+    /**
+     * Writes ItemCollectionMetrics when ReturnItemCollectionMetrics is SIZE and the table has a
+     * local secondary index (DynamoDB returns none otherwise): the item's partition key, and the
+     * collection's size as a range in GB. DynamoDB calls the range a rough estimate; here it is
+     * the whole gigabytes below and above the exact size.
+     */
+    static void writeItemCollectionMetrics(JsonGenerator g, Struct request, TableDefinition table,
+                                           ItemOperations.WriteResult result) throws IOException {
+        if (!"SIZE".equals(request.string("ReturnItemCollectionMetrics")) || result.itemCollectionSize() < 0) return;
+        Map<String, AttributeValue> item = result.newItem() != null ? result.newItem() : result.oldItem();
+        String partitionKey = table.keySchema().partitionKey();
+        double gigabytes = Math.floor(result.itemCollectionSize() / (1024.0 * 1024 * 1024));
+        g.writeObjectFieldStart("ItemCollectionMetrics");
+        g.writeFieldName("ItemCollectionKey");
+        AttributeValueJson.writeItem(g, Map.of(partitionKey, item.get(partitionKey)));
+        g.writeArrayFieldStart("SizeEstimateRangeGB");
+        g.writeNumber(gigabytes);
+        g.writeNumber(gigabytes + 1);
+        g.writeEndArray();
         g.writeEndObject();
     }
 

@@ -44,5 +44,6 @@ final class PutItem implements Action {
         JsonGenerator g = response.json();
         ItemRules.writeOldItem(g, returnOld, result.oldItem());
         ItemRules.writeConsumedCapacity(g, request, result.consumed());
+        ItemRules.writeItemCollectionMetrics(g, request, table, result);
     }
 }

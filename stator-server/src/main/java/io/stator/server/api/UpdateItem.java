@@ -94,5 +94,6 @@ final class UpdateItem implements Action {
             AttributeValueJson.writeItem(g, returned);
         }
         ItemRules.writeConsumedCapacity(g, request, result.consumed());
+        ItemRules.writeItemCollectionMetrics(g, request, table, result);
     }
 }

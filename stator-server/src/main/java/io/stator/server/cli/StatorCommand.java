@@ -3,6 +3,7 @@ package io.stator.server.cli;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.stator.engine.EngineConfig;
+import io.stator.engine.index.PropagationDelay;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
 import java.net.BindException;
@@ -53,6 +54,15 @@ public final class StatorCommand implements Callable<Integer> {
             + "access keys in FILE (lines of ACCESS_KEY_ID SECRET_ACCESS_KEY). Without it, any access key is accepted.")
     Path credentials;
 
+    @Option(names = "--gsi-propagation-delay", paramLabel = "DELAY", description = "How long changes take to reach "
+            + "global secondary indexes: a duration (250ms, 2s) or a random range (100ms-2s). Default: as soon as "
+            + "possible (milliseconds), like DynamoDB.")
+    String gsiPropagationDelay = "0ms";
+
+    @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
+            + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
+    String itemCollectionLimit = "10GB";
+
     @Option(names = "--allow-anonymous", description = "Allow listening on a non-loopback address without --credentials.")
     boolean allowAnonymous;
 
@@ -68,8 +78,26 @@ public final class StatorCommand implements Callable<Integer> {
             return fail("refusing to listen on " + host + " without --credentials (anyone could connect); "
                     + "pass --allow-anonymous to do it anyway");
         }
-        ServerOptions options = new ServerOptions(host, port, dataDir.toAbsolutePath(), inMemory, fsync, region,
-                accountId, credentials, Clock.systemUTC());
+        PropagationDelay delay;
+        long collectionLimit;
+        try {
+            delay = PropagationDelay.parse(gsiPropagationDelay);
+            collectionLimit = parseSize(itemCollectionLimit);
+        } catch (IllegalArgumentException e) {
+            return fail(e.getMessage());
+        }
+        ServerOptions options = ServerOptions.defaults(dataDir.toAbsolutePath()).with(o -> {
+            o.host = host;
+            o.port = port;
+            o.inMemory = inMemory;
+            o.fsync = fsync;
+            o.region = region;
+            o.accountId = accountId;
+            o.credentialsFile = credentials;
+            o.clock = Clock.systemUTC();
+            o.gsiPropagationDelay = delay;
+            o.itemCollectionLimitBytes = collectionLimit;
+        });
         StatorServer server;
         try {
             server = StatorServer.start(options);
@@ -87,6 +115,27 @@ public final class StatorCommand implements Callable<Integer> {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** "10GB", "64MB", "100KB", "512B" or a plain number of bytes (units of 1024). */
+    static long parseSize(String text) {
+        String t = text.trim().toUpperCase(java.util.Locale.ROOT);
+        long unit = 1;
+        for (String[] u : new String[][] {{"GB", "1073741824"}, {"MB", "1048576"}, {"KB", "1024"}, {"B", "1"}}) {
+            if (t.endsWith(u[0])) {
+                unit = Long.parseLong(u[1]);
+                t = t.substring(0, t.length() - u[0].length()).trim();
+                break;
+            }
+        }
+        try {
+            long value = Long.parseLong(t);
+            if (value <= 0) throw new NumberFormatException();
+            return Math.multiplyExact(value, unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException("--item-collection-limit must be a size such as 10GB, 64MB or 100KB, got '"
+                    + text + "'");
+        }
     }
 
     private static int fail(String reason) {
