@@ -7,29 +7,33 @@ import io.stator.core.expression.Path;
 import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.Values;
 import io.stator.core.model.AttributeValue;
-import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.item.SortKeyCondition;
-import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.IndexDefinition.KeyAttribute;
 import io.stator.server.protocol.Struct;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A Query's key conditions, from a KeyConditionExpression or the legacy KeyConditions, in one
  * form (attribute to ComparisonOperator and values, as DynamoDB itself converts them), checked
  * with DynamoDB's messages: first their structure (only =, <, <=, >, >=, BETWEEN and
  * begins_with, joined by AND, one per key attribute, on the attribute itself), then against the
- * table's key schema (equality on the partition key, the sort key optional), and the
- * ExclusiveStartKey against both.
+ * queried key, the table's or an index's (equality on the partition key, the sort key
+ * optional), and the ExclusiveStartKey against both.
  */
 final class KeyConditions {
 
     /** One key attribute's condition: a ComparisonOperator and its values. */
     record KeyCondition(String operator, List<AttributeValue> values) {}
 
-    /** What the engine reads: the partition key's value and the sort-key condition (or null). */
-    record Resolved(AttributeValue partitionKey, SortKeyCondition sortKey) {}
+    /**
+     * What the engine reads: the partition key's values, the values of the sort-key attributes
+     * compared by equality before the last one with a condition, and that condition (or null).
+     */
+    record Resolved(List<AttributeValue> partitionKey, List<AttributeValue> sortKeyPrefix, SortKeyCondition sortKey) {}
 
     private KeyConditions() {}
 
@@ -132,63 +136,96 @@ final class KeyConditions {
         return conditions;
     }
 
-    static void checkCount(Map<String, KeyCondition> conditions) {
-        if (conditions.isEmpty() || conditions.size() > 2) {
-            throw DynamoDbException.validation("Conditions can be of length 1 or 2 only");
-        }
+    /**
+     * A table's key has one or two attributes, so a Query on it has one or two conditions. On an
+     * index (which may have a multi-attribute key), only an empty set is refused before the
+     * index is known; {@link #resolve} checks the rest.
+     */
+    static void checkCount(Map<String, KeyCondition> conditions, boolean onIndex) {
+        if (conditions.isEmpty() || (conditions.size() > 2 && !onIndex)) throw badLength();
     }
 
-    // ---- against the table ---------------------------------------------------------------------
+    private static DynamoDbException badLength() {
+        return DynamoDbException.validation("Conditions can be of length 1 or 2 only");
+    }
+
+    // ---- against the queried key ---------------------------------------------------------------
 
     /**
-     * Checks the conditions (and the ExclusiveStartKey, when given) against the key schema, in
-     * DynamoDB's order: per key attribute, the start key's value, then the condition on it.
+     * Checks the conditions (and the ExclusiveStartKey, when given) against the queried key, in
+     * DynamoDB's order: per key attribute, the start key's value, then the condition on it; then
+     * the start key's table-key part (on an index), then the start key against the conditions.
+     * Every partition attribute needs equality; sort attributes are optional, but every one
+     * before the last one with a condition needs equality (DynamoDB's multi-attribute keys).
      */
-    static Resolved resolve(KeySchema schema, Map<String, KeyCondition> conditions,
+    static Resolved resolve(ReadTarget target, Map<String, KeyCondition> conditions,
                             Map<String, AttributeValue> exclusiveStartKey) {
-        if (exclusiveStartKey != null && exclusiveStartKey.size() != schema.size()) throw invalidStartKey();
-        check(schema.partitionKey(), schema.partitionKeyType(), true, schema, conditions, exclusiveStartKey);
-        if (schema.hasSortKey()) {
-            check(schema.sortKey(), schema.sortKeyType(), false, schema, conditions, exclusiveStartKey);
+        if (conditions.size() > 2 && target.hasSingleAttributeKey()) throw badLength();
+        if (exclusiveStartKey != null) target.checkStartKeyShape(exclusiveStartKey);
+        List<KeyAttribute> hash = target.partitionKey();
+        List<KeyAttribute> range = target.sortKey();
+        Set<String> keyNames = target.keyNames();
+        // Conditions on attributes that are not of the key: reported as a key attribute missed.
+        boolean strays = !keyNames.containsAll(conditions.keySet());
+
+        List<AttributeValue> partitionValues = new ArrayList<>(hash.size());
+        for (KeyAttribute h : hash) {
+            if (exclusiveStartKey != null) ReadTarget.checkStartKeyValue(h, true, exclusiveStartKey);
+            if (range.isEmpty() && conditions.size() > hash.size()) throw notSupported();
+            KeyCondition condition = conditions.get(h.name());
+            if (condition == null) throw missed(h.name());
+            checkOperator(condition, h.type());
+            if (!condition.operator().equals("EQ")) throw notSupported();
+            partitionValues.add(condition.values().get(0));
         }
-        AttributeValue partitionValue = conditions.get(schema.partitionKey()).values().get(0);
-        KeyCondition sort = schema.hasSortKey() ? conditions.get(schema.sortKey()) : null;
-        if (exclusiveStartKey != null) {
-            boolean samePartition = Values.equal(partitionValue, exclusiveStartKey.get(schema.partitionKey()));
-            if (sort == null) {
-                if (!samePartition) {
-                    throw DynamoDbException.validation(
-                            "The provided starting key is outside query boundaries based on provided conditions");
-                }
-            } else {
-                if (!ConditionEvaluator.matches(asCondition(schema.sortKey(), sort), exclusiveStartKey)) {
-                    throw DynamoDbException.validation("The provided starting key does not match the range key predicate");
-                }
-                if (!samePartition) {
-                    throw DynamoDbException.validation("The query can return at most one row and cannot be restarted");
-                }
+        int last = -1;
+        for (int i = 0; i < range.size(); i++) if (conditions.containsKey(range.get(i).name())) last = i;
+        for (int i = 0; i < range.size(); i++) {
+            KeyAttribute r = range.get(i);
+            if (exclusiveStartKey != null) ReadTarget.checkStartKeyValue(r, false, exclusiveStartKey);
+            KeyCondition condition = conditions.get(r.name());
+            if (condition == null && strays) throw missed(r.name());
+            if (condition != null) checkOperator(condition, r.type());
+            if (i < last && (condition == null || !condition.operator().equals("EQ"))) {
+                throw DynamoDbException.validation("RANGE key attributes " + r.name() + " must have equality conditions "
+                        + "specified in the query because a condition is present on key attribute " + range.get(last).name());
             }
         }
-        return new Resolved(partitionValue, sort == null ? null : sortKeyCondition(sort));
+        if (strays) throw notSupported();
+        if (exclusiveStartKey != null) {
+            target.checkStartKeyTablePart(exclusiveStartKey);
+            checkStartKeyWithin(hash, range, conditions, exclusiveStartKey);
+        }
+        List<AttributeValue> sortPrefix = new ArrayList<>(Math.max(last, 0));
+        for (int i = 0; i < last; i++) sortPrefix.add(conditions.get(range.get(i).name()).values().get(0));
+        return new Resolved(partitionValues, sortPrefix,
+                last < 0 ? null : sortKeyCondition(conditions.get(range.get(last).name())));
     }
 
-    private static void check(String attribute, AttributeValue.Type type, boolean partition, KeySchema schema,
-                              Map<String, KeyCondition> conditions, Map<String, AttributeValue> exclusiveStartKey) {
-        if (exclusiveStartKey != null) {
-            AttributeValue start = exclusiveStartKey.get(attribute);
-            if (start == null) throw invalidStartKey();
-            PrimaryKeys.checkKeyValue(attribute, type, start, partition);
+    /** The start key must lie in what the conditions select. */
+    private static void checkStartKeyWithin(List<KeyAttribute> hash, List<KeyAttribute> range,
+                                            Map<String, KeyCondition> conditions, Map<String, AttributeValue> start) {
+        boolean samePartition = true;
+        for (KeyAttribute h : hash) {
+            samePartition &= Values.equal(conditions.get(h.name()).values().get(0), start.get(h.name()));
         }
-        if (partition && schema.size() == 1 && conditions.size() > 1) {
-            throw DynamoDbException.validation("Query key condition not supported");
-        }
-        KeyCondition condition = conditions.get(attribute);
-        if (condition == null) {
-            if (partition || conditions.size() > 1) {
-                throw DynamoDbException.validation("Query condition missed key schema element: " + attribute);
+        boolean sortConditions = false;
+        for (KeyAttribute r : range) {
+            KeyCondition condition = conditions.get(r.name());
+            if (condition == null) continue;
+            sortConditions = true;
+            if (!ConditionEvaluator.matches(asCondition(r.name(), condition), start)) {
+                throw DynamoDbException.validation("The provided starting key does not match the range key predicate");
             }
-            return;
         }
+        if (!samePartition) {
+            throw DynamoDbException.validation(sortConditions
+                    ? "The query can return at most one row and cannot be restarted"
+                    : "The provided starting key is outside query boundaries based on provided conditions");
+        }
+    }
+
+    private static void checkOperator(KeyCondition condition, AttributeValue.Type type) {
         switch (condition.operator()) {
             case "NULL", "NOT_NULL", "NE", "CONTAINS", "NOT_CONTAINS", "IN" ->
                     throw DynamoDbException.validation("Attempted conditional constraint is not an indexable operation");
@@ -199,13 +236,14 @@ final class KeyConditions {
                 throw DynamoDbException.invalidParameter("Condition parameter type does not match schema type");
             }
         }
-        if (partition && !condition.operator().equals("EQ")) {
-            throw DynamoDbException.validation("Query key condition not supported");
-        }
     }
 
-    private static DynamoDbException invalidStartKey() {
-        return DynamoDbException.validation("The provided starting key is invalid");
+    private static DynamoDbException missed(String attribute) {
+        return DynamoDbException.validation("Query condition missed key schema element: " + attribute);
+    }
+
+    private static DynamoDbException notSupported() {
+        return DynamoDbException.validation("Query key condition not supported");
     }
 
     private static Condition asCondition(String attribute, KeyCondition c) {

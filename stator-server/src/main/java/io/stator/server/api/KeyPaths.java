@@ -5,6 +5,7 @@ import io.stator.core.expression.Path;
 import io.stator.engine.table.KeySchema;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
 
 /** DynamoDB's rule that key attributes are scalars: no expression may reach inside one. */
 final class KeyPaths {
@@ -12,10 +13,19 @@ final class KeyPaths {
     private KeyPaths() {}
 
     static void checkNoNestedKeyPaths(KeySchema schema, Collection<Path> paths) {
+        checkNoNestedKeyPaths(paths, name -> schema.isKeyAttribute(name) ? "Key" : null);
+    }
+
+    /**
+     * @param keyKind how DynamoDB names an attribute's kind of key in the error ("Key" for the
+     *                table's, "IndexKey" for an index's), or null when it is not a key
+     */
+    static void checkNoNestedKeyPaths(Collection<Path> paths, Function<String, String> keyKind) {
         for (Path p : paths) {
-            if (!p.isTopLevel() && schema.isKeyAttribute(p.topLevelName())) {
+            String kind = p.isTopLevel() ? null : keyKind.apply(p.topLevelName());
+            if (kind != null) {
                 throw DynamoDbException.validation("Key attributes must be scalars; list random access '[]' and map "
-                        + "lookup '.' are not allowed: Key: " + p.topLevelName());
+                        + "lookup '.' are not allowed: " + kind + ": " + p.topLevelName());
             }
         }
     }

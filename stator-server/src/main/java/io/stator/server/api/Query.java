@@ -10,22 +10,21 @@ import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.PageReader.Page;
 import io.stator.engine.table.Catalog.NotFoundMessage;
-import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.Struct;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * Query: one partition's items in sort-key order (or reversed), narrowed by a sort-key
- * condition, paged by Limit and 1 MB before the filter. The checks run in DynamoDB's order:
- * parameters and expressions first (even for a table that does not exist), then the table, the
- * key conditions and ExclusiveStartKey against its key schema, then the projection's and the
- * filter's use of key attributes.
+ * Query: one partition's items, of the table or of an index, in sort-key order (or reversed),
+ * narrowed by a sort-key condition, paged by Limit and 1 MB before the filter. The checks run in
+ * DynamoDB's order: parameters and expressions first (even for a table that does not exist),
+ * then the table and the index, the key conditions and ExclusiveStartKey against the queried
+ * key, then Select, the projection's and the filter's use of key attributes.
  */
 final class Query implements Action {
 
@@ -65,33 +64,44 @@ final class Query implements Action {
         Map<String, KeyConditions.KeyCondition> keyConditions = keyExpression != null
                 ? KeyConditions.fromExpression(keyExpression)
                 : KeyConditions.fromLegacy(request.structMap("KeyConditions"));
-        KeyConditions.checkCount(keyConditions);
+        KeyConditions.checkCount(keyConditions, request.has("IndexName"));
         boolean countOnly = ReadRequests.countOnly(request, true);
 
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        if (request.has("IndexName")) {
-            throw DynamoDbException.validation("The table does not have the specified index: " + request.string("IndexName"));
+        ReadTarget target = ReadTarget.of(table, request);
+        KeyConditions.Resolved key = KeyConditions.resolve(target, keyConditions, exclusiveStartKey);
+        String select = request.string("Select");
+        target.checkSelect(select);
+        if (projection != null) {
+            target.checkNoNestedKeyPaths(projection);
+            target.checkProjected(projection);
         }
-        KeySchema schema = table.keySchema();
-        KeyConditions.Resolved key = KeyConditions.resolve(schema, keyConditions, exclusiveStartKey);
-        if (projection != null) KeyPaths.checkNoNestedKeyPaths(schema, projection);
-        checkFilterAvoidsKeys(schema, request, filter);
+        if (filter != null) {
+            checkFilterAvoidsKeys(target, request, filter);
+            target.checkNoNestedKeyPaths(FilterPaths.paths(filter));
+        }
 
         Condition matching = filter;
-        Page page = engine.pages().query(table, key.partitionKey(), key.sortKey(),
-                request.bool("ScanIndexForward", true), exclusiveStartKey, ReadRequests.limit(request),
-                request.bool("ConsistentRead", false),
-                matching == null ? null : item -> ConditionEvaluator.matches(matching, item));
+        Predicate<Map<String, AttributeValue>> filterTest =
+                matching == null ? null : item -> ConditionEvaluator.matches(matching, item);
+        boolean forward = request.bool("ScanIndexForward", true);
+        int limit = ReadRequests.limit(request);
+        boolean consistentRead = request.bool("ConsistentRead", false);
+        Page page = target.isIndex()
+                ? engine.pages().queryIndex(table, target.index(), key.partitionKey(), key.sortKeyPrefix(), key.sortKey(),
+                        forward, exclusiveStartKey, limit, consistentRead,
+                        target.fetchesFromTable(select, projection, filter), filterTest)
+                : engine.pages().query(table, key.partitionKey().get(0), key.sortKey(), forward, exclusiveStartKey,
+                        limit, consistentRead, filterTest);
         ReadRequests.writePage(response.json(), request, page, projection, countOnly);
     }
 
-    /** A Query may not filter on the key it queries by. */
-    private static void checkFilterAvoidsKeys(KeySchema schema, Struct request, Condition filter) {
-        if (filter == null) return;
+    /** A Query may not filter on the key it queries by (on an index, the index's key). */
+    private static void checkFilterAvoidsKeys(ReadTarget target, Struct request, Condition filter) {
         boolean legacy = request.has("QueryFilter");
         Set<String> heads = legacy ? request.keysOf("QueryFilter") : FilterPaths.topLevelNames(filter);
-        for (String key : new String[] {schema.partitionKey(), schema.sortKey()}) {
-            if (key != null && heads.contains(key)) {
+        for (String key : target.keyNames()) {
+            if (heads.contains(key)) {
                 throw DynamoDbException.validation((legacy ? "QueryFilter" : "Filter Expression")
                         + " can only contain non-primary key attributes: Primary key attribute: " + key);
             }

@@ -6,20 +6,17 @@ import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.ExpressionKind;
 import io.stator.core.expression.Path;
-import io.stator.core.key.KeyLayout;
-import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.PageReader.Page;
-import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.Catalog.NotFoundMessage;
-import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.Struct;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Scan: the whole table in partition-hash order, or one segment of a parallel scan (segments are
@@ -68,33 +65,28 @@ final class Scan implements Action {
         boolean countOnly = ReadRequests.countOnly(request, false);
 
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        if (request.has("IndexName")) {
-            throw DynamoDbException.validation("The table does not have the specified index: " + request.string("IndexName"));
-        }
-        KeySchema schema = table.keySchema();
+        ReadTarget target = ReadTarget.of(table, request);
         int seg = segment == null ? 0 : segment;
         int total = totalSegments == null ? 1 : totalSegments;
-        if (exclusiveStartKey != null) checkStartKey(schema, exclusiveStartKey, seg, total);
-        if (projection != null) KeyPaths.checkNoNestedKeyPaths(schema, projection);
+        if (exclusiveStartKey != null) target.checkScanStartKey(exclusiveStartKey, seg, total);
+        String select = request.string("Select");
+        target.checkSelect(select);
+        if (projection != null) {
+            target.checkNoNestedKeyPaths(projection);
+            target.checkProjected(projection);
+        }
+        // A Scan may filter on key attributes, but not reach inside one (as a Query may not at all).
+        if (filter != null) target.checkNoNestedKeyPaths(FilterPaths.paths(filter));
 
         Condition matching = filter;
-        Page page = engine.pages().scan(table, seg, total, exclusiveStartKey, ReadRequests.limit(request),
-                request.bool("ConsistentRead", false),
-                matching == null ? null : item -> ConditionEvaluator.matches(matching, item));
+        Predicate<Map<String, AttributeValue>> filterTest =
+                matching == null ? null : item -> ConditionEvaluator.matches(matching, item);
+        int limit = ReadRequests.limit(request);
+        boolean consistentRead = request.bool("ConsistentRead", false);
+        Page page = target.isIndex()
+                ? engine.pages().scanIndex(table, target.index(), seg, total, exclusiveStartKey, limit, consistentRead,
+                        target.fetchesFromTable(select, projection, filter), filterTest)
+                : engine.pages().scan(table, seg, total, exclusiveStartKey, limit, consistentRead, filterTest);
         ReadRequests.writePage(response.json(), request, page, projection, countOnly);
-    }
-
-    /** A Scan's start key must be a key of the table, and of the segment being scanned. */
-    private static void checkStartKey(KeySchema schema, Map<String, AttributeValue> start, int segment, int total) {
-        try {
-            PrimaryKeys.checkKey(schema, start);
-        } catch (DynamoDbException e) {
-            throw DynamoDbException.validation("The provided starting key is invalid: " + e.getMessage());
-        }
-        long hash = PartitionHash.of(start.get(schema.partitionKey()));
-        if (KeyLayout.segmentOf(hash, total) != segment) {
-            throw DynamoDbException.validation("The provided starting key is invalid: Invalid ExclusiveStartKey. "
-                    + "Please use ExclusiveStartKey with correct Segment. TotalSegments: " + total + " Segment: " + segment);
-        }
     }
 }
