@@ -41,17 +41,27 @@ public final class StatorProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a server on any free port over {@code dataDirectory} and waits until it listens.
-     * Its stderr goes to {@code stderrFile}, shown if it fails to start.
+     * Starts a server on any free port over {@code dataDirectory} with a 256 MB heap and waits
+     * until it listens. Its stderr goes to {@code stderrFile}, shown if it fails to start.
      */
     public static StatorProcess start(Path dataDirectory, Path stderrFile) throws IOException, InterruptedException {
+        return start(dataDirectory, stderrFile, List.of("-Xmx256m"));
+    }
+
+    /**
+     * As {@link #start(Path, Path)}, with {@code jvmOptions} (heap size, GC logging, ...) added
+     * after the flags bin/stator always passes, as its {@code STATOR_JAVA_OPTS} are.
+     */
+    public static StatorProcess start(Path dataDirectory, Path stderrFile, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED"); // RocksDB's JNI
         if (Runtime.version().feature() >= 24) {
             command.add("--sun-misc-unsafe-memory-access=allow"); // Netty; JDK 24+ warn otherwise
         }
-        command.add("-Xmx256m");
+        command.addAll(List.of("-XX:+UseSerialGC", "-Xss1m")); // as bin/stator
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add("io.stator.server.cli.StatorCommand");
@@ -97,6 +107,12 @@ public final class StatorProcess implements AutoCloseable {
     public DynamoDbClient client() { return client; }
 
     public URI endpoint() { return endpoint; }
+
+    /** The server's process id (to read its {@code /proc/<pid>/status}, say). */
+    public long pid() { return process.pid(); }
+
+    /** Whether the server is still running (it exits by itself on an OutOfMemoryError, say). */
+    public boolean isAlive() { return process.isAlive(); }
 
     /** SIGKILL, and wait until the process is gone. Returns its exit status. */
     public int kill() throws InterruptedException {

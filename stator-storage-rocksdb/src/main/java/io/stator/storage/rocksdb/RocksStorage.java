@@ -99,7 +99,7 @@ import org.rocksdb.WriteOptions;
 public final class RocksStorage implements Storage {
 
     static {
-        RocksDB.loadLibrary(); // once per class loader; RocksDB makes repeated calls no-ops
+        NativeLibrary.load(); // RocksDB's JNI library, without leaving a copy of it in /tmp
     }
 
     /** Default size of the block cache shared by every column family. */

@@ -30,10 +30,16 @@ final class ChildProcess implements AutoCloseable {
     }
 
     static ChildProcess start(Path stderr, String... args) throws IOException {
+        return start(stderr, List.of(), args);
+    }
+
+    /** As {@link #start(Path, String...)}, with {@code jvmOptions} (system properties, say) for the child's JVM. */
+    static ChildProcess start(Path stderr, List<String> jvmOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-Xmx128m");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(StorageChild.class.getName());
