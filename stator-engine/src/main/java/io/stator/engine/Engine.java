@@ -4,6 +4,7 @@ import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.item.ItemOperations;
 import io.stator.engine.item.PageReader;
+import io.stator.engine.item.Transactions;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.table.Catalog;
 
@@ -20,6 +21,7 @@ public final class Engine implements AutoCloseable {
     private final ItemOperations items;
     private final IndexBuilds indexBuilds;
     private final PageReader pages;
+    private final Transactions transactions;
 
     public Engine(Storage storage, EngineConfig config) {
         this.storage = storage;
@@ -29,6 +31,7 @@ public final class Engine implements AutoCloseable {
         this.items = new ItemOperations(storage, propagator, catalog.counters(), config.itemCollectionLimitBytes());
         this.indexBuilds = new IndexBuilds(storage, catalog, items);
         this.pages = new PageReader(storage);
+        this.transactions = new Transactions(items, config.clock());
         indexBuilds.resume();
     }
 
@@ -37,6 +40,9 @@ public final class Engine implements AutoCloseable {
     public Catalog catalog() { return catalog; }
 
     public ItemOperations items() { return items; }
+
+    /** TransactWriteItems and TransactGetItems. */
+    public Transactions transactions() { return transactions; }
 
     /** Query and Scan. */
     public PageReader pages() { return pages; }

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.stator.core.error.CancellationReason;
 import io.stator.core.error.ConditionalCheckFailedException;
+import io.stator.core.error.TransactionCanceledException;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.server.api.Action;
@@ -166,11 +168,31 @@ public final class DynamoDbEndpoint {
                 g.writeFieldName("Item");
                 AttributeValueJson.writeItem(g, failed.item());
             }
+            if (e instanceof TransactionCanceledException cancelled) writeCancellationReasons(g, cancelled);
             g.writeEndObject();
         } catch (IOException io) {
             throw new UncheckedIOException(io);
         }
         return new HttpReply(e.type().httpStatus(), buffer.toByteArray()).header("Content-Type", contentType);
+    }
+
+    /**
+     * One reason per action: {"Code":"None"} for an action that was fine, else Code and
+     * Message, and the item for a failed condition that asked for it (as DynamoDB sends them).
+     */
+    private static void writeCancellationReasons(JsonGenerator g, TransactionCanceledException e) throws IOException {
+        g.writeArrayFieldStart("CancellationReasons");
+        for (CancellationReason reason : e.reasons()) {
+            g.writeStartObject();
+            g.writeStringField("Code", reason.code());
+            if (reason.item() != null) {
+                g.writeFieldName("Item");
+                AttributeValueJson.writeItem(g, reason.item());
+            }
+            if (reason.message() != null) g.writeStringField("Message", reason.message());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     /** The media type of a Content-Type header, without parameters. */

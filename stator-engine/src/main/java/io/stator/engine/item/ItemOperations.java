@@ -22,6 +22,7 @@ import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -41,10 +42,11 @@ public final class ItemOperations {
     /** Base-table rows have index id 0 in the key layout. */
     static final int BASE_TABLE = 0;
 
-    private final Storage storage;
-    private final StripedLocks locks = new StripedLocks(4096);
+    final Storage storage;
+    final StripedLocks locks = new StripedLocks(4096);
+    final TransactionClaims claims = new TransactionClaims();
 
-    private final IndexPropagator propagator;
+    final IndexPropagator propagator;
     private final TableCounters counters;
     private final long itemCollectionLimitBytes;
 
@@ -74,36 +76,17 @@ public final class ItemOperations {
     /** The outcome of a read: the item or null, and the read units it consumed. */
     public record ReadResult(Map<String, AttributeValue> item, ConsumedCapacity consumed) {}
 
-    /** PutItem: replaces the whole item, if {@code condition} (null for none) holds. */
-    public WriteResult put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
-                           boolean returnOldItemOnFailure) {
-        PrimaryKeys.checkItem(table.keySchema(), item);
-        return mutateIf(table, rowKey(table, item), condition, returnOldItemOnFailure, old -> item);
-    }
-
-    /** DeleteItem: removes the item, if {@code condition} (null for none) holds. */
-    public WriteResult delete(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
-                              boolean returnOldItemOnFailure) {
-        PrimaryKeys.checkKey(table.keySchema(), key);
-        return mutateIf(table, rowKey(table, key), condition, returnOldItemOnFailure, old -> null);
-    }
-
-    /**
-     * UpdateItem: {@code update} computes the new item from the old one (null when absent), if
-     * {@code condition} (null for none) holds.
-     */
-    public WriteResult update(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
-                              boolean returnOldItemOnFailure, ItemMutation update) {
-        PrimaryKeys.checkKey(table.keySchema(), key);
-        return mutateIf(table, rowKey(table, key), condition, returnOldItemOnFailure, update);
+    /** A single-item write (PutItem, UpdateItem, DeleteItem), if its condition holds. */
+    public WriteResult write(ItemWrite write) {
+        return mutateIf(write.table(), write.rowKey(), write.condition(), write.returnOldItemOnFailure(),
+                write.mutation());
     }
 
     public ReadResult get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead) {
         PrimaryKeys.checkKey(table.keySchema(), key);
-        byte[] stored = storage.get(Keyspace.ITEMS, rowKey(table, key));
-        if (stored == null) return new ReadResult(null, ConsumedCapacity.ofTable(CapacityUnits.read(0, consistentRead)));
-        Map<String, AttributeValue> item = ItemCodec.decode(stored);
-        return new ReadResult(item, ConsumedCapacity.ofTable(CapacityUnits.read(ItemSize.of(item), consistentRead)));
+        Map<String, AttributeValue> item = read(rowKey(table, key));
+        return new ReadResult(item, ConsumedCapacity.ofTable(
+                CapacityUnits.read(item == null ? 0 : ItemSize.of(item), consistentRead)));
     }
 
     /** Runs {@code work} holding the lock of the item stored under {@code rowKey}. */
@@ -122,38 +105,69 @@ public final class ItemOperations {
         ReentrantLock lock = locks.lockFor(rowKey);
         lock.lock();
         try {
-            byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
-            Map<String, AttributeValue> oldItem = stored == null ? null : ItemCodec.decode(stored);
+            if (claims.isClaimed(rowKey)) throw transactionConflict();
+            Map<String, AttributeValue> oldItem = read(rowKey);
             Map<String, AttributeValue> newItem = mutation.apply(oldItem);
             if (oldItem == null && newItem == null) {
                 return new WriteResult(null, null, ConsumedCapacity.ofTable(CapacityUnits.write(0, 0)), -1);
             }
             if (newItem != null) IndexEntries.check(table, newItem);
-            long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
-            long newSize = newItem == null ? 0 : ItemSize.of(newItem);
-            IndexChanges changes;
-            long collectionSize = -1;
-            ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder().table(CapacityUnits.write(oldSize, newSize));
+            Staged staged;
             try (WriteBatch batch = storage.newBatch()) {
-                if (newItem == null) {
-                    batch.delete(Keyspace.ITEMS, rowKey);
-                } else {
-                    batch.put(Keyspace.ITEMS, rowKey, ItemCodec.encode(newItem));
-                }
-                TableCounters.record(batch, table.id(), (newItem == null ? 0 : 1) - (oldItem == null ? 0 : 1),
-                        newSize - oldSize);
-                changes = maintainIndexes(batch, table, oldItem, newItem, consumed);
-                if (!table.localIndexes().isEmpty()) {
-                    collectionSize = recordCollection(batch, table, oldItem != null ? oldItem : newItem,
-                            newSize - oldSize + changes.localBytes());
-                }
+                staged = stage(batch, null, table, rowKey, oldItem, newItem);
                 storage.commit(batch);
             }
-            if (changes.queued()) propagator.wake();
-            return new WriteResult(oldItem, newItem, consumed.build(), collectionSize);
+            if (staged.queuedIndexChanges()) propagator.wake();
+            return staged.result();
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * DynamoDB's answer to a write on an item that a transaction is committing (the message
+     * recorded from DynamoDB in /work/notes/batches-transactions.md).
+     */
+    static DynamoDbException transactionConflict() {
+        return new DynamoDbException(ErrorType.TRANSACTION_CONFLICT, "Transaction is ongoing for the item");
+    }
+
+    /** The item stored under the row key, or null. Called with the item's lock held. */
+    Map<String, AttributeValue> read(byte[] rowKey) {
+        byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+        return stored == null ? null : ItemCodec.decode(stored);
+    }
+
+    /** A write added to a batch: its result, and whether it queued changes for global indexes. */
+    record Staged(WriteResult result, boolean queuedIndexChanges) {}
+
+    /**
+     * Adds one item's write to a batch: the item, the table's counters, its index entries and
+     * its item collection's size. Called with the item's lock held. Throws when the write would
+     * pass the item-collection limit (the batch must then not be committed).
+     *
+     * @param pendingCollections the collection-size changes already in the batch (a
+     *                           transaction's earlier items), or null for a single write
+     */
+    Staged stage(WriteBatch batch, Map<CollectionKey, Long> pendingCollections, TableDefinition table, byte[] rowKey,
+                 Map<String, AttributeValue> oldItem, Map<String, AttributeValue> newItem) {
+        long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
+        long newSize = newItem == null ? 0 : ItemSize.of(newItem);
+        ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder().table(CapacityUnits.write(oldSize, newSize));
+        if (newItem == null) {
+            batch.delete(Keyspace.ITEMS, rowKey);
+        } else {
+            batch.put(Keyspace.ITEMS, rowKey, ItemCodec.encode(newItem));
+        }
+        TableCounters.record(batch, table.id(), (newItem == null ? 0 : 1) - (oldItem == null ? 0 : 1),
+                newSize - oldSize);
+        IndexChanges changes = maintainIndexes(batch, table, oldItem, newItem, consumed);
+        long collectionSize = -1;
+        if (!table.localIndexes().isEmpty()) {
+            collectionSize = recordCollection(batch, pendingCollections, table, oldItem != null ? oldItem : newItem,
+                    newSize - oldSize + changes.localBytes());
+        }
+        return new Staged(new WriteResult(oldItem, newItem, consumed.build(), collectionSize), changes.queued());
     }
 
     /** What a write did to the indexes: queued global changes, and the change in local entry bytes. */
@@ -197,14 +211,31 @@ public final class ItemOperations {
      * pass the limit (ItemCollectionSizeLimitExceededException; DynamoDB's limit is 10 GB, and
      * configurable here so that tests can reach it). Returns the collection's new size.
      */
-    private long recordCollection(WriteBatch batch, TableDefinition table, Map<String, AttributeValue> item, long delta) {
+    private long recordCollection(WriteBatch batch, Map<CollectionKey, Long> pending, TableDefinition table,
+                                  Map<String, AttributeValue> item, long delta) {
         byte[] partitionKey = KeyEncoding.encode(item.get(table.keySchema().partitionKey()));
-        long size = counters.collectionSize(table.id(), partitionKey) + delta;
+        CollectionKey key = pending == null ? null : new CollectionKey(table.id(), partitionKey);
+        long before = counters.collectionSize(table.id(), partitionKey) + (key == null ? 0 : pending.getOrDefault(key, 0L));
+        long size = before + delta;
         if (delta > 0 && size > itemCollectionLimitBytes) {
             throw new DynamoDbException(ErrorType.ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
         }
         TableCounters.recordCollection(batch, table.id(), partitionKey, delta);
+        if (key != null) pending.merge(key, delta, Long::sum);
         return size;
+    }
+
+    /** One item collection: a table and a partition key value (encoded). */
+    record CollectionKey(long tableId, byte[] partitionKey) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CollectionKey k && k.tableId == tableId && Arrays.equals(k.partitionKey, partitionKey);
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(tableId) * 31 + Arrays.hashCode(partitionKey);
+        }
     }
 
     /**

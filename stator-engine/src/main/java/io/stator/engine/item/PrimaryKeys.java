@@ -17,6 +17,8 @@ public final class PrimaryKeys {
     public static final int MAX_PARTITION_KEY_BYTES = 2048;
     public static final int MAX_SORT_KEY_BYTES = 1024;
 
+    private static final String INVALID = "One or more parameter values were invalid: ";
+
     private PrimaryKeys() {}
 
     /** Checks the key attributes of a whole item. */
@@ -29,11 +31,11 @@ public final class PrimaryKeys {
                                            AttributeValue.Type type, boolean partition) {
         AttributeValue value = item.get(name);
         if (value == null) {
-            throw DynamoDbException.invalidParameter("Missing the key " + name + " in the item");
+            throw new KeySchemaMismatchException(INVALID + "Missing the key " + name + " in the item");
         }
         if (value.type() != type) {
-            throw DynamoDbException.invalidParameter(
-                    "Type mismatch for key " + name + " expected: " + type + " actual: " + value.type());
+            throw new KeySchemaMismatchException(
+                    INVALID + "Type mismatch for key " + name + " expected: " + type + " actual: " + value.type());
         }
         if (isEmpty(value)) {
             // PutItem words this differently from a Key parameter (DynamoDB's own inconsistency).
@@ -71,8 +73,8 @@ public final class PrimaryKeys {
         checkSize(value, partition);
     }
 
-    public static DynamoDbException doesNotMatchSchema() {
-        return DynamoDbException.validation("The provided key element does not match the schema");
+    public static KeySchemaMismatchException doesNotMatchSchema() {
+        return new KeySchemaMismatchException("The provided key element does not match the schema");
     }
 
     private static boolean isEmpty(AttributeValue value) {

@@ -20,7 +20,12 @@ public enum Keyspace {
      * Changes to global secondary indexes waiting to be applied, in commit order (see
      * {@code io.stator.engine.index.IndexPropagator}); written in the same batch as the item.
      */
-    INDEX_QUEUE("index-queue");
+    INDEX_QUEUE("index-queue"),
+    /**
+     * The ClientRequestTokens of committed transactions, for DynamoDB's ten minutes of
+     * idempotency; written in the transaction's own batch.
+     */
+    TRANSACTION_TOKENS("transaction-tokens");
 
     private final String storedName;
 

@@ -28,6 +28,10 @@ public final class Actions {
         actions.put("UpdateItem", new UpdateItem(engine));
         actions.put("Query", new Query(engine));
         actions.put("Scan", new Scan(engine));
+        actions.put("BatchGetItem", new BatchGetItem(engine));
+        actions.put("BatchWriteItem", new BatchWriteItem(engine));
+        actions.put("TransactWriteItems", new TransactWriteItems(engine));
+        actions.put("TransactGetItems", new TransactGetItems(engine));
     }
 
     /** The action of that name, or null when Stator does not serve it (yet). */

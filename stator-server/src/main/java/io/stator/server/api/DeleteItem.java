@@ -5,6 +5,7 @@ import io.stator.core.expression.Condition;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemOperations.WriteResult;
+import io.stator.engine.item.ItemWrite;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
@@ -25,15 +26,25 @@ final class DeleteItem implements Action {
         this.engine = engine;
     }
 
-    @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
+    /**
+     * Checks a delete (DeleteItem's request, or a Delete of TransactWriteItems) in DynamoDB's
+     * order and returns it ready to run.
+     */
+    static ItemWrite prepare(Engine engine, Struct request) {
         ExpressionParameters.checkCombination(request, PutItem.CONDITION_EXPRESSION, PutItem.EXPECTED);
         Map<String, AttributeValue> key = request.attributeMap("Key");
-        boolean returnOld = ItemRules.returnsOldItem(request.string("ReturnValues"));
+        ItemRules.returnsOldItem(request.string("ReturnValues"));
         Condition condition = ItemRules.condition(request);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
+        return ItemWrite.delete(table, key, condition, ItemRules.returnsOldItemOnFailure(request));
+    }
 
-        WriteResult result = engine.items().delete(table, key, condition, ItemRules.returnsOldItemOnFailure(request));
+    @Override
+    public void execute(Struct request, ResponseBody response) throws IOException {
+        ItemWrite write = prepare(engine, request);
+        TableDefinition table = write.table();
+        boolean returnOld = ItemRules.returnsOldItem(request.string("ReturnValues"));
+        WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();
         ItemRules.writeOldItem(g, returnOld, result.oldItem());

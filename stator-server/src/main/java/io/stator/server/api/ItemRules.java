@@ -111,19 +111,47 @@ final class ItemRules {
      * as DynamoDB's API reference says of ConsumedCapacity.TableName.
      */
     static void writeConsumedCapacity(JsonGenerator g, Struct request, ConsumedCapacity consumed) throws IOException {
-        String returnConsumedCapacity = request.string("ReturnConsumedCapacity");
-        if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) return;
-        g.writeObjectFieldStart("ConsumedCapacity");
-        g.writeStringField("TableName", request.string("TableName"));
-        g.writeNumberField("CapacityUnits", consumed.total());
-        if (returnConsumedCapacity.equals("INDEXES")) {
+        String mode = request.string("ReturnConsumedCapacity");
+        if (mode == null || mode.equals("NONE")) return;
+        g.writeFieldName("ConsumedCapacity");
+        writeCapacity(g, mode, request.string("TableName"), consumed, null);
+    }
+
+    /**
+     * The ConsumedCapacity of an operation on several tables (batches, transactions): a list,
+     * one entry per table, in the order the request first names them. A transaction's entries
+     * repeat each part's units as ReadCapacityUnits or WriteCapacityUnits (as measured on
+     * DynamoDB); a batch's do not.
+     *
+     * @param unitsField "ReadCapacityUnits", "WriteCapacityUnits", or null
+     */
+    static void writeConsumedCapacities(JsonGenerator g, Struct request, Map<String, ConsumedCapacity> byTable,
+                                        String unitsField) throws IOException {
+        String mode = request.string("ReturnConsumedCapacity");
+        if (mode == null || mode.equals("NONE")) return;
+        g.writeArrayFieldStart("ConsumedCapacity");
+        for (Map.Entry<String, ConsumedCapacity> e : byTable.entrySet()) writeCapacity(g, mode, e.getKey(), e.getValue(), unitsField);
+        g.writeEndArray();
+    }
+
+    private static void writeCapacity(JsonGenerator g, String mode, String tableName, ConsumedCapacity consumed,
+                                      String unitsField) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("TableName", tableName);
+        writeUnits(g, consumed.total(), unitsField);
+        if (mode.equals("INDEXES")) {
             g.writeObjectFieldStart("Table");
-            g.writeNumberField("CapacityUnits", consumed.tableUnits());
+            writeUnits(g, consumed.tableUnits(), unitsField);
             g.writeEndObject();
-            writeIndexUnits(g, "GlobalSecondaryIndexes", consumed.globalIndexUnits());
-            writeIndexUnits(g, "LocalSecondaryIndexes", consumed.localIndexUnits());
+            writeIndexUnits(g, "GlobalSecondaryIndexes", consumed.globalIndexUnits(), unitsField);
+            writeIndexUnits(g, "LocalSecondaryIndexes", consumed.localIndexUnits(), unitsField);
         }
         g.writeEndObject();
+    }
+
+    private static void writeUnits(JsonGenerator g, double units, String unitsField) throws IOException {
+        g.writeNumberField("CapacityUnits", units);
+        if (unitsField != null) g.writeNumberField(unitsField, units);
     }
 
     /**
@@ -134,11 +162,22 @@ final class ItemRules {
      */
     static void writeItemCollectionMetrics(JsonGenerator g, Struct request, TableDefinition table,
                                            ItemOperations.WriteResult result) throws IOException {
-        if (!"SIZE".equals(request.string("ReturnItemCollectionMetrics")) || result.itemCollectionSize() < 0) return;
+        if (!returnsItemCollectionMetrics(request) || result.itemCollectionSize() < 0) return;
+        g.writeFieldName("ItemCollectionMetrics");
+        writeItemCollectionMetrics(g, table, result);
+    }
+
+    static boolean returnsItemCollectionMetrics(Struct request) {
+        return "SIZE".equals(request.string("ReturnItemCollectionMetrics"));
+    }
+
+    /** One write's ItemCollectionMetrics object (the write must be on a table with a local index). */
+    static void writeItemCollectionMetrics(JsonGenerator g, TableDefinition table, ItemOperations.WriteResult result)
+            throws IOException {
         Map<String, AttributeValue> item = result.newItem() != null ? result.newItem() : result.oldItem();
         String partitionKey = table.keySchema().partitionKey();
         double gigabytes = Math.floor(result.itemCollectionSize() / (1024.0 * 1024 * 1024));
-        g.writeObjectFieldStart("ItemCollectionMetrics");
+        g.writeStartObject();
         g.writeFieldName("ItemCollectionKey");
         AttributeValueJson.writeItem(g, Map.of(partitionKey, item.get(partitionKey)));
         g.writeArrayFieldStart("SizeEstimateRangeGB");
@@ -148,12 +187,13 @@ final class ItemRules {
         g.writeEndObject();
     }
 
-    private static void writeIndexUnits(JsonGenerator g, String field, Map<String, Double> units) throws IOException {
+    private static void writeIndexUnits(JsonGenerator g, String field, Map<String, Double> units, String unitsField)
+            throws IOException {
         if (units.isEmpty()) return;
         g.writeObjectFieldStart(field);
         for (Map.Entry<String, Double> e : units.entrySet()) {
             g.writeObjectFieldStart(e.getKey());
-            g.writeNumberField("CapacityUnits", e.getValue());
+            writeUnits(g, e.getValue(), unitsField);
             g.writeEndObject();
         }
         g.writeEndObject();

@@ -5,6 +5,7 @@ import io.stator.core.expression.Condition;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemOperations.WriteResult;
+import io.stator.engine.item.ItemWrite;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
@@ -25,24 +26,33 @@ final class PutItem implements Action {
 
     private final Engine engine;
 
+    /**
+     * Checks a put (PutItem's request, or a Put of TransactWriteItems) in DynamoDB's order and
+     * returns it ready to run (a transaction's Put has no ReturnValues).
+     */
+    static ItemWrite prepare(Engine engine, Struct request) {
+        ExpressionParameters.checkCombination(request, CONDITION_EXPRESSION, EXPECTED);
+        Map<String, AttributeValue> item = request.attributeMap("Item");
+        ItemRules.checkNesting(item);
+        ItemRules.returnsOldItem(request.string("ReturnValues"));
+        ItemRules.checkItemSize(item);
+        Condition condition = ItemRules.condition(request);
+        TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
+        return ItemWrite.put(table, item, condition, ItemRules.returnsOldItemOnFailure(request));
+    }
+
     PutItem(Engine engine) {
         this.engine = engine;
     }
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
-        ExpressionParameters.checkCombination(request, CONDITION_EXPRESSION, EXPECTED);
-        Map<String, AttributeValue> item = request.attributeMap("Item");
-        ItemRules.checkNesting(item);
-        boolean returnOld = ItemRules.returnsOldItem(request.string("ReturnValues"));
-        ItemRules.checkItemSize(item);
-        Condition condition = ItemRules.condition(request);
-        TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-
-        WriteResult result = engine.items().put(table, item, condition, ItemRules.returnsOldItemOnFailure(request));
+        ItemWrite write = prepare(engine, request);
+        TableDefinition table = write.table();
+        WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();
-        ItemRules.writeOldItem(g, returnOld, result.oldItem());
+        ItemRules.writeOldItem(g, ItemRules.returnsOldItem(request.string("ReturnValues")), result.oldItem());
         ItemRules.writeConsumedCapacity(g, request, result.consumed());
         ItemRules.writeItemCollectionMetrics(g, request, table, result);
     }

@@ -11,6 +11,7 @@ import io.stator.core.expression.UpdateApplier;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemOperations.WriteResult;
+import io.stator.engine.item.ItemWrite;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
@@ -38,8 +39,14 @@ final class UpdateItem implements Action {
         this.engine = engine;
     }
 
-    @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
+    /** A checked update, ready to run, and the paths it updates (for UPDATED_OLD and UPDATED_NEW). */
+    record Prepared(ItemWrite write, List<Path> targets) {}
+
+    /**
+     * Checks an update (UpdateItem's request, or an Update of TransactWriteItems) in DynamoDB's
+     * order and returns it ready to run.
+     */
+    static Prepared prepare(Engine engine, Struct request) {
         ExpressionParameters.checkCombination(request, EXPRESSIONS, LEGACY);
         Map<String, AttributeValue> key = request.attributeMap("Key");
         Map<String, Struct> attributeUpdates = LegacyUpdates.read(request);
@@ -51,7 +58,6 @@ final class UpdateItem implements Action {
             condition = expressions.condition(ExpressionKind.CONDITION, request.string("ConditionExpression"));
         }
         expressions.checkAllUsed();
-        String returnValues = request.string("ReturnValues", "NONE");
         boolean returnOldOnFailure = ItemRules.returnsOldItemOnFailure(request);
 
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
@@ -70,7 +76,7 @@ final class UpdateItem implements Action {
 
         boolean removesOnly = actions != null && !actions.isEmpty()
                 && actions.stream().allMatch(a -> a instanceof UpdateAction.Remove);
-        WriteResult result = engine.items().update(table, key, condition, returnOldOnFailure, old -> {
+        ItemWrite write = ItemWrite.update(table, key, condition, returnOldOnFailure, old -> {
                     // REMOVE alone on a missing item creates nothing and, though its paths lead
                     // nowhere, is no error (DynamoDB's behaviour, recorded by Scylla's tests).
                     if (old == null && removesOnly) return null;
@@ -80,6 +86,16 @@ final class UpdateItem implements Action {
                     ItemRules.checkUpdatedItemSize(updated);
                     return updated;
                 });
+        return new Prepared(write, targets);
+    }
+
+    @Override
+    public void execute(Struct request, ResponseBody response) throws IOException {
+        Prepared prepared = prepare(engine, request);
+        String returnValues = request.string("ReturnValues", "NONE");
+        TableDefinition table = prepared.write().table();
+        List<Path> targets = prepared.targets();
+        WriteResult result = engine.items().write(prepared.write());
 
         JsonGenerator g = response.json();
         Map<String, AttributeValue> returned = switch (returnValues) {

@@ -1,7 +1,12 @@
 package io.stator.server.protocol;
 
 import io.stator.core.error.DynamoDbException;
+import io.stator.core.item.ItemCodec;
 import io.stator.core.model.AttributeValue;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -112,6 +117,10 @@ public final class Struct {
     @SuppressWarnings("unchecked")
     public Map<String, Struct> structMap(String member) { return (Map<String, Struct>) values.get(member); }
 
+    /** A map of lists of structures (BatchWriteItem's RequestItems), in request order, or null when absent. */
+    @SuppressWarnings("unchecked")
+    public Map<String, List<Struct>> structListMap(String member) { return (Map<String, List<Struct>>) values.get(member); }
+
     /** A list of attribute values (AttributeValueList), or null when absent. */
     @SuppressWarnings("unchecked")
     public List<AttributeValue> attributeValueList(String member) {
@@ -155,6 +164,60 @@ public final class Struct {
             if (value instanceof InvalidAttributeValue invalid) throw invalid.error();
         }
         return (Map<String, AttributeValue>) (Map<String, ?>) map;
+    }
+
+    /**
+     * A digest of the whole structure but the named members (SHA-256), to tell whether two
+     * requests are the same (TransactWriteItems' ClientRequestToken). Map members are taken
+     * in order: a retry sends the same request again, in the same order.
+     */
+    public byte[] digest(String... excluded) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Map<String, Object> included = new LinkedHashMap<>(values);
+        for (String member : excluded) included.remove(member);
+        digest(sha, included);
+        return sha.digest();
+    }
+
+    private static void digest(MessageDigest sha, Object value) {
+        switch (value) {
+            case Struct s -> digest(sha, s.values);
+            case Map<?, ?> m -> {
+                sha.update((byte) '{');
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    digest(sha, e.getKey());
+                    digest(sha, e.getValue());
+                }
+                sha.update((byte) '}');
+            }
+            case List<?> l -> {
+                sha.update((byte) '[');
+                for (Object o : l) digest(sha, o);
+                sha.update((byte) ']');
+            }
+            case AttributeValue v -> {
+                byte[] encoded = ItemCodec.encode(Map.of("", v));
+                sha.update((byte) 'a');
+                sha.update(ByteBuffer.allocate(4).putInt(encoded.length).array());
+                sha.update(encoded);
+            }
+            case byte[] b -> {
+                sha.update((byte) 'b');
+                sha.update(ByteBuffer.allocate(4).putInt(b.length).array());
+                sha.update(b);
+            }
+            default -> {
+                byte[] text = String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+                sha.update((byte) 's');
+                sha.update(ByteBuffer.allocate(4).putInt(text.length).array());
+                sha.update(text);
+            }
+        }
     }
 
     @Override

@@ -1,0 +1,53 @@
+package io.stator.engine.item;
+
+import io.stator.core.expression.Condition;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.item.ItemOperations.ItemMutation;
+import io.stator.engine.table.TableDefinition;
+import java.util.Map;
+
+/**
+ * One item's write as a request describes it: which item, under what condition, and how its
+ * new state follows from its old one. PutItem, UpdateItem, DeleteItem, BatchWriteItem's
+ * requests and TransactWriteItems' actions are each one of these; the factories check the key
+ * against the table's key schema.
+ *
+ * @param rowKey    the item's storage key
+ * @param condition null for none
+ * @param mutation  the new item from the old one (null to delete); null for a ConditionCheck,
+ *                  a transaction action that only checks
+ */
+public record ItemWrite(TableDefinition table, byte[] rowKey, Condition condition, ItemMutation mutation,
+                        boolean returnOldItemOnFailure) {
+
+    /** PutItem: replaces the whole item. */
+    public static ItemWrite put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
+                                boolean returnOldItemOnFailure) {
+        PrimaryKeys.checkItem(table.keySchema(), item);
+        return new ItemWrite(table, ItemOperations.rowKey(table, item), condition, old -> item, returnOldItemOnFailure);
+    }
+
+    /** DeleteItem: removes the item. */
+    public static ItemWrite delete(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
+                                   boolean returnOldItemOnFailure) {
+        return update(table, key, condition, returnOldItemOnFailure, old -> null);
+    }
+
+    /** UpdateItem: {@code update} computes the new item from the old one (null when absent). */
+    public static ItemWrite update(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
+                                   boolean returnOldItemOnFailure, ItemMutation update) {
+        PrimaryKeys.checkKey(table.keySchema(), key);
+        return new ItemWrite(table, ItemOperations.rowKey(table, key), condition, update, returnOldItemOnFailure);
+    }
+
+    /** A transaction's ConditionCheck: the condition must hold, nothing is written. */
+    public static ItemWrite conditionCheck(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
+                                           boolean returnOldItemOnFailure) {
+        PrimaryKeys.checkKey(table.keySchema(), key);
+        return new ItemWrite(table, ItemOperations.rowKey(table, key), condition, null, returnOldItemOnFailure);
+    }
+
+    public boolean isConditionCheck() {
+        return mutation == null;
+    }
+}

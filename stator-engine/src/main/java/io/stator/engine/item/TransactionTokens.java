@@ -1,0 +1,119 @@
+package io.stator.engine.item;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.engine.storage.Cursor;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.Snapshot;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.storage.WriteBatch;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * TransactWriteItems' ClientRequestToken: for ten minutes after a transaction with a token
+ * commits, the same token with the same request succeeds again without applying anything, and
+ * with another request fails (IdempotentParameterMismatchException); while the first is still
+ * running, a retry fails with TransactionInProgressException. A committed token is stored in
+ * the transaction's own batch, so a retry after a crash is still recognised.
+ */
+final class TransactionTokens {
+
+    /** DynamoDB's idempotency window (API reference, ClientRequestToken). */
+    static final Duration WINDOW = Duration.ofMinutes(10);
+
+    /** How often, in committed tokens, expired ones are swept from storage. */
+    private static final int SWEEP_EVERY = 4096;
+
+    private final Storage storage;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, byte[]> running = new ConcurrentHashMap<>();
+    private final AtomicInteger sinceSweep = new AtomicInteger();
+
+    TransactionTokens(Storage storage, Clock clock) {
+        this.storage = storage;
+        this.clock = clock;
+    }
+
+    /** What a token's request turned out to be. */
+    enum Status { NEW, REPLAY }
+
+    /**
+     * Marks the token as running and says whether its request is new or a replay of a
+     * committed one; call {@link #finish} afterwards in every case.
+     *
+     * @param fingerprint a digest of the whole request
+     */
+    Status begin(String token, byte[] fingerprint) {
+        byte[] other = running.putIfAbsent(token, fingerprint);
+        if (other != null) {
+            if (Arrays.equals(other, fingerprint)) {
+                // The text DynamoDB sends (a live SDK log, aws/aws-sdk-java-v2#2518).
+                throw new DynamoDbException(ErrorType.TRANSACTION_IN_PROGRESS,
+                        "Transaction from previous request is still in progress");
+            }
+            throw mismatch();
+        }
+        try {
+            byte[] stored = storage.get(Keyspace.TRANSACTION_TOKENS, key(token));
+            if (stored == null || expired(stored)) return Status.NEW;
+            if (!Arrays.equals(Arrays.copyOfRange(stored, Long.BYTES, stored.length), fingerprint)) throw mismatch();
+            return Status.REPLAY;
+        } catch (RuntimeException e) {
+            running.remove(token);
+            throw e;
+        }
+    }
+
+    /** Adds the token's record to the transaction's batch. */
+    void record(WriteBatch batch, String token, byte[] fingerprint) {
+        ByteBuffer value = ByteBuffer.allocate(Long.BYTES + fingerprint.length);
+        value.putLong(clock.millis()).put(fingerprint);
+        batch.put(Keyspace.TRANSACTION_TOKENS, key(token), value.array());
+    }
+
+    void finish(String token, boolean committed) {
+        running.remove(token);
+        if (committed && sinceSweep.incrementAndGet() % SWEEP_EVERY == 0) sweep();
+    }
+
+    /** Deletes the records of tokens whose window has passed. */
+    void sweep() {
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor cursor = storage.range(snapshot, Keyspace.TRANSACTION_TOKENS, new byte[0], new byte[] {(byte) 0xFF},
+                     false);
+             WriteBatch batch = storage.newBatch()) {
+            boolean any = false;
+            while (cursor.next()) {
+                if (expired(cursor.value())) {
+                    batch.delete(Keyspace.TRANSACTION_TOKENS, cursor.key());
+                    any = true;
+                }
+            }
+            if (any) storage.commit(batch);
+        }
+    }
+
+    private boolean expired(byte[] stored) {
+        long committedAt = ByteBuffer.wrap(stored).getLong();
+        return clock.millis() - committedAt > WINDOW.toMillis();
+    }
+
+    private static byte[] key(String token) {
+        return token.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * DynamoDB's message for this error is not recorded anywhere we could find (DynamoDB Local
+     * sends none); this is the API reference's description of the exception.
+     */
+    private static DynamoDbException mismatch() {
+        return new DynamoDbException(ErrorType.IDEMPOTENT_PARAMETER_MISMATCH, "DynamoDB rejected the request because "
+                + "you retried a request with a different payload but with an idempotent token that was already used.");
+    }
+}

@@ -1,0 +1,141 @@
+package io.stator.server.api;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.Path;
+import io.stator.core.expression.Projector;
+import io.stator.core.item.ItemSize;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.Engine;
+import io.stator.engine.item.ItemOperations.ReadResult;
+import io.stator.engine.item.PrimaryKeys;
+import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.table.TableDefinition;
+import io.stator.server.protocol.AttributeValueJson;
+import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.Struct;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * BatchGetItem: up to 100 items of several tables, each read on its own (a batch is not a
+ * snapshot), at most 16 MB of them per response; the rest come back as UnprocessedKeys, in
+ * the form of the request, for the client to ask again. Checks in DynamoDB's order (dynalite,
+ * whose tests ran against DynamoDB): per table its projection, keys and duplicates, the total,
+ * then the tables, then each key against its table.
+ */
+final class BatchGetItem implements Action {
+
+    /** DynamoDB's limit on the keys of one request (API reference). */
+    static final int MAX_KEYS = 100;
+
+    /**
+     * DynamoDB returns at most 16 MB of items. In decimal megabytes: the API reference's example
+     * (a hundred 300 KB items, 52 returned) rules out 16 MiB.
+     */
+    static final long MAX_RESPONSE_BYTES = 16_000_000;
+
+    private final Engine engine;
+
+    BatchGetItem(Engine engine) {
+        this.engine = engine;
+    }
+
+    /** One table's part of the request. */
+    private record TableRequest(String name, Struct request, List<Map<String, AttributeValue>> keys,
+                                List<Path> projection) {}
+
+    @Override
+    public void execute(Struct request, ResponseBody response) throws IOException {
+        List<TableRequest> tables = new ArrayList<>();
+        int total = 0;
+        for (Map.Entry<String, Struct> e : request.structMap("RequestItems").entrySet()) {
+            Struct s = e.getValue();
+            ExpressionParameters.checkCombination(s, GetItem.PROJECTION_EXPRESSION, GetItem.ATTRIBUTES_TO_GET);
+            List<Path> projection = GetItem.projection(s);
+            List<Map<String, AttributeValue>> keys = s.attributeMapList("Keys");
+            if (new HashSet<>(keys).size() != keys.size()) {
+                throw DynamoDbException.validation("Provided list of item keys contains duplicates");
+            }
+            total += keys.size();
+            if (total > MAX_KEYS) throw DynamoDbException.validation("Too many items requested for the BatchGetItem call");
+            tables.add(new TableRequest(e.getKey(), s, keys, projection));
+        }
+        Map<TableRequest, TableDefinition> definitions = new LinkedHashMap<>();
+        for (TableRequest t : tables) {
+            definitions.put(t, engine.catalog().require(t.name(), NotFoundMessage.PLAIN));
+        }
+        for (TableRequest t : tables) {
+            TableDefinition table = definitions.get(t);
+            for (Map<String, AttributeValue> key : t.keys()) PrimaryKeys.checkKey(table.keySchema(), key);
+            if (t.projection() != null) KeyPaths.checkNoNestedKeyPaths(table.keySchema(), t.projection());
+        }
+
+        JsonGenerator g = response.json();
+        PerTableResults perTable = new PerTableResults();
+        Map<TableRequest, List<Map<String, AttributeValue>>> unprocessed = new LinkedHashMap<>();
+        long bytes = 0;
+        g.writeObjectFieldStart("Responses");
+        for (TableRequest t : tables) {
+            TableDefinition table = definitions.get(t);
+            boolean consistentRead = t.request().bool("ConsistentRead", false);
+            g.writeArrayFieldStart(t.name());
+            for (Map<String, AttributeValue> key : t.keys()) {
+                if (!unprocessed.isEmpty()) {
+                    unprocessed.computeIfAbsent(t, x -> new ArrayList<>()).add(key);
+                    continue;
+                }
+                ReadResult r = engine.items().get(table, key, consistentRead);
+                long size = r.item() == null ? 0 : ItemSize.of(r.item());
+                if (bytes + size > MAX_RESPONSE_BYTES) {
+                    unprocessed.computeIfAbsent(t, x -> new ArrayList<>()).add(key);
+                    continue;
+                }
+                bytes += size;
+                perTable.consumed(t.name(), r.consumed());
+                if (r.item() != null) {
+                    AttributeValueJson.writeItem(g,
+                            t.projection() == null ? r.item() : Projector.project(r.item(), t.projection()));
+                }
+            }
+            g.writeEndArray();
+        }
+        g.writeEndObject();
+        writeUnprocessedKeys(g, unprocessed);
+        perTable.writeConsumedCapacity(g, request, null);
+    }
+
+    /** The keys not read, each table's entry in the form of the request (its projection and ConsistentRead kept). */
+    private static void writeUnprocessedKeys(JsonGenerator g, Map<TableRequest, List<Map<String, AttributeValue>>> unprocessed)
+            throws IOException {
+        g.writeObjectFieldStart("UnprocessedKeys");
+        for (Map.Entry<TableRequest, List<Map<String, AttributeValue>>> e : unprocessed.entrySet()) {
+            Struct s = e.getKey().request();
+            g.writeObjectFieldStart(e.getKey().name());
+            g.writeArrayFieldStart("Keys");
+            for (Map<String, AttributeValue> key : e.getValue()) AttributeValueJson.writeItem(g, key);
+            g.writeEndArray();
+            if (s.has("ConsistentRead")) g.writeBooleanField("ConsistentRead", s.bool("ConsistentRead"));
+            if (s.has("ProjectionExpression")) g.writeStringField("ProjectionExpression", s.string("ProjectionExpression"));
+            if (s.has("ExpressionAttributeNames")) {
+                g.writeObjectFieldStart("ExpressionAttributeNames");
+                for (Map.Entry<String, String> n : s.stringMap("ExpressionAttributeNames").entrySet()) {
+                    g.writeStringField(n.getKey(), n.getValue());
+                }
+                g.writeEndObject();
+            }
+            if (s.has("AttributesToGet")) {
+                g.writeArrayFieldStart("AttributesToGet");
+                for (String name : s.stringList("AttributesToGet")) g.writeString(name);
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+    }
+}
