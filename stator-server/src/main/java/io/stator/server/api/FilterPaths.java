@@ -2,46 +2,55 @@ package io.stator.server.api;
 
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.Operand;
+import io.stator.core.expression.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** The top-level attributes a condition reads (for DynamoDB's rules on filters over keys). */
+/** The document paths a condition reads (for DynamoDB's rules on filters over keys). */
 final class FilterPaths {
 
     private FilterPaths() {}
 
+    /** Every path the condition reads, in the order it names them. */
+    static List<Path> paths(Condition condition) {
+        List<Path> paths = new ArrayList<>();
+        collect(condition, paths);
+        return paths;
+    }
+
     static Set<String> topLevelNames(Condition condition) {
         Set<String> names = new LinkedHashSet<>();
-        collect(condition, names);
+        for (Path p : paths(condition)) names.add(p.topLevelName());
         return names;
     }
 
-    private static void collect(Condition c, Set<String> names) {
+    private static void collect(Condition c, List<Path> paths) {
         switch (c) {
-            case Condition.Comparison cmp -> collect(List.of(cmp.left(), cmp.right()), names);
-            case Condition.Between b -> collect(List.of(b.value(), b.lower(), b.upper()), names);
+            case Condition.Comparison cmp -> collect(List.of(cmp.left(), cmp.right()), paths);
+            case Condition.Between b -> collect(List.of(b.value(), b.lower(), b.upper()), paths);
             case Condition.In in -> {
-                collect(List.of(in.value()), names);
-                collect(in.candidates(), names);
+                collect(List.of(in.value()), paths);
+                collect(in.candidates(), paths);
             }
-            case Condition.Function f -> collect(f.call().arguments(), names);
-            case Condition.Not n -> collect(n.condition(), names);
+            case Condition.Function f -> collect(f.call().arguments(), paths);
+            case Condition.Not n -> collect(n.condition(), paths);
             case Condition.And a -> {
-                collect(a.left(), names);
-                collect(a.right(), names);
+                collect(a.left(), paths);
+                collect(a.right(), paths);
             }
             case Condition.Or o -> {
-                collect(o.left(), names);
-                collect(o.right(), names);
+                collect(o.left(), paths);
+                collect(o.right(), paths);
             }
         }
     }
 
-    private static void collect(List<Operand> operands, Set<String> names) {
+    private static void collect(List<Operand> operands, List<Path> paths) {
         for (Operand o : operands) {
-            if (o instanceof Operand.PathOperand p) names.add(p.path().topLevelName());
-            if (o instanceof Operand.FunctionCall f) collect(f.arguments(), names);
+            if (o instanceof Operand.PathOperand p) paths.add(p.path());
+            if (o instanceof Operand.FunctionCall f) collect(f.arguments(), paths);
         }
     }
 }

@@ -76,6 +76,8 @@ final class Scan implements Action {
         int total = totalSegments == null ? 1 : totalSegments;
         if (exclusiveStartKey != null) checkStartKey(schema, exclusiveStartKey, seg, total);
         if (projection != null) KeyPaths.checkNoNestedKeyPaths(schema, projection);
+        // A Scan may filter on key attributes, but not reach inside one (as a Query may not at all).
+        if (filter != null) KeyPaths.checkNoNestedKeyPaths(schema, FilterPaths.paths(filter));
 
         Condition matching = filter;
         Page page = engine.pages().scan(table, seg, total, exclusiveStartKey, ReadRequests.limit(request),
