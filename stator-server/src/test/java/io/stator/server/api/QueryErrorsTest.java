@@ -163,6 +163,8 @@ class QueryErrorsTest {
         c.add(new Case("contains", RANGE, keyExpression("contains(pk, :a)", values[0], values[1]), operator + "contains"));
         c.add(new Case("attribute_type", RANGE, keyExpression("attribute_type(pk, :a)", ":a", s("S")),
                 operator + "attribute_type"));
+        c.add(new Case("begins_with in capitals", RANGE, keyExpression("pk = :a AND BEGINS_WITH(sk, :a)", values[0], values[1]),
+                "Invalid KeyConditionExpression: Invalid function name; function: BEGINS_WITH"));
         c.add(new Case("size", RANGE, keyExpression("size(pk) > :a", ":a", n("1")),
                 "KeyConditionExpressions cannot contain nested operations"));
         c.add(new Case("BETWEEN on a value", RANGE, keyExpression(":a BETWEEN pk AND :b", values),

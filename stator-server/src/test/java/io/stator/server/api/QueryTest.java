@@ -187,6 +187,7 @@ class QueryTest {
         return new SortKeyCase(operator, List.of(
                 expression("pk = :pk AND sk " + operator + " :v", values),
                 expression(":v " + reversedOperator + " sk AND :pk = pk", values),
+                expression("(pk = :pk) AND (sk " + operator + " :v)", values),
                 new Form("with names", b -> b.keyConditionExpression("#p = :pk and #s " + operator + " :v")
                         .expressionAttributeNames(names("#p", PARTITION_KEY, "#s", SORT_KEY))
                         .expressionAttributeValues(values)),
