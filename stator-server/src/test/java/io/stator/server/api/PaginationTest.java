@@ -27,6 +27,7 @@ import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -132,7 +133,7 @@ class PaginationTest {
             case N -> {
                 BigInteger digits = new BigInteger(1 + random.nextInt(120), random);
                 BigDecimal value = new BigDecimal(random.nextBoolean() ? digits : digits.negate(), random.nextInt(40) - 10);
-                yield n(value.round(new java.math.MathContext(38)).stripTrailingZeros().toPlainString());
+                yield n(value.round(new MathContext(38)).stripTrailingZeros().toPlainString());
             }
             default -> throw new IllegalArgumentException(type.toString());
         };

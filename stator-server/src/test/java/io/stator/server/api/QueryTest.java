@@ -25,8 +25,10 @@ import io.stator.server.testing.KeyShape;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
@@ -234,7 +236,7 @@ class QueryTest {
     }
 
     /** The partitions that {@link #sortKeyConditions} query, stored once per table. */
-    private static final java.util.Set<AttributeValue> storedConditionPartitions = new java.util.HashSet<>();
+    private static final Set<AttributeValue> storedConditionPartitions = new HashSet<>();
 
     @ParameterizedTest(name = "{0}: {2}")
     @MethodSource("sortKeyConditions")

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -134,7 +135,7 @@ class SortOrderTest {
     private record Partition(String table, AttributeValue partitionKey, List<AttributeValue> sortKeys) {}
 
     /** The partitions stored so far, by type and seed: both properties read the same data. */
-    private static final Map<String, Partition> stored = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, Partition> stored = new ConcurrentHashMap<>();
 
     private static Partition partition(ScalarAttributeType type, long seed) {
         return stored.computeIfAbsent(type + "/" + seed, k -> store(type, seed));
