@@ -41,6 +41,44 @@ public final class DynamoSize {
         throw new IllegalArgumentException("attribute value without a type: " + v);
     }
 
+    /** A Query or Scan page ends once the items read reach this many {@link #pageBytes} (1 MiB). */
+    public static final long PAGE_BYTES = 1024 * 1024;
+
+    /**
+     * How much of a Query or Scan page's 1 MiB an item uses up. DynamoDB measures pages in an
+     * internal format, not by the documented item size: every attribute name counts one byte
+     * however long, strings carry a 1 to 3 byte length, and the sort key counts apart:
+     * {@code 2 + S + (1 + floor((1 + S) / 3072)) * (18 + R)}, R the sort key value's size, S the
+     * sum over the other attributes of 1 + their stored size. This is dynalite's formula
+     * (db/index.js), which reproduces to the byte the page ends recorded against DynamoDB (see
+     * PaginationTest); written again here so that tests do not check the server against itself.
+     */
+    public static long pageBytes(Map<String, AttributeValue> item, String sortKeyName) {
+        long s = 0;
+        long r = 0;
+        for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
+            if (e.getKey().equals(sortKeyName)) r = of(e.getValue());
+            else s += 1 + stored(e.getValue());
+        }
+        return 2 + s + (1 + (1 + s) / 3072) * (18 + r);
+    }
+
+    private static long stored(AttributeValue v) {
+        if (v.s() != null) {
+            long length = utf8(v.s());
+            return length + (length < 128 ? 1 : length < 16384 ? 2 : 3);
+        }
+        if (v.n() != null || v.b() != null) return of(v) + 1;
+        if (v.bool() != null) return 1;
+        if (v.nul() != null) return 0;
+        if (v.hasSs()) return of(v) + v.ss().size() + 1;
+        if (v.hasNs()) return of(v) + v.ns().size() + 1;
+        if (v.hasBs()) return of(v) + v.bs().size() + 1;
+        if (v.hasL()) return 3 + v.l().stream().mapToLong(e -> 1 + stored(e)).sum();
+        if (v.hasM()) return 3 + v.m().size() + v.m().values().stream().mapToLong(e -> stored(e) + 1).sum();
+        throw new IllegalArgumentException("attribute value without a type: " + v);
+    }
+
     /**
      * The item with one more string attribute, {@code fillerName}, of repetitions of
      * {@code fill} (one character, of one to four UTF-8 bytes, and 'a' to make up any rest), sized
