@@ -1,9 +1,7 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.stator.core.error.CancellationReason;
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.error.TransactionCanceledException;
 import io.stator.core.expression.Path;
 import io.stator.core.expression.Projector;
 import io.stator.core.item.ItemSize;
@@ -47,8 +45,7 @@ final class TransactGetItems implements Action {
         List<List<Path>> projections = new ArrayList<>(n);
         List<String> tableNames = new ArrayList<>(n);
         Set<Object> items = new HashSet<>();
-        int mismatchAt = -1;
-        KeySchemaMismatchException mismatch = null;
+        KeyMismatches mismatches = new KeyMismatches();
         for (int i = 0; i < n; i++) {
             Struct get = transactItems.get(i).struct("Get");
             Map<String, AttributeValue> key = get.attributeMap("Key");
@@ -58,10 +55,7 @@ final class TransactGetItems implements Action {
             try {
                 PrimaryKeys.checkKey(table.keySchema(), key);
             } catch (KeySchemaMismatchException e) {
-                if (mismatch == null) {
-                    mismatch = e;
-                    mismatchAt = i;
-                }
+                mismatches.record(i, e);
             }
             Object identity = ItemKeys.identity(table, key);
             if (identity != null && !items.add(identity)) {
@@ -73,7 +67,7 @@ final class TransactGetItems implements Action {
             projections.add(projection);
             tableNames.add(get.string("TableName"));
         }
-        if (mismatch != null) throw TransactionCanceledException.at(mismatchAt, n, CancellationReason.of(mismatch));
+        mismatches.throwIfAny(n);
 
         List<ReadResult> results = engine.transactions().get(gets);
         long bytes = 0;

@@ -1,9 +1,7 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.stator.core.error.CancellationReason;
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.error.TransactionCanceledException;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.ExpressionKind;
@@ -54,8 +52,7 @@ final class TransactWriteItems implements Action {
         int n = transactItems.size();
         List<ItemWrite> writes = new ArrayList<>(n);
         List<String> tableNames = new ArrayList<>(n);
-        KeySchemaMismatchException mismatch = null;
-        int mismatchAt = -1;
+        KeyMismatches mismatches = new KeyMismatches();
         List<Object> identities = new ArrayList<>(n);
         long payload = 0;
         for (int i = 0; i < n; i++) {
@@ -67,10 +64,7 @@ final class TransactWriteItems implements Action {
             try {
                 write = prepare(kind, s);
             } catch (KeySchemaMismatchException e) {
-                if (mismatch == null) {
-                    mismatch = e;
-                    mismatchAt = i;
-                }
+                mismatches.record(i, e);
             }
             Map<String, AttributeValue> keyOrItem = kind.equals("Put") ? s.attributeMap("Item") : s.attributeMap("Key");
             payload += ItemSize.of(keyOrItem);
@@ -90,7 +84,7 @@ final class TransactWriteItems implements Action {
             // speak of the transaction payload's size.
             throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
         }
-        if (mismatch != null) throw TransactionCanceledException.at(mismatchAt, n, CancellationReason.of(mismatch));
+        mismatches.throwIfAny(n);
 
         String token = request.string("ClientRequestToken");
         WriteOutcome outcome = engine.transactions().write(writes,

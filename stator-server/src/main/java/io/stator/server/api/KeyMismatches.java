@@ -1,0 +1,27 @@
+package io.stator.server.api;
+
+import io.stator.core.error.CancellationReason;
+import io.stator.core.error.TransactionCanceledException;
+import io.stator.engine.item.KeySchemaMismatchException;
+
+/**
+ * The first action of a transaction whose key does not fit its table. DynamoDB reports it, once
+ * the request's own errors are known, as that action's ValidationError, every other action
+ * None.
+ */
+final class KeyMismatches {
+
+    private KeySchemaMismatchException first;
+    private int position = -1;
+
+    void record(int action, KeySchemaMismatchException e) {
+        if (first == null) {
+            first = e;
+            position = action;
+        }
+    }
+
+    void throwIfAny(int actions) {
+        if (first != null) throw TransactionCanceledException.at(position, actions, CancellationReason.of(first));
+    }
+}
