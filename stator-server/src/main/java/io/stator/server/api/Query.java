@@ -87,13 +87,15 @@ final class Query implements Action {
         boolean forward = request.bool("ScanIndexForward", true);
         int limit = ReadRequests.limit(request);
         boolean consistentRead = request.bool("ConsistentRead", false);
+        boolean fetch = target.fetchesFromTable(select, projection, filter);
         Page page = target.isIndex()
                 ? engine.pages().queryIndex(table, target.index(), key.partitionKey(), key.sortKeyPrefix(), key.sortKey(),
                         forward, exclusiveStartKey, limit, consistentRead,
-                        target.fetchesFromTable(select, projection, filter), filterTest)
+                        fetch, filterTest)
                 : engine.pages().query(table, key.partitionKey().get(0), key.sortKey(), forward, exclusiveStartKey,
                         limit, consistentRead, filterTest);
-        ReadRequests.writePage(response.json(), request, page, projection, countOnly);
+        ReadRequests.writePage(response.json(), request, target.returned(page, fetch, select, projection), projection,
+                countOnly);
     }
 
     /** A Query may not filter on the key it queries by (on an index, the index's key). */

@@ -6,6 +6,8 @@ import io.stator.core.expression.Path;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.index.IndexEntries;
+import io.stator.engine.item.PageReader.Page;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.IndexDefinition.IndexStatus;
@@ -190,6 +192,19 @@ record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyAttribut
         if ("ALL_ATTRIBUTES".equals(select)) return true;
         if (projection != null && !allProjected(projection)) return true;
         return filter != null && !allProjected(FilterPaths.paths(filter));
+    }
+
+    /**
+     * A page as returned. Items a local index fetched from the table only for its filter go
+     * back to what the index projects: Select ALL_PROJECTED_ATTRIBUTES, the default on an index,
+     * "retrieves all attributes that have been projected into the index" (Select's API
+     * documentation); only ALL_ATTRIBUTES or a projection returns more.
+     */
+    Page returned(Page page, boolean fetched, String select, List<Path> projection) {
+        if (!fetched || projection != null || "ALL_ATTRIBUTES".equals(select)) return page;
+        List<Map<String, AttributeValue>> items = new ArrayList<>(page.items().size());
+        for (Map<String, AttributeValue> item : page.items()) items.add(IndexEntries.project(table, index, item));
+        return new Page(items, page.scannedCount(), page.lastEvaluatedKey(), page.consumed());
     }
 
     private boolean allProjected(List<Path> paths) {

@@ -83,10 +83,12 @@ final class Scan implements Action {
                 matching == null ? null : item -> ConditionEvaluator.matches(matching, item);
         int limit = ReadRequests.limit(request);
         boolean consistentRead = request.bool("ConsistentRead", false);
+        boolean fetch = target.fetchesFromTable(select, projection, filter);
         Page page = target.isIndex()
                 ? engine.pages().scanIndex(table, target.index(), seg, total, exclusiveStartKey, limit, consistentRead,
-                        target.fetchesFromTable(select, projection, filter), filterTest)
+                        fetch, filterTest)
                 : engine.pages().scan(table, seg, total, exclusiveStartKey, limit, consistentRead, filterTest);
-        ReadRequests.writePage(response.json(), request, page, projection, countOnly);
+        ReadRequests.writePage(response.json(), request, target.returned(page, fetch, select, projection), projection,
+                countOnly);
     }
 }

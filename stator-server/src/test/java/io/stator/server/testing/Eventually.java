@@ -1,0 +1,36 @@
+package io.stator.server.testing;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * Waits for what a global secondary index shows: its entries follow the table asynchronously (as
+ * DynamoDB's do), so a test reads until the expected result appears, with a deadline, instead of
+ * sleeping for a guessed time.
+ */
+public final class Eventually {
+
+    private static final long DEADLINE_MILLIS = 10_000;
+
+    private Eventually() {}
+
+    /** Reads until {@code done} holds, and returns that read; fails after the deadline. */
+    public static <T> T until(String what, Supplier<T> read, Predicate<T> done) {
+        long deadline = System.nanoTime() + DEADLINE_MILLIS * 1_000_000;
+        T last;
+        while (true) {
+            last = read.get();
+            if (done.test(last)) return last;
+            if (System.nanoTime() > deadline) break;
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return fail("not within " + DEADLINE_MILLIS + " ms: " + what + "; last read: " + last);
+    }
+}
