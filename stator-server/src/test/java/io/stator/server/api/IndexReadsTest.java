@@ -543,6 +543,39 @@ class IndexReadsTest {
                 .toList()), asSet(local));
     }
 
+    @Test
+    void pagingAnIndexKeyedByTheTablesOwnKeyAttributesNeedsOnlyTheTableKey() {
+        // The index key reuses the table key's attributes (reversed), so LastEvaluatedKey, the
+        // union of both keys, is just the table key.
+        String table = StatorTestServer.tableName();
+        server.client().createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(definition("pk", ScalarAttributeType.S), definition("sk", ScalarAttributeType.N))
+                .keySchema(key("pk", KeyType.HASH), key("sk", KeyType.RANGE))
+                .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("reversed")
+                        .keySchema(key("sk", KeyType.HASH), key("pk", KeyType.RANGE))
+                        .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)).build()));
+        List<Map<String, AttributeValue>> expected = new ArrayList<>();
+        for (String pk : List.of("e", "a", "d", "b", "c")) {
+            Map<String, AttributeValue> item = values("pk", s(pk), "sk", n("7"));
+            server.client().putItem(b -> b.tableName(table).item(item));
+            expected.add(item);
+        }
+        expected.sort(Comparator.comparing(i -> i.get("pk").s()));
+        Consumer<QueryRequest.Builder> bySeven = b -> b.tableName(table).indexName("reversed")
+                .keyConditionExpression("sk = :seven").expressionAttributeValues(values(":seven", n("7")));
+        Eventually.until("the index holds all five", () -> server.client().query(bySeven::accept).count(), c -> c == 5);
+        List<Map<String, AttributeValue>> paged = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> from = start;
+            QueryResponse page = server.client().query(b -> bySeven.accept(b.limit(2).exclusiveStartKey(from)));
+            if (page.hasLastEvaluatedKey()) assertEquals(Set.of("pk", "sk"), page.lastEvaluatedKey().keySet());
+            paged.addAll(page.items());
+            start = page.hasLastEvaluatedKey() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        assertEquals(expected, paged);
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 4})
     void pagingAScanOfAnIndexVisitsEveryEntryOnce(int limit) {
