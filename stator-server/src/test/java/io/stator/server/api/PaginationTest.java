@@ -11,6 +11,7 @@ import static io.stator.server.testing.Attrs.ns;
 import static io.stator.server.testing.Attrs.nul;
 import static io.stator.server.testing.Attrs.s;
 import static io.stator.server.testing.Attrs.ss;
+import static io.stator.server.testing.Attrs.with;
 import static io.stator.server.testing.KeyShape.PARTITION_KEY;
 import static io.stator.server.testing.KeyShape.SORT_KEY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -315,12 +316,6 @@ class PaginationTest {
 
     private static String repeat(char c, int times) {
         return String.valueOf(c).repeat(times);
-    }
-
-    private static Map<String, AttributeValue> with(Map<String, AttributeValue> key, Object... namesAndValues) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>(key);
-        item.putAll(item(namesAndValues));
-        return item;
     }
 
     /** 25 keys: one partition (dynalite's ids are 10 characters) and sort keys 0 to 24, or 25 partitions. */
