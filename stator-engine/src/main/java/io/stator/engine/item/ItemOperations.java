@@ -19,6 +19,7 @@ import io.stator.engine.table.KeySchema;
 import io.stator.engine.index.IndexEntries;
 import io.stator.engine.index.IndexEntry;
 import io.stator.engine.index.IndexPropagator;
+import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
@@ -45,14 +46,15 @@ public final class ItemOperations {
     private final StripedLocks locks = new StripedLocks(4096);
 
     private final IndexPropagator propagator;
+    private final Catalog catalog;
     private final TableCounters counters;
     private final long itemCollectionLimitBytes;
 
-    public ItemOperations(Storage storage, IndexPropagator propagator, TableCounters counters,
-                          long itemCollectionLimitBytes) {
+    public ItemOperations(Storage storage, IndexPropagator propagator, Catalog catalog, long itemCollectionLimitBytes) {
         this.storage = storage;
         this.propagator = propagator;
-        this.counters = counters;
+        this.catalog = catalog;
+        this.counters = catalog.counters();
         this.itemCollectionLimitBytes = itemCollectionLimitBytes;
     }
 
@@ -78,6 +80,7 @@ public final class ItemOperations {
     public WriteResult put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
                            boolean returnOldItemOnFailure) {
         PrimaryKeys.checkItem(table.keySchema(), item);
+        IndexEntries.checkItem(table, item);
         return mutateIf(table, rowKey(table, item), condition, returnOldItemOnFailure, old -> item);
     }
 
@@ -95,7 +98,11 @@ public final class ItemOperations {
     public WriteResult update(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
                               boolean returnOldItemOnFailure, ItemMutation update) {
         PrimaryKeys.checkKey(table.keySchema(), key);
-        return mutateIf(table, rowKey(table, key), condition, returnOldItemOnFailure, update);
+        return mutateIf(table, rowKey(table, key), condition, returnOldItemOnFailure, old -> {
+            Map<String, AttributeValue> updated = update.apply(old);
+            if (updated != null) IndexEntries.checkUpdate(table, old, updated);
+            return updated;
+        });
     }
 
     public ReadResult get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead) {
@@ -117,18 +124,30 @@ public final class ItemOperations {
         }
     }
 
+    /**
+     * Waits until every write that holds an item lock now has committed. A write that takes its
+     * lock after this call sees the catalog as it was at the call (see {@link #mutate}), so an
+     * index added before it gets the change of every write not already in the store.
+     */
+    public void awaitWritesInFlight() {
+        locks.awaitAll();
+    }
+
     /** The read-modify-write every single-item write goes through (see the class comment). */
-    public WriteResult mutate(TableDefinition table, byte[] rowKey, ItemMutation mutation) {
+    public WriteResult mutate(TableDefinition requested, byte[] rowKey, ItemMutation mutation) {
         ReentrantLock lock = locks.lockFor(rowKey);
         lock.lock();
         try {
+            // The definition as it is now, not as the request found it: an index created in
+            // between must get this write's change (IndexBuilds relies on it).
+            TableDefinition current = catalog.findById(requested.id());
+            TableDefinition table = current != null ? current : requested;
             byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
             Map<String, AttributeValue> oldItem = stored == null ? null : ItemCodec.decode(stored);
             Map<String, AttributeValue> newItem = mutation.apply(oldItem);
             if (oldItem == null && newItem == null) {
                 return new WriteResult(null, null, ConsumedCapacity.ofTable(CapacityUnits.write(0, 0)), -1);
             }
-            if (newItem != null) IndexEntries.check(table, newItem);
             long oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
             long newSize = newItem == null ? 0 : ItemSize.of(newItem);
             IndexChanges changes;

@@ -26,4 +26,12 @@ final class StripedLocks {
         h ^= (h >>> 16);
         return stripes[h & mask];
     }
+
+    /** Takes and releases every stripe in turn: whoever held one when called has let it go. */
+    void awaitAll() {
+        for (ReentrantLock stripe : stripes) {
+            stripe.lock();
+            stripe.unlock();
+        }
+    }
 }
