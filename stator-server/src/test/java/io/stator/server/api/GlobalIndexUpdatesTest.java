@@ -194,9 +194,6 @@ class GlobalIndexUpdatesTest {
 
         IndexContents.awaitIndexesMatch(server.client(), BIG, Duration.ofSeconds(30));
         IndexContents.assertCounts(server.client(), BIG);
-        assertEquals(List.of(), server.client().query(b -> b.tableName(BIG).indexName(name)
-                .keyConditionExpression("city = :c").expressionAttributeValues(Map.of(":c", n("2")))
-                ).items(), "numbers in city were left out");
 
         // The items the index left out are still writable, as long as the write leaves their
         // city alone (only what an update touches is checked: notes/indexes.md §4.1).
