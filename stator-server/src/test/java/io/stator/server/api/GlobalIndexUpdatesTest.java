@@ -224,6 +224,52 @@ class GlobalIndexUpdatesTest {
         }
     }
 
+    /**
+     * Writes that looked the table up before an index was created and commit after its backfill
+     * took its snapshot must still reach the index. New items from several writers, an index
+     * created under them, again and again: the window is small, so one round rarely hits it.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void anIndexCreatedWhileWritesAreInFlightMissesNoneOfThem() throws Exception {
+        int writers = 6;
+        for (int round = 0; round < 10; round++) {
+            String table = StatorTestServer.tableName();
+            server.client().createTable(Tables.onDemand(table).build());
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger writes = new AtomicInteger();
+            ExecutorService pool = Executors.newFixedThreadPool(writers);
+            List<Future<?>> running = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                String prefix = "w" + w + "-";
+                running.add(pool.submit(() -> {
+                    for (int i = 0; !stop.get(); i++) {
+                        Map<String, AttributeValue> item = item("pk", s(prefix + i), "g", s("x"));
+                        server.client().putItem(b -> b.tableName(table).item(item));
+                        writes.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            try {
+                while (writes.get() < 20) sleep(1);
+                server.client().updateTable(b -> b.tableName(table)
+                        .attributeDefinitions(Tables.definition("g", ScalarAttributeType.S))
+                        .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(c -> c.indexName("gsi1")
+                                .keySchema(Tables.key("g", KeyType.HASH))
+                                .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY))).build()));
+                int created = writes.get();
+                while (writes.get() < created + 20) sleep(1);
+            } finally {
+                stop.set(true);
+                for (Future<?> f : running) f.get();
+                pool.shutdownNow();
+            }
+            awaitStatus(table, "gsi1", IndexStatus.ACTIVE);
+            IndexContents.awaitIndexesMatch(server.client(), table, Duration.ofSeconds(10));
+        }
+    }
+
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void anInterruptedBackfillResumesAfterARestart() {
