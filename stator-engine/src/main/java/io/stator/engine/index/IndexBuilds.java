@@ -26,12 +26,12 @@ import java.util.concurrent.TimeUnit;
  * existing items are copied in, then ACTIVE; a deleted index is DELETING while its entries go.
  *
  * <p>Backfill and live writes: from the moment the index exists, every write queues its changes
- * for it (see {@link IndexPropagator}); writes read the table's definition under their item's
- * lock, and the backfill first waits for the writes that hold a lock, which may have read it
- * before the index existed, so every write is either queued or in the backfill's snapshot.
- * The backfill walks the table's keys and, for each item,
- * takes the item's lock, reads the item as it is now and writes its entry; a write that comes
- * after that queues its own change, which the propagator applies after the backfill's entry.
+ * for it (see {@link IndexPropagator}). Writes read the table's definition under their item's
+ * lock, and the backfill first waits for the writes holding a lock (they may have read it before
+ * the index existed), so each write is either queued or in the backfill's snapshot. The backfill
+ * walks the table's keys and, for each item, takes the item's lock, reads the item as it is now
+ * and writes its entry; a write that comes after that queues its own change, which the
+ * propagator applies after the backfill's entry.
  * Changes queued before the backfill reached an item may apply before or after its entry; they
  * end with the item's current entry either way, and {@link IndexWrites} keeps the counters
  * exact whatever the order. Work left unfinished by a crash or a shutdown resumes at the next

@@ -3,6 +3,7 @@ package io.stator.server.api;
 import static io.stator.server.testing.Attrs.item;
 import static io.stator.server.testing.Attrs.n;
 import static io.stator.server.testing.Attrs.s;
+import static io.stator.server.testing.Attrs.with;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -228,9 +229,6 @@ class GsiPropagationDelayTest {
         }
     }
 
-    private static Map<String, AttributeValue> with(Map<String, AttributeValue> item, Object... namesAndValues) {
-        return io.stator.server.testing.Attrs.with(item, namesAndValues);
-    }
 
     private static void sleep(long millis) {
         try {

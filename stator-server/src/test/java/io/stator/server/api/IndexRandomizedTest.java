@@ -4,7 +4,6 @@ import static io.stator.server.testing.Attrs.b;
 import static io.stator.server.testing.Attrs.n;
 import static io.stator.server.testing.Attrs.s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.IndexContents;

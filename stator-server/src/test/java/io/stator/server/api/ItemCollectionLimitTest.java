@@ -3,6 +3,7 @@ package io.stator.server.api;
 import static io.stator.server.testing.Attrs.item;
 import static io.stator.server.testing.Attrs.n;
 import static io.stator.server.testing.Attrs.s;
+import static io.stator.server.testing.Attrs.with;
 import static io.stator.server.testing.ErrorAssertions.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -187,9 +188,5 @@ class ItemCollectionLimitTest {
         assertFalse(range.get(0) < 0, range.toString());
         // How DynamoDB estimates is unknown; Stator gives the whole gigabytes around the size.
         assertEquals(List.of(0.0, 1.0), range);
-    }
-
-    private static Map<String, AttributeValue> with(Map<String, AttributeValue> item, Object... namesAndValues) {
-        return io.stator.server.testing.Attrs.with(item, namesAndValues);
     }
 }
