@@ -44,6 +44,7 @@ public final class ItemOperations {
 
     private final Storage storage;
     private final StripedLocks locks = new StripedLocks(4096);
+    private final StripedLocks collectionLocks = new StripedLocks(1024);
 
     private final IndexPropagator propagator;
     private final Catalog catalog;
@@ -153,6 +154,12 @@ public final class ItemOperations {
             IndexChanges changes;
             long collectionSize = -1;
             ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder().table(CapacityUnits.write(oldSize, newSize));
+            Map<String, AttributeValue> anyItem = oldItem != null ? oldItem : newItem;
+            // Writes to any item of a collection check and change its size: one at a time, or
+            // two could pass the limit together. Taken after the item's lock, never before.
+            ReentrantLock collectionLock = table.localIndexes().isEmpty() ? null
+                    : collectionLocks.lockFor(partitionKey(table, anyItem));
+            if (collectionLock != null) collectionLock.lock();
             try (WriteBatch batch = storage.newBatch()) {
                 if (newItem == null) {
                     batch.delete(Keyspace.ITEMS, rowKey);
@@ -162,11 +169,12 @@ public final class ItemOperations {
                 TableCounters.record(batch, table.id(), (newItem == null ? 0 : 1) - (oldItem == null ? 0 : 1),
                         newSize - oldSize);
                 changes = maintainIndexes(batch, table, oldItem, newItem, consumed);
-                if (!table.localIndexes().isEmpty()) {
-                    collectionSize = recordCollection(batch, table, oldItem != null ? oldItem : newItem,
-                            newSize - oldSize + changes.localBytes());
+                if (collectionLock != null) {
+                    collectionSize = recordCollection(batch, table, anyItem, newSize - oldSize + changes.localBytes());
                 }
                 storage.commit(batch);
+            } finally {
+                if (collectionLock != null) collectionLock.unlock();
             }
             if (changes.queued()) propagator.wake();
             return new WriteResult(oldItem, newItem, consumed.build(), collectionSize);
@@ -217,13 +225,17 @@ public final class ItemOperations {
      * configurable here so that tests can reach it). Returns the collection's new size.
      */
     private long recordCollection(WriteBatch batch, TableDefinition table, Map<String, AttributeValue> item, long delta) {
-        byte[] partitionKey = KeyEncoding.encode(item.get(table.keySchema().partitionKey()));
+        byte[] partitionKey = partitionKey(table, item);
         long size = counters.collectionSize(table.id(), partitionKey) + delta;
         if (delta > 0 && size > itemCollectionLimitBytes) {
             throw new DynamoDbException(ErrorType.ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
         }
         TableCounters.recordCollection(batch, table.id(), partitionKey, delta);
         return size;
+    }
+
+    private static byte[] partitionKey(TableDefinition table, Map<String, AttributeValue> item) {
+        return KeyEncoding.encode(item.get(table.keySchema().partitionKey()));
     }
 
     /**

@@ -14,11 +14,17 @@ import io.stator.server.testing.DynamoSize;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.ItemCollectionMetrics;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
@@ -134,6 +140,44 @@ class ItemCollectionLimitTest {
         server.client().deleteItem(b -> b.tableName(table).key(item("pk", s("c1"), "sk", n("3"))));
         put(table, item("pk", s("c1"), "sk", n("4"), "l", s("l4")));
         assertEquals(3, collection(table, "c1").size());
+    }
+
+    /**
+     * Writes to different items of one collection, at the same time, with room for only one of
+     * them: one is accepted, the others refused, whatever their interleaving.
+     */
+    @Test
+    void concurrentWritesToOneCollectionCannotTogetherCrossTheLimit() throws Exception {
+        int writers = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            for (int round = 0; round < 20; round++) {
+                String table = tableWithLocalIndex();
+                put(table, sized("c1", 0, false, LIMIT - 1_000));
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<Boolean>> accepted = new ArrayList<>();
+                for (int w = 1; w <= writers; w++) {
+                    Map<String, AttributeValue> item = sized("c1", w, false, 600);
+                    accepted.add(pool.submit(() -> {
+                        start.await();
+                        try {
+                            put(table, item);
+                            return true;
+                        } catch (DynamoDbException e) {
+                            assertEquals(LIMIT_EXCEEDED, e.awsErrorDetails().errorCode());
+                            return false;
+                        }
+                    }));
+                }
+                start.countDown();
+                int count = 0;
+                for (Future<Boolean> f : accepted) count += f.get() ? 1 : 0;
+                assertEquals(1, count, "writes accepted in round " + round);
+                assertEquals(2, collection(table, "c1").size());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
