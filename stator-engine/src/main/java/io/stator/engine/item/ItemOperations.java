@@ -228,6 +228,8 @@ public final class ItemOperations {
         byte[] partitionKey = partitionKey(table, item);
         long size = counters.collectionSize(table.id(), partitionKey) + delta;
         if (delta > 0 && size > itemCollectionLimitBytes) {
+            // DynamoDB's own message is unknown; this is the reason text its API reference gives
+            // for the same refusal in TransactWriteItems (notes/indexes.md §6).
             throw new DynamoDbException(ErrorType.ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
         }
         TableCounters.recordCollection(batch, table.id(), partitionKey, delta);
