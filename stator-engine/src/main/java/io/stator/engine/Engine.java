@@ -28,7 +28,7 @@ public final class Engine implements AutoCloseable {
         this.config = config;
         this.catalog = new Catalog(storage, config);
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
-        this.items = new ItemOperations(storage, propagator, catalog.counters(), config.itemCollectionLimitBytes());
+        this.items = new ItemOperations(storage, propagator, catalog, config.itemCollectionLimitBytes());
         this.indexBuilds = new IndexBuilds(storage, catalog, items);
         this.pages = new PageReader(storage);
         this.transactions = new Transactions(items, config.clock());

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Building and dropping global secondary indexes in the background, as UpdateTable does in
@@ -25,18 +26,23 @@ import java.util.concurrent.Executors;
  * existing items are copied in, then ACTIVE; a deleted index is DELETING while its entries go.
  *
  * <p>Backfill and live writes: from the moment the index exists, every write queues its changes
- * for it (see {@link IndexPropagator}). The backfill walks the table's keys and, for each item,
- * takes the item's lock, reads the item as it is now and writes its entry; a write that comes
- * after that queues its own change, which the propagator applies after the backfill's entry.
+ * for it (see {@link IndexPropagator}). Writes read the table's definition under their item's
+ * lock, and the backfill first waits for the writes holding a lock (they may have read it before
+ * the index existed), so each write is either queued or in the backfill's snapshot. The backfill
+ * walks the table's keys and, for each item, takes the item's lock, reads the item as it is now
+ * and writes its entry; a write that comes after that queues its own change, which the
+ * propagator applies after the backfill's entry.
  * Changes queued before the backfill reached an item may apply before or after its entry; they
  * end with the item's current entry either way, and {@link IndexWrites} keeps the counters
- * exact whatever the order. Work left unfinished by a crash resumes at the next start.
+ * exact whatever the order. Work left unfinished by a crash or a shutdown resumes at the next
+ * start.
  */
 public final class IndexBuilds implements AutoCloseable {
 
     private final Storage storage;
     private final Catalog catalog;
     private final ItemOperations items;
+    private volatile boolean closed;
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-index-builds");
         t.setDaemon(true);
@@ -74,6 +80,7 @@ public final class IndexBuilds implements AutoCloseable {
         TableDefinition table = catalog.find(tableName);
         if (table == null || table.index(indexName) == null) return;
         IndexDefinition index = table.index(indexName);
+        items.awaitWritesInFlight();
         byte[] from = KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         byte[] to = KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         List<byte[]> keys = new ArrayList<>(1024);
@@ -84,7 +91,7 @@ public final class IndexBuilds implements AutoCloseable {
                 keys.clear();
                 while (keys.size() < 1024 && (more = cursor.next())) keys.add(cursor.key());
                 for (byte[] rowKey : keys) copy(table, index, rowKey);
-                if (catalog.findById(table.id()) == null) return; // the table was deleted meanwhile
+                if (closed || catalog.findById(table.id()) == null) return; // shutting down, or the table was deleted
             }
         }
         catalog.updateIndexIfPresent(tableName, indexName, i -> i.withStatus(IndexStatus.ACTIVE, false));
@@ -120,6 +127,13 @@ public final class IndexBuilds implements AutoCloseable {
 
     @Override
     public void close() {
+        // The storage closes next: let the running step finish rather than cut it off.
+        closed = true;
         executor.shutdownNow();
+        try {
+            executor.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

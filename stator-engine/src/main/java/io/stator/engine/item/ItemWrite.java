@@ -2,6 +2,7 @@ package io.stator.engine.item;
 
 import io.stator.core.expression.Condition;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.index.IndexEntries;
 import io.stator.engine.item.ItemOperations.ItemMutation;
 import io.stator.engine.table.TableDefinition;
 import java.util.Map;
@@ -10,7 +11,8 @@ import java.util.Map;
  * One item's write as a request describes it: which item, under what condition, and how its
  * new state follows from its old one. PutItem, UpdateItem, DeleteItem, BatchWriteItem's
  * requests and TransactWriteItems' actions are each one of these; the factories check the key
- * against the table's key schema.
+ * against the table's key schema, and the item's index key values (a put's at once, an
+ * update's when its new item is computed).
  *
  * @param rowKey    the item's storage key
  * @param condition null for none
@@ -24,20 +26,27 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
     public static ItemWrite put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
                                 boolean returnOldItemOnFailure) {
         PrimaryKeys.checkItem(table.keySchema(), item);
+        IndexEntries.checkItem(table, item);
         return new ItemWrite(table, ItemOperations.rowKey(table, item), condition, old -> item, returnOldItemOnFailure);
     }
 
     /** DeleteItem: removes the item. */
     public static ItemWrite delete(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
                                    boolean returnOldItemOnFailure) {
-        return update(table, key, condition, returnOldItemOnFailure, old -> null);
+        PrimaryKeys.checkKey(table.keySchema(), key);
+        return new ItemWrite(table, ItemOperations.rowKey(table, key), condition, old -> null, returnOldItemOnFailure);
     }
 
     /** UpdateItem: {@code update} computes the new item from the old one (null when absent). */
     public static ItemWrite update(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
                                    boolean returnOldItemOnFailure, ItemMutation update) {
         PrimaryKeys.checkKey(table.keySchema(), key);
-        return new ItemWrite(table, ItemOperations.rowKey(table, key), condition, update, returnOldItemOnFailure);
+        ItemMutation checked = old -> {
+            Map<String, AttributeValue> updated = update.apply(old);
+            if (updated != null) IndexEntries.checkUpdate(table, old, updated);
+            return updated;
+        };
+        return new ItemWrite(table, ItemOperations.rowKey(table, key), condition, checked, returnOldItemOnFailure);
     }
 
     /** A transaction's ConditionCheck: the condition must hold, nothing is written. */

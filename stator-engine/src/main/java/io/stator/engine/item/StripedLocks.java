@@ -42,4 +42,12 @@ final class StripedLocks {
     void unlockAll(int[] locked) {
         for (int i = locked.length - 1; i >= 0; i--) stripes[locked[i]].unlock();
     }
+
+    /** Takes and releases every stripe in turn: whoever held one when called has let it go. */
+    void awaitAll() {
+        for (ReentrantLock stripe : stripes) {
+            stripe.lock();
+            stripe.unlock();
+        }
+    }
 }

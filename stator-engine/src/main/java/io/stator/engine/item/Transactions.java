@@ -10,7 +10,6 @@ import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.CapacityUnits;
 import io.stator.engine.capacity.ConsumedCapacity;
-import io.stator.engine.index.IndexEntries;
 import io.stator.engine.item.ItemOperations.CollectionKey;
 import io.stator.engine.item.ItemOperations.ItemMutation;
 import io.stator.engine.item.ItemOperations.ReadResult;
@@ -123,9 +122,7 @@ public final class Transactions {
                 continue;
             }
             try {
-                Map<String, AttributeValue> updated = a.mutation().apply(old);
-                if (updated != null) IndexEntries.check(a.table(), updated);
-                newItems.add(updated);
+                newItems.add(a.mutation().apply(old));
             } catch (DynamoDbException e) {
                 throw TransactionCanceledException.at(i, n, CancellationReason.of(e));
             }
@@ -145,8 +142,17 @@ public final class Transactions {
 
         List<WriteResult> results = new ArrayList<>(n);
         boolean queued = false;
+        List<TableDefinition> tables = new ArrayList<>(n);
+        List<byte[]> collections = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            TableDefinition table = items.current(actions.get(i).table());
+            tables.add(table);
+            Map<String, AttributeValue> any = oldItems.get(i) != null ? oldItems.get(i) : newItems.get(i);
+            if (!table.localIndexes().isEmpty() && any != null) collections.add(ItemOperations.partitionKey(table, any));
+        }
+        int[] collectionsLocked = items.collectionLocks.lockAll(collections);
         try (WriteBatch batch = items.storage.newBatch()) {
-            Map<CollectionKey, Long> collections = new HashMap<>();
+            Map<CollectionKey, Long> collectionSizes = new HashMap<>();
             for (int i = 0; i < n; i++) {
                 ItemWrite a = actions.get(i);
                 Map<String, AttributeValue> old = oldItems.get(i);
@@ -158,7 +164,7 @@ public final class Transactions {
                     continue;
                 }
                 try {
-                    Staged staged = items.stage(batch, collections, a.table(), a.rowKey(), old, updated);
+                    Staged staged = items.stage(batch, collectionSizes, tables.get(i), a.rowKey(), old, updated);
                     queued |= staged.queuedIndexChanges();
                     WriteResult r = staged.result();
                     results.add(new WriteResult(r.oldItem(), r.newItem(), r.consumed().transactional(),
@@ -172,6 +178,8 @@ public final class Transactions {
             if (cancelled) throw new TransactionCanceledException(List.of(reasons));
             if (beforeCommit != null) beforeCommit.accept(batch);
             items.storage.commit(batch);
+        } finally {
+            items.collectionLocks.unlockAll(collectionsLocked);
         }
         if (queued) items.propagator.wake();
         return results;

@@ -5,7 +5,6 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.index.IndexEntries;
 import io.stator.engine.item.ItemOperations.WriteResult;
 import io.stator.engine.item.ItemWrite;
 import io.stator.engine.item.KeySchemaMismatchException;
@@ -134,9 +133,7 @@ final class BatchWriteItem implements Action {
     private static ItemWrite check(TableDefinition table, WriteRequest w) {
         try {
             if (w.item() == null) return ItemWrite.delete(table, w.key(), null, false);
-            ItemWrite put = ItemWrite.put(table, w.item(), null, false);
-            IndexEntries.check(table, w.item());
-            return put;
+            return ItemWrite.put(table, w.item(), null, false);
         } catch (KeySchemaMismatchException e) {
             throw PrimaryKeys.doesNotMatchSchema();
         }

@@ -233,7 +233,9 @@ final class TableDescriptionJson {
             g.writeEndArray();
         }
         g.writeEndObject();
-        boolean fresh = view.creating();
+        // A new index shows no items until built, as DynamoDB's show none until their next
+        // refresh (notes/indexes.md §3.2, §7.1).
+        boolean fresh = view.creating() || index.status() == IndexDefinition.IndexStatus.CREATING;
         g.writeNumberField("IndexSizeBytes", fresh ? 0 : catalog.counters().indexSizeBytes(t.id(), index.id()));
         g.writeNumberField("ItemCount", fresh ? 0 : catalog.counters().indexItemCount(t.id(), index.id()));
         g.writeStringField("IndexArn", catalog.arns().tableArn(t.name()) + "/index/" + index.name());

@@ -3,6 +3,7 @@ package io.stator.server.api;
 import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
 import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.BillingMode;
 import io.stator.engine.table.TableDefinition.ProvisionedThroughput;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -300,6 +302,14 @@ final class UpdateTable implements Action {
             shown.throughput = new ProvisionedThroughput(was.readCapacityUnits(), was.writeCapacityUnits(),
                     is.lastIncreaseDateTime(), is.lastDecreaseDateTime(), was.numberOfDecreasesToday());
         }
+        // A global index whose throughput changes shows the old one, UPDATING (notes/indexes.md §3.2).
+        List<IndexDefinition> globals = new ArrayList<>();
+        for (IndexDefinition index : after.globalIndexes()) {
+            IndexDefinition was = before.index(index.name());
+            boolean changed = was != null && was.id() == index.id() && !was.throughput().equals(index.throughput());
+            globals.add(changed ? was.withStatus(IndexDefinition.IndexStatus.UPDATING, false) : index);
+        }
+        shown.globalIndexes = globals;
         shown.tableClass = before.tableClass();
         shown.tableClassLastUpdateDateTime = before.tableClassLastUpdateDateTime();
         shown.warmThroughput = before.effectiveWarmThroughput();

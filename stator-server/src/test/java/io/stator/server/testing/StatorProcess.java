@@ -54,6 +54,15 @@ public final class StatorProcess implements AutoCloseable {
      */
     public static StatorProcess start(Path dataDirectory, Path stderrFile, List<String> jvmOptions)
             throws IOException, InterruptedException {
+        return start(dataDirectory, stderrFile, jvmOptions, List.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, List)}, with {@code statorOptions} (such as
+     * {@code --gsi-propagation-delay 2s}) added to Stator's own command line.
+     */
+    public static StatorProcess start(Path dataDirectory, Path stderrFile, List<String> jvmOptions,
+                                      List<String> statorOptions) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED"); // RocksDB's JNI
@@ -66,6 +75,7 @@ public final class StatorProcess implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add("io.stator.server.cli.StatorCommand");
         command.addAll(List.of("--port", "0", "--data-dir", dataDirectory.toString()));
+        command.addAll(statorOptions);
         Process process = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(stderrFile.toFile()))
                 .start();
