@@ -59,6 +59,7 @@ final class BatchGetItem implements Action {
             ExpressionParameters.checkCombination(s, GetItem.PROJECTION_EXPRESSION, GetItem.ATTRIBUTES_TO_GET);
             List<Path> projection = GetItem.projection(s);
             List<Map<String, AttributeValue>> keys = s.attributeMapList("Keys");
+            for (Map<String, AttributeValue> key : keys) ItemKeys.checkNoEmptyValue(key);
             if (new HashSet<>(keys).size() != keys.size()) {
                 throw DynamoDbException.validation("Provided list of item keys contains duplicates");
             }

@@ -124,7 +124,9 @@ final class BatchWriteItem implements Action {
             ItemRules.checkItemSize(item);
             return new WriteRequest(item, null);
         }
-        return new WriteRequest(null, delete.attributeMap("Key"));
+        Map<String, AttributeValue> key = delete.attributeMap("Key");
+        ItemKeys.checkNoEmptyValue(key);
+        return new WriteRequest(null, key);
     }
 
     /**
