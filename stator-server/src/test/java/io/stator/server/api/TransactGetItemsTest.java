@@ -288,7 +288,7 @@ class TransactGetItemsTest {
 
         Thread writer = new Thread(() -> {
             try {
-                for (int v = 1; v <= 300; v++) {
+                for (int v = 1; v <= 150; v++) {
                     Map<String, AttributeValue> values = item(":d", n(v % 2 == 0 ? "7" : "-7"),
                             ":v", n(Integer.toString(v)));
                     server.client().transactWriteItems(t -> t.transactItems(
@@ -318,7 +318,7 @@ class TransactGetItemsTest {
         }
         writer.join();
         if (failure.get() != null) throw new AssertionError("the writer failed", failure.get());
-        assertEquals(300, writes.get());
+        assertEquals(150, writes.get());
         assertTrue(reads.get() > 10, "too few reads to mean anything: " + reads.get());
     }
 }
