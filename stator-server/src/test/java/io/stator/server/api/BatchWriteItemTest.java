@@ -344,6 +344,23 @@ class BatchWriteItemTest {
     }
 
     @Test
+    void indexesModeShowsTheTableAndEachIndexWritten() {
+        // dynamodb-conformance (notes/indexes.md §4.5): [an item in the GSI, a sparse item] is one
+        // entry of 3 units, 2 on the table and 1 on the GSI, and no LSI part.
+        BatchWriteItemResponse response = server.client().batchWriteItem(b -> b
+                .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)
+                .requestItems(requests(indexed, List.of(put(item("pk", s(unique()), "sk", s("a"), "gsiPk", s("g"))),
+                        put(item("pk", s(unique()), "sk", s("b")))))));
+
+        assertEquals(1, response.consumedCapacity().size());
+        ConsumedCapacity c = response.consumedCapacity().get(0);
+        assertEquals(3.0, c.capacityUnits());
+        assertEquals(2.0, c.table().capacityUnits());
+        assertEquals(1.0, c.globalSecondaryIndexes().get("gsi").capacityUnits());
+        assertFalse(c.hasLocalSecondaryIndexes());
+    }
+
+    @Test
     void itemCollectionMetricsComeForTablesWithALocalIndex() {
         String pk = unique();
 

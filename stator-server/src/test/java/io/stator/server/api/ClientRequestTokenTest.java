@@ -20,15 +20,20 @@ import io.stator.server.testing.Tables;
 import io.stator.server.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
@@ -215,6 +220,42 @@ class ClientRequestTokenTest {
         assertError("IdempotentParameterMismatchException", "DynamoDB rejected the request because you retried a "
                 + "request with a different payload but with an idempotent token that was already used.",
                 () -> write(token, put(table, key(unique()))));
+    }
+
+    @Test
+    void retriesWhileTheFirstIsRunningAreRefusedOrReplayed() throws Exception {
+        String counter = unique();
+        TransactWriteItem[] actions = incrementAndPut(counter, unique());
+        String token = unique();
+        List<Thread> threads = new ArrayList<>();
+        AtomicInteger inProgress = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch start = new CountDownLatch(1);
+        for (int i = 0; i < 6; i++) {
+            threads.add(new Thread(() -> {
+                try {
+                    start.await();
+                    write(token, actions);
+                } catch (DynamoDbException e) {
+                    // The text DynamoDB sends (a live SDK log, aws/aws-sdk-java-v2#2518).
+                    if (!e.awsErrorDetails().errorCode().equals("TransactionInProgressException")
+                            || !e.awsErrorDetails().errorMessage()
+                                    .equals("Transaction from previous request is still in progress")
+                            || e.statusCode() != 400) {
+                        failure.compareAndSet(null, e);
+                    }
+                    inProgress.incrementAndGet();
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        start.countDown();
+        for (Thread t : threads) t.join();
+        if (failure.get() != null) throw new AssertionError(failure.get());
+
+        assertEquals("1", counterValue(counter), inProgress.get() + " retries found the first in progress");
     }
 
     @Test
