@@ -260,7 +260,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems", "ExecuteStatement"})
+    @ValueSource(strings = {"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction", "CreateBackup", "UpdateTimeToLive"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 

@@ -21,6 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with another request fails (IdempotentParameterMismatchException); while the first is still
  * running, a retry fails with TransactionInProgressException. A committed token is stored in
  * the transaction's own batch, so a retry after a crash is still recognised.
+ *
+ * <p>Stored value, under the token's UTF-8 bytes: the commit time (epoch milliseconds, 8 bytes),
+ * the fingerprint's length (4 bytes) and bytes, the number of actions (4 bytes), then per action
+ * the item size its replay is billed on (8 bytes each; see {@link #record}).
  */
 final class TransactionTokens {
 
@@ -40,16 +44,14 @@ final class TransactionTokens {
         this.clock = clock;
     }
 
-    /** What a token's request turned out to be. */
-    enum Status { NEW, REPLAY }
-
     /**
      * Marks the token as running and says whether its request is new or a replay of a
      * committed one; call {@link #finish} afterwards in every case.
      *
      * @param fingerprint a digest of the whole request
+     * @return null for a new request; for a replay, per action, the item size it is billed on
      */
-    Status begin(String token, byte[] fingerprint) {
+    long[] begin(String token, byte[] fingerprint) {
         byte[] other = running.putIfAbsent(token, fingerprint);
         if (other != null) {
             if (Arrays.equals(other, fingerprint)) {
@@ -61,19 +63,31 @@ final class TransactionTokens {
         }
         try {
             byte[] stored = storage.get(Keyspace.TRANSACTION_TOKENS, key(token));
-            if (stored == null || expired(stored)) return Status.NEW;
-            if (!Arrays.equals(Arrays.copyOfRange(stored, Long.BYTES, stored.length), fingerprint)) throw mismatch();
-            return Status.REPLAY;
+            if (stored == null || expired(stored)) return null;
+            ByteBuffer record = ByteBuffer.wrap(stored, Long.BYTES, stored.length - Long.BYTES);
+            byte[] committedFingerprint = new byte[record.getInt()];
+            record.get(committedFingerprint);
+            if (!Arrays.equals(committedFingerprint, fingerprint)) throw mismatch();
+            long[] sizes = new long[record.getInt()];
+            for (int i = 0; i < sizes.length; i++) sizes[i] = record.getLong();
+            return sizes;
         } catch (RuntimeException e) {
             running.remove(token);
             throw e;
         }
     }
 
-    /** Adds the token's record to the transaction's batch. */
-    void record(WriteBatch batch, String token, byte[] fingerprint) {
-        ByteBuffer value = ByteBuffer.allocate(Long.BYTES + fingerprint.length);
-        value.putLong(clock.millis()).put(fingerprint);
+    /**
+     * Adds the token's record to the transaction's batch. A replay is billed as reading each
+     * action's item as the transaction found or left it, the larger (DynamoDB measured by
+     * dynoxide, 2026: a replayed delete of a 9 KB item costs 6 read units though the item is
+     * gone), so that size is kept with the token.
+     */
+    void record(WriteBatch batch, String token, byte[] fingerprint, long[] billedSizes) {
+        ByteBuffer value = ByteBuffer.allocate(Long.BYTES + Integer.BYTES + fingerprint.length + Integer.BYTES
+                + Long.BYTES * billedSizes.length);
+        value.putLong(clock.millis()).putInt(fingerprint.length).put(fingerprint).putInt(billedSizes.length);
+        for (long size : billedSizes) value.putLong(size);
         batch.put(Keyspace.TRANSACTION_TOKENS, key(token), value.array());
     }
 

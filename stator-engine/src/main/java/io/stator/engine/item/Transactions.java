@@ -23,7 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.time.Clock;
 
 /**
@@ -60,7 +60,8 @@ public final class Transactions {
     /**
      * What a transaction did: per action, the item before and after and the units consumed
      * (transactional rates). A replay of a committed transaction (same ClientRequestToken and
-     * request) applies nothing and consumes, per action, the reading of its item.
+     * request) applies nothing, has no items, and consumes per action the reading of its item
+     * as the transaction saw it.
      */
     public record WriteOutcome(List<WriteResult> results, boolean replayed) {}
 
@@ -73,11 +74,10 @@ public final class Transactions {
         if (token == null) return new WriteOutcome(claimAndWrite(actions, null), false);
         boolean committed = false;
         try {
-            if (tokens.begin(token.token(), token.fingerprint()) == TransactionTokens.Status.REPLAY) {
-                return new WriteOutcome(replay(actions), true);
-            }
+            long[] replayed = tokens.begin(token.token(), token.fingerprint());
+            if (replayed != null) return new WriteOutcome(replay(actions, replayed), true);
             List<WriteResult> results = claimAndWrite(actions,
-                    batch -> tokens.record(batch, token.token(), token.fingerprint()));
+                    (batch, written) -> tokens.record(batch, token.token(), token.fingerprint(), billedSizes(written)));
             committed = true;
             return new WriteOutcome(results, false);
         } finally {
@@ -85,7 +85,8 @@ public final class Transactions {
         }
     }
 
-    private List<WriteResult> claimAndWrite(List<ItemWrite> actions, Consumer<WriteBatch> beforeCommit) {
+    private List<WriteResult> claimAndWrite(List<ItemWrite> actions,
+                                            BiConsumer<WriteBatch, List<WriteResult>> beforeCommit) {
         List<byte[]> rowKeys = new ArrayList<>(actions.size());
         for (ItemWrite a : actions) rowKeys.add(a.rowKey());
         Object owner = new Object();
@@ -109,7 +110,8 @@ public final class Transactions {
      * cancels the transaction as a ValidationError, every other action None); then every
      * condition (each one that fails is reported); then the commit.
      */
-    private List<WriteResult> writeLocked(List<ItemWrite> actions, Consumer<WriteBatch> beforeCommit) {
+    private List<WriteResult> writeLocked(List<ItemWrite> actions,
+                                          BiConsumer<WriteBatch, List<WriteResult>> beforeCommit) {
         int n = actions.size();
         List<Map<String, AttributeValue>> oldItems = new ArrayList<>(n);
         List<Map<String, AttributeValue>> newItems = new ArrayList<>(n);
@@ -176,7 +178,7 @@ public final class Transactions {
                 }
             }
             if (cancelled) throw new TransactionCanceledException(List.of(reasons));
-            if (beforeCommit != null) beforeCommit.accept(batch);
+            if (beforeCommit != null) beforeCommit.accept(batch, results);
             items.storage.commit(batch);
         } finally {
             items.collectionLocks.unlockAll(collectionsLocked);
@@ -185,13 +187,26 @@ public final class Transactions {
         return results;
     }
 
-    /** A committed transaction retried: nothing is applied; each item is read (and billed as read). */
-    private List<WriteResult> replay(List<ItemWrite> actions) {
+    /** Per action, the larger of its item before and after the transaction: what a replay is billed on. */
+    private static long[] billedSizes(List<WriteResult> results) {
+        long[] sizes = new long[results.size()];
+        for (int i = 0; i < sizes.length; i++) {
+            WriteResult r = results.get(i);
+            sizes[i] = Math.max(r.oldItem() == null ? 0 : ItemSize.of(r.oldItem()),
+                    r.newItem() == null ? 0 : ItemSize.of(r.newItem()));
+        }
+        return sizes;
+    }
+
+    /**
+     * A committed transaction retried: nothing is applied; each action is billed as a
+     * transactional read of its item as the transaction saw it ({@code billedSizes}).
+     */
+    private List<WriteResult> replay(List<ItemWrite> actions, long[] billedSizes) {
         List<WriteResult> results = new ArrayList<>(actions.size());
-        for (ItemWrite a : actions) {
-            Map<String, AttributeValue> item = items.read(a.rowKey());
-            double units = CapacityUnits.read(item == null ? 0 : ItemSize.of(item), true);
-            results.add(new WriteResult(item, item, ConsumedCapacity.ofTable(units).transactional(), -1));
+        for (int i = 0; i < actions.size(); i++) {
+            double units = CapacityUnits.read(billedSizes[i], true);
+            results.add(new WriteResult(null, null, ConsumedCapacity.ofTable(units).transactional(), -1));
         }
         return results;
     }

@@ -40,6 +40,12 @@ final class BatchGetItem implements Action {
      */
     static final long MAX_RESPONSE_BYTES = 16_000_000;
 
+    /**
+     * The text most regions gave in 2026 (dynamodb-conformance); a few already give the newer
+     * validation framework's "Value at 'RequestItems' ...".
+     */
+    private static final String EMPTY_REQUEST_ITEMS = "The requestItems parameter is required for BatchGetItem";
+
     private final Engine engine;
 
     BatchGetItem(Engine engine) {
@@ -54,11 +60,14 @@ final class BatchGetItem implements Action {
     public void execute(Struct request, ResponseBody response) throws IOException {
         List<TableRequest> tables = new ArrayList<>();
         int total = 0;
-        for (Map.Entry<String, Struct> e : request.structMap("RequestItems").entrySet()) {
+        Map<String, Struct> requestItems = request.structMap("RequestItems");
+        if (requestItems.isEmpty()) throw DynamoDbException.validation(EMPTY_REQUEST_ITEMS);
+        for (Map.Entry<String, Struct> e : requestItems.entrySet()) {
             Struct s = e.getValue();
             ExpressionParameters.checkCombination(s, GetItem.PROJECTION_EXPRESSION, GetItem.ATTRIBUTES_TO_GET);
             List<Path> projection = GetItem.projection(s);
             List<Map<String, AttributeValue>> keys = s.attributeMapList("Keys");
+            for (Map<String, AttributeValue> key : keys) ItemKeys.checkNoEmptyValue(key);
             if (new HashSet<>(keys).size() != keys.size()) {
                 throw DynamoDbException.validation("Provided list of item keys contains duplicates");
             }

@@ -34,6 +34,12 @@ final class BatchWriteItem implements Action {
     /** DynamoDB's limit on the requests of one call (API reference). */
     static final int MAX_REQUESTS = 25;
 
+    /**
+     * The text most regions gave in 2026 (dynamodb-conformance); a few already give the newer
+     * validation framework's "Value at 'RequestItems' ...".
+     */
+    private static final String EMPTY_REQUEST_ITEMS = "The requestItems parameter is required for BatchWriteItem";
+
     private final Engine engine;
 
     BatchWriteItem(Engine engine) {
@@ -47,7 +53,9 @@ final class BatchWriteItem implements Action {
     public void execute(Struct request, ResponseBody response) throws IOException {
         Map<String, List<WriteRequest>> byTable = new LinkedHashMap<>();
         int total = 0;
-        for (Map.Entry<String, List<Struct>> e : request.structListMap("RequestItems").entrySet()) {
+        Map<String, List<Struct>> requestItems = request.structListMap("RequestItems");
+        if (requestItems.isEmpty()) throw DynamoDbException.validation(EMPTY_REQUEST_ITEMS);
+        for (Map.Entry<String, List<Struct>> e : requestItems.entrySet()) {
             List<WriteRequest> writes = new ArrayList<>(e.getValue().size());
             for (Struct w : e.getValue()) writes.add(read(w));
             total += writes.size();
@@ -123,7 +131,9 @@ final class BatchWriteItem implements Action {
             ItemRules.checkItemSize(item);
             return new WriteRequest(item, null);
         }
-        return new WriteRequest(null, delete.attributeMap("Key"));
+        Map<String, AttributeValue> key = delete.attributeMap("Key");
+        ItemKeys.checkNoEmptyValue(key);
+        return new WriteRequest(null, key);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.stator.server.api;
 
+import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.item.ItemOperations;
 import io.stator.engine.table.KeySchema;
@@ -7,10 +8,31 @@ import io.stator.engine.table.TableDefinition;
 import java.nio.ByteBuffer;
 import java.util.Map;
 
-/** Which item a key names, for DynamoDB's rule that a batch or transaction names each item once. */
+/** The Keys of batches and transactions: which item a key names, and DynamoDB's check of their values. */
 final class ItemKeys {
 
     private ItemKeys() {}
+
+    /**
+     * A Key of a batch or a transaction may hold no empty string or binary. DynamoDB refuses it
+     * from the request alone, as the request's error, and words it as PutItem does, not as
+     * GetItem and DeleteItem do ("are not valid", dynamodb-conformance against DynamoDB in 2026
+     * for BatchGetItem, BatchWriteItem's DeleteRequest and TransactWriteItems' Update, Delete and
+     * ConditionCheck; TransactGetItems is taken to do the same).
+     */
+    static void checkNoEmptyValue(Map<String, AttributeValue> key) {
+        for (Map.Entry<String, AttributeValue> e : key.entrySet()) {
+            String kind = switch (e.getValue()) {
+                case AttributeValue.S s when s.value().isEmpty() -> "string";
+                case AttributeValue.B b when b.value().length == 0 -> "binary";
+                default -> null;
+            };
+            if (kind != null) {
+                throw DynamoDbException.validation("One or more parameter values are not valid. The AttributeValue "
+                        + "for a key attribute cannot contain an empty " + kind + " value. Key: " + e.getKey());
+            }
+        }
+    }
 
     /**
      * The item a key (or a whole item) names, equal for equal keys whatever the order of their

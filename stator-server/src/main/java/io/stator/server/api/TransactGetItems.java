@@ -49,6 +49,7 @@ final class TransactGetItems implements Action {
         for (int i = 0; i < n; i++) {
             Struct get = transactItems.get(i).struct("Get");
             Map<String, AttributeValue> key = get.attributeMap("Key");
+            ItemKeys.checkNoEmptyValue(key);
             List<Path> projection = GetItem.projection(get);
             TableDefinition table = engine.catalog().require(get.string("TableName"), NotFoundMessage.PLAIN);
             if (projection != null) KeyPaths.checkNoNestedKeyPaths(table.keySchema(), projection);

@@ -60,13 +60,14 @@ final class TransactWriteItems implements Action {
             String kind = kindOf(action);
             Struct s = action.struct(kind);
             tableNames.add(s.string("TableName"));
+            Map<String, AttributeValue> keyOrItem = kind.equals("Put") ? s.attributeMap("Item") : s.attributeMap("Key");
+            if (!kind.equals("Put")) ItemKeys.checkNoEmptyValue(keyOrItem);
             ItemWrite write = null;
             try {
                 write = prepare(kind, s);
             } catch (KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
-            Map<String, AttributeValue> keyOrItem = kind.equals("Put") ? s.attributeMap("Item") : s.attributeMap("Key");
             payload += ItemSize.of(keyOrItem);
             TableDefinition table = write != null ? write.table()
                     : engine.catalog().require(s.string("TableName"), NotFoundMessage.PLAIN);

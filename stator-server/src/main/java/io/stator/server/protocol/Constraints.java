@@ -117,6 +117,17 @@ public final class Constraints {
                 Map<String, Object> map = (Map<String, Object>) value;
                 checkLength(value, map.size(), s.limits(), path);
                 checkMapKeys(map, s.key(), path);
+                if (s.value() instanceof ListShape list) {
+                    checkMapValueLengths(map, list.limits(), path);
+                    for (Map.Entry<String, Object> e : map.entrySet()) {
+                        List<Object> elements = (List<Object>) e.getValue();
+                        String listPath = path + "." + e.getKey() + ".member";
+                        for (int i = 0; i < elements.size(); i++) {
+                            checkElement(elements.get(i), list.member(), listPath + "." + (i + 1) + ".member");
+                        }
+                    }
+                    return;
+                }
                 for (Map.Entry<String, Object> e : map.entrySet()) {
                     checkElement(e.getValue(), s.value(), path + "." + e.getKey() + ".member");
                 }
@@ -135,6 +146,10 @@ public final class Constraints {
     }
 
     private void checkMapKeys(Map<String, Object> map, StringShape keyShape, String path) {
+        if (keyShape.name().equals("TableArn")) {
+            checkTableNameKeys(map, keyShape, path);
+            return;
+        }
         Limits l = keyShape.limits();
         if (l == null || (l.min() == null && l.max() == null && keyShape.pattern() == null)) return;
         for (String key : map.keySet()) {
@@ -147,6 +162,50 @@ public final class Constraints {
             if (l.min() != null) rules.add("Member must have length greater than or equal to " + l.min());
             if (keyShape.pattern() != null) rules.add("Member must satisfy regular expression pattern: " + keyShape.patternText());
             fail(map, path, "Map keys must satisfy constraint: [" + String.join(", ", rules) + "]");
+            return;
+        }
+    }
+
+    /**
+     * A map of lists (BatchWriteItem's RequestItems) whose list is too short or too long: DynamoDB
+     * reports the whole map once, with both bounds, as it reports a bad key (dynalite's tests and
+     * a 2026 capture of DynamoDB's older wording, dynamodb-conformance).
+     */
+    private void checkMapValueLengths(Map<String, Object> map, Limits l, String path) {
+        if (l == null || (l.min() == null && l.max() == null)) return;
+        for (Object v : map.values()) {
+            int size = ((List<?>) v).size();
+            if ((l.min() == null || size >= l.min()) && (l.max() == null || size <= l.max())) continue;
+            List<String> rules = new ArrayList<>();
+            if (l.max() != null) rules.add("Member must have length less than or equal to " + l.max());
+            if (l.min() != null) rules.add("Member must have length greater than or equal to " + l.min());
+            fail(map, path, "Map value must satisfy constraint: [" + String.join(", ", rules) + "]");
+            return;
+        }
+    }
+
+    /**
+     * Map keys that are table names or ARNs (the batches' RequestItems): a name is held to the
+     * table-name rules, which are all listed when it breaks any (dynamodb-conformance, 2026); an
+     * ARN to the model's length limits.
+     */
+    private void checkTableNameKeys(Map<String, Object> map, StringShape keyShape, String path) {
+        for (String key : map.keySet()) {
+            if (isArn(key)) {
+                if (key.length() <= TABLE_ARN_MAX) continue;
+                fail(map, path, "Map keys must satisfy constraint: [Member must have length less than or equal to "
+                        + keyShape.limits().max() + ", Member must have length greater than or equal to "
+                        + keyShape.limits().min() + "]");
+                return;
+            }
+            if (key.length() >= TABLE_NAME_LIMITS.min() && key.length() <= TABLE_NAME_LIMITS.max()
+                    && TABLE_NAME_PATTERN.matcher(key).matches()) {
+                continue;
+            }
+            fail(map, path, "Map keys must satisfy constraint: [Member must have length less than or equal to "
+                    + TABLE_NAME_LIMITS.max() + ", Member must have length greater than or equal to "
+                    + TABLE_NAME_LIMITS.min() + ", Member must satisfy regular expression pattern: "
+                    + TABLE_NAME_PATTERN_TEXT + "]");
             return;
         }
     }

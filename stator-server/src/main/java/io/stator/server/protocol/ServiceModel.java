@@ -80,12 +80,17 @@ public final class ServiceModel {
     /**
      * Limits DynamoDB puts on one member where the client model has others, by "Structure.Member".
      * A table's KeySchema has at most two elements (the KeySchema shape is shared with secondary
-     * indexes, whose keys may have more); a KMSMasterKeyId may not be empty.
+     * indexes, whose keys may have more); a KMSMasterKeyId may not be empty; the batches' empty
+     * RequestItems get a message of their own.
      */
     private static final Map<String, Limits> SERVER_LIMITS = Map.of(
             "CreateTableInput.KeySchema", new Limits(1L, 2L),
             "LocalSecondaryIndex.KeySchema", new Limits(1L, 2L),
-            "SSESpecification.KMSMasterKeyId", new Limits(1L, null));
+            "SSESpecification.KMSMasterKeyId", new Limits(1L, null),
+            // An empty RequestItems is the action's own error: "The requestItems parameter is
+            // required for BatchGetItem" (most regions in 2026, dynamodb-conformance).
+            "BatchGetItemInput.RequestItems", new Limits(null, 100L),
+            "BatchWriteItemInput.RequestItems", new Limits(null, 25L));
 
     /**
      * Structures whose members DynamoDB reports in another order than the model's ("Value '0' at
@@ -233,6 +238,7 @@ public final class ServiceModel {
         private static Shape withLimits(Shape shape, Limits limits) {
             return switch (shape) {
                 case ListShape l -> new ListShape(l.name(), l.member(), limits);
+                case MapShape m -> new MapShape(m.name(), m.key(), m.value(), limits);
                 case StringShape s -> new StringShape(s.name(), limits, s.pattern(), s.patternText(), s.enumValues(),
                         s.patternFirst());
                 default -> throw new IllegalStateException("no server limits for a " + shape.name());
