@@ -20,6 +20,8 @@ final class BarChart {
     private static final int LEFT = 70;
     private static final int PLOT_HEIGHT = 240;
     private static final int TOP = 40;
+    /** Wide enough for a workload's name under its group, however few the bars. */
+    private static final int MIN_GROUP = 84;
 
     private BarChart() {}
 
@@ -27,7 +29,7 @@ final class BarChart {
     static String render(List<Series> series, List<Panel> panels) {
         int groups = panels.stream().mapToInt(p -> p.groups.size()).max().orElse(1);
         // At least wide enough for the legend and the panel titles.
-        int width = Math.max(780, LEFT + groups * (series.size() * BAR + GROUP_GAP) + 20);
+        int width = Math.max(780, LEFT + groups * groupWidth(series) + 20);
         int legendRows = (series.size() + 2) / 3;
         int legendHeight = 18 * legendRows + 10;
         int panelHeight = TOP + PLOT_HEIGHT + 70;
@@ -71,7 +73,7 @@ final class BarChart {
         if (hi <= lo) hi = lo + 1;
         int plotTop = y0 + TOP;
         int plotBottom = plotTop + PLOT_HEIGHT;
-        int plotRight = LEFT + panel.groups.size() * (series.size() * BAR + GROUP_GAP);
+        int plotRight = LEFT + panel.groups.size() * groupWidth(series);
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s</text>%n",
                 LEFT, y0 + 20, escape(panel.title)));
         for (double e = lo; e <= hi; e++) {
@@ -80,7 +82,7 @@ final class BarChart {
                     + "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
                     LEFT, y, plotRight, y, LEFT - 6, y + 4, axisLabel(Math.pow(10, e))));
         }
-        int x = LEFT + GROUP_GAP / 2;
+        int x = LEFT + (groupWidth(series) - series.size() * BAR) / 2;
         for (Group g : panel.groups) {
             for (int i = 0; i < series.size(); i++) {
                 double v = i < g.values.length ? g.values[i] : Double.NaN;
@@ -98,10 +100,14 @@ final class BarChart {
             }
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
                     x + series.size() * BAR / 2, plotBottom + 16, escape(g.label)));
-            x += series.size() * BAR + GROUP_GAP;
+            x += groupWidth(series);
         }
         svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>%n",
                 LEFT, plotBottom, plotRight, plotBottom));
+    }
+
+    private static int groupWidth(List<Series> series) {
+        return Math.max(MIN_GROUP, series.size() * BAR + GROUP_GAP);
     }
 
     private static String axisLabel(double v) {

@@ -296,7 +296,8 @@ final class MarkdownReport {
         for (Workload x : Workload.values()) w.add("`" + x.label() + "`: " + x.description);
         md.append(String.join("; ", w)).append("; `scan`: a full Scan, page after page, on one connection.\n");
         md.append(String.format(Locale.ROOT, "- Requests are built and signed before each measurement: one per key when a "
-                + "workload has at most %,d keys, else %,d keys drawn from its distribution, picked at random as it runs. "
+                + "uniform workload has at most %,d keys, picked at random as it runs; otherwise (and for `hot-key`'s Zipf) "
+                + "a sample of %,d keys drawn from the distribution and replayed at random, each distinct key signed once. "
                 + "`load` and `scan` sign as they go.%n", Workload.POOL_LIMIT, Workload.POOL_LIMIT));
         md.append("- Latency: HdrHistogram, nanoseconds, 3 significant digits. Closed loop: from send to full response. "
                 + "Open loop: from when the request was due (coordinated-omission corrected, as in wrk2).\n");

@@ -21,6 +21,7 @@ final class ServerProcess implements AutoCloseable {
     private final Endpoint endpoint;
     private final Path log;
     private final double startupMillis;
+    private Runnable onClose = () -> { };
 
     private ServerProcess(String name, Process process, Endpoint endpoint, Path log, double startupMillis) {
         this.name = name;
@@ -89,9 +90,14 @@ final class ServerProcess implements AutoCloseable {
         return Double.NaN;
     }
 
+    void onClose(Runnable action) {
+        this.onClose = action;
+    }
+
     /** Stops it as a user would (SIGTERM), then for good if it lingers. */
     @Override
     public void close() {
+        onClose.run();
         process.destroy();
         try {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
