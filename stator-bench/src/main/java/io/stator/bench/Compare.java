@@ -136,7 +136,12 @@ final class Compare {
                             closed.withRate(Math.max(1, Math.floor(peak.result().throughput() / 2)))));
             // Profiled after it was measured, on the same process and table, so the recorder cannot touch the numbers.
             if (kind == ServerKind.STATOR && options.profile()) {
-                profile = Profile.record(server, requests, table, closed, places.work());
+                try {
+                    profile = Profile.record(server, requests, table, closed, places.work());
+                } catch (IOException e) {
+                    // A JDK without jcmd or JFR loses the profile, not the rest of the comparison.
+                    record.notes.add("not profiled: " + e.getMessage());
+                }
             }
         }
     }

@@ -84,8 +84,13 @@ final class Profile {
                     CpuClock.NONE);
             Path recording = workDir.resolve("profile-" + workload.label() + ".jfr");
             Files.deleteIfExists(recording);
-            jcmd(server.pid(), "JFR.start", "name=bench", "settings=profile", "filename=" + recording,
-                    "jdk.CPUTimeSample#enabled=true", "jdk.CPUTimeSample#throttle=" + SAMPLE_PERIOD);
+            List<String> start = new ArrayList<>(List.of("JFR.start", "name=bench", "settings=profile",
+                    "filename=" + recording));
+            // The CPU-time sampler came with JDK 25; earlier JDKs refuse its settings.
+            if (Runtime.version().feature() >= 25) {
+                start.addAll(List.of("jdk.CPUTimeSample#enabled=true", "jdk.CPUTimeSample#throttle=" + SAMPLE_PERIOD));
+            }
+            jcmd(server.pid(), start.toArray(String[]::new));
             RunResult result = LoadGenerator.run(server.endpoint(), source,
                     settings.withDuration(Duration.ZERO, settings.duration()), server.cpu());
             jcmd(server.pid(), "JFR.stop", "name=bench");
