@@ -1,0 +1,203 @@
+package io.stator.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code stator-bench}: the load generator ({@code run}) and the comparison with peers ({@code compare}). */
+@Command(name = "stator-bench", mixinStandardHelpOptions = true, version = "stator-bench 0.1.0",
+        description = "Load generator for DynamoDB-compatible servers, and Stator's comparison with its peers.",
+        subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.Trivial.class})
+public final class BenchCommand implements Runnable {
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    /** Options shared by run and compare. */
+    static class LoadOptions {
+        @Option(names = "--connections", description = "Concurrent keep-alive connections (default: ${DEFAULT-VALUE}).")
+        int connections = 16;
+
+        @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm-up before each measurement (default: ${DEFAULT-VALUE}).")
+        int warmup = 2;
+
+        @Option(names = "--duration", paramLabel = "SECONDS", description = "Length of each measurement (default: ${DEFAULT-VALUE}).")
+        int duration = 6;
+
+        @Option(names = "--items", description = "Items in the table (default: ${DEFAULT-VALUE}).")
+        long items = 100_000;
+
+        @Option(names = "--item-size", paramLabel = "BYTES", description = "Item size as DynamoDB measures it (default: ${DEFAULT-VALUE}).")
+        int itemBytes = 1024;
+    }
+
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Runs workloads against a running server and prints what they measured.")
+    static final class Run extends LoadOptions implements Callable<Integer> {
+        @Option(names = "--endpoint", description = "The server (default: ${DEFAULT-VALUE}).")
+        String endpoint = "http://127.0.0.1:8000";
+
+        @Option(names = "--region", description = "Region to sign for (default: ${DEFAULT-VALUE}).")
+        String region = "us-east-1";
+
+        @Option(names = "--access-key", description = "Access key id to sign with (default: ${DEFAULT-VALUE}).")
+        String accessKey = SigV4Signer.Credentials.BENCH.accessKey();
+
+        @Option(names = "--secret-key", description = "Secret access key to sign with.")
+        String secretKey = SigV4Signer.Credentials.BENCH.secretKey();
+
+        @Option(names = "--table", description = "Table name (default: ${DEFAULT-VALUE}).")
+        String table = "bench";
+
+        @Option(names = "--create", description = "Create the table first.")
+        boolean create;
+
+        @Option(names = "--workload", split = ",", description = "Workloads, in order: load, scan, or any of "
+                + "get, get-strong, put, update, query, mixed, read-mostly, hot-key (default: ${DEFAULT-VALUE}).")
+        List<String> workloads = List.of("get");
+
+        @Option(names = "--rate", description = "Requests per second over all connections (open loop); 0 for as fast as possible (default: ${DEFAULT-VALUE}).")
+        double rate;
+
+        @Override
+        public Integer call() throws IOException {
+            Endpoint target = Endpoint.parse(endpoint, region);
+            DynamoRequests requests = new DynamoRequests(target, new SigV4Signer.Credentials(accessKey, secretKey));
+            BenchTable t = new BenchTable(table, items, itemBytes);
+            if (create) t.create(requests);
+            LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, Duration.ofSeconds(warmup),
+                    Duration.ofSeconds(duration), rate);
+            for (String w : workloads) {
+                switch (w) {
+                    case "load" -> {
+                        Loader.Result r = Loader.load(requests, t, connections, Double.MAX_VALUE);
+                        System.out.printf(Locale.ROOT, "load: %,d items of %d B in %.1f s: %,.0f items/s, %d errors, generator %.2f cores%n",
+                                r.loaded(), itemBytes, r.seconds(), r.itemsPerSecond(), r.errors(), r.clientCores());
+                    }
+                    case "scan" -> print("scan", FullScan.run(requests, t, CpuClock.NONE, Double.MAX_VALUE));
+                    default -> print(w, LoadGenerator.run(target, Workload.parse(w).build(requests, t), settings, CpuClock.NONE));
+                }
+            }
+            return 0;
+        }
+
+        private static void print(String workload, RunResult r) {
+            System.out.printf(Locale.ROOT, "%s: %,.0f ops/s, p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms, "
+                            + "%d errors, generator %.2f cores, other processes %.2f cores%s%n",
+                    workload, r.throughput(), r.latencyMs(50), r.latencyMs(99), r.latencyMs(99.9), r.maxMs(), r.errors(),
+                    r.clientCores(), r.otherCores(), r.firstError() == null ? "" : "; first error: " + r.firstError());
+        }
+    }
+
+    @Command(name = "compare", mixinStandardHelpOptions = true,
+            description = "Installs and starts the peers (dynalite, moto), Stator and a trivial HTTP server on this "
+                    + "machine, runs the same workloads against each, and writes a Markdown report with a chart.")
+    static final class CompareCommand extends LoadOptions implements Callable<Integer> {
+        @Option(names = "--servers", split = ",", description = "Servers to run (default: all of ${COMPLETION-CANDIDATES}).")
+        List<String> servers = new ArrayList<>();
+
+        @Option(names = "--workloads", split = ",", description = "Request workloads of the matrix (default: all).")
+        List<String> workloads = new ArrayList<>();
+
+        @Option(names = "--large-items", description = "Items in the large table, 0 to skip it (default: ${DEFAULT-VALUE}).")
+        long largeItems = 1_000_000;
+
+        @Option(names = "--large-item-size", paramLabel = "BYTES", description = "Item size of the large table (default: ${DEFAULT-VALUE}).")
+        int largeItemBytes = 100;
+
+        @Option(names = "--load-budget", paramLabel = "SECONDS", description = "Longest a server may take to load the "
+                + "matrix table; a slower one runs on the items it loaded (default: ${DEFAULT-VALUE}).")
+        double loadBudget = 45;
+
+        @Option(names = "--large-load-budget", paramLabel = "SECONDS", description = "The same for the large table; "
+                + "Stator gets at least 150 s, to load the 1,000,000 items its scan target is about (default: ${DEFAULT-VALUE}).")
+        double largeLoadBudget = 75;
+
+        @Option(names = "--scan-budget", paramLabel = "SECONDS", description = "Longest a full scan may take; a slower "
+                + "one reports the rate of the part it read (default: ${DEFAULT-VALUE}).")
+        double scanBudget = 45;
+
+        @Option(names = "--no-profile", description = "Skip profiling Stator.")
+        boolean noProfile;
+
+        @Option(names = "--quick", description = "A short run of a few minutes: 10,000 items, a 100,000-item large table, 1 s warm-up, 3 s measurements.")
+        boolean quick;
+
+        @Option(names = "--report", description = "Where to write the report; the chart goes beside it as .svg (default: target/stator-bench/benchmarks.md).")
+        Path report;
+
+        @Option(names = "--work-dir", description = "Data directories, server logs and recordings (default: target/stator-bench).")
+        Path workDir;
+
+        @Option(names = "--cache-dir", description = "Where peers are installed (default: ~/.cache/stator-bench).")
+        Path cacheDir;
+
+        @Override
+        public Integer call() throws IOException {
+            Path home = Path.of(System.getProperty("stator.home", ".")).toAbsolutePath().normalize();
+            Path work = workDir != null ? workDir : home.resolve("target/stator-bench");
+            Path cache = cacheDir != null ? cacheDir : Path.of(System.getProperty("user.home"), ".cache", "stator-bench");
+            Path out = report != null ? report : work.resolve("benchmarks.md");
+            if (quick) {
+                items = 10_000;
+                largeItems = Math.min(largeItems, 100_000);
+                warmup = 1;
+                duration = 3;
+                loadBudget = 20;
+                largeLoadBudget = 30;
+                scanBudget = 20;
+            }
+            List<ServerKind> kinds = servers.isEmpty() ? List.of(ServerKind.values())
+                    : servers.stream().map(ServerKind::parse).toList();
+            List<Workload> matrix = workloads.isEmpty() ? List.of(Workload.values())
+                    : workloads.stream().map(Workload::parse).toList();
+            Compare.Options options = new Compare.Options(kinds, matrix, connections, Duration.ofSeconds(warmup),
+                    Duration.ofSeconds(duration), items, itemBytes, largeItems, largeItemBytes, loadBudget,
+                    largeLoadBudget, scanBudget, !noProfile);
+            Files.createDirectories(work);
+            String machine = Machine.describe();
+            Compare.progress("machine: %s", machine);
+            Compare.Outcome outcome = new Compare(options, new ServerKind.Places(home, cache, work)).run();
+            String name = out.getFileName().toString();
+            Path chart = out.resolveSibling(name.endsWith(".md") ? name.substring(0, name.length() - 3) + ".svg" : name + ".svg");
+            new MarkdownReport(options, outcome, commandLine(), machine).write(out, chart);
+            Compare.progress("report: %s, chart: %s (%.1f minutes)", out, chart, outcome.seconds() / 60);
+            return 0;
+        }
+
+        private static String commandLine() {
+            return "bin/stator-bench " + System.getProperty("stator.bench.args", "compare").trim();
+        }
+    }
+
+    @Command(name = "trivial-server", mixinStandardHelpOptions = true,
+            description = "Serves a fixed small JSON body to every request: the machine's ceiling.")
+    static final class Trivial implements Callable<Integer> {
+        @Option(names = "--host", description = "Address (default: ${DEFAULT-VALUE}).")
+        String host = "127.0.0.1";
+
+        @Option(names = "--port", description = "Port (default: ${DEFAULT-VALUE}).")
+        int port = 8001;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            TrivialServer.serve(host, port);
+            return 0;
+        }
+    }
+
+    public static void main(String[] args) {
+        int code = new CommandLine(new BenchCommand()).execute(args);
+        if (code != 0) System.exit(code);
+    }
+}

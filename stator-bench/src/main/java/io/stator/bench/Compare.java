@@ -1,0 +1,260 @@
+package io.stator.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code stator-bench compare}: starts each server in turn on this machine, runs the same
+ * workloads against each, and collects what the report shows.
+ *
+ * <p>Two phases per database server, each on a freshly started process:
+ * <ol>
+ * <li>the workload matrix, on a table of {@code items} items of {@code itemBytes} (the issue's
+ *     targets are set for 100,000 items of 1 KB): startup time, idle memory, load, every
+ *     request workload closed-loop, a full scan, and {@code get} open-loop at half the peak the
+ *     server reached;</li>
+ * <li>the large table ({@code largeItems} of {@code largeItemBytes}, 1,000,000 of 100 B):
+ *     memory after loading it, a full scan, {@code get} and {@code put}.</li>
+ * </ol>
+ * A fresh process per phase makes the memory after loading the large table that table's cost,
+ * not the sum of both. A server that loads slowly stops loading at the load budget and runs
+ * its workloads on the items it has; the report says how many that was.
+ */
+final class Compare {
+
+    record Options(List<ServerKind> servers, List<Workload> workloads, int connections, Duration warmup,
+                   Duration duration, long items, int itemBytes, long largeItems, int largeItemBytes,
+                   double loadBudgetSeconds, double largeLoadBudgetSeconds, double scanBudgetSeconds, boolean profile) {}
+
+    /**
+     * Stator's budget for the large table, above the peers': its scan target is about 1,000,000
+     * items, which it loads in about two minutes here; more would push the run past 30 minutes.
+     */
+    static final double STATOR_LARGE_LOAD_BUDGET_SECONDS = 150;
+
+    /** One measured workload on one server. {@code mode} is "closed" or "open". */
+    record Measurement(ServerKind server, String workload, BenchTable table, String mode, double offeredRate,
+                       RunResult result) {}
+
+    /** What one server's runs found besides the measurements. */
+    static final class ServerRecord {
+        final ServerKind kind;
+        double startupMillis = Double.NaN;
+        double idleMegabytes = Double.NaN;
+        double loadedMegabytes = Double.NaN;
+        Loader.Result load;
+        Loader.Result largeLoad;
+        final List<String> notes = new ArrayList<>();
+
+        ServerRecord(ServerKind kind) {
+            this.kind = kind;
+        }
+    }
+
+    record Outcome(List<ServerRecord> servers, List<Measurement> measurements, Profile.Report profile,
+                   double seconds) {}
+
+    /** The matrix's table; the report tells its measurements from the large table's by this name. */
+    static final String MATRIX_TABLE = "bench_matrix";
+
+    private final Options options;
+    private final ServerKind.Places places;
+    private final List<Measurement> measurements = new ArrayList<>();
+    private Profile.Report profile;
+
+    Compare(Options options, ServerKind.Places places) {
+        this.options = options;
+        this.places = places;
+    }
+
+    Outcome run() throws IOException {
+        long t0 = System.nanoTime();
+        List<ServerRecord> records = new ArrayList<>();
+        for (ServerKind kind : options.servers()) {
+            ServerRecord record = new ServerRecord(kind);
+            records.add(record);
+            String missing = kind.unavailable(places);
+            if (missing != null) {
+                record.notes.add("not run: " + missing);
+                progress(kind.label + ": not run: " + missing);
+                continue;
+            }
+            try {
+                runMatrix(record);
+                if (kind.database && options.largeItems() > 0) runLargeTable(record);
+            } catch (IOException | RuntimeException e) {
+                record.notes.add("stopped by an error: " + e.getMessage());
+                progress(kind.label + ": stopped by an error: " + e);
+            }
+        }
+        return new Outcome(records, measurements, profile, (System.nanoTime() - t0) / 1e9);
+    }
+
+    private void runMatrix(ServerRecord record) throws IOException {
+        ServerKind kind = record.kind;
+        BenchTable table = new BenchTable(MATRIX_TABLE, options.items(), options.itemBytes());
+        try (ServerProcess server = start(kind, "matrix")) {
+            record.startupMillis = server.startupMillis();
+            pause(Duration.ofSeconds(2));
+            record.idleMegabytes = server.residentMegabytes();
+            progress("%s: started in %.0f ms, %.0f MB resident when idle", kind.label, record.startupMillis,
+                    record.idleMegabytes);
+            DynamoRequests requests = new DynamoRequests(server.endpoint(), SigV4Signer.Credentials.BENCH);
+            List<Workload> workloads = options.workloads();
+            if (kind.database) {
+                table.create(requests);
+                record.load = Loader.load(requests, table, options.connections(), options.loadBudgetSeconds());
+                table = loaded(record, table, record.load, options.loadBudgetSeconds());
+            }
+            LoadGenerator.Settings closed = new LoadGenerator.Settings(options.connections(), options.warmup(),
+                    options.duration(), 0);
+            if (!kind.database) {
+                // The trivial server answers everything alike: the request kinds that differ in size suffice.
+                workloads = workloads.stream().filter(w -> w == Workload.GET || w == Workload.PUT || w == Workload.QUERY).toList();
+                // A database server's JIT (and the generator's) warm up during the load; this one has none.
+                LoadGenerator.run(server.endpoint(), Workload.GET.build(requests, table),
+                        closed.withDuration(Duration.ZERO, options.warmup().multipliedBy(3)), CpuClock.NONE);
+            }
+            for (Workload workload : workloads) {
+                measure(server, requests, table, workload, closed);
+            }
+            if (kind.database) scan(record, server, requests, table);
+            BenchTable measured = table;
+            measurements.stream()
+                    .filter(m -> m.server() == kind && m.workload().equals(Workload.GET.label()) && m.table().equals(measured))
+                    .findFirst()
+                    .ifPresent(peak -> measure(server, requests, measured, Workload.GET,
+                            closed.withRate(Math.max(1, Math.floor(peak.result().throughput() / 2)))));
+            // Profiled after it was measured, on the same process and table, so the recorder cannot touch the numbers.
+            if (kind == ServerKind.STATOR && options.profile()) {
+                try {
+                    profile = Profile.record(server, requests, table, closed, places.work());
+                } catch (IOException e) {
+                    // A JDK without jcmd or JFR loses the profile, not the rest of the comparison.
+                    record.notes.add("not profiled: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void runLargeTable(ServerRecord record) throws IOException {
+        ServerKind kind = record.kind;
+        BenchTable table = new BenchTable("bench_large", options.largeItems(), options.largeItemBytes());
+        try (ServerProcess server = start(kind, "large")) {
+            DynamoRequests requests = new DynamoRequests(server.endpoint(), SigV4Signer.Credentials.BENCH);
+            table.create(requests);
+            double budget = kind.isStator() ? Math.max(STATOR_LARGE_LOAD_BUDGET_SECONDS, options.largeLoadBudgetSeconds())
+                    : options.largeLoadBudgetSeconds();
+            record.largeLoad = Loader.load(requests, table, options.connections(), budget);
+            pause(Duration.ofSeconds(2));
+            record.loadedMegabytes = server.residentMegabytes();
+            table = loaded(record, table, record.largeLoad, budget);
+            scan(record, server, requests, table);
+            LoadGenerator.Settings closed = new LoadGenerator.Settings(options.connections(), options.warmup(),
+                    options.duration(), 0);
+            measure(server, requests, table, Workload.GET, closed);
+            measure(server, requests, table, Workload.PUT, closed);
+        }
+    }
+
+    /**
+     * The table a load left for the workloads to run on: all its items, or the whole partitions
+     * that a load stopped by its budget wrote (noted for the report).
+     */
+    private BenchTable loaded(ServerRecord record, BenchTable table, Loader.Result load, double budget) {
+        progress("%s: loaded %,d items of %d B in %.1f s (%,.0f items/s)%s", record.kind.label, load.loaded(),
+                table.itemBytes(), load.seconds(), load.itemsPerSecond(),
+                Double.isNaN(record.loadedMegabytes) ? "" : String.format(", %.0f MB resident", record.loadedMegabytes));
+        if (load.loaded() >= table.itemCount()) return table;
+        record.notes.add(String.format("loaded %,d of %,d items of %d B within the %.0f s load budget",
+                load.loaded(), table.itemCount(), table.itemBytes(), budget));
+        long whole = load.loaded() / BenchTable.ITEMS_PER_PARTITION * BenchTable.ITEMS_PER_PARTITION;
+        return table.withItemCount(Math.max(BenchTable.ITEMS_PER_PARTITION, whole));
+    }
+
+    private void measure(ServerProcess server, DynamoRequests requests, BenchTable table, Workload workload,
+                         LoadGenerator.Settings settings) {
+        Workload.RequestSource source = workload.build(requests, table);
+        RunResult result = LoadGenerator.run(server.endpoint(), source, settings, server.cpu());
+        String mode = settings.rate() > 0 ? "open" : "closed";
+        measurements.add(new Measurement(ServerKind.parse(server.name()), workload.label(), table, mode,
+                settings.rate(), result));
+        progress("%s: %-11s %-6s %,10.0f ops/s  p50 %7.2f ms  p99 %7.2f ms  errors %d  (client %.2f, server %.2f, other %.2f cores)%s",
+                server.name(), workload.label(), mode, result.throughput(), result.latencyMs(50), result.latencyMs(99),
+                result.errors(), result.clientCores(), result.serverCores(), result.otherCores(),
+                result.firstError() == null ? "" : "  first error: " + abbreviate(result.firstError()));
+    }
+
+    private void scan(ServerRecord record, ServerProcess server, DynamoRequests requests, BenchTable table)
+            throws IOException {
+        RunResult result = FullScan.run(requests, table, server.cpu(), options.scanBudgetSeconds());
+        if (result.operations() < table.itemCount()) {
+            record.notes.add(String.format("the scan of %,d items stopped at the %.0f s scan budget after %,d items",
+                    table.itemCount(), options.scanBudgetSeconds(), result.operations()));
+        }
+        measurements.add(new Measurement(ServerKind.parse(server.name()), "scan", table, "closed", 0, result));
+        progress("%s: scan of %,d items of %d B in %.2f s (%,.0f items/s, %d pages)", server.name(),
+                result.operations(), table.itemBytes(), result.seconds(), result.throughput(),
+                result.latency().getTotalCount());
+    }
+
+    private ServerProcess start(ServerKind kind, String phase) throws IOException {
+        int port = freePort();
+        Path data = places.work().resolve(kind.label + "-" + phase);
+        deleteRecursively(data);
+        Files.createDirectories(data);
+        ServerProcess server = ServerProcess.start(kind.label, kind.command(places, port, data), Map.of(),
+                Endpoint.local(port), places.work().resolve(kind.label + "-" + phase + ".log"), Duration.ofSeconds(120));
+        // A comparison stopped with Ctrl-C or SIGTERM stops the server it was measuring too.
+        Thread stopServer = new Thread(server::close, "stop-" + kind.label);
+        Runtime.getRuntime().addShutdownHook(stopServer);
+        server.onClose(() -> {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopServer);
+            } catch (IllegalStateException shuttingDown) {
+                // Already in the shutdown that runs the hook.
+            }
+        });
+        return server;
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+
+    static void pause(Duration d) {
+        LoadGenerator.sleepUntil(System.nanoTime() + d.toNanos());
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 160 ? s : s.substring(0, 160) + "...";
+    }
+
+    static void progress(String format, Object... args) {
+        System.err.println("[" + java.time.LocalTime.now().withNano(0) + "] " + String.format(format, args));
+    }
+}

@@ -1,0 +1,153 @@
+package io.stator.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The servers a comparison runs, and how each is installed and started on this machine: the
+ * ones a developer would otherwise pick for a local DynamoDB, Stator in both its modes, and
+ * the trivial server that marks the ceiling.
+ */
+enum ServerKind {
+    TRIVIAL("trivial", "trivial HTTP server (fixed reply)", false),
+    STATOR("stator", "Stator (durable, default)", true),
+    STATOR_MEMORY("stator-mem", "Stator --in-memory", true),
+    DYNALITE_MEMORY("dynalite-mem", "dynalite (in memory)", true),
+    DYNALITE_DISK("dynalite-disk", "dynalite --path (LevelDB on disk)", true),
+    MOTO("moto", "moto_server", true);
+
+    /** dynalite's version, pinned so that reruns compare the same thing. */
+    static final String DYNALITE_VERSION = "4.0.0";
+
+    final String label;
+    final String description;
+    final boolean database;
+
+    ServerKind(String label, String description, boolean database) {
+        this.label = label;
+        this.description = description;
+        this.database = database;
+    }
+
+    static ServerKind parse(String label) {
+        for (ServerKind k : values()) if (k.label.equals(label.toLowerCase(Locale.ROOT))) return k;
+        throw new IllegalArgumentException("unknown server '" + label + "'; known: " + labels());
+    }
+
+    static String labels() {
+        return String.join(", ", java.util.Arrays.stream(values()).map(k -> k.label).toList());
+    }
+
+    boolean isStator() { return this == STATOR || this == STATOR_MEMORY; }
+
+    /** Where things live: the project, a cache for installed peers, scratch space for data. */
+    record Places(Path statorHome, Path cache, Path work) {}
+
+    /** The command that starts this server on the port; installs it first when needed. */
+    List<String> command(Places places, int port, Path dataDir) throws IOException {
+        String p = Integer.toString(port);
+        return switch (this) {
+            case TRIVIAL -> List.of(javaBinary(), "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                    BenchCommand.class.getName(), "trivial-server", "--port", p);
+            case STATOR -> List.of(places.statorHome().resolve("bin/stator").toString(), "--port", p,
+                    "--data-dir", dataDir.toString());
+            case STATOR_MEMORY -> List.of(places.statorHome().resolve("bin/stator").toString(), "--port", p, "--in-memory");
+            case DYNALITE_MEMORY, DYNALITE_DISK -> {
+                List<String> c = new ArrayList<>(List.of("node", installDynalite(places.cache()).toString(),
+                        "--host", "127.0.0.1", "--port", p,
+                        // Tables are ACTIVE at once: the benchmark measures requests, not DynamoDB's table delays.
+                        "--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"));
+                if (this == DYNALITE_DISK) c.addAll(List.of("--path", dataDir.toString()));
+                yield c;
+            }
+            case MOTO -> List.of(motoServer(), "-H", "127.0.0.1", "-p", p);
+        };
+    }
+
+    /** Why this server cannot run here, or null when it can. */
+    String unavailable(Places places) {
+        try {
+            switch (this) {
+                case DYNALITE_MEMORY, DYNALITE_DISK -> {
+                    if (!onPath("node") || !onPath("npm")) return "node and npm are not installed";
+                    installDynalite(places.cache());
+                }
+                case MOTO -> {
+                    if (motoServer() == null) return "moto_server is not installed";
+                }
+                default -> { }
+            }
+            return null;
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * Installs dynalite from npm into the cache once. Its LevelDB binding (classic-level) ships
+     * prebuilt binaries for Linux x64, so the install needs no compiler and no install scripts.
+     */
+    static synchronized Path installDynalite(Path cache) throws IOException {
+        Path dir = cache.resolve("dynalite-" + DYNALITE_VERSION);
+        Path cli = dir.resolve("node_modules/dynalite/cli.js");
+        if (Files.exists(cli)) return cli;
+        Files.createDirectories(dir);
+        System.err.println("stator-bench: installing dynalite " + DYNALITE_VERSION + " with npm into " + dir);
+        int exit = run(List.of("npm", "install", "--prefix", dir.toString(), "--no-audit", "--no-fund",
+                "dynalite@" + DYNALITE_VERSION), dir.resolve("npm-install.log"));
+        if (exit != 0 || !Files.exists(cli)) {
+            throw new IOException("npm install dynalite failed (exit " + exit + "), see " + dir.resolve("npm-install.log"));
+        }
+        return cli;
+    }
+
+    /**
+     * The moto_server script itself rather than pyenv's shim, when pyenv is there: the shim adds
+     * a shell and pyenv's own start to moto's startup time.
+     */
+    private static String motoServer() throws IOException {
+        if (onPath("pyenv")) {
+            Path out = Files.createTempFile("pyenv-which", ".txt");
+            try {
+                if (run(List.of("pyenv", "which", "moto_server"), out) == 0) {
+                    String path = Files.readString(out).trim();
+                    if (!path.isEmpty() && Files.isExecutable(Path.of(path))) return path;
+                }
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        }
+        return onPath("moto_server") ? "moto_server" : null;
+    }
+
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) return true;
+        }
+        return false;
+    }
+
+    private static int run(List<String> command, Path output) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try {
+            if (!p.waitFor(10, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                return -1;
+            }
+            return p.exitValue();
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+}

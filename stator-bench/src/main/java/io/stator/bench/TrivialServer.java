@@ -1,0 +1,109 @@
+package io.stator.bench;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The ceiling: an HTTP server that answers every request with the same small JSON body, on the
+ * same stack as Stator (Netty, epoll, HttpServerCodec and HttpObjectAggregator), replying on the
+ * event loop. What a DynamoDB server reaches against the generator on this machine is bounded by
+ * what this one reaches; the gap between the two is the cost of being a database.
+ */
+final class TrivialServer implements AutoCloseable {
+
+    /** What ListTables answers on an empty server: a valid DynamoDB response to the generator's probes. */
+    static final byte[] BODY = "{\"TableNames\":[]}".getBytes(StandardCharsets.US_ASCII);
+
+    private final EventLoopGroup group;
+    private final Channel channel;
+
+    private TrivialServer(EventLoopGroup group, Channel channel) {
+        this.group = group;
+        this.channel = channel;
+    }
+
+    static TrivialServer start(String host, int port) throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
+        ByteBuf body = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(BODY).asReadOnly());
+        Channel channel = new ServerBootstrap()
+                .group(group)
+                .channel(channelClass)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline()
+                                .addLast(new HttpServerCodec())
+                                .addLast(new HttpObjectAggregator(16 * 1024 * 1024))
+                                .addLast(new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                    @Override
+                                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+                                        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                                HttpResponseStatus.OK, body.duplicate());
+                                        response.headers()
+                                                .set(HttpHeaderNames.CONTENT_TYPE, SigV4Signer.CONTENT_TYPE)
+                                                .setInt(HttpHeaderNames.CONTENT_LENGTH, BODY.length);
+                                        ctx.writeAndFlush(response);
+                                    }
+                                });
+                    }
+                })
+                .bind(new InetSocketAddress(host, port)).sync().channel();
+        return new TrivialServer(group, channel);
+    }
+
+    int port() { return ((InetSocketAddress) channel.localAddress()).getPort(); }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS).syncUninterruptibly();
+    }
+
+    /** {@code stator-bench trivial-server --port P}: runs until killed. */
+    static void serve(String host, int port) throws InterruptedException {
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        TrivialServer server = start(host, port);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }));
+        System.out.println("Trivial server listening on http://" + host + ":" + server.port());
+        System.out.flush();
+        stopped.await();
+    }
+}
