@@ -62,7 +62,7 @@ public final class IndexEntries {
 
     /**
      * DynamoDB's checks on the index key values of an item written whole (PutItem): of the
-     * declared type, and not an empty string or binary.
+     * declared type, and not an empty string or binary ({@link EmptyIndexKeyException}).
      */
     public static void checkItem(TableDefinition table, Map<String, AttributeValue> item) {
         check(table, null, item, false);
@@ -82,6 +82,7 @@ public final class IndexEntries {
 
     private static void check(TableDefinition table, Map<String, AttributeValue> oldItem,
                               Map<String, AttributeValue> item, boolean update) {
+        if (table.indexes().isEmpty()) return;
         // When an attribute keys several indexes, DynamoDB names the alphabetically first
         // (real AWS texts, notes/indexes.md §4.1).
         List<IndexDefinition> indexes = new ArrayList<>(table.indexes());
@@ -98,7 +99,7 @@ public final class IndexEntries {
                         : v instanceof AttributeValue.B b && b.value().length == 0;
                 if (empty) {
                     String type = v instanceof AttributeValue.S ? "string" : "binary";
-                    throw DynamoDbException.validation(update
+                    throw new EmptyIndexKeyException(update
                             ? "One or more parameter values are not valid. The update expression attempted to update "
                                     + "a secondary index key to a value that is not supported. The AttributeValue for "
                                     + "a key attribute cannot contain an empty " + type + " value."

@@ -30,6 +30,20 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
         return new ItemWrite(table, ItemOperations.rowKey(table, item), condition, old -> item, returnOldItemOnFailure);
     }
 
+    /**
+     * A Put of TransactWriteItems: as {@link #put}, but an index key of the wrong type cancels
+     * the transaction (a ValidationError reason, in the action's place) instead of failing the
+     * request, so it is checked with the new item (conformance, notes/indexes.md §4.2).
+     */
+    public static ItemWrite transactionPut(TableDefinition table, Map<String, AttributeValue> item,
+                                           Condition condition, boolean returnOldItemOnFailure) {
+        PrimaryKeys.checkItem(table.keySchema(), item);
+        return new ItemWrite(table, ItemOperations.rowKey(table, item), condition, old -> {
+            IndexEntries.checkItem(table, item);
+            return item;
+        }, returnOldItemOnFailure);
+    }
+
     /** DeleteItem: removes the item. */
     public static ItemWrite delete(TableDefinition table, Map<String, AttributeValue> key, Condition condition,
                                    boolean returnOldItemOnFailure) {

@@ -10,6 +10,7 @@ import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.CapacityUnits;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.index.EmptyIndexKeyException;
 import io.stator.engine.item.ItemOperations.CollectionKey;
 import io.stator.engine.item.ItemOperations.ItemMutation;
 import io.stator.engine.item.ItemOperations.ReadResult;
@@ -125,6 +126,8 @@ public final class Transactions {
             }
             try {
                 newItems.add(a.mutation().apply(old));
+            } catch (EmptyIndexKeyException e) {
+                throw e; // the request's error, not the action's (see the class)
             } catch (DynamoDbException e) {
                 throw TransactionCanceledException.at(i, n, CancellationReason.of(e));
             }

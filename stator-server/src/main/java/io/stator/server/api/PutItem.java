@@ -30,7 +30,7 @@ final class PutItem implements Action {
      * Checks a put (PutItem's request, or a Put of TransactWriteItems) in DynamoDB's order and
      * returns it ready to run (a transaction's Put has no ReturnValues).
      */
-    static ItemWrite prepare(Engine engine, Struct request) {
+    static ItemWrite prepare(Engine engine, Struct request, boolean inTransaction) {
         ExpressionParameters.checkCombination(request, CONDITION_EXPRESSION, EXPECTED);
         Map<String, AttributeValue> item = request.attributeMap("Item");
         ItemRules.checkNesting(item);
@@ -38,7 +38,9 @@ final class PutItem implements Action {
         ItemRules.checkItemSize(item);
         Condition condition = ItemRules.condition(request);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        return ItemWrite.put(table, item, condition, ItemRules.returnsOldItemOnFailure(request));
+        boolean returnOldOnFailure = ItemRules.returnsOldItemOnFailure(request);
+        return inTransaction ? ItemWrite.transactionPut(table, item, condition, returnOldOnFailure)
+                : ItemWrite.put(table, item, condition, returnOldOnFailure);
     }
 
     PutItem(Engine engine) {
@@ -47,7 +49,7 @@ final class PutItem implements Action {
 
     @Override
     public void execute(Struct request, ResponseBody response) throws IOException {
-        ItemWrite write = prepare(engine, request);
+        ItemWrite write = prepare(engine, request, false);
         TableDefinition table = write.table();
         WriteResult result = engine.items().write(write);
 

@@ -127,7 +127,7 @@ final class TransactWriteItems implements Action {
     /** Each kind of action is checked as its single-item operation checks it. */
     private ItemWrite prepare(String kind, Struct s) {
         return switch (kind) {
-            case "Put" -> PutItem.prepare(engine, s);
+            case "Put" -> PutItem.prepare(engine, s, true);
             case "Update" -> UpdateItem.prepare(engine, s).write();
             case "Delete" -> DeleteItem.prepare(engine, s);
             default -> {

@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
@@ -539,8 +538,6 @@ class TransactWriteItemsTest {
     }
 
     @Test
-    @Disabled("Stator cancels the transaction with a ValidationError instead; to fix once the index key checks "
-            + "are reworked (IndexEntries.checkItem and checkUpdate, branch wt-idx-writes)")
     void emptyIndexKeyValueInAPutIsTheRequestsError() {
         Map<String, AttributeValue> k = item("pk", s(unique()), "sk", s("1"));
 
@@ -553,8 +550,6 @@ class TransactWriteItemsTest {
     }
 
     @Test
-    @Disabled("Stator cancels the transaction with a ValidationError instead; to fix once the index key checks "
-            + "are reworked (IndexEntries.checkItem and checkUpdate, branch wt-idx-writes)")
     void emptyIndexKeyValueInAnUpdateIsTheRequestsError() {
         Map<String, AttributeValue> k = item("pk", s(unique()), "sk", s("1"));
 

@@ -229,28 +229,34 @@ public final class RocksStorage implements Storage {
             Env env = b.inMemory ? own(owned, new RocksMemEnv(Env.getDefault())) : Env.getDefault();
             DBOptions dbOptions = own(owned, dbOptions(env));
             BloomFilter bloom = own(owned, new BloomFilter(10)); // ~1% false positives
+            // Index and filter blocks stay out of the block cache, held by each open SST file
+            // (a few MB per GB of items). In the cache they competed with data blocks: once the
+            // items outgrew it, gets evicted the index block the next get needed and re-read
+            // it, and reads ran 10x slower after the first write workload (docs/benchmarks.md).
             BlockBasedTableConfig itemsTable = new BlockBasedTableConfig()
                     .setBlockCache(cache)
                     .setFilterPolicy(bloom)
                     .setWholeKeyFiltering(true)
-                    .setCacheIndexAndFilterBlocks(true)
-                    .setPinL0FilterAndIndexBlocksInCache(true);
+                    .setCacheIndexAndFilterBlocks(false);
             ColumnFamilyOptions itemsOptions = own(owned, columnFamilyOptions(32L << 20, 3)
                     // A small whole-key bloom on the memtable too: point gets that miss (the
                     // common read-before-write of PutItem on a new key) skip the memtable scan.
                     .setMemtablePrefixBloomSizeRatio(0.02)
                     .setMemtableWholeKeyFiltering(true)
                     .setTableFormatConfig(itemsTable));
+            BlockBasedTableConfig smallTable = new BlockBasedTableConfig()
+                    .setBlockCache(cache)
+                    .setCacheIndexAndFilterBlocks(false);
             // Counters add up in place: RocksDB's uint64add merge operator sums 8-byte
             // little-endian operands (negative deltas wrap, so adding them subtracts), and
             // successive merges in the memtable are collapsed so that reads stay cheap.
             UInt64AddOperator addOperator = own(owned, new UInt64AddOperator());
-            ColumnFamilyOptions counterOptions = own(owned, columnFamilyOptions(4L << 20, 2)
+            // Every write adds an operand here (item count and size), so its memtable fills
+            // faster than the items': 16 MB keeps its flushes as rare as theirs.
+            ColumnFamilyOptions counterOptions = own(owned, columnFamilyOptions(16L << 20, 2)
                     .setMergeOperator(addOperator)
-                    .setMaxSuccessiveMerges(64));
-            BlockBasedTableConfig smallTable = new BlockBasedTableConfig()
-                    .setBlockCache(cache)
-                    .setCacheIndexAndFilterBlocks(true);
+                    .setMaxSuccessiveMerges(64)
+                    .setTableFormatConfig(smallTable));
             ColumnFamilyOptions smallOptions = own(owned, columnFamilyOptions(4L << 20, 2)
                     .setTableFormatConfig(smallTable));
             WriteOptions writeOptions = own(owned, new WriteOptions()
