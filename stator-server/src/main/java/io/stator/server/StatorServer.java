@@ -7,6 +7,8 @@ import io.stator.server.auth.SigV4Authenticator;
 import io.stator.server.auth.SignedRequest;
 import io.stator.server.http.NettyHttpServer;
 import io.stator.storage.rocksdb.RocksStorage;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A running Stator: storage, engine and HTTP endpoint, assembled from {@link ServerOptions}.
@@ -27,30 +29,63 @@ public final class StatorServer implements AutoCloseable {
         this.endpoint = endpoint;
     }
 
+    /**
+     * Opens the storage and the engine on one thread while the HTTP server starts on this one:
+     * each takes about half a second of a cold JVM's startup, and the machine has cores to spare
+     * at that moment. A request that arrives before the engine is open waits for it.
+     */
     public static StatorServer start(ServerOptions options) throws Exception {
         SigV4Authenticator authenticator = options.credentialsFile() == null
                 ? SigV4Authenticator.anonymous(options.clock())
                 : SigV4Authenticator.verifying(Credentials.load(options.credentialsFile()), options.clock());
-        RocksStorage storage = RocksStorage.builder(options.dataDirectory())
-                .inMemory(options.inMemory())
-                .fsync(options.fsync())
-                .open();
-        Engine engine = new Engine(storage, options.engineConfig());
+        CompletableFuture<Engine> opening = new CompletableFuture<>();
+        Thread.ofPlatform().name("stator-open").start(() -> {
+            try {
+                RocksStorage storage = RocksStorage.builder(options.dataDirectory())
+                        .inMemory(options.inMemory())
+                        .fsync(options.fsync())
+                        .open();
+                opening.complete(new Engine(storage, options.engineConfig()));
+            } catch (Throwable t) {
+                opening.completeExceptionally(t);
+            }
+        });
+        CompletableFuture<DynamoDbEndpoint> ready = new CompletableFuture<>();
+        NettyHttpServer http;
         try {
-            // The endpoint address is known once bound; DescribeEndpoints reads it lazily.
-            String[] address = new String[1];
-            Actions actions = new Actions(engine, () -> address[0]);
-            DynamoDbEndpoint endpoint = new DynamoDbEndpoint(actions, request -> authenticator.authenticate(
-                    SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
-                            request.body())), options.region());
-            NettyHttpServer http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS,
-                    endpoint::handle);
-            address[0] = hostForUrl(options.host()) + ":" + http.port();
-            return new StatorServer(engine, http, "http://" + address[0]);
+            http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS,
+                    request -> ready.join().handle(request));
         } catch (Exception | Error e) {
-            engine.close();
+            closeWhenOpen(opening);
             throw e;
         }
+        Engine engine;
+        try {
+            engine = opening.join();
+        } catch (CompletionException e) {
+            http.close();
+            throw rethrowable(e.getCause());
+        }
+        // The endpoint address is known once bound; DescribeEndpoints reads it lazily.
+        String address = hostForUrl(options.host()) + ":" + http.port();
+        Actions actions = new Actions(engine, () -> address);
+        ready.complete(new DynamoDbEndpoint(actions, request -> authenticator.authenticate(
+                SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
+                        request.body())), options.region()));
+        return new StatorServer(engine, http, "http://" + address);
+    }
+
+    private static void closeWhenOpen(CompletableFuture<Engine> opening) {
+        try {
+            opening.join().close();
+        } catch (CompletionException ignored) {
+            // It did not open: nothing to close, and the caller's error is the one to report.
+        }
+    }
+
+    private static Exception rethrowable(Throwable cause) {
+        if (cause instanceof Error error) throw error;
+        return (Exception) cause;
     }
 
     /** The URL clients connect to, e.g. {@code http://127.0.0.1:8000}. */

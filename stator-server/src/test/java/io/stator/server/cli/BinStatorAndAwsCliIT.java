@@ -10,6 +10,7 @@ import io.stator.server.testing.CommandProcess;
 import io.stator.server.testing.CommandProcess.Result;
 import io.stator.server.testing.StatorTestServer;
 import java.io.File;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,6 +80,14 @@ class BinStatorAndAwsCliIT {
             assertEquals("", stator.stderr());
         }
         if (dir != null) StatorTestServer.deleteRecursively(dir);
+    }
+
+    @Test
+    void rocksDbsNativeLibraryIsKeptForTheNextStart() throws IOException {
+        // bin/stator names a cache in the build output, so later starts skip the 15 MB copy.
+        try (Stream<Path> files = Files.walk(REPO.resolve("stator-server/target/native"))) {
+            assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("librocksdbjni")));
+        }
     }
 
     /** The named program on PATH, or a failure that says it is missing. */

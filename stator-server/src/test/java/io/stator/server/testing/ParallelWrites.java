@@ -48,7 +48,7 @@ public final class ParallelWrites {
             }
             for (Future<?> w : workers) w.get();
         } catch (ExecutionException e) {
-            throw new IllegalStateException("loading failed", e.getCause());
+            throw new IllegalStateException("loading failed: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -27,7 +27,8 @@ public final class RawDynamoDb {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final URI endpoint;
-    private final HttpClient http = HttpClient.newHttpClient();
+    // HTTP/1.1 as the SDKs speak it: the JDK client's default (HTTP/2) first tries an h2c upgrade.
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     public RawDynamoDb(URI endpoint) {
         this.endpoint = endpoint;

@@ -1,13 +1,17 @@
 package io.stator.storage.rocksdb;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.rocksdb.NativeLibraryLoader;
 import org.rocksdb.RocksDB;
+import org.rocksdb.util.Environment;
 
 /**
  * Loads RocksDB's JNI library without leaving a copy of it on disk.
@@ -24,13 +28,23 @@ import org.rocksdb.RocksDB;
  * loaded. Where a loaded library cannot be deleted (Windows), the directory stays and RocksDB's
  * delete-on-exit applies as before; where the library comes from {@code java.library.path}, the
  * directory stays empty and goes.
+ *
+ * <p>Copying 15 MB costs a quarter of a second at every start, a quarter of the server's startup
+ * budget. So {@code bin/stator} names a cache directory in its build output (the system property
+ * {@value #CACHE_PROPERTY}): the library is copied there once per RocksDB version and loaded
+ * from there at every later start.
  */
 final class NativeLibrary {
+
+    /** A directory where the library is kept between starts; unset, it is copied at every start. */
+    static final String CACHE_PROPERTY = "stator.nativeLibraryCache";
 
     private NativeLibrary() {}
 
     /** Loads the library once; later calls do nothing. */
     static synchronized void load() {
+        String cache = System.getProperty(CACHE_PROPERTY);
+        if (cache != null && loadCached(Path.of(cache))) return;
         Path directory = null;
         try {
             directory = Files.createTempDirectory("stator-rocksdbjni-");
@@ -41,6 +55,33 @@ final class NativeLibrary {
             if (directory != null) deleteQuietly(directory);
         }
         RocksDB.loadLibrary();
+    }
+
+    /** Loads the library from the cache, copying it there first if needed; false if it cannot. */
+    private static boolean loadCached(Path cache) {
+        String fileName = Environment.getJniLibraryFileName("rocksdb");
+        try {
+            // One directory per RocksDB jar: a new version never loads an old copy.
+            Path jar = Path.of(RocksDB.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path directory = cache.resolve(jar.getFileName().toString().replaceFirst("\\.jar$", ""));
+            Path library = directory.resolve(fileName);
+            if (!Files.isRegularFile(library)) {
+                Files.createDirectories(directory);
+                Path partial = Files.createTempFile(directory, fileName, ".partial");
+                try (InputStream in = RocksDB.class.getClassLoader().getResourceAsStream(fileName)) {
+                    if (in == null) return false;
+                    Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+                    // Renamed whole: a server starting at the same moment finds no file or all of it.
+                    Files.move(partial, library, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } finally {
+                    Files.deleteIfExists(partial);
+                }
+            }
+            RocksDB.loadLibrary(List.of(directory.toString()));
+            return true;
+        } catch (IOException | URISyntaxException | RuntimeException | UnsatisfiedLinkError e) {
+            return false; // copied at this start instead, as without a cache
+        }
     }
 
     private static void deleteQuietly(Path directory) {
