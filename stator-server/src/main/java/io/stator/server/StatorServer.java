@@ -93,6 +93,9 @@ public final class StatorServer implements AutoCloseable {
 
     public int port() { return http.port(); }
 
+    /** The engine behind the endpoint, for code that embeds Stator (and tests that reach past the API). */
+    public Engine engine() { return engine; }
+
     /** Stops serving, then closes the storage (flushing nothing that is not already durable). */
     @Override
     public void close() {

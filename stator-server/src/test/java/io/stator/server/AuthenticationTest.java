@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 /**
  * SigV4 as the AWS SDK for Java signs it, against a server that verifies signatures (started with
  * a credentials file) and one that does not. The texts are DynamoDB's (section 1.1 (9) of
- * /work/notes/dynamodb-errors.md).
+ * docs/dynamodb/dynamodb-errors.md).
  */
 class AuthenticationTest {
 

@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
  * error DynamoDB answers: its {@code __type}, the member that carries the message ("message" or
  * "Message", DynamoDB spells it both ways) and the exact text.
  *
- * <p>Every expected text is DynamoDB's as recorded in /work/notes/dynamodb-errors.md (section in
+ * <p>Every expected text is DynamoDB's as recorded in docs/dynamodb/dynamodb-errors.md (section in
  * each group's comment), which cites dynalite's tests run against DynamoDB, live probes and AWS
  * user reports; none was copied from Stator's output. Where DynamoDB lists several constraint
  * violations its order is not stable, so those messages are compared as a count prefix and a

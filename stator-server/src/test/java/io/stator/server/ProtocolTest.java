@@ -35,7 +35,7 @@ import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 /**
  * The HTTP layer as DynamoDB's clients meet it, over a real socket: what each kind of request
  * gets back, byte for byte where DynamoDB's reply is known byte for byte (section 1 of
- * /work/notes/dynamodb-errors.md, from dynalite's connection tests run against DynamoDB).
+ * docs/dynamodb/dynamodb-errors.md, from dynalite's connection tests run against DynamoDB).
  */
 class ProtocolTest {
 

@@ -73,7 +73,7 @@ public final class IndexEntries {
      * before an index existed may hold a value the index cannot take (the backfill left it out),
      * and updates of its other attributes are accepted (dynalite's validateUpdates checks the
      * updated attributes only). An empty value gets UpdateItem's own message, which names no
-     * index (real AWS texts, notes/indexes.md §4.2).
+     * index (real AWS texts, docs/dynamodb/indexes.md §4.2).
      */
     public static void checkUpdate(TableDefinition table, Map<String, AttributeValue> oldItem,
                                    Map<String, AttributeValue> newItem) {
@@ -84,7 +84,7 @@ public final class IndexEntries {
                               Map<String, AttributeValue> item, boolean update) {
         if (table.indexes().isEmpty()) return;
         // When an attribute keys several indexes, DynamoDB names the alphabetically first
-        // (real AWS texts, notes/indexes.md §4.1).
+        // (real AWS texts, docs/dynamodb/indexes.md §4.1).
         List<IndexDefinition> indexes = new ArrayList<>(table.indexes());
         indexes.sort(Comparator.comparing(IndexDefinition::name));
         for (IndexDefinition index : indexes) {

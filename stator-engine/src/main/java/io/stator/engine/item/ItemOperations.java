@@ -124,10 +124,13 @@ public final class ItemOperations {
 
     /** The read-modify-write every single-item write goes through (see the class comment). */
     public WriteResult mutate(TableDefinition requested, byte[] rowKey, ItemMutation mutation) {
+        // Checked before the lock, which a committing transaction holds: the write fails at once,
+        // as DynamoDB's does, instead of waiting for the transaction to finish. A transaction
+        // that claims the item after this check waits for this write's lock, and sees its result.
+        if (claims.isClaimed(rowKey)) throw transactionConflict();
         ReentrantLock lock = locks.lockFor(rowKey);
         lock.lock();
         try {
-            if (claims.isClaimed(rowKey)) throw transactionConflict();
             TableDefinition table = current(requested);
             Map<String, AttributeValue> oldItem = read(rowKey);
             Map<String, AttributeValue> newItem = mutation.apply(oldItem);
@@ -153,7 +156,7 @@ public final class ItemOperations {
 
     /**
      * DynamoDB's answer to a write on an item that a transaction is committing (the message
-     * recorded from DynamoDB in /work/notes/batches-transactions.md).
+     * recorded from DynamoDB in docs/dynamodb/batches-transactions.md).
      */
     static DynamoDbException transactionConflict() {
         return new DynamoDbException(ErrorType.TRANSACTION_CONFLICT, "Transaction is ongoing for the item");
@@ -247,7 +250,7 @@ public final class ItemOperations {
         long size = before + delta;
         if (delta > 0 && size > itemCollectionLimitBytes) {
             // DynamoDB's own message is unknown; this is the reason text its API reference gives
-            // for the same refusal in TransactWriteItems (notes/indexes.md §6).
+            // for the same refusal in TransactWriteItems (docs/dynamodb/indexes.md §6).
             throw new DynamoDbException(ErrorType.ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
         }
         TableCounters.recordCollection(batch, table.id(), partitionKey, delta);

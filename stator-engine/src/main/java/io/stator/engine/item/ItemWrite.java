@@ -33,7 +33,7 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
     /**
      * A Put of TransactWriteItems: as {@link #put}, but an index key of the wrong type cancels
      * the transaction (a ValidationError reason, in the action's place) instead of failing the
-     * request, so it is checked with the new item (conformance, notes/indexes.md §4.2).
+     * request, so it is checked with the new item (conformance, docs/dynamodb/indexes.md §4.2).
      */
     public static ItemWrite transactionPut(TableDefinition table, Map<String, AttributeValue> item,
                                            Condition condition, boolean returnOldItemOnFailure) {

@@ -25,7 +25,7 @@ final class ItemRules {
     /**
      * Documents nest 32 levels deep, the attribute itself being level 1: an attribute holding
      * 31 maps (or lists) around a string is the deepest DynamoDB takes, one more map is refused
-     * (probed against DynamoDB, notes/dynamodb-errors.md section 9.2).
+     * (probed against DynamoDB, docs/dynamodb/dynamodb-errors.md section 9.2).
      */
     static final int MAX_NESTING_LEVELS = 32;
 

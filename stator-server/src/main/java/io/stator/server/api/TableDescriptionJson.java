@@ -234,7 +234,7 @@ final class TableDescriptionJson {
         }
         g.writeEndObject();
         // A new index shows no items until built, as DynamoDB's show none until their next
-        // refresh (notes/indexes.md §3.2, §7.1).
+        // refresh (docs/dynamodb/indexes.md §3.2, §7.1).
         boolean fresh = view.creating() || index.status() == IndexDefinition.IndexStatus.CREATING;
         g.writeNumberField("IndexSizeBytes", fresh ? 0 : catalog.counters().indexSizeBytes(t.id(), index.id()));
         g.writeNumberField("ItemCount", fresh ? 0 : catalog.counters().indexItemCount(t.id(), index.id()));

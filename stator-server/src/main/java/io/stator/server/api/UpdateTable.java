@@ -302,7 +302,7 @@ final class UpdateTable implements Action {
             shown.throughput = new ProvisionedThroughput(was.readCapacityUnits(), was.writeCapacityUnits(),
                     is.lastIncreaseDateTime(), is.lastDecreaseDateTime(), was.numberOfDecreasesToday());
         }
-        // A global index whose throughput changes shows the old one, UPDATING (notes/indexes.md §3.2).
+        // A global index whose throughput changes shows the old one, UPDATING (docs/dynamodb/indexes.md §3.2).
         List<IndexDefinition> globals = new ArrayList<>();
         for (IndexDefinition index : after.globalIndexes()) {
             IndexDefinition was = before.index(index.name());

@@ -42,7 +42,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 /**
  * BatchGetItem through the SDK: up to 100 keys over several tables, each table's entry with its
  * own projection and ConsistentRead, the 16 MB response limit and its UnprocessedKeys. Texts and
- * figures are DynamoDB's as recorded in notes/batches-transactions.md §1 (dynalite's tests run
+ * figures are DynamoDB's as recorded in docs/dynamodb/batches-transactions.md §1 (dynalite's tests run
  * against DynamoDB, dynamodb-conformance, Scylla's tests, the API reference).
  */
 class BatchGetItemTest {

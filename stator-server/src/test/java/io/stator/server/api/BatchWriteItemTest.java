@@ -44,7 +44,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 /**
  * BatchWriteItem through the SDK: up to 25 puts and deletes over several tables, the whole
  * request checked before anything is written, then each write atomic by itself. Texts and
- * figures are DynamoDB's as recorded in notes/batches-transactions.md §2 (dynalite's tests run
+ * figures are DynamoDB's as recorded in docs/dynamodb/batches-transactions.md §2 (dynalite's tests run
  * against DynamoDB, dynamodb-conformance, Scylla's tests); where DynamoDB's text is unknown the
  * test says so and checks Stator's choice.
  */
@@ -345,7 +345,7 @@ class BatchWriteItemTest {
 
     @Test
     void indexesModeShowsTheTableAndEachIndexWritten() {
-        // dynamodb-conformance (notes/indexes.md §4.5): [an item in the GSI, a sparse item] is one
+        // dynamodb-conformance (docs/dynamodb/indexes.md §4.5): [an item in the GSI, a sparse item] is one
         // entry of 3 units, 2 on the table and 1 on the GSI, and no LSI part.
         BatchWriteItemResponse response = server.client().batchWriteItem(b -> b
                 .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)

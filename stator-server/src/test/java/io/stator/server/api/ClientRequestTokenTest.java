@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse
  * commits, the same request with the same token succeeds without applying anything again (and
  * is billed as reads), while another request with that token is refused with
  * IdempotentParameterMismatchException (API reference; Scylla's tests; dynoxide's measurements
- * of DynamoDB for the replay's capacity, notes/batches-transactions.md §3.6). The token is kept
+ * of DynamoDB for the replay's capacity, docs/dynamodb/batches-transactions.md §3.6). The token is kept
  * with the transaction's own writes, so a restart does not forget it.
  */
 class ClientRequestTokenTest {

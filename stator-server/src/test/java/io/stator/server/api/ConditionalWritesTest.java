@@ -49,7 +49,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  * running Stator: every comparator and function against every type it takes, with DynamoDB's
  * semantics (a comparison of different types is false, not an error; a missing attribute makes
  * everything but {@code <>} false; an absent item is an item without attributes). Sources:
- * notes/expressions.md sections 4.2, 8 and 9.1.
+ * docs/dynamodb/expressions.md sections 4.2, 8 and 9.1.
  */
 class ConditionalWritesTest {
 

@@ -33,7 +33,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
 /**
  * DeleteItem against a running Stator, one body per key configuration where keys matter.
- * Expected texts and capacity units are DynamoDB's (notes/dynamodb-errors.md section 9).
+ * Expected texts and capacity units are DynamoDB's (docs/dynamodb/dynamodb-errors.md section 9).
  */
 class DeleteItemTest {
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Invalid expressions and expression parameters across UpdateItem, PutItem, DeleteItem and
  * GetItem, each with DynamoDB's {@code __type} and exact message (texts and their sources in
- * notes/expressions.md and notes/dynamodb-errors.md section 9.6; where a text comes from one
+ * docs/dynamodb/expressions.md and docs/dynamodb/dynamodb-errors.md section 9.6; where a text comes from one
  * source only, the case says so). Every limit is tried at its edge, which must be accepted, and
  * one past it. Requests are sent as raw JSON so that the wire {@code __type} is checked too.
  */

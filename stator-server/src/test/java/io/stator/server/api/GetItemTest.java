@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * GetItem against a running Stator, one body per key configuration where keys matter. Expected
- * texts and capacity units are DynamoDB's (notes/dynamodb-errors.md section 9).
+ * texts and capacity units are DynamoDB's (docs/dynamodb/dynamodb-errors.md section 9).
  */
 class GetItemTest {
 

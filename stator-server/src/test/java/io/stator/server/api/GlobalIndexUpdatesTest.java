@@ -52,7 +52,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
  *
  * <p>The big table is loaded once: {@code pk} (S) keys items {@code i0..i49999}; {@code city} is
  * a string on most, missing on some and a number on others (as if written before any index
- * wanted a string there: the backfill must leave those out, notes/indexes.md §3.2).
+ * wanted a string there: the backfill must leave those out, docs/dynamodb/indexes.md §3.2).
  */
 class GlobalIndexUpdatesTest {
 
@@ -196,7 +196,7 @@ class GlobalIndexUpdatesTest {
         IndexContents.assertCounts(server.client(), BIG);
 
         // The items the index left out are still writable, as long as the write leaves their
-        // city alone (only what an update touches is checked: notes/indexes.md §4.1).
+        // city alone (only what an update touches is checked: docs/dynamodb/indexes.md §4.1).
         Map<String, AttributeValue> legacy = item("pk", s("i1"));
         server.client().updateItem(b -> b.tableName(BIG).key(legacy).updateExpression("SET proj = :p")
                 .expressionAttributeValues(Map.of(":p", s("updated"))));
@@ -341,7 +341,7 @@ class GlobalIndexUpdatesTest {
                 .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().update(u -> u.indexName("gsi1")
                         .provisionedThroughput(t -> t.readCapacityUnits(4L).writeCapacityUnits(1L))).build()))
                 .tableDescription().globalSecondaryIndexes().getFirst();
-        // notes/indexes.md §3.2: the response shows the old throughput and UPDATING.
+        // docs/dynamodb/indexes.md §3.2: the response shows the old throughput and UPDATING.
         assertEquals(IndexStatus.UPDATING, answered.indexStatus());
         assertEquals(2L, answered.provisionedThroughput().readCapacityUnits());
         assertEquals(3L, answered.provisionedThroughput().writeCapacityUnits());

@@ -237,7 +237,7 @@ class IndexMaintenanceTest {
         assertIndexesRight(table);
 
         // g keys gsi-keys (declared first) and gsi-include: the alphabetically first is named
-        // (notes/indexes.md §4.1, real AWS texts).
+        // (docs/dynamodb/indexes.md §4.1, real AWS texts).
         assertValidation(INVALID + "Type mismatch for Index Key g Expected: S Actual: N IndexName: gsi-include",
                 () -> put(table, with(fullItem(), "g", n("1"), "proj", s("changed"))));
         assertValidation(INVALID + "Type mismatch for Index Key g Expected: S Actual: L IndexName: gsi-include",
@@ -264,7 +264,7 @@ class IndexMaintenanceTest {
     void anEmptyIndexKeyIsRefusedWithThePutOrTheUpdateMessage() {
         String table = indexedTable();
         put(table, fullItem());
-        // notes/indexes.md §4.2 (real AWS texts): PutItem names the index and key, UpdateItem does not.
+        // docs/dynamodb/indexes.md §4.2 (real AWS texts): PutItem names the index and key, UpdateItem does not.
         String putPrefix = "One or more parameter values are not valid. A value specified for a secondary index key "
                 + "is not supported. The AttributeValue for a key attribute cannot contain an empty ";
         assertValidation(putPrefix + "string value. IndexName: gsi-include, IndexKey: g",
@@ -335,7 +335,7 @@ class IndexMaintenanceTest {
     // ---- capacity --------------------------------------------------------------------------
 
     /**
-     * Write units per index, as DynamoDB measured them (notes/indexes.md §4.5: items under 1 KB,
+     * Write units per index, as DynamoDB measured them (docs/dynamodb/indexes.md §4.5: items under 1 KB,
      * global index gsi-inc INCLUDE proj on gsiPk, local index lsi1 ALL on lsiSk).
      */
     @Test

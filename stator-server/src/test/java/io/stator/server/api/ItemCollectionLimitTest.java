@@ -49,7 +49,7 @@ class ItemCollectionLimitTest {
     private static final long LIMIT = 4_000;
     private static final String LIMIT_EXCEEDED = "ItemCollectionSizeLimitExceededException";
     /**
-     * DynamoDB's message for this exception is unknown (notes/indexes.md §6); Stator uses the
+     * DynamoDB's message for this exception is unknown (docs/dynamodb/indexes.md §6); Stator uses the
      * cancellation-reason text DynamoDB documents for the same condition in TransactWriteItems.
      */
     private static final String LIMIT_MESSAGE = "Collection size exceeded.";
@@ -223,7 +223,7 @@ class ItemCollectionLimitTest {
                 .returnItemCollectionMetrics(ReturnItemCollectionMetrics.SIZE)).itemCollectionMetrics());
     }
 
-    /** DynamoDB's shape: the partition key only, and two numbers (notes/indexes.md §6). */
+    /** DynamoDB's shape: the partition key only, and two numbers (docs/dynamodb/indexes.md §6). */
     private static void assertMetrics(ItemCollectionMetrics metrics) {
         assertEquals(Map.of("pk", s("c1")), metrics.itemCollectionKey());
         List<Double> range = metrics.sizeEstimateRangeGB();

@@ -63,7 +63,7 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * LastEvaluatedKey), and cost ceil(sum of its items' sizes / 4 KB) half units. The expected
  * pages are computed here from those rules ({@link DynamoSize#pageBytes}), not by the server's
  * code; the rules themselves are pinned by the page ends DynamoDB was recorded giving
- * (notes/query-scan.md sections 3 and 5).
+ * (docs/dynamodb/query-scan.md sections 3 and 5).
  */
 class PaginationTest {
 

@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
  * Parallel scan over 20,000 items: the segments of any TotalSegments (1, 3, 16, 1000) are
  * disjoint and together hold every item exactly once, whatever the paging; a partition key's
  * items stay together in one segment, in sort-key order (DynamoDB's segments are ranges of its
- * partition-key hash; notes/query-scan.md section 4.2).
+ * partition-key hash; docs/dynamodb/query-scan.md section 4.2).
  */
 class ParallelScanTest {
 

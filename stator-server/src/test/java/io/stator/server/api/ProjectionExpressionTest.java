@@ -31,7 +31,7 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
  * ProjectionExpression and the legacy AttributesToGet on GetItem, against a running Stator. The
  * shape of the result is DynamoDB's: nesting is kept, several indexes into one list come back as
  * one compacted list in index order, and paths that lead nowhere are left out (dynalite's and
- * Scylla's suites, run against DynamoDB; notes/expressions.md section 6).
+ * Scylla's suites, run against DynamoDB; docs/dynamodb/expressions.md section 6).
  */
 class ProjectionExpressionTest {
 

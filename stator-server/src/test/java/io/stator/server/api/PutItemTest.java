@@ -44,7 +44,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 /**
  * PutItem against a running Stator, one body per key configuration where keys matter. Expected
  * texts are DynamoDB's, as recorded by dynalite's suite against DynamoDB (see
- * notes/dynamodb-errors.md sections 9 and 10).
+ * docs/dynamodb/dynamodb-errors.md sections 9 and 10).
  */
 class PutItemTest {
 

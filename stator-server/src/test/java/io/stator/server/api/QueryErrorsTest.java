@@ -31,7 +31,7 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * The Query requests DynamoDB refuses, each with its exact message, on a table keyed by the
  * string {@code pk} and on one keyed by {@code pk} and {@code sk} (both strings). Texts, and the
  * order in which the checks run, as recorded against DynamoDB by dynalite's and the conformance
- * suites (notes/query-scan.md sections 1.1 to 1.5, notes/expressions.md sections 3 and 10).
+ * suites (docs/dynamodb/query-scan.md sections 1.1 to 1.5, docs/dynamodb/expressions.md sections 3 and 10).
  */
 class QueryErrorsTest {
 

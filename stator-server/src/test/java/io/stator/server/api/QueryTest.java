@@ -51,8 +51,8 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 /**
  * Query against a running Stator, one body per key configuration: key conditions in both
  * forms, order, Limit, filters, Select, projection, capacity and ExclusiveStartKey. DynamoDB's
- * behaviour as recorded by suites run against it (notes/query-scan.md sections 1, 3, 5 and 6;
- * notes/expressions.md section 10). The refused requests are in {@link QueryErrorsTest}.
+ * behaviour as recorded by suites run against it (docs/dynamodb/query-scan.md sections 1, 3, 5 and 6;
+ * docs/dynamodb/expressions.md section 10). The refused requests are in {@link QueryErrorsTest}.
  */
 class QueryTest {
 

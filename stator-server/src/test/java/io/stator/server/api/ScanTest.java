@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * Scan against a running Stator, each test on tables of its own (a Scan reads the whole table),
  * one body per key configuration: the whole table once, Limit, filters, Select, projection,
  * capacity, ExclusiveStartKey and parallel-scan parameters, with DynamoDB's messages
- * (notes/query-scan.md sections 2 to 6). DynamoDB documents no scan order: the tests require
+ * (docs/dynamodb/query-scan.md sections 2 to 6). DynamoDB documents no scan order: the tests require
  * only what it does guarantee (every item once; a partition's items together, in sort-key order).
  */
 class ScanTest {

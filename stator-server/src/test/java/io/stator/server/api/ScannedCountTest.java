@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
 /**
  * A selective filter over many items (40,000 read to return 10): ScannedCount reports every item
  * read, Count only those returned, page after page, and capacity is charged for what was read.
- * This is how DynamoDB shows a client that its Scan is slow (notes/query-scan.md section 3.1).
+ * This is how DynamoDB shows a client that its Scan is slow (docs/dynamodb/query-scan.md section 3.1).
  */
 class ScannedCountTest {
 

@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * Stator keeps them current, so once writes are acknowledged they must be exact: the number of
  * items, and the sum of their sizes by DynamoDB's item-size rules (computed here by
  * {@link DynamoSize}; an observation on DynamoDB matches that sum without the 100 bytes of
- * per-item overhead its storage billing adds: notes/query-scan.md section 7).
+ * per-item overhead its storage billing adds: docs/dynamodb/query-scan.md section 7).
  */
 class TableCountersTest {
 

@@ -45,7 +45,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 /**
  * TransactGetItems through the SDK: up to 100 items of any tables, read as one snapshot, each
  * answered in request order. Texts and figures are DynamoDB's as recorded in
- * notes/batches-transactions.md §4 (dynamodb-conformance, Scylla's tests); where DynamoDB's
+ * docs/dynamodb/batches-transactions.md §4 (dynamodb-conformance, Scylla's tests); where DynamoDB's
  * text is unknown the test says so and checks Stator's choice.
  */
 class TransactGetItemsTest {

@@ -53,7 +53,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * request's own errors (ValidationException) apart from the actions' (TransactionCanceledException
  * with one reason per action), the limits at their edge and one past it, and the capacity a
  * transaction consumes. Texts and figures are DynamoDB's as recorded in
- * notes/batches-transactions.md §3 and §6 (dynamodb-conformance and dynoxide's captures against
+ * docs/dynamodb/batches-transactions.md §3 and §6 (dynamodb-conformance and dynoxide's captures against
  * DynamoDB, Scylla's tests, raw responses); where DynamoDB's text is unknown, the test says so
  * and checks Stator's choice.
  */

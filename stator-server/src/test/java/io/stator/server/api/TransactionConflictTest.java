@@ -9,17 +9,23 @@ import static io.stator.server.testing.Transact.put;
 import static io.stator.server.testing.Transact.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stator.engine.Engine;
+import io.stator.engine.item.ItemWrite;
+import io.stator.engine.table.TableDefinition;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
+import io.stator.server.testing.Transact;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -200,5 +206,69 @@ class TransactionConflictTest {
         System.out.printf("TransactionConflictTest: %d transactions, %d writes, %d reads cancelled or refused; "
                 + "%d batch writes left unprocessed%n", transactionConflicts.get(), writeConflicts.get(),
                 readConflicts.get(), unprocessed.get());
+    }
+
+    /**
+     * The same outcomes, each made certain: a transaction is held in the middle of its commit
+     * (its update waits inside the engine), and every other client meets it.
+     */
+    @Test
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void whileATransactionCommitsEveryoneElseMeetsItsItems() throws Exception {
+        String table = StatorTestServer.tableName();
+        server.client().createTable(Tables.onDemand(table).build());
+        Map<String, AttributeValue> held = item("pk", s("held"));
+        Map<String, AttributeValue> free = item("pk", s("free"));
+        Engine engine = server.engine();
+        TableDefinition definition = engine.catalog().find(table);
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ItemWrite holding = ItemWrite.update(definition, Map.of("pk", new io.stator.core.model.AttributeValue.S("held")),
+                null, false, old -> {
+                    inside.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return Map.of("pk", new io.stator.core.model.AttributeValue.S("held"),
+                            "by", new io.stator.core.model.AttributeValue.S("transaction"));
+                });
+        Thread transaction = new Thread(() -> engine.transactions().write(List.of(holding), null));
+        transaction.start();
+        try {
+            assertTrue(inside.await(30, TimeUnit.SECONDS));
+
+            TransactionConflictException write = assertThrows(TransactionConflictException.class,
+                    () -> server.client().putItem(b -> b.tableName(table).item(item("pk", s("held"), "by", s("put")))));
+            assertEquals(ONGOING, write.awsErrorDetails().errorMessage());
+            assertEquals(400, write.statusCode());
+            assertThrows(TransactionConflictException.class, () -> server.client().deleteItem(b -> b.tableName(table)
+                    .key(held)));
+            assertThrows(TransactionConflictException.class, () -> server.client().updateItem(b -> b.tableName(table)
+                    .key(held).updateExpression("SET n = :one").expressionAttributeValues(item(":one", n("1")))));
+
+            TransactionCanceledException other = Transact.assertCancelled(List.of("None", "TransactionConflict"),
+                    () -> server.client().transactWriteItems(b -> b.transactItems(put(table, free), put(table, held))));
+            assertEquals(ONGOING, other.cancellationReasons().get(1).message());
+
+            Transact.assertCancelled(List.of("None", "TransactionConflict"),
+                    () -> server.client().transactGetItems(b -> b.transactItems(get(table, free), get(table, held))));
+
+            WriteRequest put = WriteRequest.builder().putRequest(r -> r.item(item("pk", s("held"), "by", s("batch"))))
+                    .build();
+            BatchWriteItemResponse batch = server.client().batchWriteItem(b -> b.requestItems(Map.of(table, List.of(put))));
+            assertEquals(List.of(put), batch.unprocessedItems().get(table));
+
+            // Nothing of those reached the item or the free one.
+            assertFalse(server.client().getItem(b -> b.tableName(table).key(free).consistentRead(true)).hasItem());
+        } finally {
+            release.countDown();
+            transaction.join();
+        }
+        assertEquals("transaction", server.client().getItem(b -> b.tableName(table).key(held).consistentRead(true))
+                .item().get("by").s());
+        // Once it has committed, the item is anyone's again.
+        server.client().putItem(b -> b.tableName(table).item(item("pk", s("held"), "by", s("put"))));
     }
 }

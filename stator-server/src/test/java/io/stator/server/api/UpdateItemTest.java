@@ -40,7 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * UpdateItem against a running Stator. Expected behaviour and texts are DynamoDB's, as recorded
- * by suites run against it (dynalite, Scylla's Alternator tests; notes/expressions.md sections
+ * by suites run against it (dynalite, Scylla's Alternator tests; docs/dynamodb/expressions.md sections
  * 5 and 9.3).
  */
 class UpdateItemTest {

@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
  * What a table's secondary indexes must hold, worked out by the tests from the table's items
  * with DynamoDB's rules, and what they do hold, read back with Scan and IndexName (every page).
  *
- * <p>The rules (notes/indexes.md §4.4): an item has an entry in an index only when every key
+ * <p>The rules (docs/dynamodb/indexes.md §4.4): an item has an entry in an index only when every key
  * attribute of the index is present with the type the index declares (a sparse index; items
  * written with another type before the index existed are silently left out, §3.2); the entry
  * holds the table key and the index key, plus the INCLUDE attributes the item has, or the whole

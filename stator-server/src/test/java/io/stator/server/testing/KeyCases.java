@@ -14,7 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 /**
  * Key parameters (GetItem's and DeleteItem's {@code Key}) that DynamoDB refuses, for a table of a
  * given shape, each with DynamoDB's message (dynalite's getItem and deleteItem tests, recorded
- * against DynamoDB; notes/dynamodb-errors.md section 9.3).
+ * against DynamoDB; docs/dynamodb/dynamodb-errors.md section 9.3).
  */
 public final class KeyCases {
 

@@ -50,4 +50,7 @@ public final class SharedServer implements BeforeAllCallback, AfterAllCallback {
     public DynamoDbClient newClient(ExecutionInterceptor... interceptors) { return server.newClient(interceptors); }
 
     public URI endpoint() { return server.endpoint(); }
+
+    /** The server's engine, for tests that must act inside it (hold a transaction open, say). */
+    public io.stator.engine.Engine engine() { return server.engine(); }
 }

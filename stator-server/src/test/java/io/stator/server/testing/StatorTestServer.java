@@ -90,6 +90,8 @@ public final class StatorTestServer implements AutoCloseable {
 
     public int port() { return server.port(); }
 
+    public io.stator.engine.Engine engine() { return server.engine(); }
+
     public Path dataDirectory() { return dataDirectory; }
 
     /** A client with other credentials (for authentication tests). Close it when done. */
