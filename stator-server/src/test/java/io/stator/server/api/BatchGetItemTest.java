@@ -14,9 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.DynamoSize;
 import io.stator.server.testing.RawResponses;
+import io.stator.server.testing.KeyShape;
 import io.stator.server.testing.SharedServer;
-import io.stator.server.testing.StatorTestServer;
-import io.stator.server.testing.Tables;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -32,9 +31,7 @@ import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -57,15 +54,9 @@ class BatchGetItemTest {
 
     @BeforeAll
     static void createTables() {
-        first = StatorTestServer.tableName();
-        second = StatorTestServer.tableName();
-        server.client().createTable(Tables.onDemand(first).build());
-        server.client().createTable(Tables.onDemand(second).build());
-        sorted = StatorTestServer.tableName();
-        server.client().createTable(b -> b.tableName(sorted).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(Tables.definition("pk", ScalarAttributeType.S),
-                        Tables.definition("sk", ScalarAttributeType.N))
-                .keySchema(Tables.key("pk", KeyType.HASH), Tables.key("sk", KeyType.RANGE)));
+        first = new KeyShape(ScalarAttributeType.S, null).createTable(server.client());
+        second = new KeyShape(ScalarAttributeType.S, null).createTable(server.client());
+        sorted = new KeyShape(ScalarAttributeType.S, ScalarAttributeType.N).createTable(server.client());
     }
 
     private static String unique() {

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.DynamoSize;
 import io.stator.server.testing.RawResponses;
+import io.stator.server.testing.KeyShape;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
@@ -65,15 +66,9 @@ class BatchWriteItemTest {
 
     @BeforeAll
     static void createTables() {
-        first = StatorTestServer.tableName();
-        second = StatorTestServer.tableName();
-        server.client().createTable(Tables.onDemand(first).build());
-        server.client().createTable(Tables.onDemand(second).build());
-        sorted = StatorTestServer.tableName();
-        server.client().createTable(b -> b.tableName(sorted).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(Tables.definition("pk", ScalarAttributeType.S),
-                        Tables.definition("sk", ScalarAttributeType.N))
-                .keySchema(Tables.key("pk", KeyType.HASH), Tables.key("sk", KeyType.RANGE)));
+        first = new KeyShape(ScalarAttributeType.S, null).createTable(server.client());
+        second = new KeyShape(ScalarAttributeType.S, null).createTable(server.client());
+        sorted = new KeyShape(ScalarAttributeType.S, ScalarAttributeType.N).createTable(server.client());
         indexed = StatorTestServer.tableName();
         server.client().createTable(b -> b.tableName(indexed).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(Tables.definition("pk", ScalarAttributeType.S),

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.stator.server.testing.Eventually;
 import io.stator.server.testing.IndexContents;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorTestServer;
@@ -127,7 +128,7 @@ class GlobalIndexUpdatesTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (index(table, name).map(GlobalSecondaryIndexDescription::indexStatus).orElse(null) != status) {
             if (System.nanoTime() > deadline) fail(name + " did not become " + status + ": " + index(table, name));
-            sleep(20);
+            Eventually.sleep(20);
         }
     }
 
@@ -135,7 +136,7 @@ class GlobalIndexUpdatesTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (index(table, name).isPresent()) {
             if (System.nanoTime() > deadline) fail(name + " was not dropped");
-            sleep(20);
+            Eventually.sleep(20);
         }
     }
 
@@ -165,7 +166,7 @@ class GlobalIndexUpdatesTest {
             }));
         }
         try {
-            while (writes.get() < 50) sleep(5); // writes are going on when the index is created
+            while (writes.get() < 50) Eventually.sleep(5); // writes are going on when the index is created
 
             GlobalSecondaryIndexDescription created = createIndex(BIG, name, "city", ScalarAttributeType.S)
                     .globalSecondaryIndexes().stream().filter(i -> i.indexName().equals(name)).findFirst().orElseThrow();
@@ -184,7 +185,7 @@ class GlobalIndexUpdatesTest {
             awaitStatus(BIG, name, IndexStatus.ACTIVE);
             int during = writes.get();
             assertNull(index(BIG, name).orElseThrow().backfilling(), "no Backfilling once ACTIVE");
-            while (writes.get() < during + 50) sleep(5); // and some after
+            while (writes.get() < during + 50) Eventually.sleep(5); // and some after
         } finally {
             stop.set(true);
             for (Future<?> f : running) f.get();
@@ -252,14 +253,14 @@ class GlobalIndexUpdatesTest {
                 }));
             }
             try {
-                while (writes.get() < 20) sleep(1);
+                while (writes.get() < 20) Eventually.sleep(1);
                 server.client().updateTable(b -> b.tableName(table)
                         .attributeDefinitions(Tables.definition("g", ScalarAttributeType.S))
                         .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(c -> c.indexName("gsi1")
                                 .keySchema(Tables.key("g", KeyType.HASH))
                                 .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY))).build()));
                 int created = writes.get();
-                while (writes.get() < created + 20) sleep(1);
+                while (writes.get() < created + 20) Eventually.sleep(1);
             } finally {
                 stop.set(true);
                 for (Future<?> f : running) f.get();
@@ -413,14 +414,5 @@ class GlobalIndexUpdatesTest {
         assertEquals(List.of("gsi1"), after.globalSecondaryIndexes().stream().map(GlobalSecondaryIndexDescription::indexName).toList());
         assertEquals(IndexStatus.ACTIVE, after.globalSecondaryIndexes().getFirst().indexStatus());
         assertTrue(after.attributeDefinitions().stream().noneMatch(d -> d.attributeName().equals("n")));
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

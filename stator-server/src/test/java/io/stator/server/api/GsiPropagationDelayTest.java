@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.stator.engine.index.PropagationDelay;
+import io.stator.server.testing.Eventually;
 import io.stator.server.testing.IndexContents;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorProcess;
@@ -98,7 +99,7 @@ class GsiPropagationDelayTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!globalQuery(client, table, value).equals(expected)) {
             if (System.nanoTime() > deadline) fail("by-g never held " + expected + " under " + value);
-            sleep(5);
+            Eventually.sleep(5);
         }
     }
 
@@ -133,7 +134,7 @@ class GsiPropagationDelayTest {
         assertFalse(server.client().getItem(b -> b.tableName(table).key(key).consistentRead(true)).hasItem());
         assertEquals(List.of(), localQuery(server.client(), table, "p1"));
         CLOCK.advance(Duration.ofMillis(DELAY_MILLIS - 1));
-        sleep(200);
+        Eventually.sleep(200);
         assertEquals(List.of(key), globalQuery(server.client(), table, "b"), "still in the global index");
         CLOCK.advance(Duration.ofMillis(1));
         awaitGlobal(server.client(), table, "b", List.of());
@@ -146,7 +147,7 @@ class GsiPropagationDelayTest {
     private static void assertStillAbsent(String table, String value, Map<String, AttributeValue> key) {
         assertFalse(globalQuery(server.client(), table, value).contains(key), "not in the global index yet");
         CLOCK.advance(Duration.ofMillis(DELAY_MILLIS - 1));
-        sleep(200);
+        Eventually.sleep(200);
         assertFalse(globalQuery(server.client(), table, value).contains(key), "not in the global index 1 ms early");
     }
 
@@ -168,7 +169,7 @@ class GsiPropagationDelayTest {
                 if (System.nanoTime() > deadline) fail("only " + seen.size() + " of 20 reached the global index");
                 long now = System.nanoTime();
                 for (Map<String, AttributeValue> key : globalQuery(client, table, "x")) seen.putIfAbsent(key, now);
-                sleep(5);
+                Eventually.sleep(5);
             }
             for (Map.Entry<Map<String, AttributeValue>, Long> e : seen.entrySet()) {
                 long took = (e.getValue() - sent.get(e.getKey())) / 1_000_000;
@@ -226,16 +227,6 @@ class GsiPropagationDelayTest {
         for (int i = 1; i < 50; i += 10) {
             Map<String, AttributeValue> key = item("pk", s("p" + i), "sk", n("1"));
             client.deleteItem(b -> b.tableName(table).key(key));
-        }
-    }
-
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

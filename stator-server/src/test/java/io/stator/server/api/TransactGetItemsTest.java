@@ -19,9 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.DynamoSize;
 import io.stator.server.testing.RawResponses;
+import io.stator.server.testing.KeyShape;
 import io.stator.server.testing.SharedServer;
-import io.stator.server.testing.StatorTestServer;
-import io.stator.server.testing.Tables;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
@@ -58,10 +58,8 @@ class TransactGetItemsTest {
 
     @BeforeAll
     static void createTables() {
-        first = StatorTestServer.tableName();
-        second = StatorTestServer.tableName();
-        server.client().createTable(Tables.onDemand(first).build());
-        server.client().createTable(Tables.onDemand(second).build());
+        first = new KeyShape(ScalarAttributeType.S, null).createTable(server.client());
+        second = new KeyShape(ScalarAttributeType.S, null).createTable(server.client());
     }
 
     private static Map<String, AttributeValue> key(String pk) {

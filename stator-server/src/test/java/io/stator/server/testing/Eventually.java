@@ -33,4 +33,14 @@ public final class Eventually {
         }
         return fail("not within " + DEADLINE_MILLIS + " ms: " + what + "; last read: " + last);
     }
+
+    /** Sleeps, for tests that must let time pass (a propagation delay, writers in flight). */
+    public static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -139,7 +139,7 @@ public final class IndexContents {
             }
             if (differences.isEmpty()) return;
             if (System.nanoTime() > deadline) fail("indexes of " + table + " differ from its items:\n" + differences);
-            sleep(20);
+            Eventually.sleep(20);
         }
     }
 
@@ -189,14 +189,5 @@ public final class IndexContents {
         }
         if (total > 5) out.append("  ").append(index).append(": ").append(total - 5).append(" more\n");
         return out.toString();
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }
