@@ -80,6 +80,18 @@ enum ServerKind {
                 case MOTO -> {
                     if (motoServer() == null) return "moto_server is not installed";
                 }
+                case STATOR, STATOR_MEMORY -> {
+                    // The first start after a build builds what is missing and makes the JDK's
+                    // ahead-of-time class cache; a user pays that once, so it is not timed.
+                    Path out = Files.createTempFile("stator-prepare-", ".log");
+                    try {
+                        if (run(List.of(places.statorHome().resolve("bin/stator").toString(), "--version"), out) != 0) {
+                            return "bin/stator --version failed: " + Files.readString(out).trim();
+                        }
+                    } finally {
+                        Files.deleteIfExists(out);
+                    }
+                }
                 default -> { }
             }
             return null;

@@ -90,6 +90,13 @@ class BinStatorAndAwsCliIT {
         }
     }
 
+    @Test
+    void onJdk25AndLaterTheFirstStartMadeTheAheadOfTimeCache() {
+        // bin/stator finds the same JDK as the build that runs this test (JAVA_HOME).
+        if (Runtime.version().feature() < 25) return;
+        assertTrue(Files.isRegularFile(REPO.resolve("stator-server/target/stator.aot")));
+    }
+
     /** The named program on PATH, or a failure that says it is missing. */
     private static String requireOnPath(String program, String installHint) {
         for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {

@@ -41,7 +41,7 @@ public final class ParallelWrites {
             for (int t = 0; t < THREADS; t++) {
                 workers.add(pool.submit(() -> {
                     for (int i = next.getAndIncrement(); i < items.size(); i = next.getAndIncrement()) {
-                        RawDynamoDb.Reply reply = raw.call("PutItem", putItem(table, items.get(i)));
+                        RawDynamoDb.Reply reply = putWithRetry(raw, putItem(table, items.get(i)));
                         if (reply.status() != 200) throw new IllegalStateException("PutItem failed: " + reply.body());
                     }
                 }));
@@ -54,6 +54,24 @@ public final class ParallelWrites {
             throw new IllegalStateException(e);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * One PutItem, sent again if the JDK's client loses it. Under load that client sometimes
+     * takes a reply arriving on a connection it has just reused from its pool for stray data and
+     * closes the connection ("Unexpected cleanup triggered for non pooled connection ... Data
+     * received while in pool", then "header parser received no bytes"): a race in the client
+     * (OpenJDK JDK-8338569, JDK-8357639), not something the server sent. PutItem is idempotent,
+     * so sending it again is safe.
+     */
+    private static RawDynamoDb.Reply putWithRetry(RawDynamoDb raw, String body) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return raw.call("PutItem", body);
+            } catch (UncheckedIOException e) {
+                if (attempt == 3) throw e;
+            }
         }
     }
 
