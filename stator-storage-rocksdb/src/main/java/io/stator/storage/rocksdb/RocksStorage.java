@@ -322,6 +322,11 @@ public final class RocksStorage implements Storage {
                 // Delete obsolete files on a background thread, not in whichever request thread
                 // happens to close the last iterator pinning them.
                 .setAvoidUnnecessaryBlockingIO(true)
+                // Writers waiting for their group's leader sleep instead of spinning: with more
+                // request threads than cores, spinning followers starved the leader (and the
+                // compactions), and puts fell from 12,000 to 1,500/s after a few minutes of
+                // writes on 2 cores (docs/benchmarks.md).
+                .setEnableWriteThreadAdaptiveYield(false)
                 .setKeepLogFileNum(5)
                 .setMaxLogFileSize(16L << 20);
     }
