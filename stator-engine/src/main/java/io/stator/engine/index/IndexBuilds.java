@@ -91,10 +91,20 @@ public final class IndexBuilds implements AutoCloseable {
                 keys.clear();
                 while (keys.size() < 1024 && (more = cursor.next())) keys.add(cursor.key());
                 for (byte[] rowKey : keys) copy(table, index, rowKey);
-                if (closed || catalog.findById(table.id()) == null) return; // shutting down, or the table was deleted
+                if (closed || !stillCreating(table.id(), index.id())) return; // shutting down, or deleted meanwhile
             }
         }
-        catalog.updateIndexIfPresent(tableName, indexName, i -> i.withStatus(IndexStatus.ACTIVE, false));
+        // Only a CREATING index becomes ACTIVE: one deleted during its backfill stays DELETING
+        // (its drop is queued behind this task, and a restart must still find it DELETING).
+        catalog.updateIndexIfPresent(tableName, indexName,
+                i -> i.id() == index.id() && i.status() == IndexStatus.CREATING ? i.withStatus(IndexStatus.ACTIVE, false) : i);
+    }
+
+    /** Whether the table and this index (by id: a new index may have taken its name) exist, the index still CREATING. */
+    private boolean stillCreating(long tableId, int indexId) {
+        TableDefinition table = catalog.findById(tableId);
+        IndexDefinition index = table == null ? null : table.indexById(indexId);
+        return index != null && index.status() == IndexStatus.CREATING;
     }
 
     /** Writes one item's entry as the item is now, under the item's lock. */

@@ -10,7 +10,6 @@ import io.stator.engine.table.IndexDefinition.KeyAttribute;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,32 +81,54 @@ public final class IndexEntries {
 
     private static void check(TableDefinition table, Map<String, AttributeValue> oldItem,
                               Map<String, AttributeValue> item, boolean update) {
-        if (table.indexes().isEmpty()) return;
-        // When an attribute keys several indexes, DynamoDB names the alphabetically first
-        // (real AWS texts, docs/dynamodb/indexes.md §4.1).
-        List<IndexDefinition> indexes = new ArrayList<>(table.indexes());
-        indexes.sort(Comparator.comparing(IndexDefinition::name));
+        // When an attribute keys several indexes, DynamoDB names the alphabetically first (real
+        // AWS texts, docs/dynamodb/indexes.md §4.1): of the indexes a bad value fails, the one
+        // with the least name is reported. Nothing is sorted or allocated when every value is good.
+        Failure failure = firstFailure(table.globalIndexes(), null, oldItem, item, update);
+        failure = firstFailure(table.localIndexes(), failure, oldItem, item, update);
+        if (failure == null) return;
+        IndexDefinition failed = failure.index();
+        KeyAttribute failedKey = failure.key();
+        AttributeValue v = item.get(failedKey.name());
+        if (v.type() != failedKey.type()) {
+            throw DynamoDbException.invalidParameter("Type mismatch for Index Key " + failedKey.name() + " Expected: "
+                    + failedKey.type() + " Actual: " + v.type() + " IndexName: " + failed.name());
+        }
+        String type = v instanceof AttributeValue.S ? "string" : "binary";
+        throw new EmptyIndexKeyException(update
+                ? "One or more parameter values are not valid. The update expression attempted to update "
+                        + "a secondary index key to a value that is not supported. The AttributeValue for "
+                        + "a key attribute cannot contain an empty " + type + " value."
+                : "One or more parameter values are not valid. A value specified for a secondary index "
+                        + "key is not supported. The AttributeValue for a key attribute cannot contain an "
+                        + "empty " + type + " value. IndexName: " + failed.name() + ", IndexKey: " + failedKey.name());
+    }
+
+    /** An index key attribute whose value an index cannot take. */
+    private record Failure(IndexDefinition index, KeyAttribute key) {}
+
+    /** The failure of least index name among {@code indexes} and {@code best} (null for none). */
+    private static Failure firstFailure(List<IndexDefinition> indexes, Failure best, Map<String, AttributeValue> oldItem,
+                                        Map<String, AttributeValue> item, boolean update) {
         for (IndexDefinition index : indexes) {
+            if (best != null && index.name().compareTo(best.index().name()) > 0) continue;
             for (KeyAttribute k : index.keyAttributes()) {
-                AttributeValue v = item.get(k.name());
-                if (v == null || (update && oldItem != null && v.equals(oldItem.get(k.name())))) continue;
-                if (v.type() != k.type()) {
-                    throw DynamoDbException.invalidParameter("Type mismatch for Index Key " + k.name() + " Expected: "
-                            + k.type() + " Actual: " + v.type() + " IndexName: " + index.name());
-                }
-                boolean empty = v instanceof AttributeValue.S s ? s.value().isEmpty()
-                        : v instanceof AttributeValue.B b && b.value().length == 0;
-                if (empty) {
-                    String type = v instanceof AttributeValue.S ? "string" : "binary";
-                    throw new EmptyIndexKeyException(update
-                            ? "One or more parameter values are not valid. The update expression attempted to update "
-                                    + "a secondary index key to a value that is not supported. The AttributeValue for "
-                                    + "a key attribute cannot contain an empty " + type + " value."
-                            : "One or more parameter values are not valid. A value specified for a secondary index "
-                                    + "key is not supported. The AttributeValue for a key attribute cannot contain an "
-                                    + "empty " + type + " value. IndexName: " + index.name() + ", IndexKey: " + k.name());
+                if (invalid(k, oldItem, item, update)) {
+                    best = new Failure(index, k);
+                    break;
                 }
             }
         }
+        return best;
+    }
+
+    /** Whether the item's value for this index key attribute is of another type or empty (an update checks what it changed only). */
+    private static boolean invalid(KeyAttribute k, Map<String, AttributeValue> oldItem, Map<String, AttributeValue> item,
+                                   boolean update) {
+        AttributeValue v = item.get(k.name());
+        if (v == null || (update && oldItem != null && v.equals(oldItem.get(k.name())))) return false;
+        if (v.type() != k.type()) return true;
+        return v instanceof AttributeValue.S s ? s.value().isEmpty()
+                : v instanceof AttributeValue.B b && b.value().length == 0;
     }
 }

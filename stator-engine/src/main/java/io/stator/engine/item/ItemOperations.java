@@ -69,8 +69,9 @@ public final class ItemOperations {
         Map<String, AttributeValue> apply(Map<String, AttributeValue> oldItem);
     }
 
-    /** The outcome of a write: the item before and after it, and the write units it consumed. */
     /**
+     * The outcome of a write: the item before and after it, and the write units it consumed.
+     *
      * @param itemCollectionSize the size of the item's collection after the write, on a table
      *                           with a local secondary index; -1 otherwise
      */

@@ -22,26 +22,25 @@ import java.util.Map;
 public record ItemWrite(TableDefinition table, byte[] rowKey, Condition condition, ItemMutation mutation,
                         boolean returnOldItemOnFailure) {
 
-    /** PutItem: replaces the whole item. */
-    public static ItemWrite put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
-                                boolean returnOldItemOnFailure) {
-        PrimaryKeys.checkItem(table.keySchema(), item);
-        IndexEntries.checkItem(table, item);
-        return new ItemWrite(table, ItemOperations.rowKey(table, item), condition, old -> item, returnOldItemOnFailure);
-    }
-
     /**
-     * A Put of TransactWriteItems: as {@link #put}, but an index key of the wrong type cancels
-     * the transaction (a ValidationError reason, in the action's place) instead of failing the
+     * PutItem, or a Put of TransactWriteItems: replaces the whole item. Its index key values are
+     * checked at once, except in a transaction, where one of the wrong type cancels the
+     * transaction (a ValidationError reason, in the action's place) instead of failing the
      * request, so it is checked with the new item (conformance, docs/dynamodb/indexes.md §4.2).
      */
-    public static ItemWrite transactionPut(TableDefinition table, Map<String, AttributeValue> item,
-                                           Condition condition, boolean returnOldItemOnFailure) {
+    public static ItemWrite put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
+                                boolean returnOldItemOnFailure, boolean inTransaction) {
         PrimaryKeys.checkItem(table.keySchema(), item);
-        return new ItemWrite(table, ItemOperations.rowKey(table, item), condition, old -> {
+        ItemMutation replace = old -> item;
+        if (inTransaction) {
+            replace = old -> {
+                IndexEntries.checkItem(table, item);
+                return item;
+            };
+        } else {
             IndexEntries.checkItem(table, item);
-            return item;
-        }, returnOldItemOnFailure);
+        }
+        return new ItemWrite(table, ItemOperations.rowKey(table, item), condition, replace, returnOldItemOnFailure);
     }
 
     /** DeleteItem: removes the item. */

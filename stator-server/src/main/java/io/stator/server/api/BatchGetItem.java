@@ -17,10 +17,8 @@ import io.stator.server.protocol.Struct;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * BatchGetItem: up to 100 items of several tables, each read on its own (a batch is not a
@@ -75,34 +73,39 @@ final class BatchGetItem implements Action {
             if (total > MAX_KEYS) throw DynamoDbException.validation("Too many items requested for the BatchGetItem call");
             tables.add(new TableRequest(e.getKey(), s, keys, projection));
         }
-        Map<TableRequest, TableDefinition> definitions = new LinkedHashMap<>();
-        for (TableRequest t : tables) {
-            definitions.put(t, engine.catalog().require(t.name(), NotFoundMessage.PLAIN));
-        }
-        for (TableRequest t : tables) {
-            TableDefinition table = definitions.get(t);
+        // Per table, in request order (lists by position: a map keyed by the request would hash every key).
+        List<TableDefinition> definitions = new ArrayList<>(tables.size());
+        for (TableRequest t : tables) definitions.add(engine.catalog().require(t.name(), NotFoundMessage.PLAIN));
+        for (int i = 0; i < tables.size(); i++) {
+            TableRequest t = tables.get(i);
+            TableDefinition table = definitions.get(i);
             for (Map<String, AttributeValue> key : t.keys()) PrimaryKeys.checkKey(table.keySchema(), key);
             if (t.projection() != null) KeyPaths.checkNoNestedKeyPaths(table.keySchema(), t.projection());
         }
 
         JsonGenerator g = response.json();
         PerTableResults perTable = new PerTableResults();
-        Map<TableRequest, List<Map<String, AttributeValue>>> unprocessed = new LinkedHashMap<>();
+        List<List<Map<String, AttributeValue>>> unprocessed = new ArrayList<>(tables.size());
+        boolean cut = false;
         long bytes = 0;
         g.writeObjectFieldStart("Responses");
-        for (TableRequest t : tables) {
-            TableDefinition table = definitions.get(t);
+        for (int i = 0; i < tables.size(); i++) {
+            TableRequest t = tables.get(i);
+            TableDefinition table = definitions.get(i);
+            List<Map<String, AttributeValue>> left = new ArrayList<>();
+            unprocessed.add(left);
             boolean consistentRead = t.request().bool("ConsistentRead", false);
             g.writeArrayFieldStart(t.name());
             for (Map<String, AttributeValue> key : t.keys()) {
-                if (!unprocessed.isEmpty()) {
-                    unprocessed.computeIfAbsent(t, x -> new ArrayList<>()).add(key);
+                if (cut) {
+                    left.add(key);
                     continue;
                 }
                 ReadResult r = engine.items().get(table, key, consistentRead);
                 long size = r.item() == null ? 0 : ItemSize.of(r.item());
                 if (bytes + size > MAX_RESPONSE_BYTES) {
-                    unprocessed.computeIfAbsent(t, x -> new ArrayList<>()).add(key);
+                    cut = true;
+                    left.add(key);
                     continue;
                 }
                 bytes += size;
@@ -115,19 +118,23 @@ final class BatchGetItem implements Action {
             g.writeEndArray();
         }
         g.writeEndObject();
-        writeUnprocessedKeys(g, unprocessed);
+        writeUnprocessedKeys(g, tables, unprocessed);
         perTable.writeConsumedCapacity(g, request, null);
     }
 
-    /** The keys not read, each table's entry in the form of the request (its projection and ConsistentRead kept). */
-    private static void writeUnprocessedKeys(JsonGenerator g, Map<TableRequest, List<Map<String, AttributeValue>>> unprocessed)
-            throws IOException {
+    /**
+     * The keys not read ({@code unprocessed}, by the position of their table in {@code tables}),
+     * each table's entry in the form of the request (its projection and ConsistentRead kept).
+     */
+    private static void writeUnprocessedKeys(JsonGenerator g, List<TableRequest> tables,
+                                             List<List<Map<String, AttributeValue>>> unprocessed) throws IOException {
         g.writeObjectFieldStart("UnprocessedKeys");
-        for (Map.Entry<TableRequest, List<Map<String, AttributeValue>>> e : unprocessed.entrySet()) {
-            Struct s = e.getKey().request();
-            g.writeObjectFieldStart(e.getKey().name());
+        for (int i = 0; i < tables.size(); i++) {
+            if (unprocessed.get(i).isEmpty()) continue;
+            Struct s = tables.get(i).request();
+            g.writeObjectFieldStart(tables.get(i).name());
             g.writeArrayFieldStart("Keys");
-            for (Map<String, AttributeValue> key : e.getValue()) AttributeValueJson.writeItem(g, key);
+            for (Map<String, AttributeValue> key : unprocessed.get(i)) AttributeValueJson.writeItem(g, key);
             g.writeEndArray();
             if (s.has("ConsistentRead")) g.writeBooleanField("ConsistentRead", s.bool("ConsistentRead"));
             if (s.has("ProjectionExpression")) g.writeStringField("ProjectionExpression", s.string("ProjectionExpression"));

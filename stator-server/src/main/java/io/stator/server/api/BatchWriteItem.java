@@ -73,19 +73,15 @@ final class BatchWriteItem implements Action {
         for (Map.Entry<String, List<WriteRequest>> e : byTable.entrySet()) {
             TableDefinition table = engine.catalog().require(e.getKey(), NotFoundMessage.PLAIN);
             tables.put(e.getKey(), table);
-            Set<Object> items = new HashSet<>();
             List<Object> identities = new ArrayList<>();
             for (WriteRequest w : e.getValue()) {
-                plan.add(check(table, w));
+                ItemWrite write = check(table, w);
+                plan.add(write);
                 planTables.add(e.getKey());
                 planRequests.add(w);
-                identities.add(ItemKeys.identity(table, w.item() != null ? w.item() : w.key()));
+                identities.add(ItemKeys.identity(write));
             }
-            for (Object identity : identities) {
-                if (!items.add(identity)) {
-                    throw DynamoDbException.validation("Provided list of item keys contains duplicates");
-                }
-            }
+            ItemKeys.checkDistinct(identities, "Provided list of item keys contains duplicates");
         }
 
         PerTableResults results = new PerTableResults();
@@ -143,7 +139,7 @@ final class BatchWriteItem implements Action {
     private static ItemWrite check(TableDefinition table, WriteRequest w) {
         try {
             if (w.item() == null) return ItemWrite.delete(table, w.key(), null, false);
-            return ItemWrite.put(table, w.item(), null, false);
+            return ItemWrite.put(table, w.item(), null, false, false);
         } catch (KeySchemaMismatchException e) {
             throw PrimaryKeys.doesNotMatchSchema();
         }

@@ -3,10 +3,14 @@ package io.stator.server.api;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.item.ItemOperations;
+import io.stator.engine.item.ItemWrite;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The Keys of batches and transactions: which item a key names, and DynamoDB's check of their values. */
 final class ItemKeys {
@@ -48,4 +52,20 @@ final class ItemKeys {
         }
         return ByteBuffer.wrap(ItemOperations.rowKey(table, keyOrItem));
     }
+
+    /** The item a checked write names (its storage key), as {@link #identity(TableDefinition, Map)} gives it. */
+    static Object identity(ItemWrite write) {
+        return ByteBuffer.wrap(write.rowKey());
+    }
+
+    /** Refuses a request naming one item twice ({@code identities} may hold nulls: keys that fit no item). */
+    static void checkDistinct(List<Object> identities, String message) {
+        Set<Object> items = new HashSet<>();
+        for (Object identity : identities) {
+            if (identity != null && !items.add(identity)) throw DynamoDbException.validation(message);
+        }
+    }
+
+    /** What DynamoDB answers a transaction that names one item twice. */
+    static final String TRANSACTION_DUPLICATE = "Transaction request cannot include multiple operations on one item";
 }

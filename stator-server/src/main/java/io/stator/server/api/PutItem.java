@@ -38,9 +38,7 @@ final class PutItem implements Action {
         ItemRules.checkItemSize(item);
         Condition condition = ItemRules.condition(request);
         TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        boolean returnOldOnFailure = ItemRules.returnsOldItemOnFailure(request);
-        return inTransaction ? ItemWrite.transactionPut(table, item, condition, returnOldOnFailure)
-                : ItemWrite.put(table, item, condition, returnOldOnFailure);
+        return ItemWrite.put(table, item, condition, ItemRules.returnsOldItemOnFailure(request), inTransaction);
     }
 
     PutItem(Engine engine) {

@@ -18,6 +18,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.Struct;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +34,22 @@ import java.util.Set;
  * @param partitionKey the queried key's partition attributes (several only on a global index
  *                     with a multi-attribute key)
  * @param sortKey      the queried key's sort attributes, in order (empty when there is none)
+ * @param keyNames     the names of the queried key's attributes, partition key first (made once:
+ *                     a Query consults them several times)
  */
 record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyAttribute> partitionKey,
-                  List<KeyAttribute> sortKey) {
+                  List<KeyAttribute> sortKey, Set<String> keyNames) {
+
+    ReadTarget(TableDefinition table, IndexDefinition index, List<KeyAttribute> partitionKey, List<KeyAttribute> sortKey) {
+        this(table, index, partitionKey, sortKey, names(partitionKey, sortKey));
+    }
+
+    private static Set<String> names(List<KeyAttribute> partitionKey, List<KeyAttribute> sortKey) {
+        Set<String> names = new LinkedHashSet<>();
+        for (KeyAttribute k : partitionKey) names.add(k.name());
+        for (KeyAttribute k : sortKey) names.add(k.name());
+        return Collections.unmodifiableSet(names);
+    }
 
     /**
      * The target the request names, checked in DynamoDB's order: the index exists, is not read
@@ -69,14 +83,6 @@ record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyAttribut
     /** True for a table or an index whose key has at most one partition and one sort attribute. */
     boolean hasSingleAttributeKey() {
         return partitionKey.size() == 1 && sortKey.size() <= 1;
-    }
-
-    /** The names of the queried key's attributes, partition key first. */
-    Set<String> keyNames() {
-        Set<String> names = new LinkedHashSet<>();
-        for (KeyAttribute k : partitionKey) names.add(k.name());
-        for (KeyAttribute k : sortKey) names.add(k.name());
-        return names;
     }
 
     // ---- ExclusiveStartKey ------------------------------------------------------------------

@@ -80,14 +80,7 @@ final class TableDescriptionJson {
         g.writeStringField("TableStatus", view.tableStatus());
         writeTime(g, "CreationDateTime", t.creationDateTime());
 
-        TableDefinition.ProvisionedThroughput p = t.throughput();
-        g.writeObjectFieldStart("ProvisionedThroughput");
-        if (p.lastIncreaseDateTime() != null) writeTime(g, "LastIncreaseDateTime", p.lastIncreaseDateTime());
-        if (p.lastDecreaseDateTime() != null) writeTime(g, "LastDecreaseDateTime", p.lastDecreaseDateTime());
-        g.writeNumberField("NumberOfDecreasesToday", p.numberOfDecreasesToday());
-        g.writeNumberField("ReadCapacityUnits", p.readCapacityUnits());
-        g.writeNumberField("WriteCapacityUnits", p.writeCapacityUnits());
-        g.writeEndObject();
+        writeProvisionedThroughput(g, t.throughput());
 
         g.writeNumberField("TableSizeBytes", catalog.counters().sizeBytes(t.id()));
         g.writeNumberField("ItemCount", catalog.counters().itemCount(t.id()));
@@ -188,14 +181,7 @@ final class TableDescriptionJson {
                 if (index.status() == IndexDefinition.IndexStatus.CREATING && index.backfilling()) {
                     g.writeBooleanField("Backfilling", true);
                 }
-                TableDefinition.ProvisionedThroughput p = index.throughput();
-                g.writeObjectFieldStart("ProvisionedThroughput");
-                if (p.lastIncreaseDateTime() != null) writeTime(g, "LastIncreaseDateTime", p.lastIncreaseDateTime());
-                if (p.lastDecreaseDateTime() != null) writeTime(g, "LastDecreaseDateTime", p.lastDecreaseDateTime());
-                g.writeNumberField("NumberOfDecreasesToday", p.numberOfDecreasesToday());
-                g.writeNumberField("ReadCapacityUnits", p.readCapacityUnits());
-                g.writeNumberField("WriteCapacityUnits", p.writeCapacityUnits());
-                g.writeEndObject();
+                writeProvisionedThroughput(g, index.throughput());
                 if (index.onDemandThroughput() != null) {
                     g.writeObjectFieldStart("OnDemandThroughput");
                     g.writeNumberField("MaxReadRequestUnits", index.onDemandThroughput().maxReadRequestUnits());
@@ -205,7 +191,7 @@ final class TableDescriptionJson {
                 if (!view.creating()) {
                     WarmThroughput warm = index.warmThroughput() != null ? index.warmThroughput()
                             : t.billingMode() == BillingMode.PAY_PER_REQUEST ? WarmThroughput.ON_DEMAND_BASELINE
-                            : new WarmThroughput(p.readCapacityUnits(), p.writeCapacityUnits());
+                            : new WarmThroughput(index.throughput().readCapacityUnits(), index.throughput().writeCapacityUnits());
                     g.writeObjectFieldStart("WarmThroughput");
                     g.writeNumberField("ReadUnitsPerSecond", warm.readUnitsPerSecond());
                     g.writeNumberField("WriteUnitsPerSecond", warm.writeUnitsPerSecond());
@@ -249,6 +235,18 @@ final class TableDescriptionJson {
     }
 
     /** DynamoDB sends times as epoch seconds with a fraction, e.g. 1700000000.123. */
+    /** A table's or a global index's ProvisionedThroughput, with DynamoDB's bookkeeping of its changes. */
+    private static void writeProvisionedThroughput(JsonGenerator g, TableDefinition.ProvisionedThroughput p)
+            throws IOException {
+        g.writeObjectFieldStart("ProvisionedThroughput");
+        if (p.lastIncreaseDateTime() != null) writeTime(g, "LastIncreaseDateTime", p.lastIncreaseDateTime());
+        if (p.lastDecreaseDateTime() != null) writeTime(g, "LastDecreaseDateTime", p.lastDecreaseDateTime());
+        g.writeNumberField("NumberOfDecreasesToday", p.numberOfDecreasesToday());
+        g.writeNumberField("ReadCapacityUnits", p.readCapacityUnits());
+        g.writeNumberField("WriteCapacityUnits", p.writeCapacityUnits());
+        g.writeEndObject();
+    }
+
     static void writeTime(JsonGenerator g, String field, Instant instant) throws IOException {
         g.writeFieldName(field);
         g.writeNumber(BigDecimal.valueOf(instant.toEpochMilli(), 3));

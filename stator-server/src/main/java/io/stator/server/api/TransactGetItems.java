@@ -44,7 +44,7 @@ final class TransactGetItems implements Action {
         List<GetAction> gets = new ArrayList<>(n);
         List<List<Path>> projections = new ArrayList<>(n);
         List<String> tableNames = new ArrayList<>(n);
-        Set<Object> items = new HashSet<>();
+        List<Object> identities = new ArrayList<>(n);
         KeyMismatches mismatches = new KeyMismatches();
         for (int i = 0; i < n; i++) {
             Struct get = transactItems.get(i).struct("Get");
@@ -58,16 +58,14 @@ final class TransactGetItems implements Action {
             } catch (KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
-            Object identity = ItemKeys.identity(table, key);
-            if (identity != null && !items.add(identity)) {
-                // Refused by DynamoDB (dynamodb-conformance); its text is not recorded, this is
-                // the one TransactWriteItems gives.
-                throw DynamoDbException.validation("Transaction request cannot include multiple operations on one item");
-            }
+            identities.add(ItemKeys.identity(table, key));
             gets.add(new GetAction(table, key));
             projections.add(projection);
             tableNames.add(get.string("TableName"));
         }
+        // Refused by DynamoDB (dynamodb-conformance); its text is not recorded, this is the one
+        // TransactWriteItems gives. Checked after every table, as TransactWriteItems checks it.
+        ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
         mismatches.throwIfAny(n);
 
         List<ReadResult> results = engine.transactions().get(gets);

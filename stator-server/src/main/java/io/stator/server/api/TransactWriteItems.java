@@ -71,15 +71,10 @@ final class TransactWriteItems implements Action {
             payload += ItemSize.of(keyOrItem);
             TableDefinition table = write != null ? write.table()
                     : engine.catalog().require(s.string("TableName"), NotFoundMessage.PLAIN);
-            identities.add(ItemKeys.identity(table, keyOrItem));
+            identities.add(write != null ? ItemKeys.identity(write) : ItemKeys.identity(table, keyOrItem));
             writes.add(write);
         }
-        Set<Object> items = new HashSet<>();
-        for (Object identity : identities) {
-            if (identity != null && !items.add(identity)) {
-                throw DynamoDbException.validation("Transaction request cannot include multiple operations on one item");
-            }
-        }
+        ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
         if (payload > MAX_PAYLOAD_BYTES) {
             // DynamoDB's text for this is not recorded anywhere we could find; it is known to
             // speak of the transaction payload's size.

@@ -313,6 +313,24 @@ class GlobalIndexUpdatesTest {
         assertEquals(19, index(table, "gsi1").orElseThrow().itemCount());
     }
 
+    @Test
+    void anIndexDeletedDuringItsBackfillGoesAndNeverShowsActive() {
+        // DynamoDB accepts the Delete of a CREATING index once it is backfilling
+        // (docs/dynamodb/indexes.md §3.2); the backfill must not make it ACTIVE on its way out.
+        String name = "dropped-mid-build";
+        createIndex(BIG, name, "other", ScalarAttributeType.S);
+        TableDescription response = server.client().updateTable(b -> b.tableName(BIG)
+                .globalSecondaryIndexUpdates(delete(name))).tableDescription();
+        assertEquals(IndexStatus.DELETING, response.globalSecondaryIndexes().stream()
+                .filter(i -> i.indexName().equals(name)).findFirst().orElseThrow().indexStatus());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (Optional<GlobalSecondaryIndexDescription> seen = index(BIG, name); seen.isPresent(); seen = index(BIG, name)) {
+            assertEquals(IndexStatus.DELETING, seen.get().indexStatus());
+            if (System.nanoTime() > deadline) fail(name + " was not dropped");
+            Eventually.sleep(20);
+        }
+    }
+
     /** An on-demand table of 20 items k0..k19 with g = a or b, and a global index on g. */
     private static String smallTableWithIndex(String indexName) {
         String table = StatorTestServer.tableName();
