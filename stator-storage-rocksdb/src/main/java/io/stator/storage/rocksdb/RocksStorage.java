@@ -1,50 +1,25 @@
 package io.stator.storage.rocksdb;
 
+import static io.stator.storage.rocksdb.StorageException.failure;
+
 import io.stator.engine.storage.Cursor;
 import io.stator.engine.storage.Keyspace;
 import io.stator.engine.storage.Snapshot;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.storage.WriteBatch;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.BloomFilter;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.UInt64AddOperator;
-import org.rocksdb.CompactionStyle;
-import org.rocksdb.CompressionType;
-import org.rocksdb.DBOptions;
-import org.rocksdb.Env;
 import org.rocksdb.FlushOptions;
-import org.rocksdb.LRUCache;
-import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.RocksMemEnv;
 import org.rocksdb.Slice;
-import org.rocksdb.Status;
-import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -66,8 +41,8 @@ import org.rocksdb.WriteOptions;
  * {@code fsync} off the WAL record is handed to the operating system ({@code write(2)}) before
  * {@link #commit} returns, so an acknowledged write survives the process being killed
  * ({@code kill -9}): the page cache belongs to the kernel, and recovery replays the log
- * ({@link WALRecoveryMode#PointInTimeRecovery}, which stops cleanly at a torn last record). It
- * does not survive the machine losing power; that is what {@code fsync} is for.
+ * ({@link org.rocksdb.WALRecoveryMode#PointInTimeRecovery}, which stops cleanly at a torn last
+ * record). It does not survive the machine losing power; that is what {@code fsync} is for.
  *
  * <p><b>fsync and group commit.</b> With {@code fsync} on, every commit is written with
  * {@code WriteOptions.sync = true}: the WAL is fsynced before the commit returns. That costs a
@@ -78,9 +53,9 @@ import org.rocksdb.WriteOptions;
  * {@link #commit}: serialising commits here would defeat it.
  *
  * <p><b>In-memory mode.</b> {@code inMemory} runs the very same code on RocksDB's in-memory
- * {@link Env} ({@link RocksMemEnv}): SST files, the manifest, the info log and the lock live in
- * process memory, and the WAL is disabled (it could only protect data that dies with the
- * process anyway). Nothing is written to, or created in, the data directory, whose path only
+ * {@link org.rocksdb.Env Env} ({@link org.rocksdb.RocksMemEnv RocksMemEnv}): SST files, the
+ * manifest, the info log and the lock live in process memory, and the WAL is disabled (it could
+ * only protect data that dies with the process anyway). Nothing is written to, or created in, the data directory, whose path only
  * names the database. Tests and throwaway servers get the real engine's behaviour (ordering,
  * snapshots, atomic batches, flushes and compactions) without touching the disk.
  *
@@ -95,6 +70,11 @@ import org.rocksdb.WriteOptions;
  * it, or using one cursor from two threads (the SPI's objects are single-owner).
  *
  * <p>RocksDB errors become {@link StorageException}s that carry RocksDB's status message.
+ *
+ * <p>This class is the {@link Storage} itself. Around it, in this package: {@code RocksOpening}
+ * sets the options and opens the database and its column families; {@code CallGate} is the gate
+ * that counts calls and tracks what was handed out; {@code RocksSnapshot}, {@code RocksCursor}
+ * and {@code RocksWriteBatch} are the SPI's objects, and {@code Tracked} what the first two share.
  */
 public final class RocksStorage implements Storage {
 
@@ -106,9 +86,6 @@ public final class RocksStorage implements Storage {
     public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
 
     private static final byte[] EMPTY = new byte[0];
-
-    /** Sign bit of {@link #gate}: set once {@link #close} has begun. */
-    private static final long CLOSED = Long.MIN_VALUE;
 
     private final Path directory;
     private final boolean inMemory;
@@ -124,18 +101,13 @@ public final class RocksStorage implements Storage {
     private final WriteOptions writeOptions;
     /** Shared by every read of the latest state (no snapshot, no bounds). */
     private final ReadOptions readOptions;
-    /** Snapshots and cursors not yet closed, freed by {@link #close} if their owners forgot. */
-    private final Set<Tracked> open = ConcurrentHashMap.newKeySet();
-    /**
-     * Calls in flight (low bits) and the closed flag (sign bit). One atomic add on entry and one
-     * on exit: far cheaper than the native call it guards, and it lets {@link #close} wait for
-     * running calls instead of freeing memory under them.
-     */
-    private final AtomicLong gate = new AtomicLong();
+    /** Calls in flight, and the snapshots and cursors handed out: see {@link CallGate}. */
+    private final CallGate gate;
 
-    private RocksStorage(Path directory, boolean inMemory, boolean fsync, RocksDB db,
-                         ColumnFamilyHandle[] keyspaceHandles, List<ColumnFamilyHandle> allHandles,
-                         List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions) {
+    /** Made by {@link RocksOpening}, which opened the database and owns nothing once this exists. */
+    RocksStorage(Path directory, boolean inMemory, boolean fsync, RocksDB db,
+                 ColumnFamilyHandle[] keyspaceHandles, List<ColumnFamilyHandle> allHandles,
+                 List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions) {
         this.directory = directory;
         this.inMemory = inMemory;
         this.fsync = fsync;
@@ -145,6 +117,7 @@ public final class RocksStorage implements Storage {
         this.nativeOptions = nativeOptions;
         this.writeOptions = writeOptions;
         this.readOptions = readOptions;
+        this.gate = new CallGate(directory);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -205,182 +178,8 @@ public final class RocksStorage implements Storage {
          *     when another process holds it ("... is in use by another process")
          */
         public RocksStorage open() {
-            return RocksStorage.open(this);
+            return RocksOpening.open(dataDirectory, inMemory, fsync, blockCacheBytes);
         }
-    }
-
-    private static RocksStorage open(Builder b) {
-        Path dir = b.dataDirectory.toAbsolutePath().normalize();
-        String path = dir.toString();
-        if (!b.inMemory) {
-            try {
-                Files.createDirectories(dir);
-            } catch (IOException e) {
-                throw new StorageException("cannot create data directory " + dir + ": " + e, e);
-            }
-        }
-        // Everything below is native; on failure it is freed in reverse order of creation.
-        Deque<AutoCloseable> owned = new ArrayDeque<>();
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        RocksDB db = null;
-        try {
-            LRUCache cache = own(owned, new LRUCache(b.blockCacheBytes));
-            // The default Env is a process-wide singleton and must never be closed.
-            Env env = b.inMemory ? own(owned, new RocksMemEnv(Env.getDefault())) : Env.getDefault();
-            DBOptions dbOptions = own(owned, dbOptions(env));
-            BloomFilter bloom = own(owned, new BloomFilter(10)); // ~1% false positives
-            // Index and filter blocks stay out of the block cache, held by each open SST file
-            // (a few MB per GB of items). In the cache they competed with data blocks: once the
-            // items outgrew it, gets evicted the index block the next get needed and re-read
-            // it, and reads ran 10x slower after the first write workload (docs/benchmarks.md).
-            BlockBasedTableConfig itemsTable = new BlockBasedTableConfig()
-                    .setBlockCache(cache)
-                    .setFilterPolicy(bloom)
-                    .setWholeKeyFiltering(true)
-                    .setCacheIndexAndFilterBlocks(false);
-            ColumnFamilyOptions itemsOptions = own(owned, columnFamilyOptions(32L << 20, 3)
-                    // A small whole-key bloom on the memtable too: point gets that miss (the
-                    // common read-before-write of PutItem on a new key) skip the memtable scan.
-                    .setMemtablePrefixBloomSizeRatio(0.02)
-                    .setMemtableWholeKeyFiltering(true)
-                    .setTableFormatConfig(itemsTable));
-            BlockBasedTableConfig smallTable = new BlockBasedTableConfig()
-                    .setBlockCache(cache)
-                    .setCacheIndexAndFilterBlocks(false);
-            // Counters add up in place: RocksDB's uint64add merge operator sums 8-byte
-            // little-endian operands (negative deltas wrap, so adding them subtracts), and
-            // successive merges in the memtable are collapsed so that reads stay cheap.
-            UInt64AddOperator addOperator = own(owned, new UInt64AddOperator());
-            // Every write adds an operand here (item count and size), so its memtable fills
-            // faster than the items': 16 MB keeps its flushes as rare as theirs.
-            ColumnFamilyOptions counterOptions = own(owned, columnFamilyOptions(16L << 20, 2)
-                    .setMergeOperator(addOperator)
-                    .setMaxSuccessiveMerges(64)
-                    .setTableFormatConfig(smallTable));
-            ColumnFamilyOptions smallOptions = own(owned, columnFamilyOptions(4L << 20, 2)
-                    .setTableFormatConfig(smallTable));
-            WriteOptions writeOptions = own(owned, new WriteOptions()
-                    // In memory there is no WAL, and RocksDB rejects sync without one.
-                    .setDisableWAL(b.inMemory)
-                    .setSync(b.fsync && !b.inMemory));
-            ReadOptions readOptions = own(owned, new ReadOptions());
-
-            byte[] itemsName = Keyspace.ITEMS.storedName().getBytes(StandardCharsets.UTF_8);
-            byte[] countersName = Keyspace.COUNTERS.storedName().getBytes(StandardCharsets.UTF_8);
-            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-            for (byte[] name : columnFamilyNames(dir, b.inMemory)) {
-                descriptors.add(new ColumnFamilyDescriptor(name, Arrays.equals(name, itemsName) ? itemsOptions
-                        : Arrays.equals(name, countersName) ? counterOptions : smallOptions));
-            }
-            try {
-                db = RocksDB.open(dbOptions, path, descriptors, handles);
-            } catch (RocksDBException e) {
-                throw openFailure(dir, e);
-            }
-
-            ColumnFamilyHandle[] byKeyspace = new ColumnFamilyHandle[Keyspace.values().length];
-            for (Keyspace keyspace : Keyspace.values()) {
-                byte[] name = keyspace.storedName().getBytes(StandardCharsets.UTF_8);
-                for (int i = 0; i < descriptors.size(); i++) {
-                    if (Arrays.equals(descriptors.get(i).getName(), name)) {
-                        byKeyspace[keyspace.ordinal()] = handles.get(i);
-                    }
-                }
-            }
-            List<AutoCloseable> closeOrder = new ArrayList<>(owned); // newest first
-            return new RocksStorage(dir, b.inMemory, b.fsync && !b.inMemory, db, byKeyspace, List.copyOf(handles),
-                    closeOrder, writeOptions, readOptions);
-        } catch (RuntimeException | Error e) {
-            for (ColumnFamilyHandle handle : handles) {
-                handle.close();
-            }
-            if (db != null) {
-                db.close();
-            }
-            for (AutoCloseable resource : owned) {
-                closeQuietly(resource, e);
-            }
-            throw e;
-        }
-    }
-
-    private static DBOptions dbOptions(Env env) {
-        return new DBOptions()
-                .setEnv(env)
-                .setCreateIfMissing(true)
-                .setCreateMissingColumnFamilies(true)
-                // Two cores: one flush and one compaction at a time.
-                .setMaxBackgroundJobs(2)
-                // Write SST files out in 1 MB steps instead of one burst of dirty pages at the end.
-                .setBytesPerSync(1L << 20)
-                // The WAL is shared by all families: a rarely written one (the catalog) would pin
-                // old WAL files forever; past 256 MB of WAL RocksDB flushes it so they can go.
-                .setMaxTotalWalSize(256L << 20)
-                // The default, said out loud: replay the WAL up to the first torn record, which is
-                // what a kill -9 in the middle of a write leaves behind.
-                .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
-                // Delete obsolete files on a background thread, not in whichever request thread
-                // happens to close the last iterator pinning them.
-                .setAvoidUnnecessaryBlockingIO(true)
-                // Writers waiting for their group's leader sleep instead of spinning: with more
-                // request threads than cores, spinning followers starved the leader (and the
-                // compactions), and puts fell from 12,000 to 1,500/s after a few minutes of
-                // writes on 2 cores (docs/benchmarks.md).
-                .setEnableWriteThreadAdaptiveYield(false)
-                .setKeepLogFileNum(5)
-                .setMaxLogFileSize(16L << 20);
-    }
-
-    private static ColumnFamilyOptions columnFamilyOptions(long writeBufferBytes, int maxWriteBuffers) {
-        return new ColumnFamilyOptions()
-                .setCompactionStyle(CompactionStyle.LEVEL)
-                .setLevelCompactionDynamicLevelBytes(true)
-                .setWriteBufferSize(writeBufferBytes)
-                .setMaxWriteBufferNumber(maxWriteBuffers)
-                // LZ4 is cheap enough for the hot levels; zstd on the last level, which holds ~90%
-                // of the data and is rewritten least often.
-                .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
-    }
-
-    /**
-     * The column families to open: "default" (RocksDB requires it), every family already on
-     * disk, and every keyspace. A fresh in-memory Env is always empty, so there is nothing to
-     * list there (and listing would look at the real disk).
-     */
-    private static List<byte[]> columnFamilyNames(Path dir, boolean inMemory) {
-        Map<String, byte[]> names = new LinkedHashMap<>(); // keyed losslessly by ISO-8859-1
-        names.put(new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.ISO_8859_1), RocksDB.DEFAULT_COLUMN_FAMILY);
-        if (!inMemory) {
-            try (Options options = new Options()) {
-                for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
-                    names.putIfAbsent(new String(name, StandardCharsets.ISO_8859_1), name);
-                }
-            } catch (RocksDBException e) {
-                throw new StorageException("cannot list the column families in " + dir + ": " + describe(e), e);
-            }
-        }
-        for (Keyspace keyspace : Keyspace.values()) {
-            byte[] name = keyspace.storedName().getBytes(StandardCharsets.UTF_8);
-            names.putIfAbsent(new String(name, StandardCharsets.ISO_8859_1), name);
-        }
-        return new ArrayList<>(names.values());
-    }
-
-    private static StorageException openFailure(Path dir, RocksDBException e) {
-        String message = String.valueOf(e.getMessage());
-        // RocksDB's LOCK file: fcntl(F_SETLK) fails with "While lock file: <dir>/LOCK: Resource
-        // temporarily unavailable" when another process has the directory open, and RocksDB
-        // reports "lock hold by current process" when this process already has.
-        if (message.contains("lock hold by current process")) {
-            return new StorageException("data directory " + dir
-                    + " is already open in this process (" + describe(e) + ")", e);
-        }
-        if (message.contains("While lock file")) {
-            return new StorageException("data directory " + dir
-                    + " is in use by another process (" + describe(e) + ")", e);
-        }
-        return new StorageException("cannot open data directory " + dir + ": " + describe(e), e);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -390,13 +189,13 @@ public final class RocksStorage implements Storage {
     public byte[] get(Keyspace keyspace, byte[] key) {
         ColumnFamilyHandle handle = handle(keyspace);
         Objects.requireNonNull(key, "key");
-        enter();
+        gate.enter();
         try {
             return db.get(handle, readOptions, key);
         } catch (RocksDBException e) {
             throw failure("get", e);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -404,13 +203,13 @@ public final class RocksStorage implements Storage {
     public byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key) {
         ColumnFamilyHandle handle = handle(keyspace);
         Objects.requireNonNull(key, "key");
-        enter();
+        gate.enter();
         try {
             return db.get(handle, snapshot == null ? readOptions : snapshot(snapshot).readOptions, key);
         } catch (RocksDBException e) {
             throw failure("get", e);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -420,7 +219,7 @@ public final class RocksStorage implements Storage {
         if (rocksBatch.size == 0) {
             return;
         }
-        enter();
+        gate.enter();
         try {
             // No lock here: RocksDB groups concurrent writers into one WAL write (and, with
             // fsync, one fsync). See the class comment.
@@ -428,19 +227,19 @@ public final class RocksStorage implements Storage {
         } catch (RocksDBException e) {
             throw failure("commit", e);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
     @Override
     public Snapshot snapshot() {
-        enter();
+        gate.enter();
         try {
-            RocksSnapshot snapshot = new RocksSnapshot(db.getSnapshot());
-            open.add(snapshot);
+            RocksSnapshot snapshot = new RocksSnapshot(gate, db, db.getSnapshot());
+            gate.track(snapshot);
             return snapshot;
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -448,7 +247,7 @@ public final class RocksStorage implements Storage {
     public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive,
                         boolean reverse) {
         ColumnFamilyHandle handle = handle(keyspace);
-        enter();
+        gate.enter();
         ReadOptions options = null;
         Slice lower = null;
         Slice upper = null;
@@ -469,10 +268,10 @@ public final class RocksStorage implements Storage {
                 options.setIterateUpperBound(upper);
             }
             RocksIterator iterator = db.newIterator(handle, options);
-            RocksCursor cursor = new RocksCursor(iterator, options, lower, upper,
+            RocksCursor cursor = new RocksCursor(gate, iterator, options, lower, upper,
                     fromInclusive == null ? null : fromInclusive.clone(),
                     toExclusive == null ? null : toExclusive.clone(), reverse);
-            open.add(cursor);
+            gate.track(cursor);
             return cursor;
         } catch (RuntimeException | Error e) {
             if (options != null) {
@@ -486,7 +285,7 @@ public final class RocksStorage implements Storage {
             }
             throw e;
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -500,7 +299,7 @@ public final class RocksStorage implements Storage {
     @Override
     public void deleteRange(Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive) {
         ColumnFamilyHandle handle = handle(keyspace);
-        enter();
+        gate.enter();
         try {
             byte[] begin = fromInclusive == null ? EMPTY : fromInclusive;
             byte[] end = toExclusive != null ? toExclusive : justAfterLastKey(handle);
@@ -514,7 +313,7 @@ public final class RocksStorage implements Storage {
         } catch (RocksDBException e) {
             throw failure("deleteRange", e);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -533,10 +332,10 @@ public final class RocksStorage implements Storage {
 
     @Override
     public WriteBatch newBatch() {
-        if (gate.get() < 0) {
-            throw closedException();
+        if (gate.isClosed()) {
+            throw gate.closedException();
         }
-        return new RocksWriteBatch();
+        return new RocksWriteBatch(gate, keyspaceHandles);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -547,13 +346,13 @@ public final class RocksStorage implements Storage {
      * has it); useful before a backup, and in tests to read through SST files, filters and cache.
      */
     public void flush() {
-        enter();
+        gate.enter();
         try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
             db.flush(options, allHandles);
         } catch (RocksDBException e) {
             throw failure("flush", e);
         } finally {
-            exit();
+            gate.exit();
         }
     }
 
@@ -580,27 +379,11 @@ public final class RocksStorage implements Storage {
      */
     @Override
     public void close() {
-        long state;
-        do {
-            state = gate.get();
-            if (state < 0) {
-                return; // closed, or being closed by another thread
-            }
-        } while (!gate.compareAndSet(state, state | CLOSED));
-        // Calls in flight are single native calls (a get, a write, one iterator step): short.
-        for (int spins = 0; gate.get() != CLOSED; spins++) {
-            if (spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(50_000);
-            }
+        if (!gate.shut()) {
+            return; // closed, or being closed by another thread
         }
 
         StorageException failure = null;
-        for (Tracked resource : open) {
-            resource.freeOnce();
-        }
-        open.clear();
         if (!inMemory && !fsync) {
             // A clean shutdown should not depend on the page cache: make the WAL durable now.
             try {
@@ -620,7 +403,7 @@ public final class RocksStorage implements Storage {
             }
         }
         for (AutoCloseable resource : nativeOptions) {
-            closeQuietly(resource, null);
+            RocksOpening.closeQuietly(resource, null);
         }
         if (failure != null) {
             throw failure;
@@ -635,34 +418,17 @@ public final class RocksStorage implements Storage {
     // ------------------------------------------------------------------------------------------
     // Internals
 
-    private void enter() {
-        if (!tryEnter()) {
-            throw closedException();
-        }
-    }
-
-    private StorageException closedException() {
-        return new StorageException("storage " + directory + " is closed");
-    }
-
-    private boolean tryEnter() {
-        if (gate.getAndIncrement() < 0) {
-            gate.getAndDecrement();
-            return false;
-        }
-        return true;
-    }
-
-    private void exit() {
-        gate.getAndDecrement();
-    }
-
     private ColumnFamilyHandle handle(Keyspace keyspace) {
+        return handle(keyspaceHandles, keyspace);
+    }
+
+    /** The handle of a keyspace in a store's {@code keyspaceHandles}; shared with its batches. */
+    static ColumnFamilyHandle handle(ColumnFamilyHandle[] keyspaceHandles, Keyspace keyspace) {
         return keyspaceHandles[Objects.requireNonNull(keyspace, "keyspace").ordinal()];
     }
 
     private RocksSnapshot snapshot(Snapshot snapshot) {
-        if (!(snapshot instanceof RocksSnapshot rocks) || rocks.owner() != this) {
+        if (!(snapshot instanceof RocksSnapshot rocks) || rocks.gate != gate) {
             throw new IllegalArgumentException("snapshot was not taken from this store: " + snapshot);
         }
         if (rocks.closed.get()) {
@@ -672,288 +438,12 @@ public final class RocksStorage implements Storage {
     }
 
     private RocksWriteBatch batch(WriteBatch batch) {
-        if (!(batch instanceof RocksWriteBatch rocks) || rocks.owner() != this) {
+        if (!(batch instanceof RocksWriteBatch rocks) || rocks.gate != gate) {
             throw new IllegalArgumentException("batch was not created by this store: " + batch);
         }
         if (rocks.closed) {
             throw new IllegalStateException("batch is closed");
         }
         return rocks;
-    }
-
-    /** Closes a snapshot or cursor for its owner; after {@link #close} began, close frees it. */
-    private void release(Tracked resource) {
-        if (!tryEnter()) {
-            return;
-        }
-        try {
-            if (resource.freeOnce()) {
-                open.remove(resource);
-            }
-        } finally {
-            exit();
-        }
-    }
-
-    private static <T extends AutoCloseable> T own(Deque<AutoCloseable> owned, T resource) {
-        owned.push(resource);
-        return resource;
-    }
-
-    private static void closeQuietly(AutoCloseable resource, Throwable into) {
-        try {
-            resource.close();
-        } catch (Exception e) {
-            if (into != null) {
-                into.addSuppressed(e);
-            }
-        }
-    }
-
-    static StorageException failure(String what, RocksDBException e) {
-        return new StorageException("RocksDB " + what + " failed: " + describe(e), e);
-    }
-
-    /** RocksDB's status, e.g. "IOError: While open a file for appending: ...: No space left on device". */
-    static String describe(RocksDBException e) {
-        Status status = e.getStatus();
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        if (status == null || status.getCode() == null) {
-            return message;
-        }
-        return status.getCode() + ": " + message;
-    }
-
-    /** A native resource handed to a caller, freed once by its owner or by {@link #close}. */
-    private abstract static class Tracked {
-        final AtomicBoolean closed = new AtomicBoolean();
-
-        /** Frees the native objects; called at most once, never while a call uses them. */
-        abstract void free();
-
-        final boolean freeOnce() {
-            if (closed.compareAndSet(false, true)) {
-                free();
-                return true;
-            }
-            return false;
-        }
-    }
-
-    private final class RocksSnapshot extends Tracked implements Snapshot {
-        final org.rocksdb.Snapshot snapshot;
-        /** Shared by every get on this snapshot, from any thread. */
-        final ReadOptions readOptions;
-
-        RocksSnapshot(org.rocksdb.Snapshot snapshot) {
-            this.snapshot = snapshot;
-            this.readOptions = new ReadOptions().setSnapshot(snapshot);
-        }
-
-        RocksStorage owner() {
-            return RocksStorage.this;
-        }
-
-        @Override
-        void free() {
-            // Cursors opened on this snapshot stay valid: a RocksDB iterator pins the data it reads.
-            readOptions.close();
-            db.releaseSnapshot(snapshot);
-        }
-
-        @Override
-        public void close() {
-            release(this);
-        }
-    }
-
-    private final class RocksCursor extends Tracked implements Cursor {
-        private final RocksIterator iterator;
-        private final ReadOptions options;
-        private final Slice lower;
-        private final Slice upper;
-        private final byte[] from;
-        private final byte[] to;
-        private final boolean reverse;
-        private boolean started;
-        private boolean valid;
-
-        RocksCursor(RocksIterator iterator, ReadOptions options, Slice lower, Slice upper,
-                    byte[] from, byte[] to, boolean reverse) {
-            this.iterator = iterator;
-            this.options = options;
-            this.lower = lower;
-            this.upper = upper;
-            this.from = from;
-            this.to = to;
-            this.reverse = reverse;
-        }
-
-        @Override
-        public boolean next() {
-            enter();
-            try {
-                if (closed.get()) {
-                    throw new IllegalStateException("cursor is closed");
-                }
-                if (!started) {
-                    started = true;
-                    if (reverse) {
-                        // With iterate_upper_bound set, seekForPrev(to) lands on the last key < to.
-                        if (to != null) {
-                            iterator.seekForPrev(to);
-                        } else {
-                            iterator.seekToLast();
-                        }
-                    } else if (from != null) {
-                        iterator.seek(from);
-                    } else {
-                        iterator.seekToFirst();
-                    }
-                } else if (valid) {
-                    if (reverse) {
-                        iterator.prev();
-                    } else {
-                        iterator.next();
-                    }
-                } else {
-                    return false;
-                }
-                valid = iterator.isValid();
-                if (!valid) {
-                    iterator.status(); // invalid because exhausted, or because of an error?
-                }
-                return valid;
-            } catch (RocksDBException e) {
-                valid = false;
-                throw failure("iteration", e);
-            } finally {
-                exit();
-            }
-        }
-
-        @Override
-        public byte[] key() {
-            enter();
-            try {
-                checkPositioned();
-                return iterator.key(); // a new array on every call
-            } finally {
-                exit();
-            }
-        }
-
-        @Override
-        public byte[] value() {
-            enter();
-            try {
-                checkPositioned();
-                return iterator.value(); // a new array on every call
-            } finally {
-                exit();
-            }
-        }
-
-        private void checkPositioned() {
-            if (closed.get()) {
-                throw new IllegalStateException("cursor is closed");
-            }
-            if (!valid) {
-                throw new IllegalStateException("cursor is not on a row: call next() and check it returned true");
-            }
-        }
-
-        @Override
-        void free() {
-            iterator.close();
-            options.close();
-            if (lower != null) {
-                lower.close();
-            }
-            if (upper != null) {
-                upper.close();
-            }
-        }
-
-        @Override
-        public void close() {
-            release(this);
-        }
-    }
-
-    private final class RocksWriteBatch implements WriteBatch {
-        final org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch();
-        int size;
-        boolean closed;
-
-        RocksStorage owner() {
-            return RocksStorage.this;
-        }
-
-        @Override
-        public void put(Keyspace keyspace, byte[] key, byte[] value) {
-            ColumnFamilyHandle handle = handle(keyspace);
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(value, "value");
-            checkOpen();
-            enter(); // the batch reads the column family handle, which close() frees
-            try {
-                batch.put(handle, key, value);
-                size++;
-            } catch (RocksDBException e) {
-                throw failure("batch put", e);
-            } finally {
-                exit();
-            }
-        }
-
-        @Override
-        public void delete(Keyspace keyspace, byte[] key) {
-            ColumnFamilyHandle handle = handle(keyspace);
-            Objects.requireNonNull(key, "key");
-            checkOpen();
-            enter();
-            try {
-                batch.delete(handle, key);
-                size++;
-            } catch (RocksDBException e) {
-                throw failure("batch delete", e);
-            } finally {
-                exit();
-            }
-        }
-
-        @Override
-        public void addToCounter(Keyspace keyspace, byte[] key, long delta) {
-            ColumnFamilyHandle handle = handle(keyspace);
-            Objects.requireNonNull(key, "key");
-            checkOpen();
-            enter();
-            try {
-                batch.merge(handle, key, io.stator.engine.storage.Counters.encode(delta));
-                size++;
-            } catch (RocksDBException e) {
-                throw failure("batch counter add", e);
-            } finally {
-                exit();
-            }
-        }
-
-        @Override
-        public int size() {
-            return size;
-        }
-
-        private void checkOpen() {
-            if (closed) {
-                throw new IllegalStateException("batch is closed");
-            }
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-            batch.close(); // idempotent
-        }
     }
 }

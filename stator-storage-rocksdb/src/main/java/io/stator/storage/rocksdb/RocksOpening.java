@@ -1,0 +1,240 @@
+package io.stator.storage.rocksdb;
+
+import static io.stator.storage.rocksdb.StorageException.describe;
+
+import io.stator.engine.storage.Keyspace;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksMemEnv;
+import org.rocksdb.UInt64AddOperator;
+import org.rocksdb.WALRecoveryMode;
+import org.rocksdb.WriteOptions;
+
+/**
+ * Opens the database behind a {@link RocksStorage}: the options of the database and of each
+ * column family (and why they are set so), the column families to open (every keyspace, and
+ * every family already on disk), and what a failure to open means (in particular a data
+ * directory locked by another process). On failure, every native object made so far is freed.
+ *
+ * <p>RocksDB's native library is loaded by {@link RocksStorage}'s static initializer, which has
+ * run before anything here: the only way here is through {@link RocksStorage#builder}.
+ */
+final class RocksOpening {
+
+    private RocksOpening() {}
+
+    /** Opens (creating if needed) the store with these settings; see {@link RocksStorage.Builder}. */
+    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long blockCacheBytes) {
+        Path dir = dataDirectory.toAbsolutePath().normalize();
+        String path = dir.toString();
+        if (!inMemory) {
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new StorageException("cannot create data directory " + dir + ": " + e, e);
+            }
+        }
+        // Everything below is native; on failure it is freed in reverse order of creation.
+        Deque<AutoCloseable> owned = new ArrayDeque<>();
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        RocksDB db = null;
+        try {
+            LRUCache cache = own(owned, new LRUCache(blockCacheBytes));
+            // The default Env is a process-wide singleton and must never be closed.
+            Env env = inMemory ? own(owned, new RocksMemEnv(Env.getDefault())) : Env.getDefault();
+            DBOptions dbOptions = own(owned, dbOptions(env));
+            BloomFilter bloom = own(owned, new BloomFilter(10)); // ~1% false positives
+            // Index and filter blocks stay out of the block cache, held by each open SST file
+            // (a few MB per GB of items). In the cache they competed with data blocks: once the
+            // items outgrew it, gets evicted the index block the next get needed and re-read
+            // it, and reads ran 10x slower after the first write workload (docs/benchmarks.md).
+            BlockBasedTableConfig itemsTable = new BlockBasedTableConfig()
+                    .setBlockCache(cache)
+                    .setFilterPolicy(bloom)
+                    .setWholeKeyFiltering(true)
+                    .setCacheIndexAndFilterBlocks(false);
+            ColumnFamilyOptions itemsOptions = own(owned, columnFamilyOptions(32L << 20, 3)
+                    // A small whole-key bloom on the memtable too: point gets that miss (the
+                    // common read-before-write of PutItem on a new key) skip the memtable scan.
+                    .setMemtablePrefixBloomSizeRatio(0.02)
+                    .setMemtableWholeKeyFiltering(true)
+                    .setTableFormatConfig(itemsTable));
+            BlockBasedTableConfig smallTable = new BlockBasedTableConfig()
+                    .setBlockCache(cache)
+                    .setCacheIndexAndFilterBlocks(false);
+            // Counters add up in place: RocksDB's uint64add merge operator sums 8-byte
+            // little-endian operands (negative deltas wrap, so adding them subtracts), and
+            // successive merges in the memtable are collapsed so that reads stay cheap.
+            UInt64AddOperator addOperator = own(owned, new UInt64AddOperator());
+            // Every write adds an operand here (item count and size), so its memtable fills
+            // faster than the items': 16 MB keeps its flushes as rare as theirs.
+            ColumnFamilyOptions counterOptions = own(owned, columnFamilyOptions(16L << 20, 2)
+                    .setMergeOperator(addOperator)
+                    .setMaxSuccessiveMerges(64)
+                    .setTableFormatConfig(smallTable));
+            ColumnFamilyOptions smallOptions = own(owned, columnFamilyOptions(4L << 20, 2)
+                    .setTableFormatConfig(smallTable));
+            WriteOptions writeOptions = own(owned, new WriteOptions()
+                    // In memory there is no WAL, and RocksDB rejects sync without one.
+                    .setDisableWAL(inMemory)
+                    .setSync(fsync && !inMemory));
+            ReadOptions readOptions = own(owned, new ReadOptions());
+
+            byte[] itemsName = Keyspace.ITEMS.storedName().getBytes(StandardCharsets.UTF_8);
+            byte[] countersName = Keyspace.COUNTERS.storedName().getBytes(StandardCharsets.UTF_8);
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            for (byte[] name : columnFamilyNames(dir, inMemory)) {
+                descriptors.add(new ColumnFamilyDescriptor(name, Arrays.equals(name, itemsName) ? itemsOptions
+                        : Arrays.equals(name, countersName) ? counterOptions : smallOptions));
+            }
+            try {
+                db = RocksDB.open(dbOptions, path, descriptors, handles);
+            } catch (RocksDBException e) {
+                throw openFailure(dir, e);
+            }
+
+            ColumnFamilyHandle[] byKeyspace = new ColumnFamilyHandle[Keyspace.values().length];
+            for (Keyspace keyspace : Keyspace.values()) {
+                byte[] name = keyspace.storedName().getBytes(StandardCharsets.UTF_8);
+                for (int i = 0; i < descriptors.size(); i++) {
+                    if (Arrays.equals(descriptors.get(i).getName(), name)) {
+                        byKeyspace[keyspace.ordinal()] = handles.get(i);
+                    }
+                }
+            }
+            List<AutoCloseable> closeOrder = new ArrayList<>(owned); // newest first
+            return new RocksStorage(dir, inMemory, fsync && !inMemory, db, byKeyspace, List.copyOf(handles),
+                    closeOrder, writeOptions, readOptions);
+        } catch (RuntimeException | Error e) {
+            for (ColumnFamilyHandle handle : handles) {
+                handle.close();
+            }
+            if (db != null) {
+                db.close();
+            }
+            for (AutoCloseable resource : owned) {
+                closeQuietly(resource, e);
+            }
+            throw e;
+        }
+    }
+
+    private static DBOptions dbOptions(Env env) {
+        return new DBOptions()
+                .setEnv(env)
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                // Two cores: one flush and one compaction at a time.
+                .setMaxBackgroundJobs(2)
+                // Write SST files out in 1 MB steps instead of one burst of dirty pages at the end.
+                .setBytesPerSync(1L << 20)
+                // The WAL is shared by all families: a rarely written one (the catalog) would pin
+                // old WAL files forever; past 256 MB of WAL RocksDB flushes it so they can go.
+                .setMaxTotalWalSize(256L << 20)
+                // The default, said out loud: replay the WAL up to the first torn record, which is
+                // what a kill -9 in the middle of a write leaves behind.
+                .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+                // Delete obsolete files on a background thread, not in whichever request thread
+                // happens to close the last iterator pinning them.
+                .setAvoidUnnecessaryBlockingIO(true)
+                // Writers waiting for their group's leader sleep instead of spinning: with more
+                // request threads than cores, spinning followers starved the leader (and the
+                // compactions), and puts fell from 12,000 to 1,500/s after a few minutes of
+                // writes on 2 cores (docs/benchmarks.md).
+                .setEnableWriteThreadAdaptiveYield(false)
+                .setKeepLogFileNum(5)
+                .setMaxLogFileSize(16L << 20);
+    }
+
+    private static ColumnFamilyOptions columnFamilyOptions(long writeBufferBytes, int maxWriteBuffers) {
+        return new ColumnFamilyOptions()
+                .setCompactionStyle(CompactionStyle.LEVEL)
+                .setLevelCompactionDynamicLevelBytes(true)
+                .setWriteBufferSize(writeBufferBytes)
+                .setMaxWriteBufferNumber(maxWriteBuffers)
+                // LZ4 is cheap enough for the hot levels; zstd on the last level, which holds ~90%
+                // of the data and is rewritten least often.
+                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
+    }
+
+    /**
+     * The column families to open: "default" (RocksDB requires it), every family already on
+     * disk, and every keyspace. A fresh in-memory Env is always empty, so there is nothing to
+     * list there (and listing would look at the real disk).
+     */
+    private static List<byte[]> columnFamilyNames(Path dir, boolean inMemory) {
+        Map<String, byte[]> names = new LinkedHashMap<>(); // keyed losslessly by ISO-8859-1
+        names.put(new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.ISO_8859_1), RocksDB.DEFAULT_COLUMN_FAMILY);
+        if (!inMemory) {
+            try (Options options = new Options()) {
+                for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
+                    names.putIfAbsent(new String(name, StandardCharsets.ISO_8859_1), name);
+                }
+            } catch (RocksDBException e) {
+                throw new StorageException("cannot list the column families in " + dir + ": " + describe(e), e);
+            }
+        }
+        for (Keyspace keyspace : Keyspace.values()) {
+            byte[] name = keyspace.storedName().getBytes(StandardCharsets.UTF_8);
+            names.putIfAbsent(new String(name, StandardCharsets.ISO_8859_1), name);
+        }
+        return new ArrayList<>(names.values());
+    }
+
+    private static StorageException openFailure(Path dir, RocksDBException e) {
+        String message = String.valueOf(e.getMessage());
+        // RocksDB's LOCK file: fcntl(F_SETLK) fails with "While lock file: <dir>/LOCK: Resource
+        // temporarily unavailable" when another process has the directory open, and RocksDB
+        // reports "lock hold by current process" when this process already has.
+        if (message.contains("lock hold by current process")) {
+            return new StorageException("data directory " + dir
+                    + " is already open in this process (" + describe(e) + ")", e);
+        }
+        if (message.contains("While lock file")) {
+            return new StorageException("data directory " + dir
+                    + " is in use by another process (" + describe(e) + ")", e);
+        }
+        return new StorageException("cannot open data directory " + dir + ": " + describe(e), e);
+    }
+
+    private static <T extends AutoCloseable> T own(Deque<AutoCloseable> owned, T resource) {
+        owned.push(resource);
+        return resource;
+    }
+
+    static void closeQuietly(AutoCloseable resource, Throwable into) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            if (into != null) {
+                into.addSuppressed(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.stator.storage.rocksdb;
+
+import io.stator.engine.storage.Snapshot;
+
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+
+/** A {@link Snapshot} of a {@link RocksStorage}: a RocksDB snapshot and the options to read it. */
+final class RocksSnapshot extends Tracked implements Snapshot {
+    /** The gate of the store that took it, which also tells which store that is. */
+    final CallGate gate;
+    private final RocksDB db;
+    final org.rocksdb.Snapshot snapshot;
+    /** Shared by every get on this snapshot, from any thread. */
+    final ReadOptions readOptions;
+
+    RocksSnapshot(CallGate gate, RocksDB db, org.rocksdb.Snapshot snapshot) {
+        this.gate = gate;
+        this.db = db;
+        this.snapshot = snapshot;
+        this.readOptions = new ReadOptions().setSnapshot(snapshot);
+    }
+
+    @Override
+    void free() {
+        // Cursors opened on this snapshot stay valid: a RocksDB iterator pins the data it reads.
+        readOptions.close();
+        db.releaseSnapshot(snapshot);
+    }
+
+    @Override
+    public void close() {
+        gate.release(this);
+    }
+}

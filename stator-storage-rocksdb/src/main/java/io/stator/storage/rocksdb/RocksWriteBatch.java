@@ -1,0 +1,98 @@
+package io.stator.storage.rocksdb;
+
+import static io.stator.storage.rocksdb.StorageException.failure;
+
+import io.stator.engine.storage.Counters;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.WriteBatch;
+
+import java.util.Objects;
+
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDBException;
+
+/**
+ * A {@link WriteBatch} of a {@link RocksStorage}: a plain native buffer, independent of the
+ * database, so the store does not track it; one that is never closed leaks its buffer (close
+ * them, as the SPI says).
+ */
+final class RocksWriteBatch implements WriteBatch {
+    /** The gate of the store that made it, which also tells which store that is. */
+    final CallGate gate;
+    /** The store's handles of the keyspaces, by {@link Keyspace#ordinal()}. */
+    private final ColumnFamilyHandle[] keyspaceHandles;
+    final org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch();
+    int size;
+    boolean closed;
+
+    RocksWriteBatch(CallGate gate, ColumnFamilyHandle[] keyspaceHandles) {
+        this.gate = gate;
+        this.keyspaceHandles = keyspaceHandles;
+    }
+
+    @Override
+    public void put(Keyspace keyspace, byte[] key, byte[] value) {
+        ColumnFamilyHandle handle = RocksStorage.handle(keyspaceHandles, keyspace);
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkOpen();
+        gate.enter(); // the batch reads the column family handle, which close() frees
+        try {
+            batch.put(handle, key, value);
+            size++;
+        } catch (RocksDBException e) {
+            throw failure("batch put", e);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public void delete(Keyspace keyspace, byte[] key) {
+        ColumnFamilyHandle handle = RocksStorage.handle(keyspaceHandles, keyspace);
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        gate.enter();
+        try {
+            batch.delete(handle, key);
+            size++;
+        } catch (RocksDBException e) {
+            throw failure("batch delete", e);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public void addToCounter(Keyspace keyspace, byte[] key, long delta) {
+        ColumnFamilyHandle handle = RocksStorage.handle(keyspaceHandles, keyspace);
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        gate.enter();
+        try {
+            batch.merge(handle, key, Counters.encode(delta));
+            size++;
+        } catch (RocksDBException e) {
+            throw failure("batch counter add", e);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("batch is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        batch.close(); // idempotent
+    }
+}
