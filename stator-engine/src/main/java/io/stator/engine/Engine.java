@@ -1,51 +1,70 @@
 package io.stator.engine;
 
+import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
-import io.stator.engine.item.ItemOperations;
-import io.stator.engine.item.PageReader;
-import io.stator.engine.item.Transactions;
+import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.lock.StripedItemLocks;
+import io.stator.engine.read.Reads;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.table.Catalog;
+import io.stator.engine.table.TableArns;
+import io.stator.engine.write.TransactionTokens;
+import io.stator.engine.write.Transactions;
+import io.stator.engine.write.WritePipeline;
 
 /**
- * The database: the table catalog and the item operations, over one storage backend. It knows
- * nothing of HTTP or JSON; the server turns requests into calls on it.
+ * The database, over one storage backend: every DynamoDB semantic lives below it, and it knows
+ * nothing of HTTP or JSON. Front ends (the JSON API's actions, later PartiQL) call its
+ * operations: {@link #tables()} for the table operations, {@link #items()} for the item
+ * operations. Every item write passes the one {@link WritePipeline}, every read runs as a
+ * {@link io.stator.engine.read.ReadPlan}, every operation is admitted and billed by the one
+ * {@link CapacityMeter}, and every item change is handed to the {@link ChangeLog}.
  */
 public final class Engine implements AutoCloseable {
 
     private final Storage storage;
     private final EngineConfig config;
     private final Catalog catalog;
+    private final ChangeLog changeLog = new ChangeLog();
+    private final CapacityMeter meter = new CapacityMeter();
     private final IndexPropagator propagator;
-    private final ItemOperations items;
     private final IndexBuilds indexBuilds;
-    private final PageReader pages;
-    private final Transactions transactions;
+    private final Tables tables;
+    private final Items items;
 
     public Engine(Storage storage, EngineConfig config) {
         this.storage = storage;
         this.config = config;
-        this.catalog = new Catalog(storage, config);
+        this.catalog = new Catalog(storage, new TableArns(config.region(), config.accountId()), config.clock());
+        ItemLocks locks = new StripedItemLocks();
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
-        this.items = new ItemOperations(storage, propagator, catalog, config.itemCollectionLimitBytes());
-        this.indexBuilds = new IndexBuilds(storage, catalog, items);
-        this.pages = new PageReader(storage);
-        this.transactions = new Transactions(items, config.clock());
+        this.indexBuilds = new IndexBuilds(storage, catalog, locks);
+        WritePipeline pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
+                config.itemCollectionLimitBytes());
+        Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
+        this.tables = new Tables(catalog, indexBuilds, config.clock());
+        this.items = new Items(storage, pipeline, transactions, new Reads(storage, meter), locks);
         indexBuilds.resume();
     }
 
     public EngineConfig config() { return config; }
 
+    /** The tables that exist (lookups, names, counters, ARNs). */
     public Catalog catalog() { return catalog; }
 
-    public ItemOperations items() { return items; }
+    /** CreateTable, DescribeTable, UpdateTable, DeleteTable, ListTables and the tagging operations. */
+    public Tables tables() { return tables; }
 
-    /** TransactWriteItems and TransactGetItems. */
-    public Transactions transactions() { return transactions; }
+    /** The item operations: writes, reads, queries, scans, batches and transactions. */
+    public Items items() { return items; }
 
-    /** Query and Scan. */
-    public PageReader pages() { return pages; }
+    /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
+    public ChangeLog changeLog() { return changeLog; }
+
+    /** Admission and billing of every operation. */
+    public CapacityMeter capacityMeter() { return meter; }
 
     /** Building and dropping global secondary indexes in the background. */
     public IndexBuilds indexBuilds() { return indexBuilds; }

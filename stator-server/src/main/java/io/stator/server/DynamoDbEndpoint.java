@@ -5,12 +5,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import io.stator.core.error.CancellationReason;
-import io.stator.core.error.ConditionalCheckFailedException;
-import io.stator.core.error.TransactionCanceledException;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
-import io.stator.server.api.Action;
+import io.stator.engine.write.CancellationReason;
+import io.stator.engine.write.ConditionalCheckFailedException;
+import io.stator.engine.write.TransactionCanceledException;
 import io.stator.server.api.Actions;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
@@ -19,7 +18,7 @@ import io.stator.server.protocol.Constraints;
 import io.stator.server.protocol.RequestReader;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.ServiceModel;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.ModelStructure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -130,15 +129,14 @@ public final class DynamoDbEndpoint {
         RequestReader.Parsed parsed = hasBody ? RequestReader.parse(request.body(), operation.input()) : null;
         authenticator.authenticate(request);
         if (!hasBody) throw DynamoDbException.serialization(null);
-        Struct input = parsed.struct();
-        Action action = actions.get(operation.name());
-        if (action == null) {
+        ModelStructure input = parsed.request();
+        if (!actions.serves(operation.name())) {
             throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
         }
-        Constraints.check(input);
+        Constraints.check(input, operation.input());
         ResponseBody body = new ResponseBody();
         try {
-            action.execute(input, body);
+            actions.execute(operation.name(), input, body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -39,10 +39,6 @@ public class DynamoDbException extends RuntimeException {
         return new DynamoDbException(ErrorType.RESOURCE_IN_USE, message);
     }
 
-    public static DynamoDbException conditionalCheckFailed(String message) {
-        return new DynamoDbException(ErrorType.CONDITIONAL_CHECK_FAILED, message);
-    }
-
     public static DynamoDbException limitExceeded(String message) {
         return new DynamoDbException(ErrorType.LIMIT_EXCEEDED, message);
     }

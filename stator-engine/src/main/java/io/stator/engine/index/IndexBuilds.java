@@ -2,7 +2,7 @@ package io.stator.engine.index;
 
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
-import io.stator.engine.item.ItemOperations;
+import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.storage.Cursor;
 import io.stator.engine.storage.Keyspace;
 import io.stator.engine.storage.Snapshot;
@@ -41,7 +41,7 @@ public final class IndexBuilds implements AutoCloseable {
 
     private final Storage storage;
     private final Catalog catalog;
-    private final ItemOperations items;
+    private final ItemLocks locks;
     private volatile boolean closed;
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-index-builds");
@@ -49,10 +49,10 @@ public final class IndexBuilds implements AutoCloseable {
         return t;
     });
 
-    public IndexBuilds(Storage storage, Catalog catalog, ItemOperations items) {
+    public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks) {
         this.storage = storage;
         this.catalog = catalog;
-        this.items = items;
+        this.locks = locks;
     }
 
     /** Picks up builds and drops that a previous run left unfinished. */
@@ -80,7 +80,7 @@ public final class IndexBuilds implements AutoCloseable {
         TableDefinition table = catalog.find(tableName);
         if (table == null || table.index(indexName) == null) return;
         IndexDefinition index = table.index(indexName);
-        items.awaitWritesInFlight();
+        locks.awaitWritesInFlight();
         byte[] from = KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         byte[] to = KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         List<byte[]> keys = new ArrayList<>(1024);
@@ -108,8 +108,9 @@ public final class IndexBuilds implements AutoCloseable {
     }
 
     /** Writes one item's entry as the item is now, under the item's lock. */
+    @SuppressWarnings("try") // the item is held, not used
     private void copy(TableDefinition table, IndexDefinition index, byte[] rowKey) {
-        items.withItemLock(rowKey, () -> {
+        try (ItemLocks.Held item = locks.lock(rowKey)) {
             byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
             if (stored == null) return; // deleted since the walk began: its change is queued
             IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
@@ -119,7 +120,7 @@ public final class IndexBuilds implements AutoCloseable {
                         entry.key(), entry.value(), entry.size());
                 storage.commit(batch);
             }
-        });
+        }
     }
 
     /** Deletes the (DELETING) index's entries and counters, then the index itself. */

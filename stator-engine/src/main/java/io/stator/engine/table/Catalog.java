@@ -2,13 +2,13 @@ package io.stator.engine.table;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.key.KeyLayout;
-import io.stator.engine.EngineConfig;
 import io.stator.engine.storage.Cursor;
 import io.stator.engine.storage.Keyspace;
 import io.stator.engine.storage.Storage;
 import io.stator.engine.storage.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +36,7 @@ public final class Catalog {
     private static final byte DROPPED_ROW = 'D';
 
     private final Storage storage;
-    private final EngineConfig config;
+    private final Clock clock;
     private final TableArns arns;
     private final TableCounters counters;
     private final ConcurrentSkipListMap<String, TableDefinition> tables = new ConcurrentSkipListMap<>();
@@ -45,10 +45,10 @@ public final class Catalog {
     private final Object changeLock = new Object();
     private long nextId;
 
-    public Catalog(Storage storage, EngineConfig config) {
+    public Catalog(Storage storage, TableArns arns, Clock clock) {
         this.storage = storage;
-        this.config = config;
-        this.arns = new TableArns(config.region(), config.accountId());
+        this.clock = clock;
+        this.arns = arns;
         this.counters = new TableCounters(storage);
         load();
     }
@@ -141,7 +141,7 @@ public final class Catalog {
             }
             draft.id = nextId;
             draft.tableId = UUID.randomUUID().toString();
-            draft.creationDateTime = config.clock().instant();
+            draft.creationDateTime = clock.instant();
             if (draft.billingMode == TableDefinition.BillingMode.PAY_PER_REQUEST) {
                 // DynamoDB dates an on-demand table's billing mode from its creation.
                 draft.lastUpdateToPayPerRequestDateTime = draft.creationDateTime;

@@ -1,41 +1,90 @@
 package io.stator.server.api;
 
 import io.stator.engine.Engine;
-import java.util.HashMap;
+import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.request.BatchGetItemInput;
+import io.stator.server.protocol.request.BatchWriteItemInput;
+import io.stator.server.protocol.request.CreateTableInput;
+import io.stator.server.protocol.request.DeleteItemInput;
+import io.stator.server.protocol.request.DeleteTableInput;
+import io.stator.server.protocol.request.DescribeEndpointsRequest;
+import io.stator.server.protocol.request.DescribeLimitsInput;
+import io.stator.server.protocol.request.DescribeTableInput;
+import io.stator.server.protocol.request.GetItemInput;
+import io.stator.server.protocol.request.ListTablesInput;
+import io.stator.server.protocol.request.ListTagsOfResourceInput;
+import io.stator.server.protocol.request.ModelStructure;
+import io.stator.server.protocol.request.PutItemInput;
+import io.stator.server.protocol.request.QueryInput;
+import io.stator.server.protocol.request.ScanInput;
+import io.stator.server.protocol.request.TagResourceInput;
+import io.stator.server.protocol.request.TransactGetItemsInput;
+import io.stator.server.protocol.request.TransactWriteItemsInput;
+import io.stator.server.protocol.request.UntagResourceInput;
+import io.stator.server.protocol.request.UpdateItemInput;
+import io.stator.server.protocol.request.UpdateTableInput;
+import java.io.IOException;
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
-/** The actions Stator serves, by DynamoDB's name for them. */
+/**
+ * The actions Stator serves, by DynamoDB's name for them, each with the record its requests are
+ * read into (the request records are generated for exactly these operations).
+ */
 public final class Actions {
 
-    private final Map<String, Action> actions = new HashMap<>();
+    /** An action with its input record's class, so that a request is handed to it type-safely. */
+    private record Served<I extends ModelStructure>(Class<I> input, Action<I> action) {
+        void execute(ModelStructure request, ResponseBody response) throws IOException {
+            action.execute(input.cast(request), response);
+        }
+    }
+
+    private final Map<String, Served<?>> actions = new TreeMap<>();
 
     /** @param endpointAddress this server's address, as DescribeEndpoints gives it (host:port) */
     public Actions(Engine engine, Supplier<String> endpointAddress) {
-        actions.put("CreateTable", new CreateTable(engine));
-        actions.put("DescribeTable", new DescribeTable(engine));
-        actions.put("ListTables", new ListTables(engine));
-        actions.put("UpdateTable", new UpdateTable(engine));
-        actions.put("DeleteTable", new DeleteTable(engine));
-        actions.put("TagResource", new TagResource(engine));
-        actions.put("UntagResource", new UntagResource(engine));
-        actions.put("ListTagsOfResource", new ListTagsOfResource(engine));
-        actions.put("DescribeEndpoints", new DescribeEndpoints(endpointAddress));
-        actions.put("DescribeLimits", new DescribeLimits());
-        actions.put("PutItem", new PutItem(engine));
-        actions.put("GetItem", new GetItem(engine));
-        actions.put("DeleteItem", new DeleteItem(engine));
-        actions.put("UpdateItem", new UpdateItem(engine));
-        actions.put("Query", new Query(engine));
-        actions.put("Scan", new Scan(engine));
-        actions.put("BatchGetItem", new BatchGetItem(engine));
-        actions.put("BatchWriteItem", new BatchWriteItem(engine));
-        actions.put("TransactWriteItems", new TransactWriteItems(engine));
-        actions.put("TransactGetItems", new TransactGetItems(engine));
+        serve("CreateTable", CreateTableInput.class, new CreateTable(engine));
+        serve("DescribeTable", DescribeTableInput.class, new DescribeTable(engine));
+        serve("ListTables", ListTablesInput.class, new ListTables(engine));
+        serve("UpdateTable", UpdateTableInput.class, new UpdateTable(engine));
+        serve("DeleteTable", DeleteTableInput.class, new DeleteTable(engine));
+        serve("TagResource", TagResourceInput.class, new TagResource(engine));
+        serve("UntagResource", UntagResourceInput.class, new UntagResource(engine));
+        serve("ListTagsOfResource", ListTagsOfResourceInput.class, new ListTagsOfResource(engine));
+        serve("DescribeEndpoints", DescribeEndpointsRequest.class, new DescribeEndpoints(endpointAddress));
+        serve("DescribeLimits", DescribeLimitsInput.class, new DescribeLimits());
+        serve("PutItem", PutItemInput.class, new PutItem(engine));
+        serve("GetItem", GetItemInput.class, new GetItem(engine));
+        serve("DeleteItem", DeleteItemInput.class, new DeleteItem(engine));
+        serve("UpdateItem", UpdateItemInput.class, new UpdateItem(engine));
+        serve("Query", QueryInput.class, new Query(engine));
+        serve("Scan", ScanInput.class, new Scan(engine));
+        serve("BatchGetItem", BatchGetItemInput.class, new BatchGetItem(engine));
+        serve("BatchWriteItem", BatchWriteItemInput.class, new BatchWriteItem(engine));
+        serve("TransactWriteItems", TransactWriteItemsInput.class, new TransactWriteItems(engine));
+        serve("TransactGetItems", TransactGetItemsInput.class, new TransactGetItems(engine));
     }
 
-    /** The action of that name, or null when Stator does not serve it (yet). */
-    public Action get(String name) {
-        return actions.get(name);
+    private <I extends ModelStructure> void serve(String name, Class<I> input, Action<I> action) {
+        actions.put(name, new Served<>(input, action));
+    }
+
+    /** The names of the operations served. */
+    public Set<String> names() {
+        return Collections.unmodifiableSet(actions.keySet());
+    }
+
+    /** True when Stator serves the operation of that name. */
+    public boolean serves(String name) {
+        return actions.containsKey(name);
+    }
+
+    /** Runs the named action (which must be served) on its request, read into its input record. */
+    public void execute(String name, ModelStructure request, ResponseBody response) throws IOException {
+        actions.get(name).execute(request, response);
     }
 }

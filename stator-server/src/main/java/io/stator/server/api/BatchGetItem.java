@@ -1,19 +1,18 @@
 package io.stator.server.api;
 
+import static io.stator.server.api.ExpressionParameters.member;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Path;
-import io.stator.core.expression.Projector;
-import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.item.ItemOperations.ReadResult;
-import io.stator.engine.item.PrimaryKeys;
-import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.Items;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.BatchGetItemInput;
+import io.stator.server.protocol.request.KeysAndAttributes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,22 +20,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * BatchGetItem: up to 100 items of several tables, each read on its own (a batch is not a
- * snapshot), at most 16 MB of them per response; the rest come back as UnprocessedKeys, in
- * the form of the request, for the client to ask again. Checks in DynamoDB's order (dynalite,
- * whose tests ran against DynamoDB): per table its projection, keys and duplicates, the total,
- * then the tables, then each key against its table.
+ * BatchGetItem: up to 100 items of several tables, each read on its own (see the engine's
+ * {@code Items.batchGet}); what does not fit in 16 MB comes back as UnprocessedKeys, in the form
+ * of the request. Checks in DynamoDB's order (dynalite, whose tests ran against DynamoDB): per
+ * table its projection, keys and duplicates, the total, then the tables, then each key against
+ * its table.
  */
-final class BatchGetItem implements Action {
+final class BatchGetItem implements Action<BatchGetItemInput> {
 
     /** DynamoDB's limit on the keys of one request (API reference). */
     static final int MAX_KEYS = 100;
-
-    /**
-     * DynamoDB returns at most 16 MB of items. In decimal megabytes: the API reference's example
-     * (a hundred 300 KB items, 52 returned) rules out 16 MiB.
-     */
-    static final long MAX_RESPONSE_BYTES = 16_000_000;
 
     /**
      * The text most regions gave in 2026 (dynamodb-conformance); a few already give the newer
@@ -50,104 +43,80 @@ final class BatchGetItem implements Action {
         this.engine = engine;
     }
 
-    /** One table's part of the request. */
-    private record TableRequest(String name, Struct request, List<Map<String, AttributeValue>> keys,
-                                List<Path> projection) {}
-
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
-        List<TableRequest> tables = new ArrayList<>();
-        int total = 0;
-        Map<String, Struct> requestItems = request.structMap("RequestItems");
+    public void execute(BatchGetItemInput request, ResponseBody response) throws IOException {
+        Map<String, KeysAndAttributes> requestItems = request.requestItems();
         if (requestItems.isEmpty()) throw DynamoDbException.validation(EMPTY_REQUEST_ITEMS);
-        for (Map.Entry<String, Struct> e : requestItems.entrySet()) {
-            Struct s = e.getValue();
-            ExpressionParameters.checkCombination(s, GetItem.PROJECTION_EXPRESSION, GetItem.ATTRIBUTES_TO_GET);
-            List<Path> projection = GetItem.projection(s);
-            List<Map<String, AttributeValue>> keys = s.attributeMapList("Keys");
-            for (Map<String, AttributeValue> key : keys) ItemKeys.checkNoEmptyValue(key);
-            if (new HashSet<>(keys).size() != keys.size()) {
+        List<String> names = new ArrayList<>(requestItems.size());
+        List<KeysAndAttributes> parts = new ArrayList<>(requestItems.size());
+        List<List<Path>> projections = new ArrayList<>(requestItems.size());
+        List<List<Map<String, AttributeValue>>> keys = new ArrayList<>(requestItems.size());
+        int total = 0;
+        for (Map.Entry<String, KeysAndAttributes> e : requestItems.entrySet()) {
+            KeysAndAttributes t = e.getValue();
+            ExpressionParameters.checkCombination(List.of(member("ProjectionExpression", t.projectionExpression())),
+                    List.of(member("AttributesToGet", t.attributesToGet())), t.expressionAttributeNames(), null);
+            projections.add(ReadRequests.projection(t.attributesToGet(), t.projectionExpression(),
+                    t.expressionAttributeNames()));
+            List<Map<String, AttributeValue>> tableKeys = t.keys().validated();
+            for (Map<String, AttributeValue> key : tableKeys) ItemKeys.checkNoEmptyValue(key);
+            if (new HashSet<>(tableKeys).size() != tableKeys.size()) {
                 throw DynamoDbException.validation("Provided list of item keys contains duplicates");
             }
-            total += keys.size();
+            total += tableKeys.size();
             if (total > MAX_KEYS) throw DynamoDbException.validation("Too many items requested for the BatchGetItem call");
-            tables.add(new TableRequest(e.getKey(), s, keys, projection));
+            names.add(e.getKey());
+            parts.add(t);
+            keys.add(tableKeys);
         }
-        // Per table, in request order (lists by position: a map keyed by the request would hash every key).
-        List<TableDefinition> definitions = new ArrayList<>(tables.size());
-        for (TableRequest t : tables) definitions.add(engine.catalog().require(t.name(), NotFoundMessage.PLAIN));
-        for (int i = 0; i < tables.size(); i++) {
-            TableRequest t = tables.get(i);
-            TableDefinition table = definitions.get(i);
-            for (Map<String, AttributeValue> key : t.keys()) PrimaryKeys.checkKey(table.keySchema(), key);
-            if (t.projection() != null) KeyPaths.checkNoNestedKeyPaths(table.keySchema(), t.projection());
+        List<Items.TableKeys> tables = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            TableDefinition table = engine.tables().require(names.get(i));
+            tables.add(new Items.TableKeys(table, keys.get(i), Boolean.TRUE.equals(parts.get(i).consistentRead()),
+                    projections.get(i)));
         }
+
+        List<Items.TableItems> results = engine.items().batchGet(tables);
 
         JsonGenerator g = response.json();
         PerTableResults perTable = new PerTableResults();
-        List<List<Map<String, AttributeValue>>> unprocessed = new ArrayList<>(tables.size());
-        boolean cut = false;
-        long bytes = 0;
         g.writeObjectFieldStart("Responses");
-        for (int i = 0; i < tables.size(); i++) {
-            TableRequest t = tables.get(i);
-            TableDefinition table = definitions.get(i);
-            List<Map<String, AttributeValue>> left = new ArrayList<>();
-            unprocessed.add(left);
-            boolean consistentRead = t.request().bool("ConsistentRead", false);
-            g.writeArrayFieldStart(t.name());
-            for (Map<String, AttributeValue> key : t.keys()) {
-                if (cut) {
-                    left.add(key);
-                    continue;
-                }
-                ReadResult r = engine.items().get(table, key, consistentRead);
-                long size = r.item() == null ? 0 : ItemSize.of(r.item());
-                if (bytes + size > MAX_RESPONSE_BYTES) {
-                    cut = true;
-                    left.add(key);
-                    continue;
-                }
-                bytes += size;
-                perTable.consumed(t.name(), r.consumed());
-                if (r.item() != null) {
-                    AttributeValueJson.writeItem(g,
-                            t.projection() == null ? r.item() : Projector.project(r.item(), t.projection()));
-                }
-            }
+        for (int i = 0; i < names.size(); i++) {
+            Items.TableItems r = results.get(i);
+            g.writeArrayFieldStart(names.get(i));
+            for (Map<String, AttributeValue> item : r.items()) AttributeValueJson.writeItem(g, item);
             g.writeEndArray();
+            if (r.consumed() != null) perTable.consumed(names.get(i), r.consumed());
         }
         g.writeEndObject();
-        writeUnprocessedKeys(g, tables, unprocessed);
-        perTable.writeConsumedCapacity(g, request, null);
+        writeUnprocessedKeys(g, names, parts, results);
+        perTable.writeConsumedCapacity(g, request.returnConsumedCapacity(), null);
     }
 
-    /**
-     * The keys not read ({@code unprocessed}, by the position of their table in {@code tables}),
-     * each table's entry in the form of the request (its projection and ConsistentRead kept).
-     */
-    private static void writeUnprocessedKeys(JsonGenerator g, List<TableRequest> tables,
-                                             List<List<Map<String, AttributeValue>>> unprocessed) throws IOException {
+    /** The keys not read, each table's entry in the form of the request (its projection and ConsistentRead kept). */
+    private static void writeUnprocessedKeys(JsonGenerator g, List<String> names, List<KeysAndAttributes> parts,
+                                             List<Items.TableItems> results) throws IOException {
         g.writeObjectFieldStart("UnprocessedKeys");
-        for (int i = 0; i < tables.size(); i++) {
-            if (unprocessed.get(i).isEmpty()) continue;
-            Struct s = tables.get(i).request();
-            g.writeObjectFieldStart(tables.get(i).name());
+        for (int i = 0; i < names.size(); i++) {
+            List<Map<String, AttributeValue>> unprocessed = results.get(i).unprocessedKeys();
+            if (unprocessed.isEmpty()) continue;
+            KeysAndAttributes t = parts.get(i);
+            g.writeObjectFieldStart(names.get(i));
             g.writeArrayFieldStart("Keys");
-            for (Map<String, AttributeValue> key : unprocessed.get(i)) AttributeValueJson.writeItem(g, key);
+            for (Map<String, AttributeValue> key : unprocessed) AttributeValueJson.writeItem(g, key);
             g.writeEndArray();
-            if (s.has("ConsistentRead")) g.writeBooleanField("ConsistentRead", s.bool("ConsistentRead"));
-            if (s.has("ProjectionExpression")) g.writeStringField("ProjectionExpression", s.string("ProjectionExpression"));
-            if (s.has("ExpressionAttributeNames")) {
+            if (t.consistentRead() != null) g.writeBooleanField("ConsistentRead", t.consistentRead());
+            if (t.projectionExpression() != null) g.writeStringField("ProjectionExpression", t.projectionExpression());
+            if (t.expressionAttributeNames() != null) {
                 g.writeObjectFieldStart("ExpressionAttributeNames");
-                for (Map.Entry<String, String> n : s.stringMap("ExpressionAttributeNames").entrySet()) {
+                for (Map.Entry<String, String> n : t.expressionAttributeNames().entrySet()) {
                     g.writeStringField(n.getKey(), n.getValue());
                 }
                 g.writeEndObject();
             }
-            if (s.has("AttributesToGet")) {
+            if (t.attributesToGet() != null) {
                 g.writeArrayFieldStart("AttributesToGet");
-                for (String name : s.stringList("AttributesToGet")) g.writeString(name);
+                for (String name : t.attributesToGet()) g.writeString(name);
                 g.writeEndArray();
             }
             g.writeEndObject();

@@ -2,34 +2,33 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.error.ErrorType;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.item.ItemOperations.WriteResult;
-import io.stator.engine.item.ItemWrite;
+import io.stator.engine.item.ItemLimits;
 import io.stator.engine.item.KeySchemaMismatchException;
 import io.stator.engine.item.PrimaryKeys;
-import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.ReturnValues;
+import io.stator.engine.write.WriteResult;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.BatchWriteItemInput;
+import io.stator.server.protocol.request.WriteRequest;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * BatchWriteItem: up to 25 puts and deletes over several tables, without conditions. The whole
  * request is checked before anything is written (dynalite's order, from its tests against
  * DynamoDB: each request's values and item size; then per table, the table, each key against
- * its schema, and no item named twice); then each write is applied on its own, atomic by
- * itself but not with the others, as DynamoDB's are.
+ * its schema, and no item named twice); then each write is applied on its own (see the engine's
+ * {@code Items.batchWrite}).
  */
-final class BatchWriteItem implements Action {
+final class BatchWriteItem implements Action<BatchWriteItemInput> {
 
     /** DynamoDB's limit on the requests of one call (API reference). */
     static final int MAX_REQUESTS = 25;
@@ -47,17 +46,17 @@ final class BatchWriteItem implements Action {
     }
 
     /** One request of the batch: a put (item) or a delete (key). */
-    private record WriteRequest(Map<String, AttributeValue> item, Map<String, AttributeValue> key) {}
+    private record Write(Map<String, AttributeValue> item, Map<String, AttributeValue> key) {}
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
-        Map<String, List<WriteRequest>> byTable = new LinkedHashMap<>();
+    public void execute(BatchWriteItemInput request, ResponseBody response) throws IOException {
+        Map<String, List<Write>> byTable = new LinkedHashMap<>();
         int total = 0;
-        Map<String, List<Struct>> requestItems = request.structListMap("RequestItems");
+        Map<String, List<WriteRequest>> requestItems = request.requestItems();
         if (requestItems.isEmpty()) throw DynamoDbException.validation(EMPTY_REQUEST_ITEMS);
-        for (Map.Entry<String, List<Struct>> e : requestItems.entrySet()) {
-            List<WriteRequest> writes = new ArrayList<>(e.getValue().size());
-            for (Struct w : e.getValue()) writes.add(read(w));
+        for (Map.Entry<String, List<WriteRequest>> e : requestItems.entrySet()) {
+            List<Write> writes = new ArrayList<>(e.getValue().size());
+            for (WriteRequest w : e.getValue()) writes.add(read(w));
             total += writes.size();
             byTable.put(e.getKey(), writes);
         }
@@ -66,15 +65,13 @@ final class BatchWriteItem implements Action {
             // this is DynamoDB Local's, worded as BatchGetItem's.
             throw DynamoDbException.validation("Too many items requested for the BatchWriteItem call");
         }
-        Map<String, TableDefinition> tables = new LinkedHashMap<>();
         List<ItemWrite> plan = new ArrayList<>(total);
         List<String> planTables = new ArrayList<>(total);
-        List<WriteRequest> planRequests = new ArrayList<>(total);
-        for (Map.Entry<String, List<WriteRequest>> e : byTable.entrySet()) {
-            TableDefinition table = engine.catalog().require(e.getKey(), NotFoundMessage.PLAIN);
-            tables.put(e.getKey(), table);
+        List<Write> planRequests = new ArrayList<>(total);
+        for (Map.Entry<String, List<Write>> e : byTable.entrySet()) {
+            TableDefinition table = engine.tables().require(e.getKey());
             List<Object> identities = new ArrayList<>();
-            for (WriteRequest w : e.getValue()) {
+            for (Write w : e.getValue()) {
                 ItemWrite write = check(table, w);
                 plan.add(write);
                 planTables.add(e.getKey());
@@ -84,68 +81,62 @@ final class BatchWriteItem implements Action {
             ItemKeys.checkDistinct(identities, "Provided list of item keys contains duplicates");
         }
 
+        List<WriteResult> written = engine.items().batchWrite(plan);
+
         PerTableResults results = new PerTableResults();
-        Map<String, List<WriteRequest>> unprocessed = new LinkedHashMap<>();
+        Map<String, List<Write>> unprocessed = new LinkedHashMap<>();
         for (int i = 0; i < plan.size(); i++) {
-            String tableName = planTables.get(i);
-            try {
-                WriteResult r = engine.items().write(plan.get(i));
-                results.wrote(tableName, tables.get(tableName), r);
-            } catch (DynamoDbException e) {
-                // A write that meets a transaction on its item is left for the client to retry,
-                // as writes DynamoDB could not do now are.
-                if (e.type() != ErrorType.TRANSACTION_CONFLICT) throw e;
-                unprocessed.computeIfAbsent(tableName, t -> new ArrayList<>()).add(planRequests.get(i));
+            if (written.get(i) != null) {
+                results.wrote(planTables.get(i), written.get(i));
+            } else {
+                unprocessed.computeIfAbsent(planTables.get(i), t -> new ArrayList<>()).add(planRequests.get(i));
             }
         }
-
         JsonGenerator g = response.json();
         g.writeObjectFieldStart("UnprocessedItems");
-        for (Map.Entry<String, List<WriteRequest>> e : unprocessed.entrySet()) {
+        for (Map.Entry<String, List<Write>> e : unprocessed.entrySet()) {
             g.writeArrayFieldStart(e.getKey());
-            for (WriteRequest w : e.getValue()) writeRequest(g, w);
+            for (Write w : e.getValue()) writeRequest(g, w);
             g.writeEndArray();
         }
         g.writeEndObject();
-        results.writeConsumedCapacity(g, request, null);
-        results.writeItemCollectionMetrics(g, request);
+        results.writeConsumedCapacity(g, request.returnConsumedCapacity(), null);
+        results.writeItemCollectionMetrics(g, request.returnItemCollectionMetrics());
     }
 
     /** A WriteRequest's own checks: one of PutRequest and DeleteRequest, valid values, the item's size. */
-    private static WriteRequest read(Struct w) {
-        Struct put = w.struct("PutRequest");
-        Struct delete = w.struct("DeleteRequest");
-        if ((put == null) == (delete == null)) {
+    private static Write read(WriteRequest w) {
+        if ((w.putRequest() == null) == (w.deleteRequest() == null)) {
             // DynamoDB's text for an empty WriteRequest (dynalite's tests); for one with both
             // its text is not recorded, and this one is kept.
             throw DynamoDbException.validation("Supplied AttributeValue has more than one datatypes set, must contain "
                     + "exactly one of the supported datatypes");
         }
-        if (put != null) {
-            Map<String, AttributeValue> item = put.attributeMap("Item");
-            ItemRules.checkNesting(item);
-            ItemRules.checkItemSize(item);
-            return new WriteRequest(item, null);
+        if (w.putRequest() != null) {
+            Map<String, AttributeValue> item = w.putRequest().item().validated();
+            ItemLimits.checkNesting(item);
+            ItemLimits.checkItemSize(item);
+            return new Write(item, null);
         }
-        Map<String, AttributeValue> key = delete.attributeMap("Key");
+        Map<String, AttributeValue> key = w.deleteRequest().key().validated();
         ItemKeys.checkNoEmptyValue(key);
-        return new WriteRequest(null, key);
+        return new Write(null, key);
     }
 
     /**
      * A request against its table: its key (DynamoDB words every mismatch, in an item as in a
      * key, as a key that does not match the schema) and its index keys.
      */
-    private static ItemWrite check(TableDefinition table, WriteRequest w) {
+    private static ItemWrite check(TableDefinition table, Write w) {
         try {
-            if (w.item() == null) return ItemWrite.delete(table, w.key(), null, false);
-            return ItemWrite.put(table, w.item(), null, false, false);
+            if (w.item() == null) return ItemWrite.delete(table, w.key(), null, ReturnValues.NONE, false);
+            return ItemWrite.put(table, w.item(), null, ReturnValues.NONE, false, false);
         } catch (KeySchemaMismatchException e) {
             throw PrimaryKeys.doesNotMatchSchema();
         }
     }
 
-    private static void writeRequest(JsonGenerator g, WriteRequest w) throws IOException {
+    private static void writeRequest(JsonGenerator g, Write w) throws IOException {
         g.writeStartObject();
         if (w.item() != null) {
             g.writeObjectFieldStart("PutRequest");

@@ -2,7 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.DescribeEndpointsRequest;
 import java.io.IOException;
 import java.util.function.Supplier;
 
@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * address, so that a client with endpoint discovery on keeps talking to this server rather than
  * to AWS. The cache period is DynamoDB's (1440 minutes).
  */
-final class DescribeEndpoints implements Action {
+final class DescribeEndpoints implements Action<DescribeEndpointsRequest> {
 
     private final Supplier<String> address;
 
@@ -20,7 +20,7 @@ final class DescribeEndpoints implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
+    public void execute(DescribeEndpointsRequest request, ResponseBody response) throws IOException {
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Endpoints");
         g.writeStartObject();

@@ -1,14 +1,13 @@
 package io.stator.server.api;
 
 import io.stator.engine.Engine;
-import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.DescribeTableInput;
 import java.io.IOException;
 
 /** DescribeTable. */
-final class DescribeTable implements Action {
+final class DescribeTable implements Action<DescribeTableInput> {
 
     private final Engine engine;
 
@@ -17,8 +16,8 @@ final class DescribeTable implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
-        TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.WITH_TABLE_NAME);
+    public void execute(DescribeTableInput request, ResponseBody response) throws IOException {
+        TableDefinition table = engine.tables().describe(request.tableName());
         response.json().writeFieldName("Table");
         TableDescriptionJson.write(response.json(), table, engine.catalog(), TableDescriptionJson.View.DESCRIBED);
     }

@@ -3,10 +3,11 @@ package io.stator.server.api;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.ExpressionContext;
 import io.stator.core.model.AttributeValue;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.Unvalidated;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -23,37 +24,51 @@ final class ExpressionParameters {
 
     private ExpressionParameters() {}
 
+    /** A request member by DynamoDB's name for it (its messages name members), and its value or null. */
+    record Member(String name, Object value) {
+        boolean present() {
+            return value != null;
+        }
+    }
+
+    static Member member(String name, Object value) {
+        return new Member(name, value);
+    }
+
     /**
      * Checks how expression and legacy parameters are combined.
      *
      * @param expressions the action's expression members, in DynamoDB's order
      * @param legacy      the action's legacy members, in DynamoDB's order
+     * @param names       the request's ExpressionAttributeNames, or null
+     * @param values      the request's ExpressionAttributeValues, or null
      */
-    static void checkCombination(Struct request, List<String> expressions, List<String> legacy) {
-        List<String> present = presentOf(request, expressions);
+    static void checkCombination(List<Member> expressions, List<Member> legacy, Map<String, String> names,
+                                 Unvalidated<Map<String, AttributeValue>> values) {
+        List<String> present = presentOf(expressions);
         if (!present.isEmpty()) {
-            List<String> legacyPresent = presentOf(request, legacy);
+            List<String> legacyPresent = presentOf(legacy);
             if (!legacyPresent.isEmpty()) {
                 throw DynamoDbException.validation("Can not use both expression and non-expression parameters in the "
                         + "same request: Non-expression parameters: {" + String.join(", ", legacyPresent)
                         + "} Expression parameters: {" + String.join(", ", present) + "}");
             }
         }
-        if (request.has("ExpressionAttributeNames") && present.isEmpty()) {
+        if (names != null && present.isEmpty()) {
             throw DynamoDbException.validation("ExpressionAttributeNames can only be specified when using expressions");
         }
-        List<String> valueExpressions = new ArrayList<>(expressions);
-        valueExpressions.remove("ProjectionExpression");
-        if (!valueExpressions.isEmpty() && request.has("ExpressionAttributeValues")
-                && presentOf(request, valueExpressions).isEmpty()) {
+        List<Member> valueExpressions = new ArrayList<>(expressions.size());
+        for (Member m : expressions) if (!m.name().equals("ProjectionExpression")) valueExpressions.add(m);
+        if (!valueExpressions.isEmpty() && values != null && presentOf(valueExpressions).isEmpty()) {
+            List<String> valueNames = new ArrayList<>(valueExpressions.size());
+            for (Member m : valueExpressions) valueNames.add(m.name());
             throw DynamoDbException.validation("ExpressionAttributeValues can only be specified when using expressions: "
-                    + String.join(" and ", valueExpressions) + (valueExpressions.size() > 1 ? " are" : " is") + " null");
+                    + String.join(" and ", valueNames) + (valueNames.size() > 1 ? " are" : " is") + " null");
         }
     }
 
-    /** Checks the two maps and returns the context the request's expressions are parsed in. */
-    static ExpressionContext context(Struct request) {
-        Map<String, String> names = request.stringMap("ExpressionAttributeNames");
+    /** Checks the two maps (either may be null) and returns the context the request's expressions are parsed in. */
+    static ExpressionContext context(Map<String, String> names, Unvalidated<Map<String, AttributeValue>> values) {
         if (names != null) {
             if (names.isEmpty()) throw DynamoDbException.validation("ExpressionAttributeNames must not be empty");
             for (String key : names.keySet()) {
@@ -63,9 +78,9 @@ final class ExpressionParameters {
                 }
             }
         }
-        Map<String, AttributeValue> values = null;
-        if (request.has("ExpressionAttributeValues")) {
-            java.util.Set<String> keys = request.keysOf("ExpressionAttributeValues");
+        Map<String, AttributeValue> resolved = null;
+        if (values != null) {
+            Set<String> keys = values.names();
             if (keys.isEmpty()) throw DynamoDbException.validation("ExpressionAttributeValues must not be empty");
             for (String key : keys) {
                 if (!VALUE_KEY.matcher(key).matches()) {
@@ -73,15 +88,15 @@ final class ExpressionParameters {
                             "ExpressionAttributeValues contains invalid key: Syntax error; key: \"" + key + "\"");
                 }
             }
-            values = request.attributeMap("ExpressionAttributeValues", (key, error) -> DynamoDbException.validation(
+            resolved = values.validated((key, error) -> DynamoDbException.validation(
                     "ExpressionAttributeValues contains invalid value: " + error.getMessage() + " for key " + key));
         }
-        return new ExpressionContext(names, values);
+        return new ExpressionContext(names, resolved);
     }
 
-    private static List<String> presentOf(Struct request, List<String> members) {
+    private static List<String> presentOf(List<Member> members) {
         List<String> present = new ArrayList<>(members.size());
-        for (String m : members) if (request.has(m)) present.add(m);
+        for (Member m : members) if (m.present()) present.add(m.name());
         return present;
     }
 }

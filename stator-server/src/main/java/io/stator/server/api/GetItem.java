@@ -1,21 +1,17 @@
 package io.stator.server.api;
 
+import static io.stator.server.api.ExpressionParameters.member;
+
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.item.ItemOperations.ReadResult;
-import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.GetItemInput;
 import java.io.IOException;
-import io.stator.core.expression.ExpressionContext;
-import io.stator.core.expression.Path;
-import io.stator.core.expression.Projector;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -25,10 +21,7 @@ import java.util.Map;
  * in answers an empty Item). Checks, in DynamoDB's order: the Key's values, AttributesToGet, the
  * expression parameters, the table, then the Key against the table's key schema.
  */
-final class GetItem implements Action {
-
-    static final List<String> PROJECTION_EXPRESSION = List.of("ProjectionExpression");
-    static final List<String> ATTRIBUTES_TO_GET = List.of("AttributesToGet");
+final class GetItem implements Action<GetItemInput> {
 
     private final Engine engine;
 
@@ -37,45 +30,21 @@ final class GetItem implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
-        ExpressionParameters.checkCombination(request, PROJECTION_EXPRESSION, ATTRIBUTES_TO_GET);
-        Map<String, AttributeValue> key = request.attributeMap("Key");
-        List<Path> projection = projection(request);
-        boolean consistentRead = request.bool("ConsistentRead", false);
-        TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        if (projection != null) KeyPaths.checkNoNestedKeyPaths(table.keySchema(), projection);
+    public void execute(GetItemInput request, ResponseBody response) throws IOException {
+        ExpressionParameters.checkCombination(List.of(member("ProjectionExpression", request.projectionExpression())),
+                List.of(member("AttributesToGet", request.attributesToGet())), request.expressionAttributeNames(), null);
+        Map<String, AttributeValue> key = request.key().validated();
+        List<Path> projection = ReadRequests.projection(request.attributesToGet(), request.projectionExpression(),
+                request.expressionAttributeNames());
+        TableDefinition table = engine.tables().require(request.tableName());
 
-        ReadResult result = engine.items().get(table, key, consistentRead);
+        Page read = engine.items().get(table, key, Boolean.TRUE.equals(request.consistentRead()), projection);
 
         JsonGenerator g = response.json();
-        if (result.item() != null) {
+        if (read.item() != null) {
             g.writeFieldName("Item");
-            AttributeValueJson.writeItem(g, projection == null ? result.item() : Projector.project(result.item(), projection));
+            AttributeValueJson.writeItem(g, read.item());
         }
-        ItemRules.writeConsumedCapacity(g, request, result.consumed());
-    }
-
-    /** AttributesToGet as paths; DynamoDB refuses a name given twice. */
-    static List<Path> topLevelPaths(List<String> attributesToGet) {
-        HashSet<String> seen = new HashSet<>();
-        List<Path> paths = new ArrayList<>(attributesToGet.size());
-        for (String name : attributesToGet) {
-            if (!seen.add(name)) throw DynamoDbException.invalidParameter("Duplicate value in attribute name: " + name);
-            paths.add(Path.of(name));
-        }
-        return paths;
-    }
-
-    /**
-     * What to return of the item: the paths of ProjectionExpression, or the top-level attributes
-     * of the legacy AttributesToGet (which may not name one twice); null for the whole item.
-     */
-    static List<Path> projection(Struct request) {
-        List<String> attributesToGet = request.stringList("AttributesToGet");
-        List<Path> paths = attributesToGet == null ? null : topLevelPaths(attributesToGet);
-        ExpressionContext expressions = ExpressionParameters.context(request);
-        if (request.has("ProjectionExpression")) paths = expressions.projection(request.string("ProjectionExpression"));
-        expressions.checkAllUsed();
-        return paths;
+        ItemResponses.writeConsumedCapacity(g, request.returnConsumedCapacity(), request.tableName(), read.consumed());
     }
 }

@@ -2,10 +2,10 @@ package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
-import io.stator.engine.item.ItemOperations;
-import io.stator.engine.item.ItemWrite;
+import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.ItemWrite;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.List;
@@ -50,7 +50,7 @@ final class ItemKeys {
             AttributeValue sort = keyOrItem.get(schema.sortKey());
             if (sort == null || sort.type() != schema.sortKeyType()) return null;
         }
-        return ByteBuffer.wrap(ItemOperations.rowKey(table, keyOrItem));
+        return ByteBuffer.wrap(RowKeys.of(table, keyOrItem));
     }
 
     /** The item a checked write names (its storage key), as {@link #identity(TableDefinition, Map)} gives it. */

@@ -1,8 +1,8 @@
 package io.stator.server.api;
 
-import io.stator.core.error.CancellationReason;
-import io.stator.core.error.TransactionCanceledException;
 import io.stator.engine.item.KeySchemaMismatchException;
+import io.stator.engine.write.CancellationReason;
+import io.stator.engine.write.TransactionCanceledException;
 
 /**
  * The first action of a transaction whose key does not fit its table. DynamoDB reports it, once

@@ -7,25 +7,26 @@ import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
 import io.stator.core.expression.Values;
 import io.stator.core.model.AttributeValue;
-import io.stator.server.protocol.Struct;
+import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.server.protocol.request.ExpectedAttributeValue;
+import io.stator.server.protocol.request.Unvalidated;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The legacy conditional parameters ({@code Expected} with {@code ConditionalOperator}), checked
- * with DynamoDB's messages and translated into the same condition tree an expression parses to,
- * so that one evaluator serves both. Each entry names a top-level attribute (dots in its name
- * are part of the name).
+ * The legacy conditional parameters ({@code Expected} with {@code ConditionalOperator},
+ * QueryFilter, ScanFilter, KeyConditions), checked with DynamoDB's messages and translated into
+ * the same condition tree an expression parses to, so that one evaluator serves both. Each entry
+ * names a top-level attribute (dots in its name are part of the name).
  */
 final class LegacyConditions {
 
     private LegacyConditions() {}
 
     /** The Expected parameter as a condition, or null when the request has none. */
-    static Condition expected(Struct request) {
-        Map<String, Struct> expected = request.structMap("Expected");
-        String operator = request.string("ConditionalOperator");
+    static Condition expected(Map<String, ExpectedAttributeValue> expected, String operator) {
         if (expected == null) {
             if (operator != null) {
                 throw DynamoDbException.validation("ConditionalOperator cannot be used without Filter or Expected");
@@ -33,7 +34,7 @@ final class LegacyConditions {
             return null;
         }
         List<Condition> conditions = new ArrayList<>(expected.size());
-        for (Map.Entry<String, Struct> e : expected.entrySet()) {
+        for (Map.Entry<String, ExpectedAttributeValue> e : expected.entrySet()) {
             conditions.add(entry(e.getKey(), e.getValue()));
         }
         if (conditions.isEmpty()) return null;
@@ -45,11 +46,11 @@ final class LegacyConditions {
         return result;
     }
 
-    private static Condition entry(String attribute, Struct entry) {
-        AttributeValue value = entry.attributeValue("Value");
-        List<AttributeValue> list = entry.attributeValueList("AttributeValueList");
-        String comparison = entry.string("ComparisonOperator");
-        Boolean exists = entry.bool("Exists");
+    private static Condition entry(String attribute, ExpectedAttributeValue entry) {
+        AttributeValue value = validated(entry.value());
+        List<AttributeValue> list = validated(entry.attributeValueList());
+        String comparison = entry.comparisonOperator();
+        Boolean exists = entry.exists();
         if (list != null && value != null) {
             throw DynamoDbException.invalidParameter(
                     "Value and AttributeValueList cannot be used together for Attribute: " + attribute);
@@ -87,18 +88,37 @@ final class LegacyConditions {
      * A QueryFilter or ScanFilter as a condition, or null when the request has none; its entries
      * combine with ConditionalOperator (AND when absent).
      */
-    static Condition filter(Struct request, String member) {
-        Map<String, Struct> filter = request.structMap(member);
+    static Condition filter(Map<String, io.stator.server.protocol.request.Condition> filter, String operator) {
         if (filter == null) return null;
         Condition result = null;
-        boolean or = "OR".equals(request.string("ConditionalOperator"));
-        for (Map.Entry<String, Struct> e : filter.entrySet()) {
-            List<AttributeValue> values = e.getValue().attributeValueList("AttributeValueList");
+        boolean or = "OR".equals(operator);
+        for (Map.Entry<String, io.stator.server.protocol.request.Condition> e : filter.entrySet()) {
+            List<AttributeValue> values = validated(e.getValue().attributeValueList());
             Condition c = comparison(new Operand.PathOperand(Path.of(e.getKey())),
-                    e.getValue().string("ComparisonOperator"), values == null ? List.of() : values, true);
+                    e.getValue().comparisonOperator(), values == null ? List.of() : values, true);
             result = result == null ? c : or ? new Condition.Or(result, c) : new Condition.And(result, c);
         }
         return result;
+    }
+
+    /**
+     * The legacy KeyConditions as the engine's key conditions (attribute to ComparisonOperator
+     * and values), their arguments checked as a filter's are.
+     */
+    static Map<String, KeyCondition> keyConditions(Map<String, io.stator.server.protocol.request.Condition> conditions) {
+        Map<String, KeyCondition> result = new LinkedHashMap<>();
+        for (Map.Entry<String, io.stator.server.protocol.request.Condition> e : conditions.entrySet()) {
+            List<AttributeValue> values = validated(e.getValue().attributeValueList());
+            String operator = e.getValue().comparisonOperator();
+            values = values == null ? List.of() : values;
+            checkArguments(operator, values, true);
+            result.put(e.getKey(), new KeyCondition(operator, values));
+        }
+        return result;
+    }
+
+    private static <T> T validated(Unvalidated<T> values) {
+        return values == null ? null : values.validated();
     }
 
     /** The value types each ComparisonOperator takes in QueryFilter, ScanFilter and KeyConditions. */

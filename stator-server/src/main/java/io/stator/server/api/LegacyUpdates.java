@@ -1,32 +1,29 @@
 package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.expression.UpdateApplier;
 import io.stator.core.model.AttributeValue;
-import io.stator.server.protocol.Struct;
+import io.stator.engine.write.ItemUpdate;
+import io.stator.engine.write.ItemUpdate.AttributeUpdate;
+import io.stator.server.protocol.request.AttributeValueUpdate;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
- * The legacy {@code AttributeUpdates} parameter of UpdateItem: per top-level attribute, PUT (the
- * default) a value, ADD to a number, set or list, or DELETE the attribute or some of a set's
- * elements. Checked and applied with DynamoDB's messages, which differ from UpdateExpression's.
+ * The legacy {@code AttributeUpdates} parameter of UpdateItem, checked with DynamoDB's messages
+ * (which differ from UpdateExpression's) before anything else, as DynamoDB checks it, and given
+ * to the engine as {@link ItemUpdate.AttributeUpdates}.
  */
 final class LegacyUpdates {
 
-    private static final Supplier<DynamoDbException> MISMATCH =
-            () -> DynamoDbException.validation("Type mismatch for attribute to update");
-
     private LegacyUpdates() {}
 
-    /** Checks each update's action against its value, as DynamoDB does before anything else. */
-    static Map<String, Struct> read(Struct request) {
-        Map<String, Struct> updates = request.structMap("AttributeUpdates");
+    /** The updates, or null when the request has none. */
+    static ItemUpdate.AttributeUpdates read(Map<String, AttributeValueUpdate> updates) {
         if (updates == null) return null;
-        for (Struct update : updates.values()) {
-            AttributeValue value = update.attributeValue("Value");
-            String action = update.string("Action", "PUT");
+        Map<String, AttributeUpdate> read = new LinkedHashMap<>();
+        for (Map.Entry<String, AttributeValueUpdate> e : updates.entrySet()) {
+            AttributeValue value = e.getValue().value() == null ? null : e.getValue().value().validated();
+            String action = e.getValue().action() == null ? "PUT" : e.getValue().action();
             if (value == null && !action.equals("DELETE")) {
                 throw DynamoDbException.invalidParameter("Only DELETE action is allowed when no attribute value is specified");
             }
@@ -44,23 +41,8 @@ final class LegacyUpdates {
                             "ADD action is not supported for the type " + value.type());
                 }
             }
+            read.put(e.getKey(), new AttributeUpdate(AttributeUpdate.Action.valueOf(action), value));
         }
-        return updates;
-    }
-
-    static Map<String, AttributeValue> apply(Map<String, Struct> updates, Map<String, AttributeValue> base) {
-        Map<String, AttributeValue> item = new LinkedHashMap<>(base);
-        for (Map.Entry<String, Struct> e : updates.entrySet()) {
-            String name = e.getKey();
-            AttributeValue value = e.getValue().attributeValue("Value");
-            AttributeValue next = switch (e.getValue().string("Action", "PUT")) {
-                case "PUT" -> value;
-                case "ADD" -> UpdateApplier.add(item.get(name), value, MISMATCH);
-                default -> value == null ? null : UpdateApplier.delete(item.get(name), value, MISMATCH);
-            };
-            if (next == null) item.remove(name);
-            else item.put(name, next);
-        }
-        return item;
+        return new ItemUpdate.AttributeUpdates(read);
     }
 }

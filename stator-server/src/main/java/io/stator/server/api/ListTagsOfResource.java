@@ -2,14 +2,13 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
-import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.ListTagsOfResourceInput;
 import java.io.IOException;
 import java.util.Map;
 
 /** ListTagsOfResource: all of a table's tags in one page (a table has at most 50). */
-final class ListTagsOfResource implements Action {
+final class ListTagsOfResource implements Action<ListTagsOfResourceInput> {
 
     private final Engine engine;
 
@@ -18,11 +17,10 @@ final class ListTagsOfResource implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
-        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog());
+    public void execute(ListTagsOfResourceInput request, ResponseBody response) throws IOException {
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Tags");
-        for (Map.Entry<String, String> tag : table.tags().entrySet()) {
+        for (Map.Entry<String, String> tag : engine.tables().tags(request.resourceArn()).entrySet()) {
             g.writeStartObject();
             g.writeStringField("Key", tag.getKey());
             g.writeStringField("Value", tag.getValue());

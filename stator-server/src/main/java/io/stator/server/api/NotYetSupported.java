@@ -1,20 +1,20 @@
 package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
-import io.stator.server.protocol.Struct;
 
 /**
  * Refuses, with a clear ValidationException, request members Stator does not serve yet, so that
- * nothing a client asks for is silently accepted and ignored.
+ * nothing a client asks for is silently accepted and ignored. Checked before DynamoDB's own
+ * checks of the request.
  */
 final class NotYetSupported {
 
     private NotYetSupported() {}
 
-    static void refuse(Struct request, String... members) {
-        for (String member : members) {
-            if (request.has(member)) {
-                throw DynamoDbException.validation(member + " is not supported by Stator yet");
+    static void refuse(ExpressionParameters.Member... members) {
+        for (ExpressionParameters.Member member : members) {
+            if (member.present()) {
+                throw DynamoDbException.validation(member.name() + " is not supported by Stator yet");
             }
         }
     }

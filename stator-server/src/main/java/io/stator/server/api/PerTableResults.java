@@ -2,9 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.capacity.ConsumedCapacity;
-import io.stator.engine.item.ItemOperations.WriteResult;
-import io.stator.engine.table.TableDefinition;
-import io.stator.server.protocol.Struct;
+import io.stator.engine.write.WriteResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,40 +17,36 @@ import java.util.Map;
 final class PerTableResults {
 
     private final Map<String, ConsumedCapacity.Builder> consumed = new LinkedHashMap<>();
-    private final Map<String, List<Collection>> metrics = new LinkedHashMap<>();
-
-    private record Collection(TableDefinition table, WriteResult result) {}
+    private final Map<String, List<WriteResult>> metrics = new LinkedHashMap<>();
 
     void consumed(String tableName, ConsumedCapacity units) {
         consumed.computeIfAbsent(tableName, t -> new ConsumedCapacity.Builder()).add(units);
     }
 
     /** A write's consumption, and its item collection when its table has a local index. */
-    void wrote(String tableName, TableDefinition table, WriteResult result) {
+    void wrote(String tableName, WriteResult result) {
         consumed(tableName, result.consumed());
-        if (result.itemCollectionSize() >= 0) {
-            metrics.computeIfAbsent(tableName, t -> new ArrayList<>()).add(new Collection(table, result));
-        }
+        if (result.itemCollectionSize() >= 0) metrics.computeIfAbsent(tableName, t -> new ArrayList<>()).add(result);
     }
 
     /**
      * Writes ConsumedCapacity when asked for.
      *
-     * @param unitsField see {@link ItemRules#writeConsumedCapacities}
+     * @param unitsField see {@link ItemResponses#writeConsumedCapacities}
      */
-    void writeConsumedCapacity(JsonGenerator g, Struct request, String unitsField) throws IOException {
+    void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String unitsField) throws IOException {
         Map<String, ConsumedCapacity> byTable = new LinkedHashMap<>();
         consumed.forEach((table, units) -> byTable.put(table, units.build()));
-        ItemRules.writeConsumedCapacities(g, request, byTable, unitsField);
+        ItemResponses.writeConsumedCapacities(g, returnConsumedCapacity, byTable, unitsField);
     }
 
     /** Writes ItemCollectionMetrics when ReturnItemCollectionMetrics is SIZE and a table has a local index. */
-    void writeItemCollectionMetrics(JsonGenerator g, Struct request) throws IOException {
-        if (!ItemRules.returnsItemCollectionMetrics(request) || metrics.isEmpty()) return;
+    void writeItemCollectionMetrics(JsonGenerator g, String returnItemCollectionMetrics) throws IOException {
+        if (!"SIZE".equals(returnItemCollectionMetrics) || metrics.isEmpty()) return;
         g.writeObjectFieldStart("ItemCollectionMetrics");
-        for (Map.Entry<String, List<Collection>> e : metrics.entrySet()) {
+        for (Map.Entry<String, List<WriteResult>> e : metrics.entrySet()) {
             g.writeArrayFieldStart(e.getKey());
-            for (Collection c : e.getValue()) ItemRules.writeItemCollectionMetrics(g, c.table(), c.result());
+            for (WriteResult r : e.getValue()) ItemResponses.writeItemCollectionMetrics(g, r);
             g.writeEndArray();
         }
         g.writeEndObject();

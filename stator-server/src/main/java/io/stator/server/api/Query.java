@@ -1,37 +1,33 @@
 package io.stator.server.api;
 
+import static io.stator.server.api.ExpressionParameters.member;
+
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
-import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.ExpressionKind;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.item.PageReader.Page;
-import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.read.KeyConditions;
+import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.engine.read.Page;
+import io.stator.engine.read.QuerySpec;
+import io.stator.engine.read.Select;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.QueryInput;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Predicate;
 
 /**
- * Query: one partition's items, of the table or of an index, in sort-key order (or reversed),
- * narrowed by a sort-key condition, paged by Limit and 1 MB before the filter. The checks run in
- * DynamoDB's order: parameters and expressions first (even for a table that does not exist),
- * then the table and the index, the key conditions and ExclusiveStartKey against the queried
- * key, then Select, the projection's and the filter's use of key attributes.
+ * Query: one partition's items, of the table or of an index (see the engine's
+ * {@code ReadPlan.query}). The request's own checks run first, in DynamoDB's order, even for a
+ * table that does not exist: parameters, filters, the ExclusiveStartKey's values, the key
+ * conditions' form, expressions, Select; then the engine's, against the table or index.
  */
-final class Query implements Action {
-
-    private static final List<String> EXPRESSIONS = List.of("ProjectionExpression", "FilterExpression",
-            "KeyConditionExpression");
-    private static final List<String> LEGACY = List.of("AttributesToGet", "QueryFilter", "ConditionalOperator",
-            "KeyConditions");
+final class Query implements Action<QueryInput> {
 
     private final Engine engine;
 
@@ -40,73 +36,48 @@ final class Query implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
+    public void execute(QueryInput request, ResponseBody response) throws IOException {
         // KeyConditions may go with expressions when there is no KeyConditionExpression.
-        ExpressionParameters.checkCombination(request, EXPRESSIONS,
-                request.has("KeyConditionExpression") ? LEGACY : LEGACY.subList(0, 3));
-        Condition filter = LegacyConditions.filter(request, "QueryFilter");
-        List<Path> projection = null;
-        List<String> attributesToGet = request.stringList("AttributesToGet");
-        if (attributesToGet != null) projection = GetItem.topLevelPaths(attributesToGet);
-        Map<String, AttributeValue> exclusiveStartKey = ReadRequests.exclusiveStartKey(request);
-        if (!request.has("KeyConditions") && !request.has("KeyConditionExpression")) {
+        List<ExpressionParameters.Member> legacy = List.of(member("AttributesToGet", request.attributesToGet()),
+                member("QueryFilter", request.queryFilter()), member("ConditionalOperator", request.conditionalOperator()),
+                member("KeyConditions", request.keyConditions()));
+        ExpressionParameters.checkCombination(
+                List.of(member("ProjectionExpression", request.projectionExpression()),
+                        member("FilterExpression", request.filterExpression()),
+                        member("KeyConditionExpression", request.keyConditionExpression())),
+                request.keyConditionExpression() != null ? legacy : legacy.subList(0, 3),
+                request.expressionAttributeNames(), request.expressionAttributeValues());
+        Condition filter = LegacyConditions.filter(request.queryFilter(), request.conditionalOperator());
+        List<Path> projection = request.attributesToGet() == null ? null
+                : ReadRequests.topLevelPaths(request.attributesToGet());
+        Map<String, AttributeValue> exclusiveStartKey = ReadRequests.exclusiveStartKey(request.exclusiveStartKey());
+        if (request.keyConditions() == null && request.keyConditionExpression() == null) {
             throw DynamoDbException.validation(
                     "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
         }
-        ExpressionContext expressions = ExpressionParameters.context(request);
-        Condition keyExpression = request.has("KeyConditionExpression")
-                ? expressions.condition(ExpressionKind.KEY_CONDITION, request.string("KeyConditionExpression")) : null;
-        if (request.has("FilterExpression")) {
-            filter = expressions.condition(ExpressionKind.FILTER, request.string("FilterExpression"));
+        ExpressionContext expressions = ExpressionParameters.context(request.expressionAttributeNames(),
+                request.expressionAttributeValues());
+        Condition keyExpression = request.keyConditionExpression() == null ? null
+                : expressions.condition(ExpressionKind.KEY_CONDITION, request.keyConditionExpression());
+        if (request.filterExpression() != null) {
+            filter = expressions.condition(ExpressionKind.FILTER, request.filterExpression());
         }
-        if (request.has("ProjectionExpression")) projection = expressions.projection(request.string("ProjectionExpression"));
+        if (request.projectionExpression() != null) projection = expressions.projection(request.projectionExpression());
         expressions.checkAllUsed();
-        Map<String, KeyConditions.KeyCondition> keyConditions = keyExpression != null
+        Map<String, KeyCondition> keyConditions = keyExpression != null
                 ? KeyConditions.fromExpression(keyExpression)
-                : KeyConditions.fromLegacy(request.structMap("KeyConditions"));
-        KeyConditions.checkCount(keyConditions, request.has("IndexName"));
-        boolean countOnly = ReadRequests.countOnly(request, true);
+                : LegacyConditions.keyConditions(request.keyConditions());
+        KeyConditions.checkCount(keyConditions, request.indexName() != null);
+        Select select = ReadRequests.select(request.select(),
+                ReadRequests.projectionMember(request.projectionExpression(), request.attributesToGet()),
+                request.indexName() != null, true);
+        TableDefinition table = engine.tables().require(request.tableName());
 
-        TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        ReadTarget target = ReadTarget.of(table, request);
-        KeyConditions.Resolved key = KeyConditions.resolve(target, keyConditions, exclusiveStartKey);
-        String select = request.string("Select");
-        target.checkSelect(select);
-        if (projection != null) {
-            target.checkNoNestedKeyPaths(projection);
-            target.checkProjected(projection);
-        }
-        if (filter != null) {
-            checkFilterAvoidsKeys(target, request, filter);
-            target.checkNoNestedKeyPaths(FilterPaths.paths(filter));
-        }
-
-        Condition matching = filter;
-        Predicate<Map<String, AttributeValue>> filterTest =
-                matching == null ? null : item -> ConditionEvaluator.matches(matching, item);
-        boolean forward = request.bool("ScanIndexForward", true);
-        int limit = ReadRequests.limit(request);
-        boolean consistentRead = request.bool("ConsistentRead", false);
-        boolean fetch = target.fetchesFromTable(select, projection, filter);
-        Page page = target.isIndex()
-                ? engine.pages().queryIndex(table, target.index(), key.partitionKey(), key.sortKeyPrefix(), key.sortKey(),
-                        forward, exclusiveStartKey, limit, consistentRead,
-                        fetch, filterTest)
-                : engine.pages().query(table, key.partitionKey().get(0), key.sortKey(), forward, exclusiveStartKey,
-                        limit, consistentRead, filterTest);
-        ReadRequests.writePage(response.json(), request, target.returned(page, fetch, select, projection), projection,
-                countOnly);
-    }
-
-    /** A Query may not filter on the key it queries by (on an index, the index's key). */
-    private static void checkFilterAvoidsKeys(ReadTarget target, Struct request, Condition filter) {
-        boolean legacy = request.has("QueryFilter");
-        Set<String> heads = legacy ? request.keysOf("QueryFilter") : FilterPaths.topLevelNames(filter);
-        for (String key : target.keyNames()) {
-            if (heads.contains(key)) {
-                throw DynamoDbException.validation((legacy ? "QueryFilter" : "Filter Expression")
-                        + " can only contain non-primary key attributes: Primary key attribute: " + key);
-            }
-        }
+        Page page = engine.items().query(table, new QuerySpec(request.indexName(), keyConditions, filter,
+                request.queryFilter() != null, projection, select, exclusiveStartKey,
+                ReadRequests.limit(request.limit()), !Boolean.FALSE.equals(request.scanIndexForward()),
+                Boolean.TRUE.equals(request.consistentRead())));
+        ReadRequests.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
+                request.tableName());
     }
 }

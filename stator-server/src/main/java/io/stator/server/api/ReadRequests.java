@@ -2,20 +2,25 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.Path;
-import io.stator.core.expression.Projector;
 import io.stator.core.model.AttributeValue;
-import io.stator.engine.item.PageReader.Page;
+import io.stator.engine.read.Page;
+import io.stator.engine.read.Select;
 import io.stator.server.protocol.AttributeValueJson;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.Unvalidated;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * What Query and Scan share: the ExclusiveStartKey's values, Select with its projections, Limit,
- * and the response (Items, Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity).
+ * What the read actions share: what to return of an item (ProjectionExpression or the legacy
+ * AttributesToGet), and for Query and Scan the ExclusiveStartKey's values, Select with its
+ * projections, Limit, and the response (Items, Count, ScannedCount, LastEvaluatedKey,
+ * ConsumedCapacity).
  */
 final class ReadRequests {
 
@@ -28,28 +33,53 @@ final class ReadRequests {
 
     private ReadRequests() {}
 
+    /** AttributesToGet as paths; DynamoDB refuses a name given twice. */
+    static List<Path> topLevelPaths(List<String> attributesToGet) {
+        HashSet<String> seen = new HashSet<>();
+        List<Path> paths = new ArrayList<>(attributesToGet.size());
+        for (String name : attributesToGet) {
+            if (!seen.add(name)) throw DynamoDbException.invalidParameter("Duplicate value in attribute name: " + name);
+            paths.add(Path.of(name));
+        }
+        return paths;
+    }
+
+    /**
+     * What a single-item read returns of the item: the paths of ProjectionExpression, or the
+     * top-level attributes of the legacy AttributesToGet (which may not name one twice); null for
+     * the whole item.
+     */
+    static List<Path> projection(List<String> attributesToGet, String projectionExpression,
+                                 Map<String, String> expressionAttributeNames) {
+        List<Path> paths = attributesToGet == null ? null : topLevelPaths(attributesToGet);
+        ExpressionContext expressions = ExpressionParameters.context(expressionAttributeNames, null);
+        if (projectionExpression != null) paths = expressions.projection(projectionExpression);
+        expressions.checkAllUsed();
+        return paths;
+    }
+
     /** The ExclusiveStartKey, or null; its invalid values reported as DynamoDB reports them. */
-    static Map<String, AttributeValue> exclusiveStartKey(Struct request) {
-        return request.attributeMap("ExclusiveStartKey", (key, error) ->
+    static Map<String, AttributeValue> exclusiveStartKey(Unvalidated<Map<String, AttributeValue>> key) {
+        if (key == null) return null;
+        return key.validated((name, error) ->
                 UNPREFIXED_START_KEY_ERRORS.matcher(error.getMessage()).find() ? error
                         : DynamoDbException.validation("The provided starting key is invalid: " + error.getMessage()));
     }
 
     /** The most items to read: Limit, or no limit but the page size. */
-    static int limit(Struct request) {
-        return request.has("Limit") ? request.intValue("Limit") : Integer.MAX_VALUE;
+    static int limit(Long limit) {
+        return limit != null ? limit.intValue() : Integer.MAX_VALUE;
     }
 
     /**
-     * Checks Select against the projection and returns whether only the count is asked for.
-     * Query words these errors inside "1 validation error detected: ", Scan without it (as
-     * recorded from DynamoDB).
+     * Checks Select against the projection and returns it (null when not given). Query words
+     * these errors inside "1 validation error detected: ", Scan without it (as recorded from
+     * DynamoDB).
+     *
+     * @param projection "ProjectionExpression" or "AttributesToGet" when one is given, else null
      */
-    static boolean countOnly(Struct request, boolean query) {
-        String select = request.string("Select");
+    static Select select(String select, String projection, boolean onIndex, boolean query) {
         String prefix = query ? "1 validation error detected: " : "";
-        String projection = request.has("ProjectionExpression") ? "ProjectionExpression"
-                : request.has("AttributesToGet") ? "AttributesToGet" : null;
         if (select != null && projection != null && !select.equals("SPECIFIC_ATTRIBUTES")) {
             String what = switch (select) {
                 case "COUNT" -> "only the Count";
@@ -61,28 +91,31 @@ final class ReadRequests {
             throw DynamoDbException.validation(prefix
                     + "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
         }
-        if ("ALL_PROJECTED_ATTRIBUTES".equals(select) && !request.has("IndexName")) {
+        if ("ALL_PROJECTED_ATTRIBUTES".equals(select) && !onIndex) {
             throw DynamoDbException.validation(prefix
                     + "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
         }
-        return "COUNT".equals(select);
+        return select == null ? null : Select.valueOf(select);
     }
 
-    static void writePage(JsonGenerator g, Struct request, Page page, List<Path> projection, boolean countOnly)
-            throws IOException {
+    /** Which projection member a request gives, for Select's messages: null for none. */
+    static String projectionMember(String projectionExpression, List<String> attributesToGet) {
+        return projectionExpression != null ? "ProjectionExpression" : attributesToGet != null ? "AttributesToGet" : null;
+    }
+
+    static void writePage(JsonGenerator g, Page page, boolean countOnly, String returnConsumedCapacity,
+                          String tableName) throws IOException {
         if (!countOnly) {
             g.writeArrayFieldStart("Items");
-            for (Map<String, AttributeValue> item : page.items()) {
-                AttributeValueJson.writeItem(g, projection == null ? item : Projector.project(item, projection));
-            }
+            for (Map<String, AttributeValue> item : page.items()) AttributeValueJson.writeItem(g, item);
             g.writeEndArray();
         }
-        g.writeNumberField("Count", page.items().size());
+        g.writeNumberField("Count", page.count());
         g.writeNumberField("ScannedCount", page.scannedCount());
         if (page.lastEvaluatedKey() != null) {
             g.writeFieldName("LastEvaluatedKey");
             AttributeValueJson.writeItem(g, page.lastEvaluatedKey());
         }
-        ItemRules.writeConsumedCapacity(g, request, page.consumed());
+        ItemResponses.writeConsumedCapacity(g, returnConsumedCapacity, tableName, page.consumed());
     }
 }

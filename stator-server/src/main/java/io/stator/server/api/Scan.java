@@ -1,33 +1,31 @@
 package io.stator.server.api;
 
+import static io.stator.server.api.ExpressionParameters.member;
+
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
-import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.ExpressionKind;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.item.PageReader.Page;
-import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.read.Page;
+import io.stator.engine.read.ScanSpec;
+import io.stator.engine.read.Select;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.ScanInput;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 
 /**
- * Scan: the whole table in partition-hash order, or one segment of a parallel scan (segments are
- * disjoint hash ranges that together cover the table once), paged by Limit and 1 MB before the
- * filter. Checks in DynamoDB's order: parameters, filters, ExclusiveStartKey values, segments and
- * expressions first; then the table and the ExclusiveStartKey against its key schema and segment.
+ * Scan: the whole table or index in partition-hash order, or one segment of a parallel scan (see
+ * the engine's {@code ReadPlan.scan}). Checks in DynamoDB's order: parameters, filters,
+ * ExclusiveStartKey values, segments and expressions first; then the engine's, against the table
+ * or index and the segment.
  */
-final class Scan implements Action {
-
-    private static final List<String> EXPRESSIONS = List.of("ProjectionExpression", "FilterExpression");
-    private static final List<String> LEGACY = List.of("AttributesToGet", "ScanFilter", "ConditionalOperator");
+final class Scan implements Action<ScanInput> {
 
     private final Engine engine;
 
@@ -36,14 +34,19 @@ final class Scan implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
-        ExpressionParameters.checkCombination(request, EXPRESSIONS, LEGACY);
-        List<String> attributesToGet = request.stringList("AttributesToGet");
-        List<Path> projection = attributesToGet == null ? null : GetItem.topLevelPaths(attributesToGet);
-        Condition filter = LegacyConditions.filter(request, "ScanFilter");
-        Map<String, AttributeValue> exclusiveStartKey = ReadRequests.exclusiveStartKey(request);
-        Integer segment = request.intValue("Segment");
-        Integer totalSegments = request.intValue("TotalSegments");
+    public void execute(ScanInput request, ResponseBody response) throws IOException {
+        ExpressionParameters.checkCombination(
+                List.of(member("ProjectionExpression", request.projectionExpression()),
+                        member("FilterExpression", request.filterExpression())),
+                List.of(member("AttributesToGet", request.attributesToGet()), member("ScanFilter", request.scanFilter()),
+                        member("ConditionalOperator", request.conditionalOperator())),
+                request.expressionAttributeNames(), request.expressionAttributeValues());
+        List<Path> projection = request.attributesToGet() == null ? null
+                : ReadRequests.topLevelPaths(request.attributesToGet());
+        Condition filter = LegacyConditions.filter(request.scanFilter(), request.conditionalOperator());
+        Map<String, AttributeValue> exclusiveStartKey = ReadRequests.exclusiveStartKey(request.exclusiveStartKey());
+        Long segment = request.segment();
+        Long totalSegments = request.totalSegments();
         if (segment != null && totalSegments == null) {
             throw DynamoDbException.validation("The TotalSegments parameter is required but was not present in the "
                     + "request when Segment parameter is present");
@@ -52,43 +55,28 @@ final class Scan implements Action {
             throw DynamoDbException.validation("The Segment parameter is required but was not present in the request "
                     + "when parameter TotalSegments is present");
         }
-        if (segment != null && segment >= totalSegments) {
+        if (segment != null && segment.intValue() >= totalSegments.intValue()) {
             throw DynamoDbException.validation("The Segment parameter is zero-based and must be less than parameter "
-                    + "TotalSegments: Segment: " + segment + " is not less than TotalSegments: " + totalSegments);
+                    + "TotalSegments: Segment: " + segment.intValue() + " is not less than TotalSegments: "
+                    + totalSegments.intValue());
         }
-        ExpressionContext expressions = ExpressionParameters.context(request);
-        if (request.has("FilterExpression")) {
-            filter = expressions.condition(ExpressionKind.FILTER, request.string("FilterExpression"));
+        ExpressionContext expressions = ExpressionParameters.context(request.expressionAttributeNames(),
+                request.expressionAttributeValues());
+        if (request.filterExpression() != null) {
+            filter = expressions.condition(ExpressionKind.FILTER, request.filterExpression());
         }
-        if (request.has("ProjectionExpression")) projection = expressions.projection(request.string("ProjectionExpression"));
+        if (request.projectionExpression() != null) projection = expressions.projection(request.projectionExpression());
         expressions.checkAllUsed();
-        boolean countOnly = ReadRequests.countOnly(request, false);
+        Select select = ReadRequests.select(request.select(),
+                ReadRequests.projectionMember(request.projectionExpression(), request.attributesToGet()),
+                request.indexName() != null, false);
+        TableDefinition table = engine.tables().require(request.tableName());
 
-        TableDefinition table = engine.catalog().require(request.string("TableName"), NotFoundMessage.PLAIN);
-        ReadTarget target = ReadTarget.of(table, request);
-        int seg = segment == null ? 0 : segment;
-        int total = totalSegments == null ? 1 : totalSegments;
-        if (exclusiveStartKey != null) target.checkScanStartKey(exclusiveStartKey, seg, total);
-        String select = request.string("Select");
-        target.checkSelect(select);
-        if (projection != null) {
-            target.checkNoNestedKeyPaths(projection);
-            target.checkProjected(projection);
-        }
-        // A Scan may filter on key attributes, but not reach inside one (as a Query may not at all).
-        if (filter != null) target.checkNoNestedKeyPaths(FilterPaths.paths(filter));
-
-        Condition matching = filter;
-        Predicate<Map<String, AttributeValue>> filterTest =
-                matching == null ? null : item -> ConditionEvaluator.matches(matching, item);
-        int limit = ReadRequests.limit(request);
-        boolean consistentRead = request.bool("ConsistentRead", false);
-        boolean fetch = target.fetchesFromTable(select, projection, filter);
-        Page page = target.isIndex()
-                ? engine.pages().scanIndex(table, target.index(), seg, total, exclusiveStartKey, limit, consistentRead,
-                        fetch, filterTest)
-                : engine.pages().scan(table, seg, total, exclusiveStartKey, limit, consistentRead, filterTest);
-        ReadRequests.writePage(response.json(), request, target.returned(page, fetch, select, projection), projection,
-                countOnly);
+        Page page = engine.items().scan(table, new ScanSpec(request.indexName(), filter, projection, select,
+                exclusiveStartKey, segment == null ? 0 : segment.intValue(),
+                totalSegments == null ? 1 : totalSegments.intValue(), ReadRequests.limit(request.limit()),
+                Boolean.TRUE.equals(request.consistentRead())));
+        ReadRequests.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
+                request.tableName());
     }
 }

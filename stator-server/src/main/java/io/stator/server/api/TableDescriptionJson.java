@@ -234,7 +234,6 @@ final class TableDescriptionJson {
         g.writeEndObject();
     }
 
-    /** DynamoDB sends times as epoch seconds with a fraction, e.g. 1700000000.123. */
     /** A table's or a global index's ProvisionedThroughput, with DynamoDB's bookkeeping of its changes. */
     private static void writeProvisionedThroughput(JsonGenerator g, TableDefinition.ProvisionedThroughput p)
             throws IOException {
@@ -247,6 +246,7 @@ final class TableDescriptionJson {
         g.writeEndObject();
     }
 
+    /** DynamoDB sends times as epoch seconds with a fraction, e.g. 1700000000.123. */
     static void writeTime(JsonGenerator g, String field, Instant instant) throws IOException {
         g.writeFieldName(field);
         g.writeNumber(BigDecimal.valueOf(instant.toEpochMilli(), 3));

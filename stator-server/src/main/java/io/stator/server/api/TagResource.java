@@ -1,16 +1,15 @@
 package io.stator.server.api;
 
-import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
-import io.stator.engine.table.TableDefinition;
+import io.stator.engine.table.TableSpecs;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
-import java.util.LinkedHashMap;
+import io.stator.server.protocol.request.Tag;
+import io.stator.server.protocol.request.TagResourceInput;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** TagResource: adds or replaces tags, all or none; the response body is empty, as DynamoDB's. */
-final class TagResource implements Action {
+final class TagResource implements Action<TagResourceInput> {
 
     private final Engine engine;
 
@@ -19,18 +18,9 @@ final class TagResource implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) {
-        List<Struct> tags = request.structList("Tags");
-        if (tags.isEmpty()) throw DynamoDbException.validation("Atleast one Tag needs to be provided as Input.");
-        Map<String, String> added = TagRules.parseTags(tags);
-        TableDefinition table = ResourceArns.table(request.string("ResourceArn"), engine.catalog());
-        engine.catalog().update(table.name(), current -> {
-            Map<String, String> merged = new LinkedHashMap<>(current.tags());
-            merged.putAll(added);
-            TagRules.checkCount(merged.size());
-            TableDefinition.Builder b = current.toBuilder();
-            b.tags = merged;
-            return b.build();
-        });
+    public void execute(TagResourceInput request, ResponseBody response) {
+        List<TableSpecs.Tag> tags = new ArrayList<>(request.tags().size());
+        for (Tag t : request.tags()) tags.add(new TableSpecs.Tag(t.key(), t.value()));
+        engine.tables().tag(request.resourceArn(), tags);
     }
 }

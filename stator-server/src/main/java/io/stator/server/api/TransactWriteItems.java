@@ -1,32 +1,33 @@
 package io.stator.server.api;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.expression.Condition;
-import io.stator.core.expression.ExpressionContext;
-import io.stator.core.expression.ExpressionKind;
 import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.item.ItemOperations.WriteResult;
-import io.stator.engine.item.ItemWrite;
+import io.stator.engine.Items;
 import io.stator.engine.item.KeySchemaMismatchException;
-import io.stator.engine.item.Transactions.ClientToken;
-import io.stator.engine.item.Transactions.WriteOutcome;
-import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.Transactions.ClientToken;
+import io.stator.engine.write.Transactions.WriteOutcome;
+import io.stator.engine.write.WriteResult;
+import io.stator.server.protocol.RequestDigest;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.Struct;
+import io.stator.server.protocol.request.ConditionCheck;
+import io.stator.server.protocol.request.Delete;
+import io.stator.server.protocol.request.Put;
+import io.stator.server.protocol.request.TransactWriteItem;
+import io.stator.server.protocol.request.TransactWriteItemsInput;
+import io.stator.server.protocol.request.Unvalidated;
+import io.stator.server.protocol.request.Update;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * TransactWriteItems: up to 100 Put, Update, Delete and ConditionCheck actions on distinct
- * items of any tables, applied all or none (see the engine's Transactions).
+ * items of any tables, applied all or none (see the engine's write pipeline).
  *
  * <p>What DynamoDB can decide from the request alone is the request's error, in this order:
  * each action's shape, expressions and item size, its table; two actions on one item; the 4 MB
@@ -35,10 +36,7 @@ import java.util.Set;
  * None), then the engine's reasons (a new item that cannot be made, failed conditions,
  * conflicts, the item-collection limit).
  */
-final class TransactWriteItems implements Action {
-
-    /** DynamoDB's limit on the items of a transaction (developer guide, "Amazon DynamoDB Transactions"). */
-    static final long MAX_PAYLOAD_BYTES = 4L * 1024 * 1024;
+final class TransactWriteItems implements Action<TransactWriteItemsInput> {
 
     private final Engine engine;
 
@@ -47,44 +45,44 @@ final class TransactWriteItems implements Action {
     }
 
     @Override
-    public void execute(Struct request, ResponseBody response) throws IOException {
-        List<Struct> transactItems = request.structList("TransactItems");
-        int n = transactItems.size();
+    public void execute(TransactWriteItemsInput request, ResponseBody response) throws IOException {
+        List<TransactWriteItem> actions = request.transactItems();
+        int n = actions.size();
         List<ItemWrite> writes = new ArrayList<>(n);
         List<String> tableNames = new ArrayList<>(n);
         KeyMismatches mismatches = new KeyMismatches();
         List<Object> identities = new ArrayList<>(n);
         long payload = 0;
         for (int i = 0; i < n; i++) {
-            Struct action = transactItems.get(i);
-            String kind = kindOf(action);
-            Struct s = action.struct(kind);
-            tableNames.add(s.string("TableName"));
-            Map<String, AttributeValue> keyOrItem = kind.equals("Put") ? s.attributeMap("Item") : s.attributeMap("Key");
-            if (!kind.equals("Put")) ItemKeys.checkNoEmptyValue(keyOrItem);
+            TransactWriteItem action = actions.get(i);
+            checkOneAction(action);
+            String tableName = tableName(action);
+            tableNames.add(tableName);
+            Map<String, AttributeValue> keyOrItem = action.put() != null ? action.put().item().validated()
+                    : keyOf(action).validated();
+            if (action.put() == null) ItemKeys.checkNoEmptyValue(keyOrItem);
             ItemWrite write = null;
             try {
-                write = prepare(kind, s);
+                write = prepare(action);
             } catch (KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
             payload += ItemSize.of(keyOrItem);
-            TableDefinition table = write != null ? write.table()
-                    : engine.catalog().require(s.string("TableName"), NotFoundMessage.PLAIN);
+            TableDefinition table = write != null ? write.table() : engine.tables().require(tableName);
             identities.add(write != null ? ItemKeys.identity(write) : ItemKeys.identity(table, keyOrItem));
             writes.add(write);
         }
         ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
-        if (payload > MAX_PAYLOAD_BYTES) {
+        if (payload > Items.MAX_TRANSACTION_PAYLOAD_BYTES) {
             // DynamoDB's text for this is not recorded anywhere we could find; it is known to
             // speak of the transaction payload's size.
             throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
         }
         mismatches.throwIfAny(n);
 
-        String token = request.string("ClientRequestToken");
-        WriteOutcome outcome = engine.transactions().write(writes,
-                token == null ? null : new ClientToken(token, request.digest()));
+        String token = request.clientRequestToken();
+        WriteOutcome outcome = engine.items().transactWrite(writes,
+                token == null ? null : new ClientToken(token, RequestDigest.of(request, "ClientRequestToken")));
 
         PerTableResults results = new PerTableResults();
         for (int i = 0; i < n; i++) {
@@ -92,47 +90,65 @@ final class TransactWriteItems implements Action {
             if (outcome.replayed()) {
                 results.consumed(tableNames.get(i), r.consumed());
             } else {
-                results.wrote(tableNames.get(i), writes.get(i).table(), r);
+                results.wrote(tableNames.get(i), r);
             }
         }
-        JsonGenerator g = response.json();
         // A replay reads the items instead of writing them, and is billed so (API reference).
-        results.writeConsumedCapacity(g, request, outcome.replayed() ? "ReadCapacityUnits" : "WriteCapacityUnits");
-        results.writeItemCollectionMetrics(g, request);
+        results.writeConsumedCapacity(response.json(), request.returnConsumedCapacity(),
+                outcome.replayed() ? "ReadCapacityUnits" : "WriteCapacityUnits");
+        results.writeItemCollectionMetrics(response.json(), request.returnItemCollectionMetrics());
     }
 
-    /** The one action an entry of TransactItems holds. */
-    private static String kindOf(Struct action) {
-        String kind = null;
-        for (String k : new String[] {"ConditionCheck", "Put", "Delete", "Update"}) {
-            if (!action.has(k)) continue;
-            if (kind != null) {
-                // DynamoDB's text is not recorded; this is the one AWS's own DAX clients give.
-                throw DynamoDbException.validation("TransactItems can only contain one of ConditionCheck, Put, Update or Delete");
-            }
-            kind = k;
+    /** An entry of TransactItems holds exactly one action. */
+    private static void checkOneAction(TransactWriteItem action) {
+        int kinds = (action.conditionCheck() != null ? 1 : 0) + (action.put() != null ? 1 : 0)
+                + (action.delete() != null ? 1 : 0) + (action.update() != null ? 1 : 0);
+        if (kinds > 1) {
+            // DynamoDB's text is not recorded; this is the one AWS's own DAX clients give.
+            throw DynamoDbException.validation("TransactItems can only contain one of ConditionCheck, Put, Update or Delete");
         }
-        if (kind == null) {
+        if (kinds == 0) {
             // As DynamoDB answers in us-east-1 (dynamodb-conformance, 2026).
             throw DynamoDbException.validation("Invalid Request: TransactWriteRequest should contain Delete or Put or Update request");
         }
-        return kind;
+    }
+
+    private static String tableName(TransactWriteItem a) {
+        if (a.put() != null) return a.put().tableName();
+        if (a.update() != null) return a.update().tableName();
+        if (a.delete() != null) return a.delete().tableName();
+        return a.conditionCheck().tableName();
+    }
+
+    private static Unvalidated<Map<String, AttributeValue>> keyOf(TransactWriteItem a) {
+        if (a.update() != null) return a.update().key();
+        if (a.delete() != null) return a.delete().key();
+        return a.conditionCheck().key();
     }
 
     /** Each kind of action is checked as its single-item operation checks it. */
-    private ItemWrite prepare(String kind, Struct s) {
-        return switch (kind) {
-            case "Put" -> PutItem.prepare(engine, s, true);
-            case "Update" -> UpdateItem.prepare(engine, s).write();
-            case "Delete" -> DeleteItem.prepare(engine, s);
-            default -> {
-                Map<String, AttributeValue> key = s.attributeMap("Key");
-                ExpressionContext expressions = ExpressionParameters.context(s);
-                Condition condition = expressions.condition(ExpressionKind.CONDITION, s.string("ConditionExpression"));
-                expressions.checkAllUsed();
-                TableDefinition table = engine.catalog().require(s.string("TableName"), NotFoundMessage.PLAIN);
-                yield ItemWrite.conditionCheck(table, key, condition, ItemRules.returnsOldItemOnFailure(s));
-            }
-        };
+    private ItemWrite prepare(TransactWriteItem a) {
+        if (a.put() != null) {
+            Put p = a.put();
+            return WriteRequests.put(engine, p.tableName(), p.item(), new WriteRequests.ConditionMembers(null, null,
+                    p.conditionExpression(), p.expressionAttributeNames(), p.expressionAttributeValues()), null,
+                    p.returnValuesOnConditionCheckFailure(), true);
+        }
+        if (a.update() != null) {
+            Update u = a.update();
+            return WriteRequests.update(engine, u.tableName(), u.key(), null, u.updateExpression(),
+                    new WriteRequests.ConditionMembers(null, null, u.conditionExpression(), u.expressionAttributeNames(),
+                            u.expressionAttributeValues()), null, u.returnValuesOnConditionCheckFailure());
+        }
+        if (a.delete() != null) {
+            Delete d = a.delete();
+            return WriteRequests.delete(engine, d.tableName(), d.key(), new WriteRequests.ConditionMembers(null, null,
+                    d.conditionExpression(), d.expressionAttributeNames(), d.expressionAttributeValues()), null,
+                    d.returnValuesOnConditionCheckFailure());
+        }
+        ConditionCheck c = a.conditionCheck();
+        return WriteRequests.conditionCheck(engine, c.tableName(), c.key(), new WriteRequests.ConditionMembers(null, null,
+                c.conditionExpression(), c.expressionAttributeNames(), c.expressionAttributeValues()),
+                c.returnValuesOnConditionCheckFailure());
     }
 }

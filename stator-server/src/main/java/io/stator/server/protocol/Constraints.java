@@ -9,6 +9,8 @@ import io.stator.server.protocol.Shape.NumberShape;
 import io.stator.server.protocol.Shape.StringShape;
 import io.stator.server.protocol.Shape.StructureShape;
 import io.stator.server.protocol.Shape.TableNameShape;
+import io.stator.server.protocol.request.ModelStructure;
+import io.stator.server.protocol.request.Unvalidated;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,9 +43,9 @@ public final class Constraints {
 
     private Constraints() {}
 
-    public static void check(Struct request) {
+    public static void check(ModelStructure request, StructureShape shape) {
         Constraints c = new Constraints();
-        c.checkStructure(request, "");
+        c.checkStructure(request, shape, "");
         if (!c.errors.isEmpty()) {
             int n = c.errors.size();
             throw DynamoDbException.validation(n + " validation error" + (n > 1 ? "s" : "") + " detected: "
@@ -55,11 +57,11 @@ public final class Constraints {
         return name.startsWith("arn:");
     }
 
-    private void checkStructure(Struct struct, String parent) {
-        StructureShape shape = struct.shape();
+    private void checkStructure(ModelStructure struct, StructureShape shape, String parent) {
         for (Map.Entry<String, Shape> member : shape.members().entrySet()) {
             String name = member.getKey();
-            Object value = struct.raw(name);
+            Object value = struct.member(shape.indexOf(name));
+            if (value instanceof Unvalidated<?> attributes) value = attributes.raw();
             String path = parent + lowerFirst(name);
             if (value == null) {
                 if (shape.required.contains(name)) fail(null, path, "Member must not be null");
@@ -132,14 +134,14 @@ public final class Constraints {
                     checkElement(e.getValue(), s.value(), path + "." + e.getKey() + ".member");
                 }
             }
-            case StructureShape s -> checkStructure((Struct) value, path + ".");
+            case StructureShape s -> checkStructure((ModelStructure) value, s, path + ".");
             default -> { }
         }
     }
 
     private void checkElement(Object value, Shape shape, String path) {
-        if (value instanceof Struct struct) {
-            checkStructure(struct, path + ".");
+        if (value instanceof ModelStructure struct && shape instanceof StructureShape structure) {
+            checkStructure(struct, structure, path + ".");
         } else {
             checkValue(value, shape, path);
         }
@@ -241,9 +243,9 @@ public final class Constraints {
             return "{" + String.join(", ", parts) + "}";
         }
         if (value instanceof byte[] bytes) return java.util.Base64.getEncoder().encodeToString(bytes);
-        if (value instanceof Struct struct) {
+        if (value instanceof ModelStructure struct) {
             // DynamoDB shows a structure as its Java object's default toString: class@hash.
-            return ServiceModel.JAVA_MODEL_PACKAGE + struct.shape().name() + "@"
+            return ServiceModel.JAVA_MODEL_PACKAGE + struct.getClass().getSimpleName() + "@"
                     + Integer.toHexString(System.identityHashCode(struct));
         }
         return String.valueOf(value);

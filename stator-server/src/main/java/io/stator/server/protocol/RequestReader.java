@@ -18,17 +18,21 @@ import io.stator.server.protocol.Shape.StringShape;
 import io.stator.server.protocol.Shape.StructureShape;
 import io.stator.server.protocol.Shape.TableNameShape;
 import io.stator.server.protocol.Shape.TimestampShape;
+import io.stator.server.protocol.request.InvalidAttributeValue;
+import io.stator.server.protocol.request.ModelStructure;
+import io.stator.server.protocol.request.Unvalidated;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a request body straight from JSON tokens into a {@link Struct}, guided by the action's
- * input shape, in one pass and without an intermediate tree.
+ * Reads a request body straight from JSON tokens into the operation's input record (generated
+ * from the service model, see {@code RequestRecords}), guided by the operation's input shape,
+ * in one pass and without an intermediate tree. Attribute values go into {@link Unvalidated}
+ * holders, which keep an invalid value's error for the action to report where DynamoDB does.
  *
  * <p>Type errors are DynamoDB's SerializationExceptions, with the texts its (Java) front end
  * produces: "NUMBER_VALUE cannot be converted to String", "Unexpected field type", ... DynamoDB
@@ -53,18 +57,18 @@ public final class RequestReader {
      * type errors only after both (see {@code DynamoDbEndpoint}).
      */
     public static final class Parsed {
-        private final Struct struct;
+        private final ModelStructure request;
         private final DynamoDbException typeError;
 
-        private Parsed(Struct struct, DynamoDbException typeError) {
-            this.struct = struct;
+        private Parsed(ModelStructure request, DynamoDbException typeError) {
+            this.request = request;
             this.typeError = typeError;
         }
 
-        /** The structure read, or the first type error (a SerializationException). */
-        public Struct struct() {
+        /** The request read, or the first type error (a SerializationException). */
+        public ModelStructure request() {
             if (typeError != null) throw typeError;
-            return struct;
+            return request;
         }
     }
 
@@ -81,7 +85,7 @@ public final class RequestReader {
             if (first == null) {
                 // Nothing at all is an empty request; only white space is no JSON.
                 if (length > 0) throw DynamoDbException.serialization(null);
-                return new Parsed(new Struct(shape, new HashMap<>()), null);
+                return new Parsed(shape.construct(new Object[shape.declaredMembers().size()]), null);
             }
             if (first != JsonToken.START_OBJECT) {
                 // JSON, but not an object: a type error, as a mismatching member is.
@@ -90,9 +94,9 @@ public final class RequestReader {
                 if (p.nextToken() != null) throw DynamoDbException.serialization(null);
                 return new Parsed(null, reader.typeError);
             }
-            Struct struct = reader.readStructureBody(p, shape);
+            ModelStructure request = reader.readStructureBody(p, shape);
             if (p.nextToken() != null) throw DynamoDbException.serialization(null);
-            return new Parsed(struct, reader.typeError);
+            return new Parsed(request, reader.typeError);
         } catch (IOException e) {
             // Malformed JSON: DynamoDB answers a bare SerializationException.
             throw DynamoDbException.serialization(null);
@@ -133,21 +137,21 @@ public final class RequestReader {
         };
     }
 
-    private Struct readStructureBody(JsonParser p, StructureShape shape) throws IOException {
-        Map<String, Object> values = new HashMap<>();
+    private ModelStructure readStructureBody(JsonParser p, StructureShape shape) throws IOException {
+        Object[] values = new Object[shape.declaredMembers().size()];
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             p.nextToken();
-            Shape member = shape.members.get(name);
-            if (member == null) {
+            int index = shape.indexOf(name);
+            if (index < 0) {
                 p.skipChildren();
                 continue;
             }
-            Object value = readValue(p, member, false);
-            if (value != null) values.put(name, value);
-            else values.remove(name);
+            Object value = readValue(p, shape.members.get(name), false);
+            // A member given twice is read twice and the last one counts; a null one is absent.
+            values[index] = value != null && shape.holdsAttributeValues(index) ? Unvalidated.of(value) : value;
         }
-        return new Struct(shape, values);
+        return shape.construct(values);
     }
 
     private Object readString(JsonParser p, String javaType) throws IOException {
@@ -170,6 +174,7 @@ public final class RequestReader {
         };
         return switch (p.currentToken()) {
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+                // Integers are kept as longs: DynamoDB's range checks apply to the number as sent.
                 if (shape.kind() == Shape.NumberKind.DOUBLE) yield p.getDoubleValue();
                 if (p.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) yield (long) Math.floor(p.getDoubleValue());
                 yield p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? Long.MAX_VALUE : p.getLongValue();

@@ -15,6 +15,7 @@ import io.stator.server.protocol.Shape.StringShape;
 import io.stator.server.protocol.Shape.StructureShape;
 import io.stator.server.protocol.Shape.TableNameShape;
 import io.stator.server.protocol.Shape.TimestampShape;
+import io.stator.server.protocol.request.RequestRecords;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -113,12 +114,14 @@ public final class ServiceModel {
     private static final ServiceModel INSTANCE = load();
 
     private final Map<String, Operation> operations;
+    private final Map<String, StructureShape> structures;
 
     /** One API operation: its name and its input shape. */
     public record Operation(String name, StructureShape input) {}
 
-    private ServiceModel(Map<String, Operation> operations) {
+    private ServiceModel(Map<String, Operation> operations, Map<String, StructureShape> structures) {
         this.operations = operations;
+        this.structures = structures;
     }
 
     public static ServiceModel get() { return INSTANCE; }
@@ -128,6 +131,9 @@ public final class ServiceModel {
 
     /** Every operation DynamoDB has, whether or not Stator serves it. */
     public Set<String> operationNames() { return operations.keySet(); }
+
+    /** The structure shape of that name that some operation's input uses, or null. */
+    StructureShape structure(String name) { return structures.get(name); }
 
     // ---- loading ----------------------------------------------------------------------------
 
@@ -147,11 +153,15 @@ public final class ServiceModel {
         for (Map.Entry<String, Object> op : asMap(json.get("operations")).entrySet()) {
             Object input = asMap(op.getValue()).get("input");
             StructureShape shape = input == null
-                    ? new StructureShape(op.getKey() + "Input", Map.of(), Set.of())
+                    ? new StructureShape(op.getKey() + "Input", Map.of(), Set.of(), List.of())
                     : (StructureShape) builder.shape((String) input, null);
             operations.put(op.getKey(), new Operation(op.getKey(), shape));
         }
-        return new ServiceModel(Map.copyOf(operations));
+        Map<String, StructureShape> structures = new HashMap<>();
+        builder.built.forEach((name, shape) -> {
+            if (shape instanceof StructureShape s) structures.put(name, s);
+        });
+        return new ServiceModel(Map.copyOf(operations), Map.copyOf(structures));
     }
 
     private static final class Builder {
@@ -191,6 +201,7 @@ public final class ServiceModel {
                     Map<String, Shape> members = new LinkedHashMap<>();
                     // Keep the places of the members DynamoDB reports first; their shapes follow.
                     for (String member : SERVER_MEMBER_ORDER.getOrDefault(name, List.of())) members.put(member, null);
+                    List<String> declared = new ArrayList<>(asMap(def.get("members")).keySet());
                     for (Map.Entry<String, Object> m : asMap(def.get("members")).entrySet()) {
                         Shape member = shape((String) asMap(m.getValue()).get("shape"), m.getKey());
                         Limits serverLimits = SERVER_LIMITS.get(name + "." + m.getKey());
@@ -200,7 +211,10 @@ public final class ServiceModel {
                     for (Object r : asList(def.getOrDefault("required", List.of()))) required.add((String) r);
                     required.addAll(SERVER_REQUIRED.getOrDefault(name, Set.of()));
                     required.removeAll(SERVER_OPTIONAL.getOrDefault(name, Set.of()));
-                    return new StructureShape(name, Collections.unmodifiableMap(members), Set.copyOf(required));
+                    StructureShape structure = new StructureShape(name, Collections.unmodifiableMap(members),
+                            Set.copyOf(required), declared);
+                    structure.bind(RequestRecords.constructor(name, declared));
+                    return structure;
                 }
                 case "list":
                     return new ListShape(name, shape(memberShape(def, "member"), null), limits);

@@ -1,8 +1,11 @@
 package io.stator.server.protocol;
 
+import io.stator.server.protocol.request.ModelStructure;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -20,21 +23,83 @@ public sealed interface Shape {
         static final Limits NONE = new Limits(null, null);
     }
 
+    /**
+     * A structure: its members, and the record a request's structure is read into (generated
+     * from the model, see {@code io.stator.server.protocol.request.RequestRecords}). A record's
+     * components are the members in the model's declared order, which {@link #indexOf} gives.
+     */
     final class StructureShape implements Shape {
         private final String name;
-        /** Members in the model's order, which is also the order DynamoDB reports them in. */
+        /** Members in the order DynamoDB reports them: the model's, but where ServiceModel says otherwise. */
         final Map<String, Shape> members;
         final Set<String> required;
+        private final List<String> declared;
+        private final Map<String, Integer> indexes = new HashMap<>();
+        /** By declared position: the member holds attribute values, read as {@code Unvalidated}. */
+        private final boolean[] holdsAttributeValues;
+        private Function<Object[], ModelStructure> record;
 
-        StructureShape(String name, Map<String, Shape> members, Set<String> required) {
+        StructureShape(String name, Map<String, Shape> members, Set<String> required, List<String> declared) {
             this.name = name;
             this.members = members;
             this.required = required;
+            this.declared = List.copyOf(declared);
+            this.holdsAttributeValues = new boolean[declared.size()];
+            for (int i = 0; i < declared.size(); i++) {
+                indexes.put(declared.get(i), i);
+                holdsAttributeValues[i] = holdsAttributeValues(members.get(declared.get(i)));
+            }
+        }
+
+        /**
+         * True for an attribute value, and a list or map of them (at any depth, but not inside a
+         * structure): what a record holds as {@code Unvalidated}.
+         */
+        static boolean holdsAttributeValues(Shape shape) {
+            return switch (shape) {
+                case AttributeValueShape a -> true;
+                case ListShape l -> holdsAttributeValues(l.member());
+                case MapShape m -> holdsAttributeValues(m.value());
+                default -> false;
+            };
+        }
+
+        boolean holdsAttributeValues(int index) {
+            return holdsAttributeValues[index];
         }
 
         public String name() { return name; }
 
         public Map<String, Shape> members() { return members; }
+
+        /** The members in the model's declared order: the components of the structure's record. */
+        public List<String> declaredMembers() { return declared; }
+
+        /** A member's position among the record's components, or -1 when the shape has no such member. */
+        int indexOf(String member) {
+            Integer i = indexes.get(member);
+            return i == null ? -1 : i;
+        }
+
+        /** Binds the shape to its generated record (done once, when the model is loaded). */
+        void bind(Function<Object[], ModelStructure> record) {
+            this.record = record;
+        }
+
+        /**
+         * The structure read: the generated record, given the members' values in declared order;
+         * for an operation Stator does not serve (no record was generated), a generic holder that
+         * serves only to check the request's form.
+         */
+        ModelStructure construct(Object[] values) {
+            return record != null ? record.apply(values) : new UnservedStructure(values);
+        }
+    }
+
+    /** A structure of an operation Stator does not serve, read only to check the request's form. */
+    record UnservedStructure(Object[] values) implements ModelStructure {
+        @Override
+        public Object member(int index) { return values[index]; }
     }
 
     record ListShape(String name, Shape member, Limits limits) implements Shape {}

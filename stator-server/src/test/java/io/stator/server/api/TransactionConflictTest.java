@@ -13,8 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.engine.Engine;
-import io.stator.engine.item.ItemWrite;
+import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.ReturnValues;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
@@ -223,8 +225,9 @@ class TransactionConflictTest {
         TableDefinition definition = engine.catalog().find(table);
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ItemWrite holding = ItemWrite.update(definition, Map.of("pk", new io.stator.core.model.AttributeValue.S("held")),
-                null, false, old -> {
+        Map<String, io.stator.core.model.AttributeValue> heldKey = Map.of("pk",
+                new io.stator.core.model.AttributeValue.S("held"));
+        ItemWrite holding = new ItemWrite(definition, RowKeys.of(definition, heldKey), null, old -> {
                     inside.countDown();
                     try {
                         release.await();
@@ -233,8 +236,8 @@ class TransactionConflictTest {
                     }
                     return Map.of("pk", new io.stator.core.model.AttributeValue.S("held"),
                             "by", new io.stator.core.model.AttributeValue.S("transaction"));
-                });
-        Thread transaction = new Thread(() -> engine.transactions().write(List.of(holding), null));
+                }, false, ReturnValues.NONE, List.of());
+        Thread transaction = new Thread(() -> engine.items().transactWrite(List.of(holding), null));
         transaction.start();
         try {
             assertTrue(inside.await(30, TimeUnit.SECONDS));

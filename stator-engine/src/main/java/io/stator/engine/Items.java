@@ -1,0 +1,202 @@
+package io.stator.engine;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.core.expression.Path;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.item.PrimaryKeys;
+import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.read.Page;
+import io.stator.engine.read.QuerySpec;
+import io.stator.engine.read.ReadPlan;
+import io.stator.engine.read.Reads;
+import io.stator.engine.read.ScanSpec;
+import io.stator.engine.storage.Snapshot;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.CancellationReason;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.TransactionCanceledException;
+import io.stator.engine.write.Transactions;
+import io.stator.engine.write.WritePipeline;
+import io.stator.engine.write.WriteResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The item operations. Writes are {@link ItemWrite}s run by the {@link WritePipeline}, alone
+ * (PutItem, UpdateItem, DeleteItem), each on its own (BatchWriteItem) or all together
+ * (TransactWriteItems); reads are {@link ReadPlan}s run by {@link Reads}, alone (GetItem, a Query
+ * or Scan page), each on its own (BatchGetItem) or from one snapshot (TransactGetItems).
+ *
+ * <p>A front end looks the table up (through {@link Tables#require}) where DynamoDB does in its
+ * order of checks, and hands over specs whose expressions are already parsed and resolved.
+ */
+public final class Items {
+
+    /**
+     * DynamoDB returns at most 16 MB of items from one BatchGetItem. In decimal megabytes: the
+     * API reference's example (a hundred 300 KB items, 52 returned) rules out 16 MiB.
+     */
+    public static final long MAX_BATCH_GET_BYTES = 16_000_000;
+
+    /** DynamoDB's limit on the items of a transaction (developer guide, "Amazon DynamoDB Transactions"). */
+    public static final long MAX_TRANSACTION_PAYLOAD_BYTES = 4L * 1024 * 1024;
+
+    private final Storage storage;
+    private final WritePipeline pipeline;
+    private final Transactions transactions;
+    private final Reads reads;
+    private final ItemLocks locks;
+
+    Items(Storage storage, WritePipeline pipeline, Transactions transactions, Reads reads, ItemLocks locks) {
+        this.storage = storage;
+        this.pipeline = pipeline;
+        this.transactions = transactions;
+        this.reads = reads;
+        this.locks = locks;
+    }
+
+    // ---- writes -----------------------------------------------------------------------------
+
+    /** PutItem, UpdateItem, DeleteItem: one item's write, if its condition holds. */
+    public WriteResult write(ItemWrite write) {
+        return pipeline.write(write);
+    }
+
+    /**
+     * BatchWriteItem: each write applied on its own, atomic by itself but not with the others,
+     * as DynamoDB's are. A write that meets a transaction on its item is left for the client to
+     * retry (null in its place), as writes DynamoDB could not do now are.
+     */
+    public List<WriteResult> batchWrite(List<ItemWrite> writes) {
+        List<WriteResult> results = new ArrayList<>(writes.size());
+        for (ItemWrite w : writes) {
+            try {
+                results.add(pipeline.write(w));
+            } catch (DynamoDbException e) {
+                if (e.type() != ErrorType.TRANSACTION_CONFLICT) throw e;
+                results.add(null);
+            }
+        }
+        return results;
+    }
+
+    /**
+     * TransactWriteItems: every write, or none (TransactionCanceledException).
+     *
+     * @param token null when the request has no ClientRequestToken
+     */
+    public Transactions.WriteOutcome transactWrite(List<ItemWrite> writes, Transactions.ClientToken token) {
+        return transactions.write(writes, token);
+    }
+
+    // ---- reads ------------------------------------------------------------------------------
+
+    /**
+     * GetItem: the item (an absent item still consumes the minimum read), projected. Checks, in
+     * DynamoDB's order: the projection reaches inside no key attribute, the key fits the schema.
+     */
+    public Page get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead,
+                    List<Path> projection) {
+        ReadPlan.checkProjection(table, projection);
+        return reads.read(ReadPlan.item(table, key, consistentRead, projection, false));
+    }
+
+    public Page query(TableDefinition table, QuerySpec spec) {
+        return reads.read(ReadPlan.query(table, spec));
+    }
+
+    public Page scan(TableDefinition table, ScanSpec spec) {
+        return reads.read(ReadPlan.scan(table, spec));
+    }
+
+    /** One table's keys of a BatchGetItem, and how to read them. */
+    public record TableKeys(TableDefinition table, List<Map<String, AttributeValue>> keys, boolean consistentRead,
+                            List<Path> projection) {}
+
+    /**
+     * One table's part of a BatchGetItem's answer: the items found (in no particular order, as
+     * DynamoDB's), the keys not read, and what was consumed (null when nothing was read).
+     */
+    public record TableItems(List<Map<String, AttributeValue>> items, List<Map<String, AttributeValue>> unprocessedKeys,
+                             ConsumedCapacity consumed) {}
+
+    /**
+     * BatchGetItem: every key read on its own (a batch is not a snapshot), at most 16 MB of items
+     * in all; the keys past it come back unprocessed, for the client to ask again. Checks first,
+     * per table, every key against the key schema, then the projection.
+     */
+    public List<TableItems> batchGet(List<TableKeys> tables) {
+        for (TableKeys t : tables) {
+            for (Map<String, AttributeValue> key : t.keys()) PrimaryKeys.checkKey(t.table().keySchema(), key);
+            ReadPlan.checkProjection(t.table(), t.projection());
+        }
+        List<TableItems> results = new ArrayList<>(tables.size());
+        boolean cut = false;
+        long bytes = 0;
+        for (TableKeys t : tables) {
+            List<Map<String, AttributeValue>> items = new ArrayList<>();
+            List<Map<String, AttributeValue>> unprocessed = new ArrayList<>();
+            ConsumedCapacity.Builder consumed = null;
+            for (Map<String, AttributeValue> key : t.keys()) {
+                if (cut) {
+                    unprocessed.add(key);
+                    continue;
+                }
+                Page read = reads.read(ReadPlan.item(t.table(), key, t.consistentRead(), t.projection(), false));
+                if (bytes + read.bytesRead() > MAX_BATCH_GET_BYTES) {
+                    cut = true;
+                    unprocessed.add(key);
+                    continue;
+                }
+                bytes += read.bytesRead();
+                if (consumed == null) consumed = new ConsumedCapacity.Builder();
+                consumed.add(read.consumed());
+                if (read.item() != null) items.add(read.item());
+            }
+            results.add(new TableItems(items, unprocessed, consumed == null ? null : consumed.build()));
+        }
+        return results;
+    }
+
+    /** One get of a TransactGetItems. */
+    public record Get(TableDefinition table, Map<String, AttributeValue> key, List<Path> projection) {}
+
+    /**
+     * TransactGetItems: every item read from one snapshot, which a write transaction's commit is
+     * either wholly in or wholly out of; cancelled (TransactionConflict) when a write transaction
+     * is committing one of them. Reads are strongly consistent and billed twice.
+     *
+     * @return per get, its item (or none) and the units it consumed
+     */
+    public List<Page> transactGet(List<Get> gets) {
+        List<ReadPlan> plans = new ArrayList<>(gets.size());
+        List<byte[]> rowKeys = new ArrayList<>(gets.size());
+        for (Get g : gets) {
+            ReadPlan plan = ReadPlan.item(g.table(), g.key(), true, g.projection(), true);
+            plans.add(plan);
+            rowKeys.add(plan.range().from());
+        }
+        int conflict = locks.firstClaimed(rowKeys);
+        if (conflict >= 0) {
+            throw TransactionCanceledException.at(conflict, gets.size(), new CancellationReason(
+                    CancellationReason.TRANSACTION_CONFLICT, WritePipeline.TRANSACTION_ONGOING, null));
+        }
+        List<Page> results = new ArrayList<>(gets.size());
+        long bytes = 0;
+        try (Snapshot snapshot = storage.snapshot()) {
+            for (ReadPlan plan : plans) {
+                Page read = reads.read(plan, snapshot);
+                bytes += read.bytesRead();
+                results.add(read);
+            }
+        }
+        if (bytes > MAX_TRANSACTION_PAYLOAD_BYTES) {
+            throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
+        }
+        return results;
+    }
+}

@@ -1,0 +1,125 @@
+package io.stator.engine;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.engine.index.IndexBuilds;
+import io.stator.engine.table.Catalog;
+import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.table.CreateTableSpec;
+import io.stator.engine.table.ResourceArns;
+import io.stator.engine.table.TableChange;
+import io.stator.engine.table.TableCreation;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.table.TableSpecs.Tag;
+import io.stator.engine.table.TableUpdates;
+import io.stator.engine.table.TagRules;
+import io.stator.engine.table.UpdateTableSpec;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The table operations: CreateTable, DescribeTable, UpdateTable (with the lifecycle of global
+ * indexes, built and dropped in the background by {@link IndexBuilds}), DeleteTable, ListTables,
+ * and the tags of a table. Their rules live in {@code io.stator.engine.table}; this class runs
+ * them against the {@link Catalog}.
+ */
+public final class Tables {
+
+    private final Catalog catalog;
+    private final IndexBuilds indexBuilds;
+    private final Clock clock;
+
+    Tables(Catalog catalog, IndexBuilds indexBuilds, Clock clock) {
+        this.catalog = catalog;
+        this.indexBuilds = indexBuilds;
+        this.clock = clock;
+    }
+
+    /**
+     * The table an item operation names, by name or ARN, or ResourceNotFoundException ("Requested
+     * resource not found", as item operations word it).
+     */
+    public TableDefinition require(String nameOrArn) {
+        return catalog.require(nameOrArn, NotFoundMessage.PLAIN);
+    }
+
+    /** Creates a table; it is usable as soon as this returns. */
+    public TableDefinition create(CreateTableSpec spec) {
+        return catalog.create(TableCreation.definition(spec, catalog.arns(), clock));
+    }
+
+    public TableDefinition describe(String nameOrArn) {
+        return catalog.require(nameOrArn, NotFoundMessage.WITH_TABLE_NAME);
+    }
+
+    /** Applies the change at once, and starts the global index builds and drops it asked for. */
+    public TableUpdates.Result update(UpdateTableSpec spec) {
+        Set<TableChange> changes = TableUpdates.changes(spec);
+        TableUpdates.checkRequest(spec, changes);
+        String name = describe(spec.tableName()).name();
+        Instant now = clock.instant();
+        AtomicReference<TableUpdates.Applied> applied = new AtomicReference<>();
+        TableDefinition updated = catalog.update(name, table -> {
+            applied.set(TableUpdates.apply(spec, changes, table, now, catalog.arns()));
+            return applied.get().after();
+        });
+        applied.get().createdIndexes().forEach(index -> indexBuilds.backfill(name, index));
+        applied.get().deletedIndexes().forEach(index -> indexBuilds.drop(name, index));
+        TableDefinition before = applied.get().before();
+        return new TableUpdates.Result(before, updated, TableUpdates.asStillUpdating(before, updated, changes), changes);
+    }
+
+    /** Deletes a table and its items; refused while deletion protection is on. Returns the definition it had. */
+    public TableDefinition delete(String nameOrArn) {
+        return catalog.delete(describe(nameOrArn).name());
+    }
+
+    /** One page of table names in ascending order, and the last one when more follow. */
+    public record TableNames(List<String> names, String lastEvaluatedTableName) {}
+
+    /** ListTables: names after {@code exclusiveStartName} (which need not exist), at most {@code limit}. */
+    public TableNames list(String exclusiveStartName, int limit) {
+        List<String> names = catalog.names(exclusiveStartName, limit);
+        boolean more = names.size() == limit && catalog.hasTablesAfter(names.get(names.size() - 1));
+        return new TableNames(names, more ? names.get(names.size() - 1) : null);
+    }
+
+    /** TagResource: adds or replaces tags, all or none. */
+    public void tag(String resourceArn, List<Tag> tags) {
+        if (tags.isEmpty()) throw DynamoDbException.validation("Atleast one Tag needs to be provided as Input.");
+        Map<String, String> added = TagRules.parseTags(tags);
+        TableDefinition table = ResourceArns.table(resourceArn, catalog);
+        catalog.update(table.name(), current -> {
+            Map<String, String> merged = new LinkedHashMap<>(current.tags());
+            merged.putAll(added);
+            TagRules.checkCount(merged.size());
+            TableDefinition.Builder b = current.toBuilder();
+            b.tags = merged;
+            return b.build();
+        });
+    }
+
+    /** UntagResource: removes tags by key (absent keys are no-ops). */
+    public void untag(String resourceArn, List<String> keys) {
+        if (keys.isEmpty()) throw DynamoDbException.validation("Atleast one Tag Key needs to be provided as Input.");
+        TagRules.checkTagKeys(keys);
+        TagRules.checkCount(keys.size());
+        TableDefinition table = ResourceArns.table(resourceArn, catalog);
+        catalog.update(table.name(), current -> {
+            Map<String, String> remaining = new LinkedHashMap<>(current.tags());
+            keys.forEach(remaining::remove);
+            TableDefinition.Builder b = current.toBuilder();
+            b.tags = remaining;
+            return b.build();
+        });
+    }
+
+    /** ListTagsOfResource: all of a table's tags (a table has at most 50), in the order added. */
+    public Map<String, String> tags(String resourceArn) {
+        return ResourceArns.table(resourceArn, catalog).tags();
+    }
+}

@@ -1,0 +1,44 @@
+package io.stator.engine.changes;
+
+import io.stator.engine.storage.WriteBatch;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Where the write pipeline hands every item change, inside the change's own atomic batch: each
+ * {@link Consumer} may add rows of its own to the batch (a stream's records, a point-in-time
+ * recovery log), so that nothing is committed without its records and no record without its
+ * change, whatever crashes when.
+ *
+ * <p>Consumers register once, at start; staging reads the list without a lock. No consumer
+ * keeps records yet: DynamoDB Streams and TTL are the first (issue "DynamoDB Streams and Time
+ * to Live, on the change log").
+ */
+public final class ChangeLog {
+
+    /** Takes the changes it keeps, in the batch that commits them. Called with the item held. */
+    @FunctionalInterface
+    public interface Consumer {
+        void stage(WriteBatch batch, ChangeRecord change);
+    }
+
+    private final List<Consumer> consumers = new CopyOnWriteArrayList<>();
+
+    public void register(Consumer consumer) {
+        consumers.add(consumer);
+    }
+
+    public void unregister(Consumer consumer) {
+        consumers.remove(consumer);
+    }
+
+    /** True when some consumer wants changes: the pipeline builds no records otherwise. */
+    public boolean wanted() {
+        return !consumers.isEmpty();
+    }
+
+    /** Hands one change to every consumer, in the batch that will commit it. */
+    public void stage(WriteBatch batch, ChangeRecord change) {
+        for (Consumer c : consumers) c.stage(batch, change);
+    }
+}

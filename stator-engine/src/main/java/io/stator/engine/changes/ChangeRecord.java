@@ -1,0 +1,25 @@
+package io.stator.engine.changes;
+
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.table.TableDefinition;
+import java.util.Map;
+
+/**
+ * One committed change of one item, as the write pipeline stages it: the item before and after
+ * (null when absent). Every write that changes an item, whatever the operation, stages exactly
+ * one, in the same atomic batch as the change itself (see {@link ChangeLog}).
+ *
+ * @param rowKey the item's storage key
+ */
+public record ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, AttributeValue> oldItem,
+                           Map<String, AttributeValue> newItem) {
+
+    /** DynamoDB Streams' event name for this change. */
+    public EventName eventName() {
+        if (oldItem == null) return EventName.INSERT;
+        return newItem == null ? EventName.REMOVE : EventName.MODIFY;
+    }
+
+    /** INSERT, MODIFY or REMOVE, as a stream record names its change. */
+    public enum EventName { INSERT, MODIFY, REMOVE }
+}

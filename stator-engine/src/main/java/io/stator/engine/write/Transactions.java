@@ -1,0 +1,83 @@
+package io.stator.engine.write;
+
+import io.stator.core.item.ItemSize;
+import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.capacity.Usage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * TransactWriteItems: all or nothing (the {@link WritePipeline} applies it), and idempotent for
+ * ten minutes when it carries a ClientRequestToken ({@link TransactionTokens}): a retry of a
+ * committed transaction applies nothing and is billed as reading its items.
+ */
+public final class Transactions {
+
+    private final WritePipeline pipeline;
+    private final TransactionTokens tokens;
+    private final CapacityMeter meter;
+
+    public Transactions(WritePipeline pipeline, TransactionTokens tokens, CapacityMeter meter) {
+        this.pipeline = pipeline;
+        this.tokens = tokens;
+        this.meter = meter;
+    }
+
+    /**
+     * A transaction's ClientRequestToken and a digest of its whole request (the same token with
+     * another request is refused).
+     */
+    public record ClientToken(String token, byte[] fingerprint) {}
+
+    /**
+     * What a transaction did: per action, the item before and after and the units consumed
+     * (transactional rates). A replay of a committed transaction (same ClientRequestToken and
+     * request) applies nothing, has no items, and consumes per action the reading of its item
+     * as the transaction saw it.
+     */
+    public record WriteOutcome(List<WriteResult> results, boolean replayed) {}
+
+    /**
+     * Applies every action, or none (TransactionCanceledException, one reason per action).
+     *
+     * @param token null when the request has no ClientRequestToken
+     */
+    public WriteOutcome write(List<ItemWrite> actions, ClientToken token) {
+        if (token == null) return new WriteOutcome(pipeline.writeTransaction(actions, null), false);
+        boolean committed = false;
+        try {
+            long[] replayed = tokens.begin(token.token(), token.fingerprint());
+            if (replayed != null) return new WriteOutcome(replay(actions, replayed), true);
+            List<WriteResult> results = pipeline.writeTransaction(actions,
+                    (batch, written) -> tokens.record(batch, token.token(), token.fingerprint(), billedSizes(written)));
+            committed = true;
+            return new WriteOutcome(results, false);
+        } finally {
+            tokens.finish(token.token(), committed);
+        }
+    }
+
+    /** Per action, the larger of its item before and after the transaction: what a replay is billed on. */
+    private static long[] billedSizes(List<WriteResult> results) {
+        long[] sizes = new long[results.size()];
+        for (int i = 0; i < sizes.length; i++) {
+            WriteResult r = results.get(i);
+            sizes[i] = Math.max(r.oldItem() == null ? 0 : ItemSize.of(r.oldItem()),
+                    r.newItem() == null ? 0 : ItemSize.of(r.newItem()));
+        }
+        return sizes;
+    }
+
+    /**
+     * A committed transaction retried: nothing is applied; each action is billed as a
+     * transactional read of its item as the transaction saw it ({@code billedSizes}).
+     */
+    private List<WriteResult> replay(List<ItemWrite> actions, long[] billedSizes) {
+        List<WriteResult> results = new ArrayList<>(actions.size());
+        for (int i = 0; i < actions.size(); i++) {
+            results.add(new WriteResult(actions.get(i), null, null,
+                    meter.charge(new Usage.Read(null, billedSizes[i], 0, true, true)), -1));
+        }
+        return results;
+    }
+}

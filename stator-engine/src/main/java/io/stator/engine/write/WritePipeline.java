@@ -1,0 +1,418 @@
+package io.stator.engine.write;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.core.expression.ConditionEvaluator;
+import io.stator.core.item.ItemCodec;
+import io.stator.core.item.ItemSize;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.capacity.Usage;
+import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.index.EmptyIndexKeyException;
+import io.stator.engine.index.IndexEntries;
+import io.stator.engine.index.IndexEntry;
+import io.stator.engine.index.IndexPropagator;
+import io.stator.engine.item.RowKeys;
+import io.stator.engine.lock.ItemClaimedException;
+import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.storage.Keyspace;
+import io.stator.engine.storage.Storage;
+import io.stator.engine.storage.WriteBatch;
+import io.stator.engine.table.Catalog;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableCounters;
+import io.stator.engine.table.TableDefinition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every item write goes through here: PutItem, UpdateItem, DeleteItem, each write of
+ * BatchWriteItem, each action of TransactWriteItems (and, as they come, TTL deletes, PartiQL,
+ * restores and replicated writes). One write is a transaction of one item without claims; both
+ * pass the same stages, in this order:
+ * <ol>
+ *   <li><b>hold</b> the items ({@link ItemLocks}): a single write locks its item (failing at
+ *       once if a committing transaction claimed it); a transaction claims all its items, then
+ *       locks them in canonical order;</li>
+ *   <li><b>read</b> the old items, as stored, and the table's definition as it is now (an index
+ *       created since the request looked the table up must get the write);</li>
+ *   <li><b>check</b> the conditions, and <b>compute</b> the new items with each write's pure
+ *       function of its old item. A single write checks its condition first; a transaction
+ *       computes every new item first (the first that cannot be made cancels it), then checks
+ *       every condition and reports each one that fails (DynamoDB's orders);</li>
+ *   <li><b>derive</b> the index changes: each index's entry before and after;</li>
+ *   <li><b>charge</b> the capacity: the {@link CapacityMeter} prices the write from its sizes
+ *       and index changes (DynamoDB bills a write by the larger of the item before and after
+ *       it, which is why the old item is always read);</li>
+ *   <li><b>stage</b> everything in one batch: the item row, local index entries, global index
+ *       changes for the {@link IndexPropagator}, the table's counters, the item collection's
+ *       size (refused past its limit), and one {@link ChangeRecord} for the {@link ChangeLog};</li>
+ *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when.</li>
+ * </ol>
+ * Alternator's {@code rmw_operation} is the model: the new item is a pure function of the old
+ * one, so nothing but the commit has an effect, and a write whose condition fails or whose
+ * update is invalid leaves no trace.
+ */
+public final class WritePipeline {
+
+    private final Storage storage;
+    private final Catalog catalog;
+    private final TableCounters counters;
+    private final ItemLocks locks;
+    private final IndexPropagator propagator;
+    private final CapacityMeter meter;
+    private final ChangeLog changeLog;
+    private final long itemCollectionLimitBytes;
+
+    public WritePipeline(Storage storage, Catalog catalog, ItemLocks locks, IndexPropagator propagator,
+                         CapacityMeter meter, ChangeLog changeLog, long itemCollectionLimitBytes) {
+        this.storage = storage;
+        this.catalog = catalog;
+        this.counters = catalog.counters();
+        this.locks = locks;
+        this.propagator = propagator;
+        this.meter = meter;
+        this.changeLog = changeLog;
+        this.itemCollectionLimitBytes = itemCollectionLimitBytes;
+    }
+
+    /** Runs with a batch before it commits: a transaction adds its ClientRequestToken's record. */
+    @FunctionalInterface
+    public interface BeforeCommit {
+        void stage(WriteBatch batch, List<WriteResult> results);
+    }
+
+    // ---- one item ---------------------------------------------------------------------------
+
+    /**
+     * A single-item write, if its condition holds (ConditionalCheckFailedException otherwise,
+     * carrying the old item when the write asked for it).
+     */
+    @SuppressWarnings("try") // the holds are held, not used
+    public WriteResult write(ItemWrite write) {
+        meter.admit(write.table(), CapacityMeter.Access.WRITE);
+        try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
+            Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
+            check(p);
+            compute(p);
+            if (p.changesNothing()) return p.nothingWritten(meter.charge(p.usage(List.of(), false)));
+            deriveIndexChanges(p);
+            p.consumed = meter.charge(p.usage(p.indexWrites(), false));
+            try (ItemLocks.Held collection = lockCollectionsOf(List.of(p));
+                 WriteBatch batch = storage.newBatch()) {
+                stage(batch, p, null);
+                storage.commit(batch);
+            }
+            if (p.queuedIndexChanges) propagator.wake();
+            return p.result();
+        }
+    }
+
+    private ItemLocks.Held lockForWrite(byte[] rowKey) {
+        try {
+            return locks.lockForWrite(rowKey);
+        } catch (ItemClaimedException e) {
+            throw transactionConflict();
+        }
+    }
+
+    /**
+     * DynamoDB's answer to a write on an item that a transaction is committing (the message
+     * recorded from DynamoDB in docs/dynamodb/batches-transactions.md).
+     */
+    static DynamoDbException transactionConflict() {
+        return new DynamoDbException(ErrorType.TRANSACTION_CONFLICT, TRANSACTION_ONGOING);
+    }
+
+    public static final String TRANSACTION_ONGOING = "Transaction is ongoing for the item";
+
+    // ---- a transaction ----------------------------------------------------------------------
+
+    /**
+     * Applies every write, or none (TransactionCanceledException, one reason per write). The
+     * writes name distinct items.
+     *
+     * @param beforeCommit null for none
+     */
+    @SuppressWarnings("try") // the holds are held, not used
+    public List<WriteResult> writeTransaction(List<ItemWrite> writes, BeforeCommit beforeCommit) {
+        int n = writes.size();
+        TableDefinition admitted = null;
+        for (ItemWrite w : writes) {
+            if (w.table() != admitted) meter.admit(w.table(), CapacityMeter.Access.WRITE);
+            admitted = w.table();
+        }
+        List<byte[]> rowKeys = new ArrayList<>(n);
+        for (ItemWrite w : writes) rowKeys.add(w.rowKey());
+        ItemLocks.Held items;
+        try {
+            items = locks.claimAndLock(rowKeys);
+        } catch (ItemClaimedException e) {
+            throw TransactionCanceledException.at(e.position(), n,
+                    new CancellationReason(CancellationReason.TRANSACTION_CONFLICT, TRANSACTION_ONGOING, null));
+        }
+        try (items) {
+            List<Pending> pending = new ArrayList<>(n);
+            for (ItemWrite w : writes) pending.add(new Pending(w, w.table(), read(w.rowKey())));
+            // DynamoDB's order: each new item in request order (the first that cannot be made,
+            // say an update of a string by a number, cancels the transaction as a
+            // ValidationError, every other action None); then every condition, each failure
+            // reported.
+            for (int i = 0; i < n; i++) {
+                try {
+                    compute(pending.get(i));
+                } catch (EmptyIndexKeyException e) {
+                    throw e; // the request's error, not the action's (see EmptyIndexKeyException)
+                } catch (DynamoDbException e) {
+                    throw TransactionCanceledException.at(i, n, CancellationReason.of(e));
+                }
+            }
+            CancellationReason[] reasons = new CancellationReason[n];
+            Arrays.fill(reasons, CancellationReason.NONE);
+            boolean cancelled = false;
+            for (int i = 0; i < n; i++) {
+                try {
+                    check(pending.get(i));
+                } catch (ConditionalCheckFailedException e) {
+                    reasons[i] = CancellationReason.of(e);
+                    cancelled = true;
+                }
+            }
+            if (cancelled) throw new TransactionCanceledException(List.of(reasons));
+
+            for (Pending p : pending) p.table = current(p.write.table());
+            List<WriteResult> results = new ArrayList<>(n);
+            boolean queued = false;
+            try (ItemLocks.Held collections = lockCollectionsOf(pending);
+                 WriteBatch batch = storage.newBatch()) {
+                Map<CollectionKey, Long> collectionSizes = new HashMap<>();
+                for (int i = 0; i < n; i++) {
+                    Pending p = pending.get(i);
+                    if (p.write.isConditionCheck() || p.changesNothing()) {
+                        // A ConditionCheck is billed as a write of the item it checks (measured on DynamoDB).
+                        results.add(p.nothingWritten(meter.charge(p.usage(List.of(), true))));
+                        continue;
+                    }
+                    try {
+                        deriveIndexChanges(p);
+                        p.consumed = meter.charge(p.usage(p.indexWrites(), true));
+                        stage(batch, p, collectionSizes);
+                        queued |= p.queuedIndexChanges;
+                        results.add(p.result());
+                    } catch (DynamoDbException e) {
+                        reasons[i] = CancellationReason.of(e);
+                        cancelled = true;
+                        results.add(null);
+                    }
+                }
+                if (cancelled) throw new TransactionCanceledException(List.of(reasons));
+                if (beforeCommit != null) beforeCommit.stage(batch, results);
+                storage.commit(batch);
+            }
+            if (queued) propagator.wake();
+            return results;
+        }
+    }
+
+    // ---- the stages -------------------------------------------------------------------------
+
+    /** One item's write on its way through the stages. */
+    private static final class Pending {
+        final ItemWrite write;
+        TableDefinition table;
+        final Map<String, AttributeValue> oldItem;
+        Map<String, AttributeValue> newItem;
+        long oldSize;
+        long newSize;
+        List<IndexChange> indexChanges = List.of();
+        ConsumedCapacity consumed;
+        long collectionSize = -1;
+        boolean queuedIndexChanges;
+
+        Pending(ItemWrite write, TableDefinition table, Map<String, AttributeValue> oldItem) {
+            this.write = write;
+            this.table = table;
+            this.oldItem = oldItem;
+            this.newItem = oldItem; // until computed; a ConditionCheck keeps it
+            this.oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
+        }
+
+        boolean changesNothing() {
+            return oldItem == null && newItem == null;
+        }
+
+        List<Usage.IndexWrite> indexWrites() {
+            if (indexChanges.isEmpty()) return List.of();
+            List<Usage.IndexWrite> writes = new ArrayList<>(indexChanges.size());
+            for (IndexChange c : indexChanges) writes.add(c.usage());
+            return writes;
+        }
+
+        /**
+         * Billed by the larger of the item before and after; a write that changes nothing (or only
+         * checks) by the item as it is.
+         */
+        Usage.Write usage(List<Usage.IndexWrite> indexes, boolean transactional) {
+            boolean written = !write.isConditionCheck() && !changesNothing();
+            return new Usage.Write(oldSize, written ? newSize : 0, indexes, transactional);
+        }
+
+        WriteResult nothingWritten(ConsumedCapacity consumed) {
+            return new WriteResult(write, oldItem, newItem, consumed, -1);
+        }
+
+        WriteResult result() {
+            return new WriteResult(write, oldItem, newItem, consumed, collectionSize);
+        }
+    }
+
+    /**
+     * The table's definition as it is now, not as the request found it: an index created in
+     * between must get the write's change (IndexBuilds relies on it). Called with the item held.
+     */
+    private TableDefinition current(TableDefinition requested) {
+        TableDefinition current = catalog.findById(requested.id());
+        return current != null ? current : requested;
+    }
+
+    /** The item stored under the row key, or null. Called with the item held. */
+    private Map<String, AttributeValue> read(byte[] rowKey) {
+        byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+        return stored == null ? null : ItemCodec.decode(stored);
+    }
+
+    /** The write's condition on the item as stored; a null condition always holds. */
+    private static void check(Pending p) {
+        if (p.write.condition() != null && !ConditionEvaluator.matches(p.write.condition(), p.oldItem)) {
+            throw new ConditionalCheckFailedException(p.write.returnOldItemOnFailure() ? p.oldItem : null);
+        }
+    }
+
+    /** The new item, from the old one (a ConditionCheck changes nothing). */
+    private static void compute(Pending p) {
+        if (p.write.isConditionCheck()) return;
+        p.newItem = p.write.mutation().apply(p.oldItem);
+        p.newSize = p.newItem == null ? 0 : ItemSize.of(p.newItem);
+    }
+
+    /** One index's entry before and after a write, when the write changes it. */
+    private record IndexChange(IndexDefinition index, IndexEntry before, IndexEntry after) {
+        boolean moved() {
+            return before != null && !IndexEntry.sameKey(before, after);
+        }
+
+        Usage.IndexWrite usage() {
+            return new Usage.IndexWrite(index.name(), index.global(), moved() ? before.size() : -1,
+                    after == null ? -1 : after.size());
+        }
+    }
+
+    /** What the write changes in the table's secondary indexes (those not being deleted). */
+    private static void deriveIndexChanges(Pending p) {
+        List<IndexDefinition> indexes = p.table.indexes();
+        if (indexes.isEmpty()) return;
+        List<IndexChange> changes = new ArrayList<>(indexes.size());
+        for (IndexDefinition index : indexes) {
+            if (index.status() == IndexDefinition.IndexStatus.DELETING) continue;
+            IndexEntry before = IndexEntries.entry(p.table, index, p.oldItem);
+            IndexEntry after = IndexEntries.entry(p.table, index, p.newItem);
+            if (!IndexEntry.same(before, after)) changes.add(new IndexChange(index, before, after));
+        }
+        p.indexChanges = changes;
+    }
+
+    /**
+     * Adds one item's write to the batch: the item, the table's counters, its index entries
+     * (local ones directly, as DynamoDB writes them with the item; global ones as records for
+     * the propagator, as DynamoDB's arrive later), its item collection's size and its change
+     * record. Throws when the write would pass the item-collection limit (the batch must then
+     * not be committed).
+     *
+     * @param pendingCollections the collection-size changes already in the batch (a
+     *                           transaction's earlier items), or null for a single write
+     */
+    private void stage(WriteBatch batch, Pending p, Map<CollectionKey, Long> pendingCollections) {
+        TableDefinition table = p.table;
+        if (p.newItem == null) {
+            batch.delete(Keyspace.ITEMS, p.write.rowKey());
+        } else {
+            batch.put(Keyspace.ITEMS, p.write.rowKey(), ItemCodec.encode(p.newItem));
+        }
+        TableCounters.record(batch, table.id(), (p.newItem == null ? 0 : 1) - (p.oldItem == null ? 0 : 1),
+                p.newSize - p.oldSize);
+        long localBytes = 0;
+        for (IndexChange c : p.indexChanges) {
+            if (c.index().global()) {
+                propagator.enqueue(batch, table.id(), c.index().id(), c.before(), c.after());
+                p.queuedIndexChanges = true;
+            } else {
+                if (c.moved()) batch.delete(Keyspace.ITEMS, c.before().key());
+                if (c.after() != null) batch.put(Keyspace.ITEMS, c.after().key(), c.after().value());
+                long bytes = (c.after() == null ? 0 : c.after().size()) - (c.before() == null ? 0 : c.before().size());
+                TableCounters.recordIndex(batch, table.id(), c.index().id(),
+                        (c.after() == null ? 0 : 1) - (c.before() == null ? 0 : 1), bytes);
+                localBytes += bytes;
+            }
+        }
+        if (!table.localIndexes().isEmpty()) {
+            p.collectionSize = recordCollection(batch, pendingCollections, table,
+                    p.oldItem != null ? p.oldItem : p.newItem, p.newSize - p.oldSize + localBytes);
+        }
+        if (changeLog.wanted()) changeLog.stage(batch, new ChangeRecord(table, p.write.rowKey(), p.oldItem, p.newItem));
+    }
+
+    /** Holds the item collections the writes change (tables with a local index only), after their items. */
+    private ItemLocks.Held lockCollectionsOf(List<Pending> pending) {
+        List<byte[]> collections = null;
+        for (Pending p : pending) {
+            Map<String, AttributeValue> any = p.oldItem != null ? p.oldItem : p.newItem;
+            if (p.table.localIndexes().isEmpty() || any == null) continue;
+            if (collections == null) collections = new ArrayList<>(pending.size());
+            collections.add(RowKeys.partitionKey(p.table, any));
+        }
+        return collections == null ? NOTHING_HELD : locks.lockCollections(collections);
+    }
+
+    private static final ItemLocks.Held NOTHING_HELD = () -> { };
+
+    /**
+     * Adds a write's change to its item collection's size, refusing it when the collection would
+     * pass the limit (ItemCollectionSizeLimitExceededException; DynamoDB's limit is 10 GB, and
+     * configurable here so that tests can reach it). Returns the collection's new size. Called
+     * with the collection held.
+     */
+    private long recordCollection(WriteBatch batch, Map<CollectionKey, Long> pending, TableDefinition table,
+                                  Map<String, AttributeValue> item, long delta) {
+        byte[] partitionKey = RowKeys.partitionKey(table, item);
+        CollectionKey key = pending == null ? null : new CollectionKey(table.id(), partitionKey);
+        long before = counters.collectionSize(table.id(), partitionKey) + (key == null ? 0 : pending.getOrDefault(key, 0L));
+        long size = before + delta;
+        if (delta > 0 && size > itemCollectionLimitBytes) {
+            // DynamoDB's own message is unknown; this is the reason text its API reference gives
+            // for the same refusal in TransactWriteItems (docs/dynamodb/indexes.md §6).
+            throw new DynamoDbException(ErrorType.ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
+        }
+        TableCounters.recordCollection(batch, table.id(), partitionKey, delta);
+        if (key != null) pending.merge(key, delta, Long::sum);
+        return size;
+    }
+
+    /** One item collection: a table and a partition key value (encoded). */
+    private record CollectionKey(long tableId, byte[] partitionKey) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CollectionKey k && k.tableId == tableId && Arrays.equals(k.partitionKey, partitionKey);
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(tableId) * 31 + Arrays.hashCode(partitionKey);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.stator.server.api;
+
+import static io.stator.server.api.ExpressionParameters.member;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.ExpressionContext;
+import io.stator.core.expression.ExpressionKind;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.Engine;
+import io.stator.engine.item.ItemLimits;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.ItemUpdate;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.ReturnValues;
+import io.stator.server.protocol.request.AttributeValueUpdate;
+import io.stator.server.protocol.request.ExpectedAttributeValue;
+import io.stator.server.protocol.request.Unvalidated;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The item writes of requests, checked in DynamoDB's order and made into the engine's
+ * {@link ItemWrite}s: PutItem's, UpdateItem's and DeleteItem's, and the same writes inside
+ * TransactWriteItems (whose Put, Update, Delete and ConditionCheck carry fewer members: those
+ * absent are null).
+ */
+final class WriteRequests {
+
+    private WriteRequests() {}
+
+    /** The members of a write's condition, legacy or expression, whatever request carries them. */
+    record ConditionMembers(Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
+                            String conditionExpression, Map<String, String> expressionAttributeNames,
+                            Unvalidated<Map<String, AttributeValue>> expressionAttributeValues) {}
+
+    /**
+     * A put, checked in DynamoDB's order: the expression parameters, the item's values, its
+     * nesting, ReturnValues, the item's size, the condition, then the table, then the key
+     * attributes against the table's key schema. An over-size item is refused even when the
+     * table does not exist.
+     */
+    static ItemWrite put(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> item,
+                         ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
+                         boolean inTransaction) {
+        checkCombination(c);
+        Map<String, AttributeValue> values = item.validated();
+        ItemLimits.checkNesting(values);
+        ReturnValues returned = oldItemOrNothing(returnValues);
+        ItemLimits.checkItemSize(values);
+        Condition condition = condition(c);
+        TableDefinition table = engine.tables().require(tableName);
+        return ItemWrite.put(table, values, condition, returned, returnsOldItemOnFailure(returnValuesOnConditionCheckFailure),
+                inTransaction);
+    }
+
+    /**
+     * A delete, checked in DynamoDB's order: the expression parameters, the key's values,
+     * ReturnValues, the condition, the table, then the key against the table's key schema.
+     */
+    static ItemWrite delete(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
+                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure) {
+        checkCombination(c);
+        Map<String, AttributeValue> values = key.validated();
+        ReturnValues returned = oldItemOrNothing(returnValues);
+        Condition condition = condition(c);
+        TableDefinition table = engine.tables().require(tableName);
+        return ItemWrite.delete(table, values, condition, returned,
+                returnsOldItemOnFailure(returnValuesOnConditionCheckFailure));
+    }
+
+    /**
+     * An update (an upsert), checked in DynamoDB's order: the expression parameters, the key's
+     * values, AttributeUpdates, Expected, the expressions, the table, then the key and the
+     * update's targets against the table's key schema.
+     *
+     * @param returnValues null for NONE (a transaction's Update has none)
+     */
+    static ItemWrite update(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
+                            Map<String, AttributeValueUpdate> attributeUpdates, String updateExpression,
+                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure) {
+        ExpressionParameters.checkCombination(
+                List.of(member("UpdateExpression", updateExpression), member("ConditionExpression", c.conditionExpression())),
+                List.of(member("AttributeUpdates", attributeUpdates), member("Expected", c.expected())),
+                c.expressionAttributeNames(), c.expressionAttributeValues());
+        Map<String, AttributeValue> keyValues = key.validated();
+        ItemUpdate update = LegacyUpdates.read(attributeUpdates);
+        Condition condition = LegacyConditions.expected(c.expected(), c.conditionalOperator());
+        ExpressionContext expressions = ExpressionParameters.context(c.expressionAttributeNames(),
+                c.expressionAttributeValues());
+        if (updateExpression != null) update = new ItemUpdate.Expression(expressions.update(updateExpression));
+        if (c.conditionExpression() != null) {
+            condition = expressions.condition(ExpressionKind.CONDITION, c.conditionExpression());
+        }
+        expressions.checkAllUsed();
+        boolean returnOldOnFailure = returnsOldItemOnFailure(returnValuesOnConditionCheckFailure);
+        TableDefinition table = engine.tables().require(tableName);
+        return ItemWrite.update(table, keyValues, condition,
+                returnValues == null ? ReturnValues.NONE : ReturnValues.valueOf(returnValues), returnOldOnFailure,
+                update == null ? ItemUpdate.NONE : update);
+    }
+
+    /** A transaction's ConditionCheck: the key's values, the condition, the table, the key against its schema. */
+    static ItemWrite conditionCheck(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
+                                    ConditionMembers c, String returnValuesOnConditionCheckFailure) {
+        Map<String, AttributeValue> values = key.validated();
+        ExpressionContext expressions = ExpressionParameters.context(c.expressionAttributeNames(),
+                c.expressionAttributeValues());
+        Condition condition = expressions.condition(ExpressionKind.CONDITION, c.conditionExpression());
+        expressions.checkAllUsed();
+        TableDefinition table = engine.tables().require(tableName);
+        return ItemWrite.conditionCheck(table, values, condition,
+                returnsOldItemOnFailure(returnValuesOnConditionCheckFailure));
+    }
+
+    private static void checkCombination(ConditionMembers c) {
+        ExpressionParameters.checkCombination(List.of(member("ConditionExpression", c.conditionExpression())),
+                List.of(member("Expected", c.expected())), c.expressionAttributeNames(), c.expressionAttributeValues());
+    }
+
+    /**
+     * The condition of a put or a delete: its legacy Expected, or its ConditionExpression,
+     * checked (with the placeholders) in DynamoDB's order.
+     */
+    private static Condition condition(ConditionMembers c) {
+        Condition condition = LegacyConditions.expected(c.expected(), c.conditionalOperator());
+        ExpressionContext expressions = ExpressionParameters.context(c.expressionAttributeNames(),
+                c.expressionAttributeValues());
+        if (c.conditionExpression() != null) {
+            condition = expressions.condition(ExpressionKind.CONDITION, c.conditionExpression());
+        }
+        expressions.checkAllUsed();
+        return condition;
+    }
+
+    private static boolean returnsOldItemOnFailure(String returnValuesOnConditionCheckFailure) {
+        return "ALL_OLD".equals(returnValuesOnConditionCheckFailure);
+    }
+
+    /** PutItem and DeleteItem return only the old item, or nothing. */
+    private static ReturnValues oldItemOrNothing(String returnValues) {
+        if (returnValues == null || returnValues.equals("NONE")) return ReturnValues.NONE;
+        if (returnValues.equals("ALL_OLD")) return ReturnValues.ALL_OLD;
+        throw DynamoDbException.validation("ReturnValues can only be ALL_OLD or NONE");
+    }
+}

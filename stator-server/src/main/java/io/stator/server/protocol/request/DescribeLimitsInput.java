@@ -1,0 +1,22 @@
+// Generated from DynamoDB's service model by RequestRecordsGenerator: do not edit.
+// To regenerate, run RequestRecordsTest with -Dstator.regenerate=true (docs/architecture.md).
+package io.stator.server.protocol.request;
+
+import java.util.List;
+
+/** DynamoDB's {@code DescribeLimitsInput}, as a request carries it. */
+public record DescribeLimitsInput() implements ModelStructure {
+
+    /** The members, in the model's order: the record's components. */
+    static final List<String> MEMBERS = List.of();
+
+    /** The record of the members' values, in the model's order. */
+    static DescribeLimitsInput of(Object[] values) {
+        return new DescribeLimitsInput();
+    }
+
+    @Override
+    public Object member(int index) {
+        throw new IndexOutOfBoundsException(index);
+    }
+}

@@ -1,0 +1,51 @@
+// Generated from DynamoDB's service model by RequestRecordsGenerator: do not edit.
+// To regenerate, run RequestRecordsTest with -Dstator.regenerate=true (docs/architecture.md).
+package io.stator.server.protocol.request;
+
+import io.stator.core.model.AttributeValue;
+import java.util.List;
+import java.util.Map;
+
+/** DynamoDB's {@code Put}, as a request carries it. */
+public record Put(
+        Unvalidated<Map<String, AttributeValue>> item,
+        String tableName,
+        String conditionExpression,
+        Map<String, String> expressionAttributeNames,
+        Unvalidated<Map<String, AttributeValue>> expressionAttributeValues,
+        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+
+    /** The members, in the model's order: the record's components. */
+    static final List<String> MEMBERS = List.of(
+            "Item",
+            "TableName",
+            "ConditionExpression",
+            "ExpressionAttributeNames",
+            "ExpressionAttributeValues",
+            "ReturnValuesOnConditionCheckFailure");
+
+    /** The record of the members' values, in the model's order. */
+    @SuppressWarnings("unchecked")
+    static Put of(Object[] values) {
+        return new Put(
+                (Unvalidated<Map<String, AttributeValue>>) values[0],
+                (String) values[1],
+                (String) values[2],
+                (Map<String, String>) values[3],
+                (Unvalidated<Map<String, AttributeValue>>) values[4],
+                (String) values[5]);
+    }
+
+    @Override
+    public Object member(int index) {
+        return switch (index) {
+            case 0 -> item;
+            case 1 -> tableName;
+            case 2 -> conditionExpression;
+            case 3 -> expressionAttributeNames;
+            case 4 -> expressionAttributeValues;
+            case 5 -> returnValuesOnConditionCheckFailure;
+            default -> throw new IndexOutOfBoundsException(index);
+        };
+    }
+}

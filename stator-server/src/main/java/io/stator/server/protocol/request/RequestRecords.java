@@ -1,0 +1,109 @@
+// Generated from DynamoDB's service model by RequestRecordsGenerator: do not edit.
+// To regenerate, run RequestRecordsTest with -Dstator.regenerate=true (docs/architecture.md).
+package io.stator.server.protocol.request;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Binds each structure shape of the served operations' inputs to its record: the request
+ * reader builds a structure's record from its members' values, in the model's order.
+ */
+public final class RequestRecords {
+
+    private RequestRecords() {}
+
+    /**
+     * The constructor of the shape's record, or null when none was generated (an operation
+     * Stator does not serve). Refuses to start when the model's members are not the record's.
+     */
+    public static Function<Object[], ModelStructure> constructor(String shape, List<String> members) {
+        return switch (shape) {
+            case "AttributeDefinition" -> bound(members, AttributeDefinition.MEMBERS, AttributeDefinition::of);
+            case "AttributeValueUpdate" -> bound(members, AttributeValueUpdate.MEMBERS, AttributeValueUpdate::of);
+            case "BatchGetItemInput" -> bound(members, BatchGetItemInput.MEMBERS, BatchGetItemInput::of);
+            case "BatchWriteItemInput" -> bound(members, BatchWriteItemInput.MEMBERS, BatchWriteItemInput::of);
+            case "Condition" -> bound(members, Condition.MEMBERS, Condition::of);
+            case "ConditionCheck" -> bound(members, ConditionCheck.MEMBERS, ConditionCheck::of);
+            case "CreateGlobalSecondaryIndexAction" ->
+                    bound(members, CreateGlobalSecondaryIndexAction.MEMBERS, CreateGlobalSecondaryIndexAction::of);
+            case "CreateGlobalTableWitnessGroupMemberAction" ->
+                    bound(members, CreateGlobalTableWitnessGroupMemberAction.MEMBERS, CreateGlobalTableWitnessGroupMemberAction::of);
+            case "CreateReplicationGroupMemberAction" ->
+                    bound(members, CreateReplicationGroupMemberAction.MEMBERS, CreateReplicationGroupMemberAction::of);
+            case "CreateTableInput" -> bound(members, CreateTableInput.MEMBERS, CreateTableInput::of);
+            case "Delete" -> bound(members, Delete.MEMBERS, Delete::of);
+            case "DeleteGlobalSecondaryIndexAction" ->
+                    bound(members, DeleteGlobalSecondaryIndexAction.MEMBERS, DeleteGlobalSecondaryIndexAction::of);
+            case "DeleteGlobalTableWitnessGroupMemberAction" ->
+                    bound(members, DeleteGlobalTableWitnessGroupMemberAction.MEMBERS, DeleteGlobalTableWitnessGroupMemberAction::of);
+            case "DeleteItemInput" -> bound(members, DeleteItemInput.MEMBERS, DeleteItemInput::of);
+            case "DeleteReplicationGroupMemberAction" ->
+                    bound(members, DeleteReplicationGroupMemberAction.MEMBERS, DeleteReplicationGroupMemberAction::of);
+            case "DeleteRequest" -> bound(members, DeleteRequest.MEMBERS, DeleteRequest::of);
+            case "DeleteTableInput" -> bound(members, DeleteTableInput.MEMBERS, DeleteTableInput::of);
+            case "DescribeEndpointsRequest" ->
+                    bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
+            case "DescribeLimitsInput" -> bound(members, DescribeLimitsInput.MEMBERS, DescribeLimitsInput::of);
+            case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
+            case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
+            case "Get" -> bound(members, Get.MEMBERS, Get::of);
+            case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);
+            case "GlobalSecondaryIndex" -> bound(members, GlobalSecondaryIndex.MEMBERS, GlobalSecondaryIndex::of);
+            case "GlobalSecondaryIndexUpdate" ->
+                    bound(members, GlobalSecondaryIndexUpdate.MEMBERS, GlobalSecondaryIndexUpdate::of);
+            case "GlobalTableWitnessGroupUpdate" ->
+                    bound(members, GlobalTableWitnessGroupUpdate.MEMBERS, GlobalTableWitnessGroupUpdate::of);
+            case "KeySchemaElement" -> bound(members, KeySchemaElement.MEMBERS, KeySchemaElement::of);
+            case "KeysAndAttributes" -> bound(members, KeysAndAttributes.MEMBERS, KeysAndAttributes::of);
+            case "ListTablesInput" -> bound(members, ListTablesInput.MEMBERS, ListTablesInput::of);
+            case "ListTagsOfResourceInput" ->
+                    bound(members, ListTagsOfResourceInput.MEMBERS, ListTagsOfResourceInput::of);
+            case "LocalSecondaryIndex" -> bound(members, LocalSecondaryIndex.MEMBERS, LocalSecondaryIndex::of);
+            case "OnDemandThroughput" -> bound(members, OnDemandThroughput.MEMBERS, OnDemandThroughput::of);
+            case "OnDemandThroughputOverride" ->
+                    bound(members, OnDemandThroughputOverride.MEMBERS, OnDemandThroughputOverride::of);
+            case "Projection" -> bound(members, Projection.MEMBERS, Projection::of);
+            case "ProvisionedThroughput" -> bound(members, ProvisionedThroughput.MEMBERS, ProvisionedThroughput::of);
+            case "ProvisionedThroughputOverride" ->
+                    bound(members, ProvisionedThroughputOverride.MEMBERS, ProvisionedThroughputOverride::of);
+            case "Put" -> bound(members, Put.MEMBERS, Put::of);
+            case "PutItemInput" -> bound(members, PutItemInput.MEMBERS, PutItemInput::of);
+            case "PutRequest" -> bound(members, PutRequest.MEMBERS, PutRequest::of);
+            case "QueryInput" -> bound(members, QueryInput.MEMBERS, QueryInput::of);
+            case "ReplicaGlobalSecondaryIndex" ->
+                    bound(members, ReplicaGlobalSecondaryIndex.MEMBERS, ReplicaGlobalSecondaryIndex::of);
+            case "ReplicationGroupUpdate" -> bound(members, ReplicationGroupUpdate.MEMBERS, ReplicationGroupUpdate::of);
+            case "SSESpecification" -> bound(members, SSESpecification.MEMBERS, SSESpecification::of);
+            case "ScanInput" -> bound(members, ScanInput.MEMBERS, ScanInput::of);
+            case "StreamSpecification" -> bound(members, StreamSpecification.MEMBERS, StreamSpecification::of);
+            case "Tag" -> bound(members, Tag.MEMBERS, Tag::of);
+            case "TagResourceInput" -> bound(members, TagResourceInput.MEMBERS, TagResourceInput::of);
+            case "TransactGetItem" -> bound(members, TransactGetItem.MEMBERS, TransactGetItem::of);
+            case "TransactGetItemsInput" -> bound(members, TransactGetItemsInput.MEMBERS, TransactGetItemsInput::of);
+            case "TransactWriteItem" -> bound(members, TransactWriteItem.MEMBERS, TransactWriteItem::of);
+            case "TransactWriteItemsInput" ->
+                    bound(members, TransactWriteItemsInput.MEMBERS, TransactWriteItemsInput::of);
+            case "UntagResourceInput" -> bound(members, UntagResourceInput.MEMBERS, UntagResourceInput::of);
+            case "Update" -> bound(members, Update.MEMBERS, Update::of);
+            case "UpdateGlobalSecondaryIndexAction" ->
+                    bound(members, UpdateGlobalSecondaryIndexAction.MEMBERS, UpdateGlobalSecondaryIndexAction::of);
+            case "UpdateItemInput" -> bound(members, UpdateItemInput.MEMBERS, UpdateItemInput::of);
+            case "UpdateReplicationGroupMemberAction" ->
+                    bound(members, UpdateReplicationGroupMemberAction.MEMBERS, UpdateReplicationGroupMemberAction::of);
+            case "UpdateTableInput" -> bound(members, UpdateTableInput.MEMBERS, UpdateTableInput::of);
+            case "WarmThroughput" -> bound(members, WarmThroughput.MEMBERS, WarmThroughput::of);
+            case "WriteRequest" -> bound(members, WriteRequest.MEMBERS, WriteRequest::of);
+            default -> null;
+        };
+    }
+
+    private static Function<Object[], ModelStructure> bound(List<String> members, List<String> recordMembers,
+                                                           Function<Object[], ModelStructure> constructor) {
+        if (!members.equals(recordMembers)) {
+            throw new IllegalStateException("the service model's members " + members + " are not the "
+                    + "request record's " + recordMembers + ": regenerate the request records");
+        }
+        return constructor;
+    }
+}
