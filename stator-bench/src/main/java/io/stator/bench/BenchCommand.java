@@ -5,12 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code stator-bench}: the load generator ({@code run}) and the comparison with peers ({@code compare}). */
 @Command(name = "stator-bench", mixinStandardHelpOptions = true, version = "stator-bench 0.1.0",
@@ -103,7 +108,8 @@ public final class BenchCommand implements Runnable {
             description = "Installs and starts the peers (dynalite, moto), Stator and a trivial HTTP server on this "
                     + "machine, runs the same workloads against each, and writes a Markdown report with a chart.")
     static final class CompareCommand extends LoadOptions implements Callable<Integer> {
-        @Option(names = "--servers", split = ",", description = "Servers to run (default: all of ${COMPLETION-CANDIDATES}).")
+        @Option(names = "--servers", split = ",", completionCandidates = ServerLabels.class, description = "Servers to "
+                + "run, of ${COMPLETION-CANDIDATES} (default: all but stator-baseline, which --baseline adds).")
         List<String> servers = new ArrayList<>();
 
         @Option(names = "--workloads", split = ",", description = "Request workloads of the matrix (default: all).")
@@ -142,6 +148,19 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--cache-dir", description = "Where peers are installed (default: ~/.cache/stator-bench).")
         Path cacheDir;
 
+        @Option(names = "--baseline", paramLabel = "DIR", description = "Another checkout of Stator (a git worktree of "
+                + "an older commit, say), measured in the same run as server stator-baseline: its bin/stator is "
+                + "prepared and started as stator's. The default servers then include it.")
+        Path baseline;
+
+        @Option(names = "--rounds", paramLabel = "N", description = "Rounds of the request workloads of stator and "
+                + "stator-baseline, each on a freshly started and loaded process, the two taking turns; the report "
+                + "shows the median of each workload (default: ${DEFAULT-VALUE}).")
+        int rounds = 1;
+
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() throws IOException {
             Path home = Path.of(System.getProperty("stator.home", ".")).toAbsolutePath().normalize();
@@ -157,22 +176,53 @@ public final class BenchCommand implements Runnable {
                 largeLoadBudget = 30;
                 scanBudget = 20;
             }
-            List<ServerKind> kinds = servers.isEmpty() ? List.of(ServerKind.values())
+            Path baselineHome = baseline == null ? null : baseline.toAbsolutePath().normalize();
+            List<ServerKind> kinds = servers.isEmpty()
+                    ? Stream.of(ServerKind.values()).filter(k -> k != ServerKind.STATOR_BASELINE || baselineHome != null).toList()
                     : servers.stream().map(ServerKind::parse).toList();
+            check(kinds, baselineHome);
             List<Workload> matrix = workloads.isEmpty() ? List.of(Workload.values())
                     : workloads.stream().map(Workload::parse).toList();
             Compare.Options options = new Compare.Options(kinds, matrix, connections, Duration.ofSeconds(warmup),
                     Duration.ofSeconds(duration), items, itemBytes, largeItems, largeItemBytes, loadBudget,
-                    largeLoadBudget, scanBudget, !noProfile);
+                    largeLoadBudget, scanBudget, !noProfile, rounds);
             Files.createDirectories(work);
             String machine = Machine.describe();
             Compare.progress("machine: %s", machine);
-            Compare.Outcome outcome = new Compare(options, new ServerKind.Places(home, cache, work)).run();
+            Compare.Outcome outcome = new Compare(options, new ServerKind.Places(home, cache, work, baselineHome)).run();
             String name = out.getFileName().toString();
             Path chart = out.resolveSibling(name.endsWith(".md") ? name.substring(0, name.length() - 3) + ".svg" : name + ".svg");
             new MarkdownReport(options, outcome, commandLine(), machine).write(out, chart);
             Compare.progress("report: %s, chart: %s (%.1f minutes)", out, chart, outcome.seconds() / 60);
             return 0;
+        }
+
+        /** Options that cannot work together stop the run before anything starts, not after the first servers ran. */
+        private void check(List<ServerKind> kinds, Path baselineHome) {
+            if (rounds < 1) throw new ParameterException(spec.commandLine(), "--rounds must be at least 1, not " + rounds);
+            if (baselineHome == null) {
+                if (kinds.contains(ServerKind.STATOR_BASELINE)) {
+                    throw new ParameterException(spec.commandLine(),
+                            "server stator-baseline needs --baseline DIR, the checkout of Stator to compare with");
+                }
+                return;
+            }
+            if (!kinds.contains(ServerKind.STATOR_BASELINE)) {
+                throw new ParameterException(spec.commandLine(), "--baseline is measured as server stator-baseline, "
+                        + "which --servers leaves out; add it (e.g. --servers trivial,stator,stator-baseline)");
+            }
+            if (!Files.isExecutable(baselineHome.resolve("bin/stator"))) {
+                throw new ParameterException(spec.commandLine(), "--baseline " + baseline
+                        + ": no executable bin/stator there; DIR must be a checkout of Stator");
+            }
+        }
+
+        /** The servers' labels, for the help of --servers. */
+        static final class ServerLabels implements Iterable<String> {
+            @Override
+            public Iterator<String> iterator() {
+                return Stream.of(ServerKind.values()).map(k -> k.label).iterator();
+            }
         }
 
         private static String commandLine() {

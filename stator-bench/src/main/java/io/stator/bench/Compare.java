@@ -28,12 +28,19 @@ import java.util.stream.Stream;
  * A fresh process per phase makes the memory after loading the large table that table's cost,
  * not the sum of both. A server that loads slowly stops loading at the load budget and runs
  * its workloads on the items it has; the report says how many that was.
+ *
+ * <p>Stator's durable mode and its baseline (another checkout, {@code --baseline}) run their
+ * request workloads in {@code rounds} rounds, each on a freshly started and loaded process,
+ * taking turns, before their large tables: a change to Stator is judged on the median of each,
+ * so that a drift in what else the machine runs reaches both alike. The startup, the memory, the
+ * scan, the open loop and the profile are the first round's.
  */
 final class Compare {
 
     record Options(List<ServerKind> servers, List<Workload> workloads, int connections, Duration warmup,
                    Duration duration, long items, int itemBytes, long largeItems, int largeItemBytes,
-                   double loadBudgetSeconds, double largeLoadBudgetSeconds, double scanBudgetSeconds, boolean profile) {}
+                   double loadBudgetSeconds, double largeLoadBudgetSeconds, double scanBudgetSeconds, boolean profile,
+                   int rounds) {}
 
     /**
      * Stator's budget for the large table, above the peers': its scan target is about 1,000,000
@@ -41,13 +48,17 @@ final class Compare {
      */
     static final double STATOR_LARGE_LOAD_BUDGET_SECONDS = 150;
 
-    /** One measured workload on one server. {@code mode} is "closed" or "open". */
+    /** One measured workload on one server. {@code mode} is "closed" or "open"; {@code round} counts from 1. */
     record Measurement(ServerKind server, String workload, BenchTable table, String mode, double offeredRate,
-                       RunResult result) {}
+                       int round, RunResult result) {}
 
     /** What one server's runs found besides the measurements. */
     static final class ServerRecord {
         final ServerKind kind;
+        final String description;
+        /** Stator's checkout and its commit (null for the other servers, or outside git). */
+        final Path checkout;
+        final String commit;
         double startupMillis = Double.NaN;
         double idleMegabytes = Double.NaN;
         double loadedMegabytes = Double.NaN;
@@ -55,8 +66,11 @@ final class Compare {
         Loader.Result largeLoad;
         final List<String> notes = new ArrayList<>();
 
-        ServerRecord(ServerKind kind) {
+        ServerRecord(ServerKind kind, ServerKind.Places places) {
             this.kind = kind;
+            this.checkout = kind.checkout(places);
+            this.commit = checkout == null ? null : ServerKind.gitCommit(checkout);
+            this.description = kind.description(commit);
         }
     }
 
@@ -78,42 +92,92 @@ final class Compare {
 
     Outcome run() throws IOException {
         long t0 = System.nanoTime();
-        List<ServerRecord> records = new ArrayList<>();
-        for (ServerKind kind : options.servers()) {
-            ServerRecord record = new ServerRecord(kind);
-            records.add(record);
-            String missing = kind.unavailable(places);
-            if (missing != null) {
-                record.notes.add("not run: " + missing);
-                progress(kind.label + ": not run: " + missing);
-                continue;
-            }
-            try {
-                runMatrix(record);
-                if (kind.database && options.largeItems() > 0) runLargeTable(record);
-            } catch (IOException | RuntimeException e) {
-                record.notes.add("stopped by an error: " + e.getMessage());
-                progress(kind.label + ": stopped by an error: " + e);
+        List<ServerRecord> records = options.servers().stream().map(kind -> new ServerRecord(kind, places)).toList();
+        List<ServerRecord> inRounds = records.stream().filter(r -> r.kind.measuredInRounds()).toList();
+        for (ServerRecord record : records) {
+            if (record.kind.measuredInRounds()) {
+                // Stator and its baseline run together, where the first of them is in the order.
+                if (record == inRounds.get(0)) runRounds(inRounds);
+            } else if (available(record) && attempt(record, () -> runMatrix(record, 1))
+                    && record.kind.database && options.largeItems() > 0) {
+                attempt(record, () -> runLargeTable(record));
             }
         }
         return new Outcome(records, measurements, profile, (System.nanoTime() - t0) / 1e9);
     }
 
-    private void runMatrix(ServerRecord record) throws IOException {
+    /**
+     * The request matrix of Stator and its baseline, round after round, then their large tables.
+     * The order turns every round (stator, baseline; baseline, stator; ...): over an even number
+     * of rounds a machine load that grows or falls steadily through the run weighs on both alike.
+     * Both are prepared (built, their class caches made) before the first round, so that the
+     * rounds follow one another without that wait.
+     */
+    private void runRounds(List<ServerRecord> records) {
+        List<ServerRecord> running = new ArrayList<>(records.stream().filter(this::available).toList());
+        for (int round = 1; round <= options.rounds(); round++) {
+            // A copy: a server stopped by an error leaves the running ones during the round.
+            for (ServerRecord record : List.copyOf(round % 2 == 1 ? running : running.reversed())) {
+                int r = round;
+                if (options.rounds() > 1) progress("%s: round %d of %d", record.kind.label, round, options.rounds());
+                if (!attempt(record, () -> runMatrix(record, r))) running.remove(record);
+            }
+        }
+        if (options.largeItems() <= 0) return;
+        for (ServerRecord record : running) attempt(record, () -> runLargeTable(record));
+    }
+
+    /** Whether the server can run here; notes why not when it cannot. */
+    private boolean available(ServerRecord record) {
+        String missing = record.kind.unavailable(places);
+        if (missing == null) return true;
+        record.notes.add("not run: " + missing);
+        progress(record.kind.label + ": not run: " + missing);
+        return false;
+    }
+
+    private interface Phase {
+        void run() throws IOException;
+    }
+
+    /** Runs one phase on a server; an error stops that server (noted), not the comparison. */
+    private static boolean attempt(ServerRecord record, Phase phase) {
+        try {
+            phase.run();
+            return true;
+        } catch (IOException | RuntimeException e) {
+            record.notes.add("stopped by an error: " + e.getMessage());
+            progress(record.kind.label + ": stopped by an error: " + e);
+            return false;
+        }
+    }
+
+    /**
+     * The matrix on a fresh process. A later round measures the request workloads again on a
+     * process started and loaded alike, and only them.
+     */
+    private void runMatrix(ServerRecord record, int round) throws IOException {
         ServerKind kind = record.kind;
         BenchTable table = new BenchTable(MATRIX_TABLE, options.items(), options.itemBytes());
-        try (ServerProcess server = start(kind, "matrix")) {
-            record.startupMillis = server.startupMillis();
+        try (ServerProcess server = start(kind, "matrix", round)) {
+            // A later round waits as the first does before reading the idle memory, so that its
+            // process reaches the workloads as the first round's did.
             pause(Duration.ofSeconds(2));
-            record.idleMegabytes = server.residentMegabytes();
-            progress("%s: started in %.0f ms, %.0f MB resident when idle", kind.label, record.startupMillis,
-                    record.idleMegabytes);
+            if (round == 1) {
+                record.startupMillis = server.startupMillis();
+                record.idleMegabytes = server.residentMegabytes();
+                progress("%s: started in %.0f ms, %.0f MB resident when idle", kind.label, record.startupMillis,
+                        record.idleMegabytes);
+            } else {
+                progress("%s: round %d: started in %.0f ms", kind.label, round, server.startupMillis());
+            }
             DynamoRequests requests = new DynamoRequests(server.endpoint(), SigV4Signer.Credentials.BENCH);
             List<Workload> workloads = options.workloads();
             if (kind.database) {
                 table.create(requests);
-                record.load = Loader.load(requests, table, options.connections(), options.loadBudgetSeconds());
-                table = loaded(record, table, record.load, options.loadBudgetSeconds());
+                Loader.Result load = Loader.load(requests, table, options.connections(), options.loadBudgetSeconds());
+                if (round == 1) record.load = load;
+                table = loaded(record, table, load, options.loadBudgetSeconds(), round);
             }
             LoadGenerator.Settings closed = new LoadGenerator.Settings(options.connections(), options.warmup(),
                     options.duration(), 0);
@@ -125,15 +189,16 @@ final class Compare {
                         closed.withDuration(Duration.ZERO, options.warmup().multipliedBy(3)), CpuClock.NONE);
             }
             for (Workload workload : workloads) {
-                measure(server, requests, table, workload, closed);
+                measure(server, requests, table, workload, closed, round);
             }
+            if (round > 1) return;
             if (kind.database) scan(record, server, requests, table);
             BenchTable measured = table;
             measurements.stream()
                     .filter(m -> m.server() == kind && m.workload().equals(Workload.GET.label()) && m.table().equals(measured))
                     .findFirst()
                     .ifPresent(peak -> measure(server, requests, measured, Workload.GET,
-                            closed.withRate(Math.max(1, Math.floor(peak.result().throughput() / 2)))));
+                            closed.withRate(Math.max(1, Math.floor(peak.result().throughput() / 2))), 1));
             // Profiled after it was measured, on the same process and table, so the recorder cannot touch the numbers.
             if (kind == ServerKind.STATOR && options.profile()) {
                 try {
@@ -149,7 +214,7 @@ final class Compare {
     private void runLargeTable(ServerRecord record) throws IOException {
         ServerKind kind = record.kind;
         BenchTable table = new BenchTable("bench_large", options.largeItems(), options.largeItemBytes());
-        try (ServerProcess server = start(kind, "large")) {
+        try (ServerProcess server = start(kind, "large", 1)) {
             DynamoRequests requests = new DynamoRequests(server.endpoint(), SigV4Signer.Credentials.BENCH);
             table.create(requests);
             double budget = kind.isStator() ? Math.max(STATOR_LARGE_LOAD_BUDGET_SECONDS, options.largeLoadBudgetSeconds())
@@ -157,12 +222,12 @@ final class Compare {
             record.largeLoad = Loader.load(requests, table, options.connections(), budget);
             pause(Duration.ofSeconds(2));
             record.loadedMegabytes = server.residentMegabytes();
-            table = loaded(record, table, record.largeLoad, budget);
+            table = loaded(record, table, record.largeLoad, budget, 1);
             scan(record, server, requests, table);
             LoadGenerator.Settings closed = new LoadGenerator.Settings(options.connections(), options.warmup(),
                     options.duration(), 0);
-            measure(server, requests, table, Workload.GET, closed);
-            measure(server, requests, table, Workload.PUT, closed);
+            measure(server, requests, table, Workload.GET, closed, 1);
+            measure(server, requests, table, Workload.PUT, closed, 1);
         }
     }
 
@@ -170,24 +235,25 @@ final class Compare {
      * The table a load left for the workloads to run on: all its items, or the whole partitions
      * that a load stopped by its budget wrote (noted for the report).
      */
-    private BenchTable loaded(ServerRecord record, BenchTable table, Loader.Result load, double budget) {
+    private BenchTable loaded(ServerRecord record, BenchTable table, Loader.Result load, double budget, int round) {
         progress("%s: loaded %,d items of %d B in %.1f s (%,.0f items/s)%s", record.kind.label, load.loaded(),
                 table.itemBytes(), load.seconds(), load.itemsPerSecond(),
                 Double.isNaN(record.loadedMegabytes) ? "" : String.format(", %.0f MB resident", record.loadedMegabytes));
         if (load.loaded() >= table.itemCount()) return table;
-        record.notes.add(String.format("loaded %,d of %,d items of %d B within the %.0f s load budget",
-                load.loaded(), table.itemCount(), table.itemBytes(), budget));
+        String note = String.format("loaded %,d of %,d items of %d B within the %.0f s load budget",
+                load.loaded(), table.itemCount(), table.itemBytes(), budget);
+        record.notes.add(round > 1 ? "round " + round + ": " + note : note);
         long whole = load.loaded() / BenchTable.ITEMS_PER_PARTITION * BenchTable.ITEMS_PER_PARTITION;
         return table.withItemCount(Math.max(BenchTable.ITEMS_PER_PARTITION, whole));
     }
 
     private void measure(ServerProcess server, DynamoRequests requests, BenchTable table, Workload workload,
-                         LoadGenerator.Settings settings) {
+                         LoadGenerator.Settings settings, int round) {
         Workload.RequestSource source = workload.build(requests, table);
         RunResult result = LoadGenerator.run(server.endpoint(), source, settings, server.cpu());
         String mode = settings.rate() > 0 ? "open" : "closed";
         measurements.add(new Measurement(ServerKind.parse(server.name()), workload.label(), table, mode,
-                settings.rate(), result));
+                settings.rate(), round, result));
         progress("%s: %-11s %-6s %,10.0f ops/s  p50 %7.2f ms  p99 %7.2f ms  errors %d  (client %.2f, server %.2f, other %.2f cores)%s",
                 server.name(), workload.label(), mode, result.throughput(), result.latencyMs(50), result.latencyMs(99),
                 result.errors(), result.clientCores(), result.serverCores(), result.otherCores(),
@@ -201,19 +267,21 @@ final class Compare {
             record.notes.add(String.format("the scan of %,d items stopped at the %.0f s scan budget after %,d items",
                     table.itemCount(), options.scanBudgetSeconds(), result.operations()));
         }
-        measurements.add(new Measurement(ServerKind.parse(server.name()), "scan", table, "closed", 0, result));
+        measurements.add(new Measurement(ServerKind.parse(server.name()), "scan", table, "closed", 0, 1, result));
         progress("%s: scan of %,d items of %d B in %.2f s (%,.0f items/s, %d pages)", server.name(),
                 result.operations(), table.itemBytes(), result.seconds(), result.throughput(),
                 result.latency().getTotalCount());
     }
 
-    private ServerProcess start(ServerKind kind, String phase) throws IOException {
+    /** Starts the server on an empty data directory; every round keeps its own log, the data directory is reused. */
+    private ServerProcess start(ServerKind kind, String phase, int round) throws IOException {
         int port = freePort();
         Path data = places.work().resolve(kind.label + "-" + phase);
         deleteRecursively(data);
         Files.createDirectories(data);
+        String log = kind.label + "-" + phase + (round > 1 ? "-round" + round : "") + ".log";
         ServerProcess server = ServerProcess.start(kind.label, kind.command(places, port, data), Map.of(),
-                Endpoint.local(port), places.work().resolve(kind.label + "-" + phase + ".log"), Duration.ofSeconds(120));
+                Endpoint.local(port), places.work().resolve(log), Duration.ofSeconds(120));
         // A comparison stopped with Ctrl-C or SIGTERM stops the server it was measuring too.
         Thread stopServer = new Thread(server::close, "stop-" + kind.label);
         Runtime.getRuntime().addShutdownHook(stopServer);

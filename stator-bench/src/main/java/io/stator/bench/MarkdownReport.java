@@ -21,7 +21,7 @@ final class MarkdownReport {
     static final String ANALYSIS_END = "<!-- analysis:end -->";
 
     /** Colours per server, in ServerKind order. */
-    private static final String[] COLORS = {"#9e9e9e", "#1565c0", "#64b5f6", "#e65100", "#ffb74d", "#2e7d32"};
+    private static final String[] COLORS = {"#9e9e9e", "#1565c0", "#6a1b9a", "#64b5f6", "#e65100", "#ffb74d", "#2e7d32"};
 
     private final Compare.Options options;
     private final Compare.Outcome outcome;
@@ -72,9 +72,15 @@ final class MarkdownReport {
         targets(md);
         md.append("## Throughput and p99 latency\n\n");
         md.append(String.format("Closed loop, %d connections, %s. Each cell: operations per second (scan: items per "
-                + "second through a full paged scan), then p99 latency (scan: per page).%n%n", options.connections(), matrixLabel()));
+                + "second through a full paged scan), then p99 latency (scan: per page).", options.connections(), matrixLabel()));
+        if (options.rounds() > 1) {
+            md.append(String.format(Locale.ROOT, " For %s: the median of each over %d rounds (the scan: the first round's).",
+                    roundServers(), options.rounds()));
+        }
+        md.append("\n\n");
         md.append("![throughput and p99 per workload and server](").append(chartPath).append(")\n\n");
         matrix(md);
+        againstBaseline(md);
         startupAndMemory(md);
         large(md);
         openLoop(md);
@@ -97,9 +103,9 @@ final class MarkdownReport {
                 + "Stator's durable default mode is the one checked; the in-memory mode is in the tables.\n\n");
         md.append("| target | measured | met |\n|---|---|---|\n");
         for (String w : List.of("get", "put")) {
-            Optional<RunResult> stator = closed(ServerKind.STATOR, w);
-            Optional<RunResult> dynalite = best(w, ServerKind.DYNALITE_MEMORY, ServerKind.DYNALITE_DISK);
-            Optional<RunResult> trivial = closed(ServerKind.TRIVIAL, w);
+            Optional<Closed> stator = closed(ServerKind.STATOR, w);
+            Optional<Closed> dynalite = best(w, ServerKind.DYNALITE_MEMORY, ServerKind.DYNALITE_DISK);
+            Optional<Closed> trivial = closed(ServerKind.TRIVIAL, w);
             if (stator.isPresent() && dynalite.isPresent()) {
                 double ratio = stator.get().throughput() / dynalite.get().throughput();
                 md.append(String.format(Locale.ROOT, "| `%s` throughput ≥ 10× dynalite's (the faster of its two modes) | %,.0f vs %,.0f ops/s: %.1f× | %s |%n",
@@ -145,12 +151,55 @@ final class MarkdownReport {
         for (String w : workloadLabels()) {
             md.append("| ").append(w).append(" |");
             for (ServerKind s : servers) {
-                Optional<RunResult> r = closed(s, w);
-                md.append(' ').append(r.map(x -> String.format(Locale.ROOT, "%s/s, %s", count(x.throughput()), ms(x.latencyMs(99)))).orElse("–")).append(" |");
+                Optional<Closed> r = closed(s, w);
+                md.append(' ').append(r.map(x -> String.format(Locale.ROOT, "%s/s, %s", count(x.throughput()), ms(x.p99Ms()))).orElse("–")).append(" |");
             }
             md.append('\n');
         }
         md.append('\n');
+    }
+
+    /**
+     * Stator against its baseline, workload by workload: what a change to Stator is judged on.
+     * The range of the rounds beside each median says how far apart the rounds were, against
+     * which a difference of a few percent has to be read.
+     */
+    private void againstBaseline(StringBuilder md) {
+        Optional<Compare.ServerRecord> stator = outcome.servers().stream().filter(r -> r.kind == ServerKind.STATOR).findFirst();
+        Optional<Compare.ServerRecord> baseline = outcome.servers().stream().filter(r -> r.kind == ServerKind.STATOR_BASELINE).findFirst();
+        if (stator.isEmpty() || baseline.isEmpty()) return;
+        md.append("## Change against the baseline\n\n");
+        md.append(String.format(Locale.ROOT, "`stator` is %s; `stator-baseline` is %s. Closed loop, %s; each cell: the "
+                        + "median over %s, then the lowest and highest round. Change: stator's throughput over the "
+                        + "baseline's, minus one (negative: stator is slower); p99: stator's over the baseline's.%n%n",
+                checkout(stator.get()), checkout(baseline.get()), matrixLabel(),
+                options.rounds() == 1 ? "1 round" : options.rounds() + " rounds"));
+        md.append("| workload | stator | stator-baseline | stator / baseline | change | p99 stator / baseline |\n"
+                + "|---|---:|---:|---:|---:|---:|\n");
+        for (String w : workloadLabels()) {
+            Optional<Closed> s = closed(ServerKind.STATOR, w);
+            Optional<Closed> b = closed(ServerKind.STATOR_BASELINE, w);
+            if (s.isEmpty() || b.isEmpty()) continue;
+            double ratio = s.get().throughput() / b.get().throughput();
+            double p99 = s.get().p99Ms() / b.get().p99Ms();
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %.3f | %+.1f%% | %s |%n", w, spread(s.get()),
+                    spread(b.get()), ratio, 100 * (ratio - 1), Double.isNaN(p99) ? "–" : String.format(Locale.ROOT, "%.2f", p99)));
+        }
+        md.append('\n');
+    }
+
+    private static String checkout(Compare.ServerRecord r) {
+        return String.format("`%s`%s", r.checkout, r.commit == null ? "" : " (" + r.commit + ")");
+    }
+
+    private static String spread(Closed c) {
+        String median = count(c.throughput()) + "/s";
+        return c.rounds() == 1 ? median : median + " (" + count(c.lowest()) + "–" + count(c.highest()) + ")";
+    }
+
+    private String roundServers() {
+        List<String> labels = servers().stream().filter(ServerKind::measuredInRounds).map(k -> "`" + k.label + "`").toList();
+        return String.join(" and ", labels);
     }
 
     private void startupAndMemory(StringBuilder md) {
@@ -220,7 +269,7 @@ final class MarkdownReport {
         for (Compare.Measurement m : outcome.measurements()) {
             if (!isMatrix(m) || !m.mode().equals("closed")) continue;
             if (!List.of("get", "put", "query", "scan").contains(m.workload())) continue;
-            md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f |%n", m.server().label, m.workload(),
+            md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f |%n", m.server().label, m.workload() + round(m),
                     m.result().clientCores(), m.result().serverCores(), m.result().otherCores()));
         }
         md.append('\n');
@@ -276,7 +325,7 @@ final class MarkdownReport {
         for (Compare.Measurement m : outcome.measurements()) {
             RunResult r = m.result();
             md.append(String.format(Locale.ROOT, "| %s | %s | %,d × %s | %s | %s | %s | %s | %s | %s | %,d | %.2f / %.2f / %.2f |%n",
-                    m.server().label, m.workload(), m.table().itemCount(), bytes(m.table().itemBytes()),
+                    m.server().label, m.workload() + round(m), m.table().itemCount(), bytes(m.table().itemBytes()),
                     m.mode().equals("open") ? "open " + count(m.offeredRate()) + "/s" : "closed", count(r.throughput()),
                     ms(r.latencyMs(50)), ms(r.latencyMs(99)), ms(r.latencyMs(99.9)), ms(r.maxMs()), r.errors(),
                     r.clientCores(), r.serverCores(), r.otherCores()));
@@ -288,7 +337,7 @@ final class MarkdownReport {
         md.append("## How it measures\n\n");
         md.append("- Servers: ");
         List<String> s = new ArrayList<>();
-        for (ServerKind k : servers()) s.add("`" + k.label + "`: " + k.description);
+        for (Compare.ServerRecord r : outcome.servers()) s.add("`" + r.kind.label + "`: " + r.description);
         md.append(String.join("; ", s)).append(". dynalite ").append(ServerKind.DYNALITE_VERSION)
                 .append(" is installed with npm into a cache directory on first use; moto_server is the machine's.\n");
         md.append("- Workloads: ");
@@ -301,6 +350,14 @@ final class MarkdownReport {
                 + "`load` and `scan` sign as they go.%n", Workload.POOL_LIMIT, Workload.POOL_LIMIT));
         md.append("- Latency: HdrHistogram, nanoseconds, 3 significant digits. Closed loop: from send to full response. "
                 + "Open loop: from when the request was due (coordinated-omission corrected, as in wrk2).\n");
+        if (options.rounds() > 1) {
+            md.append(String.format(Locale.ROOT, "- Rounds: the request workloads of %s ran %d times, each round on a "
+                    + "freshly started and loaded process, taking turns in an order that turns every round (so that a "
+                    + "steady drift in the machine's load weighs on both alike); the tables show the median of each "
+                    + "workload (of an even number of rounds: the mean of the middle two), \"Every measurement\" every "
+                    + "round. Startup, memory, the scan, the open loop, the profile and the large table are the first "
+                    + "round's.%n", roundServers(), options.rounds()));
+        }
         md.append("- The trivial server answers every request with `{\"TableNames\":[]}` from Netty's event loop; it runs "
                 + "`get`, `put` and `query` only (it does the same for all), which differ only in request size.\n");
         md.append("- Re-run: `bin/stator-bench compare` (about 25 minutes; `--quick` for a few minutes), "
@@ -319,9 +376,9 @@ final class MarkdownReport {
             double[] t = new double[servers.size()];
             double[] l = new double[servers.size()];
             for (int i = 0; i < servers.size(); i++) {
-                Optional<RunResult> r = closed(servers.get(i), w);
-                t[i] = r.map(RunResult::throughput).orElse(Double.NaN);
-                l[i] = r.map(x -> x.latencyMs(99)).orElse(Double.NaN);
+                Optional<Closed> r = closed(servers.get(i), w);
+                t[i] = r.map(Closed::throughput).orElse(Double.NaN);
+                l[i] = r.map(Closed::p99Ms).orElse(Double.NaN);
             }
             throughput.add(new BarChart.Group(w.equals("scan") ? "scan (items)" : w, t));
             p99.add(new BarChart.Group(w.equals("scan") ? "scan (page)" : w, l));
@@ -349,15 +406,37 @@ final class MarkdownReport {
         return outcome.measurements().stream().filter(p).findFirst();
     }
 
-    private Optional<RunResult> closed(ServerKind s, String workload) {
-        return find(m -> m.server() == s && m.workload().equals(workload) && m.mode().equals("closed") && isMatrix(m))
-                .map(Compare.Measurement::result);
+    /**
+     * A server's closed-loop throughput and p99 on one workload of the matrix: the median of each
+     * over the rounds that measured it (one for most servers), and the lowest and highest throughput.
+     */
+    private record Closed(double throughput, double p99Ms, double lowest, double highest, int rounds) {}
+
+    private Optional<Closed> closed(ServerKind s, String workload) {
+        List<RunResult> rounds = outcome.measurements().stream()
+                .filter(m -> m.server() == s && m.workload().equals(workload) && m.mode().equals("closed") && isMatrix(m))
+                .map(Compare.Measurement::result).toList();
+        if (rounds.isEmpty()) return Optional.empty();
+        double[] throughputs = rounds.stream().mapToDouble(RunResult::throughput).sorted().toArray();
+        return Optional.of(new Closed(median(throughputs), median(rounds.stream().mapToDouble(r -> r.latencyMs(99)).sorted().toArray()),
+                throughputs[0], throughputs[throughputs.length - 1], rounds.size()));
     }
 
-    private Optional<RunResult> best(String workload, ServerKind... kinds) {
-        Optional<RunResult> best = Optional.empty();
+    /** Of sorted values; of an even number, the mean of the middle two. */
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** Which round a measurement was, when the run had more than one. */
+    private String round(Compare.Measurement m) {
+        return options.rounds() > 1 && m.server().measuredInRounds() ? " (round " + m.round() + ")" : "";
+    }
+
+    private Optional<Closed> best(String workload, ServerKind... kinds) {
+        Optional<Closed> best = Optional.empty();
         for (ServerKind k : kinds) {
-            Optional<RunResult> r = closed(k, workload);
+            Optional<Closed> r = closed(k, workload);
             if (r.isPresent() && (best.isEmpty() || r.get().throughput() > best.get().throughput())) best = r;
         }
         return best;

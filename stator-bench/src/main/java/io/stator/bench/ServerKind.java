@@ -11,11 +11,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * The servers a comparison runs, and how each is installed and started on this machine: the
  * ones a developer would otherwise pick for a local DynamoDB, Stator in both its modes, and
- * the trivial server that marks the ceiling.
+ * the trivial server that marks the ceiling. {@code stator-baseline} is another checkout of
+ * Stator (an older commit, say), run only when {@code --baseline} names it, so that a change
+ * is measured against what it changes in one run on one machine.
  */
 enum ServerKind {
     TRIVIAL("trivial", "trivial HTTP server (fixed reply)", false),
     STATOR("stator", "Stator (durable, default)", true),
+    STATOR_BASELINE("stator-baseline", "Stator baseline (durable)", true),
     STATOR_MEMORY("stator-mem", "Stator --in-memory", true),
     DYNALITE_MEMORY("dynalite-mem", "dynalite (in memory)", true),
     DYNALITE_DISK("dynalite-disk", "dynalite --path (LevelDB on disk)", true),
@@ -43,10 +46,52 @@ enum ServerKind {
         return String.join(", ", java.util.Arrays.stream(values()).map(k -> k.label).toList());
     }
 
-    boolean isStator() { return this == STATOR || this == STATOR_MEMORY; }
+    boolean isStator() { return this == STATOR || this == STATOR_MEMORY || this == STATOR_BASELINE; }
 
-    /** Where things live: the project, a cache for installed peers, scratch space for data. */
-    record Places(Path statorHome, Path cache, Path work) {}
+    /**
+     * Whether the request matrix of this server is measured in every round: Stator's durable
+     * mode and its baseline, whose difference a comparison with a baseline is about.
+     */
+    boolean measuredInRounds() { return this == STATOR || this == STATOR_BASELINE; }
+
+    /**
+     * Where things live: the project, a cache for installed peers, scratch space for data, and
+     * the baseline checkout of Stator (null without {@code --baseline}).
+     */
+    record Places(Path statorHome, Path cache, Path work, Path baselineHome) {}
+
+    /** What the report calls this server, given the commit of its checkout (null if unknown). */
+    String description(String commit) {
+        return this == STATOR_BASELINE && commit != null ? "Stator baseline (" + commit + ", durable)" : description;
+    }
+
+    /**
+     * The short commit a checkout is at, with a word when its tracked files differ from it (the
+     * numbers are then not that commit's); null when it is not the top of a git checkout (a copy
+     * inside another repository's ignored files would otherwise take that repository's commit).
+     */
+    static String gitCommit(Path checkout) {
+        try {
+            Path out = Files.createTempFile("stator-git-", ".txt");
+            try {
+                if (run(List.of("git", "-C", checkout.toString(), "rev-parse", "--show-toplevel"), out) != 0
+                        || !Files.isSameFile(Path.of(Files.readString(out).trim()), checkout)) {
+                    return null;
+                }
+                if (run(List.of("git", "-C", checkout.toString(), "rev-parse", "--short", "HEAD"), out) != 0) return null;
+                String commit = Files.readString(out).trim();
+                if (run(List.of("git", "-C", checkout.toString(), "status", "--porcelain", "--untracked-files=no"), out) == 0
+                        && !Files.readString(out).isBlank()) {
+                    commit += " with uncommitted changes";
+                }
+                return commit;
+            } finally {
+                Files.deleteIfExists(out);
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
 
     /** The command that starts this server on the port; installs it first when needed. */
     List<String> command(Places places, int port, Path dataDir) throws IOException {
@@ -54,7 +99,7 @@ enum ServerKind {
         return switch (this) {
             case TRIVIAL -> List.of(javaBinary(), "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
                     BenchCommand.class.getName(), "trivial-server", "--port", p);
-            case STATOR -> List.of(places.statorHome().resolve("bin/stator").toString(), "--port", p,
+            case STATOR, STATOR_BASELINE -> List.of(checkout(places).resolve("bin/stator").toString(), "--port", p,
                     "--data-dir", dataDir.toString());
             case STATOR_MEMORY -> List.of(places.statorHome().resolve("bin/stator").toString(), "--port", p, "--in-memory");
             case DYNALITE_MEMORY, DYNALITE_DISK -> {
@@ -80,13 +125,16 @@ enum ServerKind {
                 case MOTO -> {
                     if (motoServer() == null) return "moto_server is not installed";
                 }
-                case STATOR, STATOR_MEMORY -> {
+                case STATOR, STATOR_MEMORY, STATOR_BASELINE -> {
                     // The first start after a build builds what is missing and makes the JDK's
                     // ahead-of-time class cache; a user pays that once, so it is not timed.
+                    if (checkout(places) == null) return "no --baseline DIR, the checkout of Stator to compare with";
+                    Path stator = checkout(places).resolve("bin/stator");
                     Path out = Files.createTempFile("stator-prepare-", ".log");
                     try {
-                        if (run(List.of(places.statorHome().resolve("bin/stator").toString(), "--version"), out) != 0) {
-                            return "bin/stator --version failed: " + Files.readString(out).trim();
+                        if (run(List.of(stator.toString(), "--version"), out) != 0) {
+                            return (this == STATOR_BASELINE ? stator.toString() : "bin/stator")
+                                    + " --version failed: " + Files.readString(out).trim();
                         }
                     } finally {
                         Files.deleteIfExists(out);
@@ -98,6 +146,15 @@ enum ServerKind {
         } catch (IOException e) {
             return e.getMessage();
         }
+    }
+
+    /** The checkout of Stator whose bin/stator starts this server; null for the other servers. */
+    Path checkout(Places places) {
+        return switch (this) {
+            case STATOR, STATOR_MEMORY -> places.statorHome();
+            case STATOR_BASELINE -> places.baselineHome();
+            default -> null;
+        };
     }
 
     private static String javaBinary() {
