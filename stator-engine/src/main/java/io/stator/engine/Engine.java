@@ -7,7 +7,7 @@ import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
-import io.stator.engine.storage.Storage;
+import io.stator.storage.Storage;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableArns;
 import io.stator.engine.write.TransactionTokens;
@@ -28,15 +28,21 @@ public final class Engine implements AutoCloseable {
     private final EngineConfig config;
     private final Catalog catalog;
     private final ChangeLog changeLog = new ChangeLog();
-    private final CapacityMeter meter = new CapacityMeter();
+    private final CapacityMeter meter;
     private final IndexPropagator propagator;
     private final IndexBuilds indexBuilds;
     private final Tables tables;
     private final Items items;
 
     public Engine(Storage storage, EngineConfig config) {
+        this(storage, config, new CapacityMeter());
+    }
+
+    /** An engine whose operations are admitted and billed by {@code meter}. */
+    public Engine(Storage storage, EngineConfig config, CapacityMeter meter) {
         this.storage = storage;
         this.config = config;
+        this.meter = meter;
         this.catalog = new Catalog(storage, new TableArns(config.region(), config.accountId()), config.clock());
         ItemLocks locks = new StripedItemLocks();
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());

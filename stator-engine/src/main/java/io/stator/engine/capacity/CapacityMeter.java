@@ -21,12 +21,34 @@ public final class CapacityMeter {
     public enum Access { READ, WRITE }
 
     /**
-     * Called before an operation's work on a table. Returns normally when it may run; a meter
-     * that throttles throws DynamoDB's ProvisionedThroughputExceededException (or
-     * ThrottlingException) here, before anything was read or written.
+     * Decides whether an operation may run. Returns normally when it may; refusing throws
+     * DynamoDB's error (ProvisionedThroughputExceededException, ThrottlingException, ...).
+     */
+    @FunctionalInterface
+    public interface Admission {
+        void admit(TableDefinition table, Access access);
+
+        /** Every operation runs: no throughput is enforced. */
+        Admission ALL = (table, access) -> { };
+    }
+
+    private final Admission admission;
+
+    /** A meter that admits every operation (today's Stator: nothing is throttled). */
+    public CapacityMeter() {
+        this(Admission.ALL);
+    }
+
+    public CapacityMeter(Admission admission) {
+        this.admission = admission;
+    }
+
+    /**
+     * Called before an operation's work on a table: returns normally when it may run, or throws
+     * the refusal before anything was read or written.
      */
     public void admit(TableDefinition table, Access access) {
-        // Admits everything: no throughput is enforced yet.
+        admission.admit(table, access);
     }
 
     /** What the work described consumed, by table and index. */

@@ -1,6 +1,6 @@
 package io.stator.engine.changes;
 
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.WriteBatch;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

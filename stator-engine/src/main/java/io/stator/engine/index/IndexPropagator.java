@@ -1,9 +1,9 @@
 package io.stator.engine.index;
 
-import io.stator.engine.storage.Cursor;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.Storage;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;

@@ -1,9 +1,9 @@
 package io.stator.engine.index;
 
 import io.stator.core.item.ItemCodec;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.Storage;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
 import io.stator.engine.table.TableCounters;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

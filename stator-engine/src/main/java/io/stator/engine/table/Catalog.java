@@ -2,10 +2,10 @@ package io.stator.engine.table;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.key.KeyLayout;
-import io.stator.engine.storage.Cursor;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.Storage;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package io.stator.engine.table;
 
-import io.stator.engine.storage.Counters;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.Storage;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Counters;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
 
 /**

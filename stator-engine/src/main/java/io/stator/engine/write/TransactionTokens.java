@@ -2,11 +2,11 @@ package io.stator.engine.write;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
-import io.stator.engine.storage.Cursor;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.Snapshot;
-import io.stator.engine.storage.Storage;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Snapshot;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package io.stator.storage.rocksdb;
 
 import static io.stator.storage.rocksdb.StorageException.failure;
 
-import io.stator.engine.storage.Cursor;
+import io.stator.storage.Cursor;
 
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;

@@ -2,7 +2,7 @@ package io.stator.storage.rocksdb;
 
 import static io.stator.storage.rocksdb.StorageException.describe;
 
-import io.stator.engine.storage.Keyspace;
+import io.stator.storage.Keyspace;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

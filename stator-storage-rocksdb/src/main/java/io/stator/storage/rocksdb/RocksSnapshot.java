@@ -1,6 +1,6 @@
 package io.stator.storage.rocksdb;
 
-import io.stator.engine.storage.Snapshot;
+import io.stator.storage.Snapshot;
 
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;

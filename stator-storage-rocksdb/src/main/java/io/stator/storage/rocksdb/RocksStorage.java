@@ -2,11 +2,11 @@ package io.stator.storage.rocksdb;
 
 import static io.stator.storage.rocksdb.StorageException.failure;
 
-import io.stator.engine.storage.Cursor;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.Snapshot;
-import io.stator.engine.storage.Storage;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Snapshot;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
 
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -2,9 +2,9 @@ package io.stator.storage.rocksdb;
 
 import static io.stator.storage.rocksdb.StorageException.failure;
 
-import io.stator.engine.storage.Counters;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Counters;
+import io.stator.storage.Keyspace;
+import io.stator.storage.WriteBatch;
 
 import java.util.Objects;
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stator.engine.storage.Keyspace;
+import io.stator.storage.Keyspace;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stator.engine.storage.Cursor;
-import io.stator.engine.storage.Keyspace;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
 
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stator.engine.storage.Cursor;
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.Snapshot;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Snapshot;
+import io.stator.storage.WriteBatch;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

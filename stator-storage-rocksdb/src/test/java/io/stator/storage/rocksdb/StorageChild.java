@@ -1,7 +1,7 @@
 package io.stator.storage.rocksdb;
 
-import io.stator.engine.storage.Keyspace;
-import io.stator.engine.storage.WriteBatch;
+import io.stator.storage.Keyspace;
+import io.stator.storage.WriteBatch;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.stator.engine.storage;
+package io.stator.storage;
 
 /** The stored form of a counter (see {@link WriteBatch#addToCounter}): 8 bytes, little-endian. */
 public final class Counters {

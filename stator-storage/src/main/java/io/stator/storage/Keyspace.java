@@ -1,4 +1,4 @@
-package io.stator.engine.storage;
+package io.stator.storage;
 
 /**
  * The separate key spaces a backend keeps (RocksDB: one column family each). Item rows never

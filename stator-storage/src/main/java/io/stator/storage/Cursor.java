@@ -1,4 +1,4 @@
-package io.stator.engine.storage;
+package io.stator.storage;
 
 /**
  * A forward-only position over a key range. Typical use:

@@ -1,4 +1,4 @@
-package io.stator.engine.storage;
+package io.stator.storage;
 
 /**
  * The storage SPI: ordered bytes in, bytes out, with atomic multi-key commits and consistent

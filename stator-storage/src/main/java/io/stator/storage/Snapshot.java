@@ -1,4 +1,4 @@
-package io.stator.engine.storage;
+package io.stator.storage;
 
 /** A consistent, read-only point-in-time view of a {@link Storage}. */
 public interface Snapshot extends AutoCloseable {

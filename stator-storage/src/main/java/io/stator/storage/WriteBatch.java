@@ -1,4 +1,4 @@
-package io.stator.engine.storage;
+package io.stator.storage;
 
 /** Puts and deletes to be committed together by {@link Storage#commit}. Not thread-safe. */
 public interface WriteBatch extends AutoCloseable {

@@ -1,0 +1,118 @@
+package io.stator.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.stator.server.api.Action;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layout shows the architecture (docs/architecture.md), and these rules keep it so: no
+ * package depends on itself through others; the modules' arrows point down only (server ->
+ * engine -> core and the storage contract; the RocksDB backend knows only the contract); an
+ * action never calls another action; no main source file grows past 800 lines.
+ */
+class ArchitectureTest {
+
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.stator");
+
+    private static final int MAX_SOURCE_LINES = 800;
+
+    @Test
+    void everyModuleIsChecked() {
+        for (String module : List.of("io.stator.core.model.AttributeValue", "io.stator.storage.Storage",
+                "io.stator.storage.rocksdb.RocksStorage", "io.stator.engine.Engine", "io.stator.server.StatorServer")) {
+            assertEquals(true, MAIN.contain(module), module);
+        }
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.stator.(**)").should().beFreeOfCycles().check(MAIN);
+    }
+
+    @Test
+    void theCoreDependsOnNothingOfStatorAboveIt() {
+        noClasses().that().resideInAPackage("io.stator.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.stator.storage..", "io.stator.engine..",
+                        "io.stator.server..")
+                .check(MAIN);
+    }
+
+    @Test
+    void theStorageContractAndItsBackendsKnowNothingOfTheEngine() {
+        noClasses().that().resideInAPackage("io.stator.storage..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.stator.engine..", "io.stator.server..",
+                        "io.stator.core..")
+                .check(MAIN);
+    }
+
+    @Test
+    void theEngineKnowsNoFrontEndAndNoBackend() {
+        noClasses().that().resideInAPackage("io.stator.engine..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.stator.server..", "io.stator.storage.rocksdb..",
+                        "com.fasterxml.jackson..", "io.netty..")
+                .check(MAIN);
+    }
+
+    @Test
+    void noActionCallsAnotherAction() {
+        classes().that().implement(Action.class).should(new ArchCondition<>("depend on no other action") {
+            @Override
+            public void check(JavaClass action, ConditionEvents events) {
+                for (Dependency d : action.getDirectDependenciesFromSelf()) {
+                    JavaClass target = d.getTargetClass();
+                    if (!target.equals(action) && target.isAssignableTo(Action.class) && !target.isInterface()) {
+                        events.add(SimpleConditionEvent.violated(action, d.getDescription()));
+                    }
+                }
+            }
+        }).check(MAIN);
+    }
+
+    @Test
+    void actionsReadTypedRequestsNotTheModelsShapes() {
+        noClasses().that().resideInAPackage("io.stator.server.api..")
+                .should().dependOnClassesThat(DescribedPredicate.describe("the service model's shapes or reader",
+                        (JavaClass c) -> c.getPackageName().equals("io.stator.server.protocol")
+                                && List.of("Shape", "ServiceModel", "RequestReader", "Constraints")
+                                        .contains(c.getSimpleName().replaceAll("\\$.*", ""))))
+                .check(MAIN);
+    }
+
+    @Test
+    void noMainSourceFileIsLongerThan800Lines() throws IOException {
+        List<String> tooLong = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("..").toAbsolutePath().normalize())) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String path = file.toString();
+                if (!path.endsWith(".java") || !path.contains("/src/main/") || path.contains("/target/")) continue;
+                long lines;
+                try (Stream<String> l = Files.lines(file)) {
+                    lines = l.count();
+                }
+                if (lines > MAX_SOURCE_LINES) tooLong.add(path + ": " + lines);
+            }
+        }
+        assertEquals(List.of(), tooLong);
+    }
+}
