@@ -51,7 +51,7 @@ public final class Engine implements AutoCloseable {
                 config.itemCollectionLimitBytes());
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
         this.tables = new Tables(catalog, indexBuilds, config.clock());
-        this.items = new Items(storage, pipeline, transactions, new Reads(storage, meter), locks);
+        this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
         indexBuilds.resume();
     }
 

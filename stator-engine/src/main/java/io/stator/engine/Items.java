@@ -4,6 +4,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.lock.ItemLocks;
@@ -22,8 +23,10 @@ import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
 import io.stator.engine.write.WriteResult;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The item operations. Writes are {@link ItemWrite}s run by the {@link WritePipeline}, alone
@@ -50,13 +53,16 @@ public final class Items {
     private final Transactions transactions;
     private final Reads reads;
     private final ItemLocks locks;
+    private final CapacityMeter meter;
 
-    Items(Storage storage, WritePipeline pipeline, Transactions transactions, Reads reads, ItemLocks locks) {
+    Items(Storage storage, WritePipeline pipeline, Transactions transactions, Reads reads, ItemLocks locks,
+          CapacityMeter meter) {
         this.storage = storage;
         this.pipeline = pipeline;
         this.transactions = transactions;
         this.reads = reads;
         this.locks = locks;
+        this.meter = meter;
     }
 
     // ---- writes -----------------------------------------------------------------------------
@@ -102,15 +108,25 @@ public final class Items {
     public Page get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead,
                     List<Path> projection) {
         ReadPlan.checkProjection(table, projection);
-        return reads.read(ReadPlan.item(table, key, consistentRead, projection, false));
+        return read(ReadPlan.item(table, key, consistentRead, projection, false));
     }
 
     public Page query(TableDefinition table, QuerySpec spec) {
-        return reads.read(ReadPlan.query(table, spec));
+        return read(ReadPlan.query(table, spec));
     }
 
     public Page scan(TableDefinition table, ScanSpec spec) {
-        return reads.read(ReadPlan.scan(table, spec));
+        return read(ReadPlan.scan(table, spec));
+    }
+
+    /** One read, admitted before and charged after. */
+    private Page read(ReadPlan plan) {
+        meter.admit(plan.target().table(), CapacityMeter.Access.READ);
+        return charged(reads.read(plan));
+    }
+
+    private Page charged(Page page) {
+        return page.charged(meter.charge(page.usage()));
     }
 
     /** One table's keys of a BatchGetItem, and how to read them. */
@@ -134,6 +150,7 @@ public final class Items {
             for (Map<String, AttributeValue> key : t.keys()) PrimaryKeys.checkKey(t.table().keySchema(), key);
             ReadPlan.checkProjection(t.table(), t.projection());
         }
+        for (TableKeys t : tables) meter.admit(t.table(), CapacityMeter.Access.READ);
         List<TableItems> results = new ArrayList<>(tables.size());
         boolean cut = false;
         long bytes = 0;
@@ -154,7 +171,7 @@ public final class Items {
                 }
                 bytes += read.bytesRead();
                 if (consumed == null) consumed = new ConsumedCapacity.Builder();
-                consumed.add(read.consumed());
+                consumed.add(meter.charge(read.usage()));
                 if (read.item() != null) items.add(read.item());
             }
             results.add(new TableItems(items, unprocessed, consumed == null ? null : consumed.build()));
@@ -180,6 +197,10 @@ public final class Items {
             plans.add(plan);
             rowKeys.add(plan.range().from());
         }
+        Set<Long> admitted = new HashSet<>();
+        for (Get g : gets) {
+            if (admitted.add(g.table().id())) meter.admit(g.table(), CapacityMeter.Access.READ);
+        }
         int conflict = locks.firstClaimed(rowKeys);
         if (conflict >= 0) {
             throw TransactionCanceledException.at(conflict, gets.size(), new CancellationReason(
@@ -197,6 +218,7 @@ public final class Items {
         if (bytes > MAX_TRANSACTION_PAYLOAD_BYTES) {
             throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
         }
+        results.replaceAll(this::charged);
         return results;
     }
 }

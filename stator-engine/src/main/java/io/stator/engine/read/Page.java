@@ -2,6 +2,7 @@ package io.stator.engine.read;
 
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.capacity.Usage;
 import java.util.List;
 import java.util.Map;
 
@@ -14,9 +15,16 @@ import java.util.Map;
  * @param scannedCount     the items read
  * @param bytesRead        the sizes of the items read, summed, by DynamoDB's item-size rules
  * @param lastEvaluatedKey the key to continue from, or null when the range is exhausted
+ * @param usage            what was read, as the capacity meter prices it
+ * @param consumed         what the operation was charged for it; null until it was charged
  */
 public record Page(List<Map<String, AttributeValue>> items, int count, int scannedCount, long bytesRead,
-                   Map<String, AttributeValue> lastEvaluatedKey, ConsumedCapacity consumed) {
+                   Map<String, AttributeValue> lastEvaluatedKey, Usage.Read usage, ConsumedCapacity consumed) {
+
+    /** The page with what the operation was charged for it. */
+    public Page charged(ConsumedCapacity charged) {
+        return new Page(items, count, scannedCount, bytesRead, lastEvaluatedKey, usage, charged);
+    }
 
     /** The one item of a single-item read, or null when there is none. */
     public Map<String, AttributeValue> item() {

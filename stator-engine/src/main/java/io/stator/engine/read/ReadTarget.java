@@ -31,32 +31,64 @@ import java.util.Set;
  * holds (on an index, the index key and the table key), what an index projects, and when a
  * local index must fetch the item from the table.
  *
- * @param index        null when the table itself is read
- * @param partitionKey the queried key's partition attributes (several only on a global index
- *                     with a multi-attribute key)
- * @param sortKey      the queried key's sort attributes, in order (empty when there is none)
- * @param keyNames     the names of the queried key's attributes, partition key first (made once:
- *                     a Query consults them several times)
+ * <p>The queried key's attributes are worked out on first use: a single-item read never needs
+ * them, a Query consults them several times.
  */
-public record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyAttribute> partitionKey,
-                  List<KeyAttribute> sortKey, Set<String> keyNames) {
+public final class ReadTarget {
 
-    ReadTarget(TableDefinition table, IndexDefinition index, List<KeyAttribute> partitionKey, List<KeyAttribute> sortKey) {
-        this(table, index, partitionKey, sortKey, names(partitionKey, sortKey));
-    }
+    private final TableDefinition table;
+    private final IndexDefinition index;
+    private List<KeyAttribute> partitionKey;
+    private List<KeyAttribute> sortKey;
+    private Set<String> keyNames;
 
-    private static Set<String> names(List<KeyAttribute> partitionKey, List<KeyAttribute> sortKey) {
-        Set<String> names = new LinkedHashSet<>();
-        for (KeyAttribute k : partitionKey) names.add(k.name());
-        for (KeyAttribute k : sortKey) names.add(k.name());
-        return Collections.unmodifiableSet(names);
+    private ReadTarget(TableDefinition table, IndexDefinition index) {
+        this.table = table;
+        this.index = index;
     }
 
     /** The table itself (the base table is index 0 of the key layout). */
     public static ReadTarget table(TableDefinition table) {
-        KeySchema key = table.keySchema();
-        return new ReadTarget(table, null, List.of(new KeyAttribute(key.partitionKey(), key.partitionKeyType())),
-                key.hasSortKey() ? List.of(new KeyAttribute(key.sortKey(), key.sortKeyType())) : List.of());
+        return new ReadTarget(table, null);
+    }
+
+    public TableDefinition table() { return table; }
+
+    /** The index read, or null when the table itself is read. */
+    public IndexDefinition index() { return index; }
+
+    /**
+     * The queried key's partition attributes (several only on a global index with a
+     * multi-attribute key).
+     */
+    List<KeyAttribute> partitionKey() {
+        if (partitionKey == null) {
+            KeySchema key = table.keySchema();
+            partitionKey = index != null ? index.partitionKey()
+                    : List.of(new KeyAttribute(key.partitionKey(), key.partitionKeyType()));
+        }
+        return partitionKey;
+    }
+
+    /** The queried key's sort attributes, in order (empty when there is none). */
+    List<KeyAttribute> sortKey() {
+        if (sortKey == null) {
+            KeySchema key = table.keySchema();
+            sortKey = index != null ? index.sortKey()
+                    : key.hasSortKey() ? List.of(new KeyAttribute(key.sortKey(), key.sortKeyType())) : List.of();
+        }
+        return sortKey;
+    }
+
+    /** The names of the queried key's attributes, partition key first. */
+    Set<String> keyNames() {
+        if (keyNames == null) {
+            Set<String> names = new LinkedHashSet<>();
+            for (KeyAttribute k : partitionKey()) names.add(k.name());
+            for (KeyAttribute k : sortKey()) names.add(k.name());
+            keyNames = Collections.unmodifiableSet(names);
+        }
+        return keyNames;
     }
 
     /**
@@ -76,7 +108,7 @@ public record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyA
         if (index.global() && index.status() == IndexStatus.CREATING) {
             throw DynamoDbException.validation("Cannot read from backfilling global secondary index: " + indexName);
         }
-        return new ReadTarget(table, index, index.partitionKey(), index.sortKey());
+        return new ReadTarget(table, index);
     }
 
     public boolean isIndex() {
@@ -85,7 +117,7 @@ public record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyA
 
     /** True for a table or an index whose key has at most one partition and one sort attribute. */
     boolean hasSingleAttributeKey() {
-        return partitionKey.size() == 1 && sortKey.size() <= 1;
+        return partitionKey().size() == 1 && sortKey().size() <= 1;
     }
 
     // ---- ExclusiveStartKey ------------------------------------------------------------------
@@ -143,11 +175,11 @@ public record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyA
             hash = PartitionHash.of(start.get(schema.partitionKey()));
         } else {
             checkStartKeyShape(start);
-            for (KeyAttribute k : partitionKey) checkStartKeyValue(k, true, start);
-            for (KeyAttribute k : sortKey) checkStartKeyValue(k, false, start);
+            for (KeyAttribute k : partitionKey()) checkStartKeyValue(k, true, start);
+            for (KeyAttribute k : sortKey()) checkStartKeyValue(k, false, start);
             checkStartKeyTablePart(start);
-            List<AttributeValue> parts = new ArrayList<>(partitionKey.size());
-            for (KeyAttribute k : partitionKey) parts.add(start.get(k.name()));
+            List<AttributeValue> parts = new ArrayList<>(partitionKey().size());
+            for (KeyAttribute k : partitionKey()) parts.add(start.get(k.name()));
             hash = PartitionHash.hash(KeyLayout.indexPartitionBytes(parts));
         }
         if (KeyLayout.segmentOf(hash, totalSegments) != segment) {
@@ -164,7 +196,7 @@ public record ReadTarget(TableDefinition table, IndexDefinition index, List<KeyA
             return KeyLayout.encodeItemKey(table.id(), KeyLayout.BASE_TABLE_INDEX_ID, key.get(t.partitionKey()),
                     t.hasSortKey() ? key.get(t.sortKey()) : null);
         }
-        return KeyLayout.encodeIndexEntryKey(table.id(), index.id(), values(partitionKey, key), values(sortKey, key),
+        return KeyLayout.encodeIndexEntryKey(table.id(), index.id(), values(partitionKey(), key), values(sortKey(), key),
                 key.get(t.partitionKey()), t.hasSortKey() ? key.get(t.sortKey()) : null);
     }
 

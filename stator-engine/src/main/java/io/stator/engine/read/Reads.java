@@ -7,8 +7,6 @@ import io.stator.core.item.PageSize;
 import io.stator.core.item.StoredItem;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
-import io.stator.engine.capacity.CapacityMeter;
-import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.capacity.Usage;
 import io.stator.engine.item.RowKeys;
 import io.stator.storage.Cursor;
@@ -32,8 +30,10 @@ import java.util.Map;
  *       when no item follows it (DynamoDB does not look ahead);</li>
  *   <li>a page reads one consistent snapshot and walks the key range with a cursor: memory is
  *       bounded by the page, never by the table; a single item is one point lookup;</li>
- *   <li>what was read is described to the {@link CapacityMeter}: the items' documented sizes
- *       summed over the page, 4 KB a unit, with the minimum of one read when nothing was read.</li>
+ *   <li>what was read is described as the {@link io.stator.engine.capacity.CapacityMeter} prices
+ *       it: the items' documented sizes summed over the page (4 KB a unit, with the minimum of
+ *       one read when nothing was read); the operation admits the read before and charges it
+ *       after, once it knows what it returns.</li>
  * </ul>
  * Rows are in key order (see {@code KeyLayout}): for a Query, one partition in sort-key order;
  * for a Scan, partitions in hash order, and a parallel-scan segment is a contiguous hash range.
@@ -41,17 +41,15 @@ import java.util.Map;
 public final class Reads {
 
     private final Storage storage;
-    private final CapacityMeter meter;
 
-    public Reads(Storage storage, CapacityMeter meter) {
+    public Reads(Storage storage) {
         this.storage = storage;
-        this.meter = meter;
     }
 
     /** Runs the plan on the latest committed state (a page on a snapshot of its own). */
     public Page read(ReadPlan plan) {
-        meter.admit(plan.target().table(), CapacityMeter.Access.READ);
         if (plan.singleItem()) return readItem(plan, null);
+        if (Arrays.compareUnsigned(plan.range().from(), plan.range().to()) >= 0) return readRange(plan, null);
         try (Snapshot snapshot = storage.snapshot()) {
             return readRange(plan, snapshot);
         }
@@ -59,7 +57,6 @@ public final class Reads {
 
     /** Runs the plan on a snapshot that the caller shares between several reads (a transaction's). */
     public Page read(ReadPlan plan, Snapshot snapshot) {
-        meter.admit(plan.target().table(), CapacityMeter.Access.READ);
         return plan.singleItem() ? readItem(plan, snapshot) : readRange(plan, snapshot);
     }
 
@@ -67,12 +64,11 @@ public final class Reads {
         byte[] rowKey = plan.range().from();
         byte[] stored = snapshot == null ? storage.get(Keyspace.ITEMS, rowKey) : storage.get(snapshot, Keyspace.ITEMS, rowKey);
         long bytes = stored == null ? 0 : ItemCodec.measure(stored, null).itemSize();
-        ConsumedCapacity consumed = meter.charge(new Usage.Read(null, bytes, 0, plan.consistentRead(),
-                plan.transactional()));
-        if (stored == null) return new Page(List.of(), 0, 0, 0, null, consumed);
+        Usage.Read usage = new Usage.Read(null, bytes, 0, plan.consistentRead(), plan.transactional());
+        if (stored == null) return new Page(List.of(), 0, 0, 0, null, usage, null);
         Map<String, AttributeValue> item = ItemCodec.decode(stored);
         if (plan.projection() != null) item = Projector.project(item, plan.projection());
-        return new Page(List.of(item), 1, 1, bytes, null, consumed);
+        return new Page(List.of(item), 1, 1, bytes, null, usage, null);
     }
 
     private Page readRange(ReadPlan plan, Snapshot snapshot) {
@@ -124,9 +120,9 @@ public final class Reads {
             }
         }
         Map<String, AttributeValue> lastEvaluatedKey = stoppedEarly ? target.lastEvaluatedKey(last) : null;
-        ConsumedCapacity consumed = meter.charge(new Usage.Read(target.index(), bytesRead, bytesFetched,
-                plan.consistentRead(), plan.transactional()));
-        return new Page(items, count, scanned, bytesRead, lastEvaluatedKey, consumed);
+        Usage.Read usage = new Usage.Read(target.index(), bytesRead, bytesFetched, plan.consistentRead(),
+                plan.transactional());
+        return new Page(items, count, scanned, bytesRead, lastEvaluatedKey, usage, null);
     }
 
     /** An item as the plan returns it: projected, or (fetched by a local index) as the index projects it. */

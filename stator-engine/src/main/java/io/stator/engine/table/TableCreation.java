@@ -62,7 +62,7 @@ public final class TableCreation {
         IndexSpecs.checkProjectedAttributeCount(all);
         table.throughput = throughput == null ? ProvisionedThroughput.ZERO
                 : new ProvisionedThroughput(throughput.readCapacityUnits(), throughput.writeCapacityUnits(), null, null, 0);
-        if (request.stream() != null) setStream(table, request.stream(), now);
+        if (request.stream() != null) setStream(table, request.stream(), clock.instant());
         if (request.sse() != null) table.sse = TableSettings.sse(request.sse(), arns);
         table.tableClass = request.tableClass() != null
                 ? TableSettings.tableClass(request.tableClass()) : TableClass.STANDARD;

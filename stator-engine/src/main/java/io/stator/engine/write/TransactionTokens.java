@@ -46,7 +46,9 @@ public final class TransactionTokens {
 
     /**
      * Marks the token as running and says whether its request is new or a replay of a
-     * committed one; call {@link #finish} afterwards in every case.
+     * committed one. Once it has returned, call {@link #finish} afterwards in every case; when it
+     * throws (the token is running, or was used by another request), the token is not this
+     * caller's to finish.
      *
      * @param fingerprint a digest of the whole request
      * @return null for a new request; for a replay, per action, the item size it is billed on

@@ -1,6 +1,5 @@
 package io.stator.engine.write;
 
-import io.stator.core.item.ItemSize;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.Usage;
 import java.util.ArrayList;
@@ -44,28 +43,19 @@ public final class Transactions {
      */
     public WriteOutcome write(List<ItemWrite> actions, ClientToken token) {
         if (token == null) return new WriteOutcome(pipeline.writeTransaction(actions, null), false);
+        // Outside the try: a retry refused because the first is still running must not end the
+        // first one's run (it would let a third request run beside the first).
+        long[] replayed = tokens.begin(token.token(), token.fingerprint());
         boolean committed = false;
         try {
-            long[] replayed = tokens.begin(token.token(), token.fingerprint());
             if (replayed != null) return new WriteOutcome(replay(actions, replayed), true);
             List<WriteResult> results = pipeline.writeTransaction(actions,
-                    (batch, written) -> tokens.record(batch, token.token(), token.fingerprint(), billedSizes(written)));
+                    (batch, billedSizes) -> tokens.record(batch, token.token(), token.fingerprint(), billedSizes));
             committed = true;
             return new WriteOutcome(results, false);
         } finally {
             tokens.finish(token.token(), committed);
         }
-    }
-
-    /** Per action, the larger of its item before and after the transaction: what a replay is billed on. */
-    private static long[] billedSizes(List<WriteResult> results) {
-        long[] sizes = new long[results.size()];
-        for (int i = 0; i < sizes.length; i++) {
-            WriteResult r = results.get(i);
-            sizes[i] = Math.max(r.oldItem() == null ? 0 : ItemSize.of(r.oldItem()),
-                    r.newItem() == null ? 0 : ItemSize.of(r.newItem()));
-        }
-        return sizes;
     }
 
     /**

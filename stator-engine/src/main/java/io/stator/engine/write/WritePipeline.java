@@ -28,8 +28,10 @@ import io.stator.engine.table.TableDefinition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Every item write goes through here: PutItem, UpdateItem, DeleteItem, each write of
@@ -47,13 +49,14 @@ import java.util.Map;
  *       computes every new item first (the first that cannot be made cancels it), then checks
  *       every condition and reports each one that fails (DynamoDB's orders);</li>
  *   <li><b>derive</b> the index changes: each index's entry before and after;</li>
- *   <li><b>charge</b> the capacity: the {@link CapacityMeter} prices the write from its sizes
- *       and index changes (DynamoDB bills a write by the larger of the item before and after
- *       it, which is why the old item is always read);</li>
  *   <li><b>stage</b> everything in one batch: the item row, local index entries, global index
  *       changes for the {@link IndexPropagator}, the table's counters, the item collection's
  *       size (refused past its limit), and one {@link ChangeRecord} for the {@link ChangeLog};</li>
- *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when.</li>
+ *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when;</li>
+ *   <li><b>charge</b> the capacity: the {@link CapacityMeter} (which admitted the write before
+ *       its items were held) prices what was written from its sizes and index changes
+ *       (DynamoDB bills a write by the larger of the item before and after it, which is why the
+ *       old item is always read). A write refused or cancelled is not charged.</li>
  * </ol>
  * Alternator's {@code rmw_operation} is the model: the new item is a pure function of the old
  * one, so nothing but the commit has an effect, and a write whose condition fails or whose
@@ -82,10 +85,15 @@ public final class WritePipeline {
         this.itemCollectionLimitBytes = itemCollectionLimitBytes;
     }
 
-    /** Runs with a batch before it commits: a transaction adds its ClientRequestToken's record. */
+    /** Runs with a transaction's batch before it commits: the transaction's ClientRequestToken's record. */
     @FunctionalInterface
     public interface BeforeCommit {
-        void stage(WriteBatch batch, List<WriteResult> results);
+        /**
+         * @param largerItemSizes per write, the larger of its item's sizes before and after (0
+         *                        when absent both times): what a replay of the transaction is
+         *                        billed on
+         */
+        void stage(WriteBatch batch, long[] largerItemSizes);
     }
 
     // ---- one item ---------------------------------------------------------------------------
@@ -101,16 +109,15 @@ public final class WritePipeline {
             Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
             check(p);
             compute(p);
-            if (p.changesNothing()) return p.nothingWritten(meter.charge(p.usage(List.of(), false)));
+            if (p.changesNothing()) return p.result(meter.charge(p.usage(false)));
             deriveIndexChanges(p);
-            p.consumed = meter.charge(p.usage(p.indexWrites(), false));
-            try (ItemLocks.Held collection = lockCollectionsOf(List.of(p));
+            try (ItemLocks.Held collection = lockCollectionOf(p);
                  WriteBatch batch = storage.newBatch()) {
                 stage(batch, p, null);
                 storage.commit(batch);
             }
             if (p.queuedIndexChanges) propagator.wake();
-            return p.result();
+            return p.result(meter.charge(p.usage(false)));
         }
     }
 
@@ -143,10 +150,9 @@ public final class WritePipeline {
     @SuppressWarnings("try") // the holds are held, not used
     public List<WriteResult> writeTransaction(List<ItemWrite> writes, BeforeCommit beforeCommit) {
         int n = writes.size();
-        TableDefinition admitted = null;
+        Set<Long> admitted = new HashSet<>();
         for (ItemWrite w : writes) {
-            if (w.table() != admitted) meter.admit(w.table(), CapacityMeter.Access.WRITE);
-            admitted = w.table();
+            if (admitted.add(w.table().id())) meter.admit(w.table(), CapacityMeter.Access.WRITE);
         }
         List<byte[]> rowKeys = new ArrayList<>(n);
         for (ItemWrite w : writes) rowKeys.add(w.rowKey());
@@ -187,35 +193,31 @@ public final class WritePipeline {
             if (cancelled) throw new TransactionCanceledException(List.of(reasons));
 
             for (Pending p : pending) p.table = current(p.write.table());
-            List<WriteResult> results = new ArrayList<>(n);
             boolean queued = false;
             try (ItemLocks.Held collections = lockCollectionsOf(pending);
                  WriteBatch batch = storage.newBatch()) {
                 Map<CollectionKey, Long> collectionSizes = new HashMap<>();
                 for (int i = 0; i < n; i++) {
                     Pending p = pending.get(i);
-                    if (p.write.isConditionCheck() || p.changesNothing()) {
-                        // A ConditionCheck is billed as a write of the item it checks (measured on DynamoDB).
-                        results.add(p.nothingWritten(meter.charge(p.usage(List.of(), true))));
-                        continue;
-                    }
+                    if (p.write.isConditionCheck() || p.changesNothing()) continue;
                     try {
                         deriveIndexChanges(p);
-                        p.consumed = meter.charge(p.usage(p.indexWrites(), true));
                         stage(batch, p, collectionSizes);
                         queued |= p.queuedIndexChanges;
-                        results.add(p.result());
                     } catch (DynamoDbException e) {
                         reasons[i] = CancellationReason.of(e);
                         cancelled = true;
-                        results.add(null);
                     }
                 }
                 if (cancelled) throw new TransactionCanceledException(List.of(reasons));
-                if (beforeCommit != null) beforeCommit.stage(batch, results);
+                if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
                 storage.commit(batch);
             }
             if (queued) propagator.wake();
+            // Charged once committed. A ConditionCheck is billed as a write of the item it checks
+            // (measured on DynamoDB).
+            List<WriteResult> results = new ArrayList<>(n);
+            for (Pending p : pending) results.add(p.result(meter.charge(p.usage(true))));
             return results;
         }
     }
@@ -231,7 +233,6 @@ public final class WritePipeline {
         long oldSize;
         long newSize;
         List<IndexChange> indexChanges = List.of();
-        ConsumedCapacity consumed;
         long collectionSize = -1;
         boolean queuedIndexChanges;
 
@@ -247,27 +248,21 @@ public final class WritePipeline {
             return oldItem == null && newItem == null;
         }
 
-        List<Usage.IndexWrite> indexWrites() {
-            if (indexChanges.isEmpty()) return List.of();
-            List<Usage.IndexWrite> writes = new ArrayList<>(indexChanges.size());
-            for (IndexChange c : indexChanges) writes.add(c.usage());
-            return writes;
-        }
-
         /**
-         * Billed by the larger of the item before and after; a write that changes nothing (or only
-         * checks) by the item as it is.
+         * What the write is billed on: the larger of the item before and after, and its index
+         * changes; a write that changes nothing (or only checks) on the item as it is.
          */
-        Usage.Write usage(List<Usage.IndexWrite> indexes, boolean transactional) {
+        Usage.Write usage(boolean transactional) {
             boolean written = !write.isConditionCheck() && !changesNothing();
+            List<Usage.IndexWrite> indexes = List.of();
+            if (!indexChanges.isEmpty()) {
+                indexes = new ArrayList<>(indexChanges.size());
+                for (IndexChange c : indexChanges) indexes.add(c.usage());
+            }
             return new Usage.Write(oldSize, written ? newSize : 0, indexes, transactional);
         }
 
-        WriteResult nothingWritten(ConsumedCapacity consumed) {
-            return new WriteResult(write, oldItem, newItem, consumed, -1);
-        }
-
-        WriteResult result() {
+        WriteResult result(ConsumedCapacity consumed) {
             return new WriteResult(write, oldItem, newItem, consumed, collectionSize);
         }
     }
@@ -365,6 +360,22 @@ public final class WritePipeline {
                     p.oldItem != null ? p.oldItem : p.newItem, p.newSize - p.oldSize + localBytes);
         }
         if (changeLog.wanted()) changeLog.stage(batch, new ChangeRecord(table, p.write.rowKey(), p.oldItem, p.newItem));
+    }
+
+    /** Per write, the larger of its item's sizes before and after (see {@link BeforeCommit}). */
+    private static long[] largerItemSizes(List<Pending> pending) {
+        long[] sizes = new long[pending.size()];
+        for (int i = 0; i < sizes.length; i++) {
+            Pending p = pending.get(i);
+            sizes[i] = Math.max(p.oldSize, p.write.isConditionCheck() ? p.oldSize : p.newSize);
+        }
+        return sizes;
+    }
+
+    /** Holds a single write's item collection (on a table with a local index), after its item. */
+    private ItemLocks.Held lockCollectionOf(Pending p) {
+        if (p.table.localIndexes().isEmpty()) return NOTHING_HELD;
+        return locks.lockCollections(List.of(RowKeys.partitionKey(p.table, p.oldItem != null ? p.oldItem : p.newItem)));
     }
 
     /** Holds the item collections the writes change (tables with a local index only), after their items. */

@@ -25,9 +25,10 @@ import io.stator.server.protocol.request.UpdateItemInput;
 import io.stator.server.protocol.request.UpdateTableInput;
 import java.io.IOException;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -43,7 +44,7 @@ public final class Actions {
         }
     }
 
-    private final Map<String, Served<?>> actions = new TreeMap<>();
+    private final Map<String, Served<?>> actions = new HashMap<>();
 
     /** @param endpointAddress this server's address, as DescribeEndpoints gives it (host:port) */
     public Actions(Engine engine, Supplier<String> endpointAddress) {
@@ -73,9 +74,9 @@ public final class Actions {
         actions.put(name, new Served<>(input, action));
     }
 
-    /** The names of the operations served. */
+    /** The names of the operations served, in alphabetical order. */
     public Set<String> names() {
-        return Collections.unmodifiableSet(actions.keySet());
+        return Collections.unmodifiableSet(new TreeSet<>(actions.keySet()));
     }
 
     /** True when Stator serves the operation of that name. */

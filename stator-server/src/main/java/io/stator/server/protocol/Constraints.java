@@ -1,6 +1,7 @@
 package io.stator.server.protocol;
 
 import io.stator.core.error.DynamoDbException;
+import io.stator.server.protocol.Shape.AttributeValueShape;
 import io.stator.server.protocol.Shape.BlobShape;
 import io.stator.server.protocol.Shape.Limits;
 import io.stator.server.protocol.Shape.ListShape;
@@ -58,16 +59,16 @@ public final class Constraints {
     }
 
     private void checkStructure(ModelStructure struct, StructureShape shape, String parent) {
-        for (Map.Entry<String, Shape> member : shape.members().entrySet()) {
-            String name = member.getKey();
-            Object value = struct.member(shape.indexOf(name));
+        for (StructureShape.Member member : shape.reportedMembers()) {
+            String name = member.name();
+            Object value = struct.member(member.index());
             if (value instanceof Unvalidated<?> attributes) value = attributes.raw();
-            String path = parent + lowerFirst(name);
             if (value == null) {
-                if (shape.required.contains(name)) fail(null, path, "Member must not be null");
+                if (shape.required.contains(name)) fail(null, parent + lowerFirst(name), "Member must not be null");
                 continue;
             }
-            checkValue(value, member.getValue(), path);
+            String path = parent + lowerFirst(name);
+            checkValue(value, member.shape(), path);
         }
     }
 
@@ -111,6 +112,7 @@ public final class Constraints {
             case ListShape s -> {
                 List<Object> list = (List<Object>) value;
                 checkLength(value, list.size(), s.limits(), path);
+                if (s.member() instanceof AttributeValueShape) return; // values are the action's to check
                 for (int i = 0; i < list.size(); i++) {
                     checkElement(list.get(i), s.member(), path + "." + (i + 1) + ".member");
                 }
@@ -130,6 +132,7 @@ public final class Constraints {
                     }
                     return;
                 }
+                if (s.value() instanceof AttributeValueShape) return; // values are the action's to check
                 for (Map.Entry<String, Object> e : map.entrySet()) {
                     checkElement(e.getValue(), s.value(), path + "." + e.getKey() + ".member");
                 }

@@ -147,7 +147,7 @@ public final class RequestReader {
                 p.skipChildren();
                 continue;
             }
-            Object value = readValue(p, shape.members.get(name), false);
+            Object value = readValue(p, shape.memberShape(index), false);
             // A member given twice is read twice and the last one counts; a null one is absent.
             values[index] = value != null && shape.holdsAttributeValues(index) ? Unvalidated.of(value) : value;
         }

@@ -35,6 +35,10 @@ public sealed interface Shape {
         final Set<String> required;
         private final List<String> declared;
         private final Map<String, Integer> indexes = new HashMap<>();
+        /** By declared position: the member's shape. */
+        private final Shape[] shapes;
+        /** The members in the order DynamoDB reports them, with their positions. */
+        private final List<Member> reported;
         /** By declared position: the member holds attribute values, read as {@code Unvalidated}. */
         private final boolean[] holdsAttributeValues;
         private Function<Object[], ModelStructure> record;
@@ -44,11 +48,23 @@ public sealed interface Shape {
             this.members = members;
             this.required = required;
             this.declared = List.copyOf(declared);
+            this.shapes = new Shape[declared.size()];
             this.holdsAttributeValues = new boolean[declared.size()];
             for (int i = 0; i < declared.size(); i++) {
                 indexes.put(declared.get(i), i);
-                holdsAttributeValues[i] = holdsAttributeValues(members.get(declared.get(i)));
+                shapes[i] = members.get(declared.get(i));
+                holdsAttributeValues[i] = holdsAttributeValues(shapes[i]);
             }
+            this.reported = members.entrySet().stream()
+                    .map(e -> new Member(e.getKey(), e.getValue(), indexes.get(e.getKey()))).toList();
+        }
+
+        /** A member: its name, its shape, and its position among the record's components. */
+        record Member(String name, Shape shape, int index) {}
+
+        /** The members in the order DynamoDB reports their errors in. */
+        List<Member> reportedMembers() {
+            return reported;
         }
 
         /**
@@ -66,6 +82,11 @@ public sealed interface Shape {
 
         boolean holdsAttributeValues(int index) {
             return holdsAttributeValues[index];
+        }
+
+        /** The shape of the member at {@code index} (declared order). */
+        Shape memberShape(int index) {
+            return shapes[index];
         }
 
         public String name() { return name; }
