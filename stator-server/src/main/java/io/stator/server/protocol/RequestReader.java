@@ -76,9 +76,12 @@ public final class RequestReader {
      * Reads a whole request body; an empty body is read as an empty structure.
      *
      * @throws DynamoDbException a SerializationException without message when the body is not
-     *     JSON at all; type errors are held in the result
+     *     JSON at all (nor Unicode text: a string with a lone surrogate, bytes that are not
+     *     UTF-8); type errors are held in the result
      */
     public static Parsed parse(byte[] body, int offset, int length, StructureShape shape) {
+        // Text that is not Unicode is not JSON text either (see JsonText).
+        if (!JsonText.isUnicode(body, offset, length)) throw DynamoDbException.serialization(null);
         RequestReader reader = new RequestReader();
         try (JsonParser p = JSON.createParser(body, offset, length)) {
             JsonToken first = p.nextToken();
