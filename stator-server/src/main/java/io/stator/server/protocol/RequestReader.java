@@ -169,6 +169,14 @@ public final class RequestReader {
         };
     }
 
+    /**
+     * An Integer member holds an int and a Long member a long, exactly as sent: a JSON number
+     * they cannot hold (a fraction or an exponent, a value past their range) is a type error, as
+     * a string is. Nothing is rounded, truncated or narrowed on the way, so that 2147483648 cannot
+     * become -2147483648, nor 1.5 become 1. DynamoDB's texts for these two errors are not
+     * recorded (dynalite floors decimals and checks no range); they follow the pattern of its
+     * recorded ones, "DECIMAL_VALUE cannot be converted to Boolean" and the like.
+     */
     private Object readNumber(JsonParser p, NumberShape shape) throws IOException {
         String javaType = switch (shape.kind()) {
             case INTEGER -> "Integer";
@@ -176,12 +184,15 @@ public final class RequestReader {
             case DOUBLE -> "Double";
         };
         return switch (p.currentToken()) {
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-                // Integers are kept as longs: DynamoDB's range checks apply to the number as sent.
-                if (shape.kind() == Shape.NumberKind.DOUBLE) yield p.getDoubleValue();
-                if (p.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) yield (long) Math.floor(p.getDoubleValue());
-                yield p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? Long.MAX_VALUE : p.getLongValue();
-            }
+            case VALUE_NUMBER_INT -> switch (shape.kind()) {
+                case DOUBLE -> p.getDoubleValue();
+                case INTEGER -> p.getNumberType() == JsonParser.NumberType.INT ? (Object) p.getIntValue()
+                        : mismatch(p, "NUMBER_VALUE cannot be converted to Integer");
+                case LONG -> p.getNumberType() != JsonParser.NumberType.BIG_INTEGER ? (Object) p.getLongValue()
+                        : mismatch(p, "NUMBER_VALUE cannot be converted to Long");
+            };
+            case VALUE_NUMBER_FLOAT -> shape.kind() == Shape.NumberKind.DOUBLE ? p.getDoubleValue()
+                    : mismatch(p, "DECIMAL_VALUE cannot be converted to " + javaType);
             case VALUE_TRUE -> mismatch(p, "TRUE_VALUE cannot be converted to " + javaType);
             case VALUE_FALSE -> mismatch(p, "FALSE_VALUE cannot be converted to " + javaType);
             case VALUE_STRING -> mismatch(p, "STRING_VALUE cannot be converted to " + javaType);
