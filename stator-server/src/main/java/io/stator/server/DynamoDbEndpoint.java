@@ -15,6 +15,7 @@ import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.Constraints;
+import io.stator.server.protocol.JsonText;
 import io.stator.server.protocol.RequestReader;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.ServiceModel;
@@ -34,9 +35,10 @@ import java.util.zip.CRC32;
  *   <li>GET / answers the health line DynamoDB answers;</li>
  *   <li>anything but POST, or a body of another content type (DynamoDB takes JSON 1.0 and plain
  *       JSON only), gets DynamoDB's 404 {@code <UnknownOperationException/>};</li>
- *   <li>malformed JSON: SerializationException, before the target or the signature is looked
- *       at (the body is read against the operation's shape in this same pass, but a type error
- *       found there waits for the two checks below);</li>
+ *   <li>malformed JSON, or a body that is not Unicode text (bytes that are not UTF-8, a string
+ *       with a lone surrogate: {@code JsonText}): SerializationException, before the target or
+ *       the signature is looked at (the body is read against the operation's shape in this same
+ *       pass, but a type error found there waits for the two checks below);</li>
  *   <li>the X-Amz-Target must name an operation: UnknownOperationException;</li>
  *   <li>the SigV4 signature is checked;</li>
  *   <li>an empty body: SerializationException;</li>
@@ -144,6 +146,7 @@ public final class DynamoDbEndpoint {
     }
 
     private static void checkWellFormed(byte[] body) {
+        if (!JsonText.isUnicode(body, 0, body.length)) throw DynamoDbException.serialization(null);
         try (JsonParser p = JSON.createParser(body)) {
             // A body of white space only is not JSON either.
             if (p.nextToken() == null) throw DynamoDbException.serialization(null);

@@ -2,7 +2,7 @@ package io.stator.core.expression;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
-import java.nio.charset.StandardCharsets;
+import io.stator.core.model.Utf8;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -72,7 +72,7 @@ public final class ExpressionContext {
 
     private static ParsedExpression parse(ExpressionKind kind, String text) {
         if (text.isEmpty()) throw DynamoDbException.validation(kind.errorPrefix() + "The expression can not be empty;");
-        int bytes = utf8Length(text);
+        int bytes = Utf8.encodedLength(text);
         if (bytes > MAX_EXPRESSION_BYTES) {
             throw DynamoDbException.validation(kind.errorPrefix()
                     + "Expression size has exceeded the maximum allowed size; expression size: " + bytes);
@@ -80,12 +80,6 @@ public final class ExpressionContext {
         return ExpressionCache.parse(kind, text);
     }
 
-    private static int utf8Length(String s) {
-        int n = s.length();
-        int i = 0;
-        while (i < n && s.charAt(i) < 0x80) i++;
-        return i == n ? n : s.getBytes(StandardCharsets.UTF_8).length;
-    }
 
     // ---- used by Semantics --------------------------------------------------------------------
 

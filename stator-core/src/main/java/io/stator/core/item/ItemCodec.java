@@ -3,6 +3,7 @@ package io.stator.core.item;
 import io.stator.core.key.KeyEncoding;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
+import io.stator.core.model.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -230,8 +231,9 @@ public final class ItemCodec {
             pos += b.length;
         }
 
+        /** Refuses a lone surrogate, which Java's encoder would write as '?' (see {@link Utf8}). */
         void writeString(String s) {
-            writeBytes(s.getBytes(StandardCharsets.UTF_8));
+            writeBytes(Utf8.encode(s));
         }
 
         void writeNumber(DynamoNumber n) {

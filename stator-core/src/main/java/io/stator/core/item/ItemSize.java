@@ -2,6 +2,7 @@ package io.stator.core.item;
 
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
+import io.stator.core.model.Utf8;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.stator.core.item;
 
 import io.stator.core.model.AttributeValue;
+import io.stator.core.model.Utf8;
 import java.util.List;
 import java.util.Map;
 

@@ -2,6 +2,7 @@ package io.stator.core.key;
 
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
+import io.stator.core.model.Utf8;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -70,9 +71,11 @@ public final class KeyEncoding {
     /**
      * The order-preserving bytes of a key value: UTF-8 for S, the bytes for B, the N encoding
      * for N. For B this is the value's own array, not a copy: do not modify it.
+     *
+     * @throws IllegalArgumentException for an S holding a lone surrogate, which has no UTF-8 form
      */
     public static byte[] encode(AttributeValue keyValue) {
-        if (keyValue instanceof AttributeValue.S s) return s.value().getBytes(StandardCharsets.UTF_8);
+        if (keyValue instanceof AttributeValue.S s) return Utf8.encode(s.value());
         if (keyValue instanceof AttributeValue.B b) return b.value();
         if (keyValue instanceof AttributeValue.N n) return encodeNumber(n.value());
         throw notAKeyType(keyValue);

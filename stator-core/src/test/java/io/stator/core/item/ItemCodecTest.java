@@ -327,4 +327,30 @@ class ItemCodecTest {
         assertNull(ItemCodec.decodeAttribute(bytes, ""));
         assertArrayEquals("é".getBytes(StandardCharsets.UTF_8), new byte[] {(byte) 0xC3, (byte) 0xA9});
     }
+
+    // ---- strings are Unicode text: a lone surrogate is never written as '?'
+
+    @Test
+    void aLoneSurrogateIsRefusedWhereverAStringIsEncoded() {
+        for (String lone : List.of("\uD800", "a\uDBFF", "\uDC00b", "\uDE00\uD83D", "\uD83D\uD83D")) {
+            List<Map<String, AttributeValue>> items = List.of(
+                    Map.of("a", new AttributeValue.S(lone)),
+                    Map.of(lone, AttributeValue.NULL.INSTANCE),
+                    Map.of("ss", new AttributeValue.SS(List.of("x", lone))),
+                    Map.of("m", new AttributeValue.M(Map.of(lone, AttributeValue.BOOL.TRUE))),
+                    Map.of("l", new AttributeValue.L(List.of(new AttributeValue.S(lone)))));
+            for (Map<String, AttributeValue> item : items) {
+                assertThrows(IllegalArgumentException.class, () -> ItemCodec.encode(item), item::toString);
+            }
+        }
+        Map<String, AttributeValue> pair = Map.of("\uD83D\uDE00", new AttributeValue.S("\uDBFF\uDFFF"));
+        assertEquals(pair, ItemCodec.decode(ItemCodec.encode(pair)));
+    }
+
+    @Test
+    void aNameWithALoneSurrogateIsNotLookedUpAsAQuestionMark() {
+        byte[] bytes = ItemCodec.encode(Map.of("?", AttributeValue.BOOL.TRUE));
+
+        assertThrows(IllegalArgumentException.class, () -> ItemCodec.decodeAttribute(bytes, "\uD800"));
+    }
 }

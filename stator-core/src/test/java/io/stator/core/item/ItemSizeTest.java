@@ -1,9 +1,11 @@
 package io.stator.core.item;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
+import io.stator.core.model.Utf8;
 import io.stator.core.testing.RandomValues;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -81,14 +83,23 @@ class ItemSizeTest {
     }
 
     @Test
-    void utf8LengthEqualsJavaEncoderIncludingLoneSurrogates() {
+    void utf8LengthEqualsJavaEncoderForUnicodeText() {
         Random r = new Random(2);
-        char[] pool = {'a', 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD83D, 0xDE00, 0xDBFF, 0xDC00, 0xE000, 0xFFFF};
+        String[] pool = {"a", "\u007F", "\u0080", "\u07FF", "\u0800", "\uD7FF", "\uD83D\uDE00", "\uDBFF\uDFFF",
+            "\uD800\uDC00", "\uE000", "\uFFFF"};
         for (int i = 0; i < 100_000; i++) {
-            char[] chars = new char[r.nextInt(8)];
-            for (int j = 0; j < chars.length; j++) chars[j] = pool[r.nextInt(pool.length)];
-            String s = new String(chars);
+            StringBuilder b = new StringBuilder();
+            for (int j = r.nextInt(8); j > 0; j--) b.append(pool[r.nextInt(pool.length)]);
+            String s = b.toString();
             assertEquals(s.getBytes(StandardCharsets.UTF_8).length, Utf8.encodedLength(s), () -> s.chars().toString());
+        }
+    }
+
+    @Test
+    void aLoneSurrogateHasNoSizeRatherThanTheSizeOfAQuestionMark() {
+        for (String lone : new String[] {"\uD800", "a\uDBFF", "\uDC00", "\uDE00\uD83D"}) {
+            assertThrows(IllegalArgumentException.class, () -> ItemSize.of(Map.of("a", new AttributeValue.S(lone))));
+            assertThrows(IllegalArgumentException.class, () -> ItemSize.of(Map.of(lone, AttributeValue.NULL.INSTANCE)));
         }
     }
 

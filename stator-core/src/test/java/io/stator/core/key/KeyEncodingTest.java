@@ -265,4 +265,11 @@ class KeyEncodingTest {
         String s = "a€😀";
         assertArrayEquals(s.getBytes(StandardCharsets.UTF_8), KeyEncoding.encode(new AttributeValue.S(s)));
     }
+
+    @Test
+    void aKeyWithALoneSurrogateIsRefusedNotEncodedAsAQuestionMark() {
+        for (String lone : List.of("\uD800", "\uDBFF", "x\uDC00")) {
+            assertThrows(IllegalArgumentException.class, () -> KeyEncoding.encode(new AttributeValue.S(lone)));
+        }
+    }
 }

@@ -1,7 +1,7 @@
 package io.stator.engine.item;
 
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.item.Utf8;
+import io.stator.core.model.Utf8;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.KeySchema;
 import java.util.Map;

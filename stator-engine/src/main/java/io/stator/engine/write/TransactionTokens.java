@@ -2,13 +2,13 @@ package io.stator.engine.write;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
+import io.stator.core.model.Utf8;
 import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -121,7 +121,7 @@ public final class TransactionTokens {
     }
 
     private static byte[] key(String token) {
-        return token.getBytes(StandardCharsets.UTF_8);
+        return Utf8.encode(token);
     }
 
     /**

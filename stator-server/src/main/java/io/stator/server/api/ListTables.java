@@ -24,7 +24,7 @@ final class ListTables implements Action<ListTablesInput> {
 
     @Override
     public void execute(ListTablesInput request, ResponseBody response) throws IOException {
-        int limit = request.limit() != null ? request.limit().intValue() : DEFAULT_LIMIT;
+        int limit = request.limit() != null ? request.limit() : DEFAULT_LIMIT;
         Tables.TableNames page = engine.tables().list(request.exclusiveStartTableName(), limit);
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("TableNames");

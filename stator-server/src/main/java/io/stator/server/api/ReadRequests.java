@@ -67,8 +67,8 @@ final class ReadRequests {
     }
 
     /** The most items to read: Limit, or no limit but the page size. */
-    static int limit(Long limit) {
-        return limit != null ? limit.intValue() : Integer.MAX_VALUE;
+    static int limit(Integer limit) {
+        return limit != null ? limit : Integer.MAX_VALUE;
     }
 
     /**

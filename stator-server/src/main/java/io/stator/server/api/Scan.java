@@ -45,8 +45,8 @@ final class Scan implements Action<ScanInput> {
                 : ReadRequests.topLevelPaths(request.attributesToGet());
         Condition filter = LegacyConditions.filter(request.scanFilter(), request.conditionalOperator());
         Map<String, AttributeValue> exclusiveStartKey = ReadRequests.exclusiveStartKey(request.exclusiveStartKey());
-        Long segment = request.segment();
-        Long totalSegments = request.totalSegments();
+        Integer segment = request.segment();
+        Integer totalSegments = request.totalSegments();
         if (segment != null && totalSegments == null) {
             throw DynamoDbException.validation("The TotalSegments parameter is required but was not present in the "
                     + "request when Segment parameter is present");
@@ -55,10 +55,9 @@ final class Scan implements Action<ScanInput> {
             throw DynamoDbException.validation("The Segment parameter is required but was not present in the request "
                     + "when parameter TotalSegments is present");
         }
-        if (segment != null && segment.intValue() >= totalSegments.intValue()) {
+        if (segment != null && segment >= totalSegments) {
             throw DynamoDbException.validation("The Segment parameter is zero-based and must be less than parameter "
-                    + "TotalSegments: Segment: " + segment.intValue() + " is not less than TotalSegments: "
-                    + totalSegments.intValue());
+                    + "TotalSegments: Segment: " + segment + " is not less than TotalSegments: " + totalSegments);
         }
         ExpressionContext expressions = ExpressionParameters.context(request.expressionAttributeNames(),
                 request.expressionAttributeValues());
@@ -73,8 +72,8 @@ final class Scan implements Action<ScanInput> {
         TableDefinition table = engine.tables().require(request.tableName());
 
         Page page = engine.items().scan(table, new ScanSpec(request.indexName(), filter, projection, select,
-                exclusiveStartKey, segment == null ? 0 : segment.intValue(),
-                totalSegments == null ? 1 : totalSegments.intValue(), ReadRequests.limit(request.limit()),
+                exclusiveStartKey, segment == null ? 0 : segment, totalSegments == null ? 1 : totalSegments,
+                ReadRequests.limit(request.limit()),
                 Boolean.TRUE.equals(request.consistentRead())));
         ReadRequests.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
                 request.tableName());

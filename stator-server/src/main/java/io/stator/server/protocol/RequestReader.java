@@ -76,9 +76,12 @@ public final class RequestReader {
      * Reads a whole request body; an empty body is read as an empty structure.
      *
      * @throws DynamoDbException a SerializationException without message when the body is not
-     *     JSON at all; type errors are held in the result
+     *     JSON at all (nor Unicode text: a string with a lone surrogate, bytes that are not
+     *     UTF-8); type errors are held in the result
      */
     public static Parsed parse(byte[] body, int offset, int length, StructureShape shape) {
+        // Text that is not Unicode is not JSON text either (see JsonText).
+        if (!JsonText.isUnicode(body, offset, length)) throw DynamoDbException.serialization(null);
         RequestReader reader = new RequestReader();
         try (JsonParser p = JSON.createParser(body, offset, length)) {
             JsonToken first = p.nextToken();
@@ -149,6 +152,8 @@ public final class RequestReader {
             }
             Object value = readValue(p, shape.memberShape(index), false);
             // A member given twice is read twice and the last one counts; a null one is absent.
+            // What DynamoDB does with a repeated name is not recorded; last-wins is what JSON
+            // parsers commonly do (RFC 8259 section 4), dynalite's and moto's among them.
             values[index] = value != null && shape.holdsAttributeValues(index) ? Unvalidated.of(value) : value;
         }
         return shape.construct(values);
@@ -166,6 +171,14 @@ public final class RequestReader {
         };
     }
 
+    /**
+     * An Integer member holds an int and a Long member a long, exactly as sent: a JSON number
+     * they cannot hold (a fraction or an exponent, a value past their range) is a type error, as
+     * a string is. Nothing is rounded, truncated or narrowed on the way, so that 2147483648 cannot
+     * become -2147483648, nor 1.5 become 1. DynamoDB's texts for these two errors are not
+     * recorded (dynalite floors decimals and checks no range); they follow the pattern of its
+     * recorded ones, "DECIMAL_VALUE cannot be converted to Boolean" and the like.
+     */
     private Object readNumber(JsonParser p, NumberShape shape) throws IOException {
         String javaType = switch (shape.kind()) {
             case INTEGER -> "Integer";
@@ -173,12 +186,15 @@ public final class RequestReader {
             case DOUBLE -> "Double";
         };
         return switch (p.currentToken()) {
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-                // Integers are kept as longs: DynamoDB's range checks apply to the number as sent.
-                if (shape.kind() == Shape.NumberKind.DOUBLE) yield p.getDoubleValue();
-                if (p.currentToken() == JsonToken.VALUE_NUMBER_FLOAT) yield (long) Math.floor(p.getDoubleValue());
-                yield p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? Long.MAX_VALUE : p.getLongValue();
-            }
+            case VALUE_NUMBER_INT -> switch (shape.kind()) {
+                case DOUBLE -> p.getDoubleValue();
+                case INTEGER -> p.getNumberType() == JsonParser.NumberType.INT ? (Object) p.getIntValue()
+                        : mismatch(p, "NUMBER_VALUE cannot be converted to Integer");
+                case LONG -> p.getNumberType() != JsonParser.NumberType.BIG_INTEGER ? (Object) p.getLongValue()
+                        : mismatch(p, "NUMBER_VALUE cannot be converted to Long");
+            };
+            case VALUE_NUMBER_FLOAT -> shape.kind() == Shape.NumberKind.DOUBLE ? p.getDoubleValue()
+                    : mismatch(p, "DECIMAL_VALUE cannot be converted to " + javaType);
             case VALUE_TRUE -> mismatch(p, "TRUE_VALUE cannot be converted to " + javaType);
             case VALUE_FALSE -> mismatch(p, "FALSE_VALUE cannot be converted to " + javaType);
             case VALUE_STRING -> mismatch(p, "STRING_VALUE cannot be converted to " + javaType);
@@ -270,7 +286,9 @@ public final class RequestReader {
             String key = p.currentName();
             p.nextToken();
             Object v = readValue(p, shape.value(), true);
+            // A key given twice counts once, with its last value; a null one makes it absent.
             if (v != null) map.put(key, v);
+            else map.remove(key);
         }
         return map;
     }
@@ -315,118 +333,131 @@ public final class RequestReader {
             StringShape.unconstrained("AttributeName"), ATTRIBUTE_VALUE,
             Shape.Limits.NONE);
 
+    // The data types of an attribute value, numbered: where its reader keeps what each one holds.
+    private static final int S = 0, N = 1, B = 2, BOOL = 3, NULL = 4, SS = 5, NS = 6, BS = 7, L = 8, M = 9;
+    private static final int TYPE_COUNT = 10;
+
+    private static int typeIndex(String name) {
+        return switch (name) {
+            case "S" -> S;
+            case "N" -> N;
+            case "B" -> B;
+            case "BOOL" -> BOOL;
+            case "NULL" -> NULL;
+            case "SS" -> SS;
+            case "NS" -> NS;
+            case "BS" -> BS;
+            case "L" -> L;
+            case "M" -> M;
+            default -> -1;
+        };
+    }
+
     /**
      * Reads {"S": ...} and friends. Returns an {@link AttributeValue}, an
      * {@link InvalidAttributeValue} carrying DynamoDB's validation error, or null after a type
      * error.
+     *
+     * <p>A type named twice counts once, with its last value (a null one makes it absent), as a
+     * member named twice does (see {@link #readStructureBody}); two types are two types whatever
+     * their order. An invalid value is reported before the count of types is, the first in the
+     * order the types were first named. Almost every value names one type once: the slots for
+     * several are made only when a second one is named.
      */
-    @SuppressWarnings("unchecked")
     private Object readAttributeValue(JsonParser p) throws IOException {
-        AttributeValue value = null;
-        DynamoDbException invalid = null;
-        int types = 0;
+        int firstType = -1;
+        Object first = null; // what the first-named type holds: AttributeValue, DynamoDbException, or null
+        Object[] byType = null;
+        int[] order = null;
+        int named = 0;
+        int namedTypes = 0; // bit i: type i was named
         while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String type = p.currentName();
+            int type = typeIndex(p.currentName());
             JsonToken t = p.nextToken();
-            if (t == JsonToken.VALUE_NULL) continue;
-            Object raw;
-            AttributeValue parsed = null;
-            DynamoDbException error = null;
-            switch (type) {
-                case "S" -> {
-                    raw = readString(p, "String");
-                    if (raw != null) parsed = new AttributeValue.S((String) raw);
-                }
-                case "N" -> {
-                    raw = readString(p, "String");
-                    if (raw != null) {
-                        try {
-                            parsed = new AttributeValue.N(DynamoNumber.parse((String) raw));
-                        } catch (DynamoDbException e) {
-                            error = e;
-                        }
-                    }
-                }
-                case "B" -> {
-                    raw = readBlob(p);
-                    if (raw != null) parsed = new AttributeValue.B((byte[]) raw);
-                }
-                case "BOOL" -> {
-                    raw = readBoolean(p);
-                    if (raw != null) parsed = AttributeValue.BOOL.of((Boolean) raw);
-                }
-                case "NULL" -> {
-                    raw = readBoolean(p);
-                    if (raw != null) {
-                        try {
-                            parsed = AttributeValues.nullValue((Boolean) raw);
-                        } catch (DynamoDbException e) {
-                            error = e;
-                        }
-                    }
-                }
-                case "SS" -> {
-                    raw = readList(p, STRING_LIST);
-                    if (raw != null) {
-                        try {
-                            parsed = AttributeValues.stringSet((List<String>) raw);
-                        } catch (DynamoDbException e) {
-                            error = e;
-                        }
-                    }
-                }
-                case "NS" -> {
-                    raw = readList(p, STRING_LIST);
-                    if (raw != null) {
-                        try {
-                            parsed = AttributeValues.numberSet((List<String>) raw);
-                        } catch (DynamoDbException e) {
-                            error = e;
-                        }
-                    }
-                }
-                case "BS" -> {
-                    raw = readList(p, BLOB_LIST);
-                    if (raw != null) {
-                        try {
-                            parsed = AttributeValues.binarySet((List<byte[]>) raw);
-                        } catch (DynamoDbException e) {
-                            error = e;
-                        }
-                    }
-                }
-                case "L" -> {
-                    raw = readList(p, ATTRIBUTE_LIST);
-                    if (raw != null) {
-                        List<Object> elements = (List<Object>) raw;
-                        error = firstInvalid(elements);
-                        if (error == null) parsed = new AttributeValue.L(List.copyOf(
-                                (List<AttributeValue>) (List<?>) elements));
-                    }
-                }
-                case "M" -> {
-                    raw = readMap(p, ATTRIBUTE_MAP);
-                    if (raw != null) {
-                        Map<String, Object> members = (Map<String, Object>) raw;
-                        error = firstInvalid(members.values());
-                        if (error == null) parsed = new AttributeValue.M(
-                                (Map<String, AttributeValue>) (Map<String, ?>) members);
-                    }
-                }
-                default -> {
-                    p.skipChildren();
-                    continue;
-                }
+            if (type < 0) {
+                p.skipChildren(); // not a data type: ignored, as unknown members are
+                continue;
             }
-            if (parsed == null && error == null) continue; // a type error, already recorded
-            types++;
-            if (error != null && invalid == null) invalid = error;
-            if (parsed != null) value = parsed;
+            Object held = t == JsonToken.VALUE_NULL ? null : readTyped(p, type);
+            if (byType == null && (firstType < 0 || firstType == type)) {
+                firstType = type;
+                first = held;
+                continue;
+            }
+            if (byType == null) {
+                byType = new Object[TYPE_COUNT];
+                order = new int[TYPE_COUNT];
+                byType[firstType] = first;
+                order[named++] = firstType;
+                namedTypes = 1 << firstType;
+            }
+            if ((namedTypes & 1 << type) == 0) {
+                namedTypes |= 1 << type;
+                order[named++] = type;
+            }
+            byType[type] = held;
         }
-        if (invalid != null) return new InvalidAttributeValue(invalid);
+        if (byType == null) {
+            if (first instanceof DynamoDbException invalid) return new InvalidAttributeValue(invalid);
+            if (first == null) return new InvalidAttributeValue(AttributeValues.empty());
+            return first;
+        }
+        int types = 0;
+        for (int i = 0; i < named; i++) {
+            Object held = byType[order[i]];
+            if (held instanceof DynamoDbException invalid) return new InvalidAttributeValue(invalid);
+            if (held != null) types++;
+        }
         if (types == 0) return new InvalidAttributeValue(AttributeValues.empty());
         if (types > 1) return new InvalidAttributeValue(AttributeValues.moreThanOneType());
-        return value;
+        for (int i = 0; i < named; i++) {
+            if (byType[order[i]] != null) return byType[order[i]];
+        }
+        throw new AssertionError();
+    }
+
+    /**
+     * The value of one data type: an {@link AttributeValue}, the {@link DynamoDbException} that
+     * makes it invalid, or null after a type error (which is recorded).
+     */
+    @SuppressWarnings("unchecked")
+    private Object readTyped(JsonParser p, int type) throws IOException {
+        Object raw = switch (type) {
+            case S, N -> readString(p, "String");
+            case B -> readBlob(p);
+            case BOOL, NULL -> readBoolean(p);
+            case SS, NS -> readList(p, STRING_LIST);
+            case BS -> readList(p, BLOB_LIST);
+            case L -> readList(p, ATTRIBUTE_LIST);
+            default -> readMap(p, ATTRIBUTE_MAP);
+        };
+        if (raw == null) return null; // a type error, already recorded
+        try {
+            return switch (type) {
+                case S -> new AttributeValue.S((String) raw);
+                case N -> new AttributeValue.N(DynamoNumber.parse((String) raw));
+                case B -> new AttributeValue.B((byte[]) raw);
+                case BOOL -> AttributeValue.BOOL.of((Boolean) raw);
+                case NULL -> AttributeValues.nullValue((Boolean) raw);
+                case SS -> AttributeValues.stringSet((List<String>) raw);
+                case NS -> AttributeValues.numberSet((List<String>) raw);
+                case BS -> AttributeValues.binarySet((List<byte[]>) raw);
+                case L -> {
+                    List<Object> elements = (List<Object>) raw;
+                    DynamoDbException invalid = firstInvalid(elements);
+                    yield invalid != null ? invalid
+                            : new AttributeValue.L(List.copyOf((List<AttributeValue>) (List<?>) elements));
+                }
+                default -> {
+                    Map<String, Object> members = (Map<String, Object>) raw;
+                    DynamoDbException invalid = firstInvalid(members.values());
+                    yield invalid != null ? invalid
+                            : new AttributeValue.M((Map<String, AttributeValue>) (Map<String, ?>) members);
+                }
+            };
+        } catch (DynamoDbException e) {
+            return e; // an invalid value: reported where the action checks it
+        }
     }
 
     private static DynamoDbException firstInvalid(Iterable<Object> values) {

@@ -27,8 +27,9 @@ import java.util.TreeSet;
  * generator makes of the bundled model, and rewrites them with {@code -Dstator.regenerate=true}.
  *
  * <p>Java types: strings (enums too: DynamoDB reports a bad value itself, with its message) are
- * String; integers and longs are Long (DynamoDB's range checks apply to the number as sent,
- * before any narrowing); doubles and timestamps Double; booleans Boolean; blobs byte[];
+ * String; integers are Integer and longs Long (the reader refuses a number the member's type cannot
+ * hold exactly, so the model's range checks see the number as sent and nothing narrows it later);
+ * doubles and timestamps Double; booleans Boolean; blobs byte[];
  * structures their records; lists and maps List and Map. Attribute values, and lists and maps
  * of them, are {@code Unvalidated} (an invalid one is reported where the action checks it).
  */
@@ -172,7 +173,11 @@ final class RequestRecordsGenerator {
         return switch (shape) {
             case StringShape s -> "String";
             case TableNameShape s -> "String";
-            case NumberShape n -> n.kind() == Shape.NumberKind.DOUBLE ? "Double" : "Long";
+            case NumberShape n -> switch (n.kind()) {
+                case INTEGER -> "Integer";
+                case LONG -> "Long";
+                case DOUBLE -> "Double";
+            };
             case TimestampShape t -> "Double";
             case BooleanShape b -> "Boolean";
             case BlobShape b -> "byte[]";

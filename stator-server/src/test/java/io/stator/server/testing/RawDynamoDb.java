@@ -34,8 +34,13 @@ public final class RawDynamoDb {
         this.endpoint = endpoint;
     }
 
-    /** Sends {@code body} as the request of {@code action} (e.g. "PutItem"). */
+    /** Sends {@code body}, encoded in UTF-8, as the request of {@code action} (e.g. "PutItem"). */
     public Reply call(String action, String body) {
+        return call(action, body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Sends these bytes as the body of {@code action}'s request, exactly as given. */
+    public Reply call(String action, byte[] body) {
         String date = ZonedDateTime.now(ZoneOffset.UTC).format(AMZ_DATE);
         HttpRequest request = HttpRequest.newBuilder(endpoint)
                 .header("Content-Type", "application/x-amz-json-1.0")
@@ -44,7 +49,7 @@ public final class RawDynamoDb {
                 .header("Authorization", "AWS4-HMAC-SHA256 Credential=" + StatorTestServer.ACCESS_KEY + "/"
                         + date.substring(0, 8) + "/us-east-1/dynamodb/aws4_request, "
                         + "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=" + "0".repeat(64))
-                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

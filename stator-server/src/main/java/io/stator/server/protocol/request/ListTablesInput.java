@@ -7,7 +7,7 @@ import java.util.List;
 /** DynamoDB's {@code ListTablesInput}, as a request carries it. */
 public record ListTablesInput(
         String exclusiveStartTableName,
-        Long limit) implements ModelStructure {
+        Integer limit) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -18,7 +18,7 @@ public record ListTablesInput(
     static ListTablesInput of(Object[] values) {
         return new ListTablesInput(
                 (String) values[0],
-                (Long) values[1]);
+                (Integer) values[1]);
     }
 
     @Override
