@@ -6,6 +6,7 @@ import io.stator.engine.table.Catalog;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.CreateTableSpec;
 import io.stator.engine.table.ResourceArns;
+import io.stator.engine.table.ResourcePolicies;
 import io.stator.engine.table.TableChange;
 import io.stator.engine.table.TableCreation;
 import io.stator.engine.table.TableDefinition;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The table operations: CreateTable, DescribeTable, UpdateTable (with the lifecycle of global
  * indexes, built and dropped in the background by {@link IndexBuilds}), DeleteTable, ListTables,
- * and the tags of a table. Their rules live in {@code io.stator.engine.table}; this class runs
+ * the tags of a table and its resource-based policy (kept in its definition, so deleted with it). Their rules live in {@code io.stator.engine.table}; this class runs
  * them against the {@link Catalog}.
  */
 public final class Tables {
@@ -32,11 +33,18 @@ public final class Tables {
     private final Catalog catalog;
     private final IndexBuilds indexBuilds;
     private final Clock clock;
+    private final ResourcePolicies resourcePolicies;
 
     Tables(Catalog catalog, IndexBuilds indexBuilds, Clock clock) {
         this.catalog = catalog;
         this.indexBuilds = indexBuilds;
         this.clock = clock;
+        this.resourcePolicies = new ResourcePolicies(catalog, clock);
+    }
+
+    /** The tables' resource-based policies: PutResourcePolicy, GetResourcePolicy, DeleteResourcePolicy. */
+    public ResourcePolicies resourcePolicies() {
+        return resourcePolicies;
     }
 
     /**

@@ -10,7 +10,10 @@ import io.stator.core.error.ErrorType;
 import io.stator.engine.write.CancellationReason;
 import io.stator.engine.write.ConditionalCheckFailedException;
 import io.stator.engine.write.TransactionCanceledException;
+import io.stator.server.access.AccessControl;
+import io.stator.server.access.Authorizer;
 import io.stator.server.api.Actions;
+import io.stator.server.auth.Caller;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.protocol.AttributeValueJson;
@@ -43,17 +46,18 @@ import java.util.zip.CRC32;
  *   <li>the SigV4 signature is checked;</li>
  *   <li>an empty body: SerializationException;</li>
  *   <li>a type error in the body: SerializationException; then the constraints
- *       (ValidationException), and the action.</li>
+ *       (ValidationException), and the action, which checks the caller's permissions (with
+ *       --policies) where DynamoDB does (see {@code api/Permissions}).</li>
  * </ol>
  * Every reply carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the body,
  * which the AWS SDKs verify).
  */
 public final class DynamoDbEndpoint {
 
-    /** Authenticates a request or throws DynamoDB's error for it. */
+    /** Authenticates a request or throws DynamoDB's error for it; says who sent it. */
     @FunctionalInterface
     public interface Authenticator {
-        void authenticate(HttpRequestData request);
+        Caller authenticate(HttpRequestData request);
     }
 
     private static final String TARGET_PREFIX = "DynamoDB_20120810.";
@@ -66,11 +70,18 @@ public final class DynamoDbEndpoint {
     private final ServiceModel model = ServiceModel.get();
     private final Actions actions;
     private final Authenticator authenticator;
+    private final AccessControl accessControl;
     private final byte[] healthLine;
 
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, String region) {
+        this(actions, authenticator, null, region);
+    }
+
+    /** @param accessControl who may do what (--policies); null for every caller may do everything */
+    public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region) {
         this.actions = actions;
         this.authenticator = authenticator;
+        this.accessControl = accessControl;
         this.healthLine = ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -129,7 +140,7 @@ public final class DynamoDbEndpoint {
             throw DynamoDbException.unknownOperation(null);
         }
         RequestReader.Parsed parsed = hasBody ? RequestReader.parse(request.body(), operation.input()) : null;
-        authenticator.authenticate(request);
+        Caller caller = authenticator.authenticate(request);
         if (!hasBody) throw DynamoDbException.serialization(null);
         ModelStructure input = parsed.request();
         if (!actions.serves(operation.name())) {
@@ -138,7 +149,8 @@ public final class DynamoDbEndpoint {
         Constraints.check(input, operation.input());
         ResponseBody body = new ResponseBody();
         try {
-            actions.execute(operation.name(), input, body);
+            actions.execute(operation.name(), input,
+                    accessControl == null ? Authorizer.UNCHECKED : accessControl.authorizer(caller.accessKeyId()), body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -11,17 +11,18 @@ import java.util.function.Consumer;
  *
  * @param port                     0 for any free port
  * @param credentialsFile          null to accept any access key (signatures still must be well formed)
+ * @param policiesFile             null to let every valid key do everything; else the keys' IAM policies
  * @param gsiPropagationDelay      how long changes take to reach global secondary indexes
  * @param itemCollectionLimitBytes the size an item collection may reach on a table with a local index
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
-                            PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes) {
+                            PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
-                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES);
+                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null);
     }
 
     /** The engine's share of the options. */
@@ -34,12 +35,14 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         Mutable m = new Mutable(this);
         change.accept(m);
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
-                m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes);
+                m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
 
     public ServerOptions withCredentials(Path file) { return with(o -> o.credentialsFile = file); }
+
+    public ServerOptions withPolicies(Path file) { return with(o -> o.policiesFile = file); }
 
     public ServerOptions withClock(Clock clock) { return with(o -> o.clock = clock); }
 
@@ -58,6 +61,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public Clock clock;
         public PropagationDelay gsiPropagationDelay;
         public long itemCollectionLimitBytes;
+        public Path policiesFile;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -71,6 +75,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             clock = o.clock;
             gsiPropagationDelay = o.gsiPropagationDelay;
             itemCollectionLimitBytes = o.itemCollectionLimitBytes;
+            policiesFile = o.policiesFile;
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.stator.server;
 
 import io.stator.engine.Engine;
+import io.stator.server.access.AccessControl;
+import io.stator.server.access.IdentityPolicies;
 import io.stator.server.api.Actions;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
@@ -38,6 +40,7 @@ public final class StatorServer implements AutoCloseable {
         SigV4Authenticator authenticator = options.credentialsFile() == null
                 ? SigV4Authenticator.anonymous(options.clock())
                 : SigV4Authenticator.verifying(Credentials.load(options.credentialsFile()), options.clock());
+        AccessControl accessControl = accessControl(options);
         CompletableFuture<Engine> opening = new CompletableFuture<>();
         Thread.ofPlatform().name("stator-open").start(() -> {
             try {
@@ -71,8 +74,31 @@ public final class StatorServer implements AutoCloseable {
         Actions actions = new Actions(engine, () -> address);
         ready.complete(new DynamoDbEndpoint(actions, request -> authenticator.authenticate(
                 SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
-                        request.body())), options.region()));
+                        request.body())), accessControl, options.region()));
         return new StatorServer(engine, http, "http://" + address);
+    }
+
+    /**
+     * Who may do what: the --policies file's identity-based policies for the keys of the
+     * credentials file, whose signatures identify callers. Policies need verified signatures
+     * (without them anyone could claim any key), and a policy for a key the credentials file does
+     * not have is a mistake worth refusing to start over. Null without --policies.
+     */
+    private static AccessControl accessControl(ServerOptions options) throws java.io.IOException {
+        if (options.policiesFile() == null) return null;
+        if (options.credentialsFile() == null) {
+            throw new IllegalArgumentException("--policies needs --credentials: without verified signatures any "
+                    + "caller could claim any access key");
+        }
+        IdentityPolicies policies = IdentityPolicies.load(options.policiesFile());
+        Credentials credentials = Credentials.load(options.credentialsFile());
+        for (String accessKeyId : policies.accessKeyIds()) {
+            if (!credentials.contains(accessKeyId)) {
+                throw new IllegalArgumentException(options.policiesFile() + ": access key '" + accessKeyId
+                        + "' is not in the credentials file " + options.credentialsFile());
+            }
+        }
+        return new AccessControl(policies, options.accountId(), options.clock());
     }
 
     private static void closeWhenOpen(CompletableFuture<Engine> opening) {

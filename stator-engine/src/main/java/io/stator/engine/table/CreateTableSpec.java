@@ -16,9 +16,10 @@ import java.util.List;
  *
  * @param tableName   a name or a table ARN
  * @param billingMode PROVISIONED or PAY_PER_REQUEST; null for DynamoDB's default (PROVISIONED)
+ * @param resourcePolicy the table's resource-based policy, checked and in its canonical form, or null
  */
 public record CreateTableSpec(String tableName, List<AttributeDefinition> attributeDefinitions,
                               List<KeyElement> keySchema, String billingMode, Throughput throughput,
                               List<IndexSpec> localIndexes, List<IndexSpec> globalIndexes, Stream stream, Sse sse,
                               String tableClass, Boolean deletionProtectionEnabled, List<Tag> tags, OnDemand onDemand,
-                              Warm warm) {}
+                              Warm warm, String resourcePolicy) {}

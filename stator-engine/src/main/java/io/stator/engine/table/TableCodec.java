@@ -17,6 +17,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +32,8 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 2 (version 1 ends after the tags and has no indexes)
+ * u8   version = 3 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ *      indexes and has no resource policy)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -45,6 +47,7 @@ import java.util.Map;
  * opt( i64 readUnitsPerSecond; i64 writeUnitsPerSecond )
  * i32  n; n x (utf tagKey; utf tagValue)
  * i32  lastIndexId; i32 n; n x globalIndex; i32 n; n x localIndex
+ * opt( i32 n; n bytes UTF-8 policy document; utf revisionId )   [the resource-based policy]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -56,7 +59,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
 
     private TableCodec() {}
 
@@ -123,6 +126,14 @@ public final class TableCodec {
             for (IndexDefinition index : t.globalIndexes()) writeIndex(out, index);
             out.writeInt(t.localIndexes().size());
             for (IndexDefinition index : t.localIndexes()) writeIndex(out, index);
+            out.writeBoolean(t.resourcePolicy() != null);
+            if (t.resourcePolicy() != null) {
+                // Written as counted UTF-8, not writeUTF: a document may exceed writeUTF's 64 KB.
+                byte[] document = t.resourcePolicy().document().getBytes(StandardCharsets.UTF_8);
+                out.writeInt(document.length);
+                out.write(document);
+                out.writeUTF(t.resourcePolicy().revisionId());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -132,7 +143,7 @@ public final class TableCodec {
     public static TableDefinition decode(byte[] data) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
             int version = in.readUnsignedByte();
-            if (version != 1 && version != VERSION) {
+            if (version < 1 || version > VERSION) {
                 throw new IllegalStateException("unsupported table catalog format version " + version);
             }
             TableDefinition.Builder b = new TableDefinition.Builder();
@@ -181,6 +192,11 @@ public final class TableCodec {
                 b.lastIndexId = in.readInt();
                 b.globalIndexes = readIndexes(in, true);
                 b.localIndexes = readIndexes(in, false);
+            }
+            if (version >= 3 && in.readBoolean()) {
+                byte[] document = new byte[in.readInt()];
+                in.readFully(document);
+                b.resourcePolicy = new ResourcePolicy(new String(document, StandardCharsets.UTF_8), in.readUTF());
             }
             return b.build();
         } catch (IOException e) {

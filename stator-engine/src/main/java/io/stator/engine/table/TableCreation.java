@@ -75,6 +75,10 @@ public final class TableCreation {
                     TableSettings.NO_ON_DEMAND_MAXIMUMS, false);
         }
         if (request.warm() != null) table.warmThroughput = warmThroughput(request.warm(), table);
+        if (request.resourcePolicy() != null) {
+            table.resourcePolicy = new ResourcePolicy(request.resourcePolicy(),
+                    ResourcePolicies.revisionId(now.toEpochMilli(), null));
+        }
 
         // Quotas come after every validation error.
         if (throughput != null) TableSettings.checkThroughputQuota(throughput, arns.region());

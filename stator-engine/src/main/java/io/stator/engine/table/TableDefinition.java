@@ -21,6 +21,7 @@ import java.util.Map;
  * @param globalIndexes      global secondary indexes, in the order created
  * @param localIndexes       local secondary indexes, in the order given
  * @param lastIndexId        the highest index id ever given in this table (ids are not reused)
+ * @param resourcePolicy     the table's resource-based policy, or null when it has none
  */
 public record TableDefinition(
         long id,
@@ -43,7 +44,8 @@ public record TableDefinition(
         Map<String, String> tags,
         List<IndexDefinition> globalIndexes,
         List<IndexDefinition> localIndexes,
-        int lastIndexId) {
+        int lastIndexId,
+        ResourcePolicy resourcePolicy) {
 
     /** Every secondary index, global ones first. */
     public List<IndexDefinition> indexes() {
@@ -147,6 +149,7 @@ public record TableDefinition(
         public List<IndexDefinition> globalIndexes = List.of();
         public List<IndexDefinition> localIndexes = List.of();
         public int lastIndexId;
+        public ResourcePolicy resourcePolicy;
 
         public Builder() {}
 
@@ -172,6 +175,7 @@ public record TableDefinition(
             globalIndexes = t.globalIndexes;
             localIndexes = t.localIndexes;
             lastIndexId = t.lastIndexId;
+            resourcePolicy = t.resourcePolicy;
         }
 
         public TableDefinition build() {
@@ -180,7 +184,7 @@ public record TableDefinition(
                     throughput, stream, latestStreamLabel, sse, tableClass, tableClassLastUpdateDateTime,
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
-                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId);
+                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy);
         }
     }
 }

@@ -1,20 +1,24 @@
 package io.stator.server.api;
 
 import io.stator.engine.Engine;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.BatchGetItemInput;
 import io.stator.server.protocol.request.BatchWriteItemInput;
 import io.stator.server.protocol.request.CreateTableInput;
 import io.stator.server.protocol.request.DeleteItemInput;
+import io.stator.server.protocol.request.DeleteResourcePolicyInput;
 import io.stator.server.protocol.request.DeleteTableInput;
 import io.stator.server.protocol.request.DescribeEndpointsRequest;
 import io.stator.server.protocol.request.DescribeLimitsInput;
 import io.stator.server.protocol.request.DescribeTableInput;
 import io.stator.server.protocol.request.GetItemInput;
+import io.stator.server.protocol.request.GetResourcePolicyInput;
 import io.stator.server.protocol.request.ListTablesInput;
 import io.stator.server.protocol.request.ListTagsOfResourceInput;
 import io.stator.server.protocol.request.ModelStructure;
 import io.stator.server.protocol.request.PutItemInput;
+import io.stator.server.protocol.request.PutResourcePolicyInput;
 import io.stator.server.protocol.request.QueryInput;
 import io.stator.server.protocol.request.ScanInput;
 import io.stator.server.protocol.request.TagResourceInput;
@@ -39,8 +43,8 @@ public final class Actions {
 
     /** An action with its input record's class, so that a request is handed to it type-safely. */
     private record Served<I extends ModelStructure>(Class<I> input, Action<I> action) {
-        void execute(ModelStructure request, ResponseBody response) throws IOException {
-            action.execute(input.cast(request), response);
+        void execute(ModelStructure request, Authorizer access, ResponseBody response) throws IOException {
+            action.execute(input.cast(request), access, response);
         }
     }
 
@@ -68,6 +72,9 @@ public final class Actions {
         serve("BatchWriteItem", BatchWriteItemInput.class, new BatchWriteItem(engine));
         serve("TransactWriteItems", TransactWriteItemsInput.class, new TransactWriteItems(engine));
         serve("TransactGetItems", TransactGetItemsInput.class, new TransactGetItems(engine));
+        serve("PutResourcePolicy", PutResourcePolicyInput.class, new PutResourcePolicy(engine));
+        serve("GetResourcePolicy", GetResourcePolicyInput.class, new GetResourcePolicy(engine));
+        serve("DeleteResourcePolicy", DeleteResourcePolicyInput.class, new DeleteResourcePolicy(engine));
     }
 
     private <I extends ModelStructure> void serve(String name, Class<I> input, Action<I> action) {
@@ -84,8 +91,12 @@ public final class Actions {
         return actions.containsKey(name);
     }
 
-    /** Runs the named action (which must be served) on its request, read into its input record. */
-    public void execute(String name, ModelStructure request, ResponseBody response) throws IOException {
-        actions.get(name).execute(request, response);
+    /**
+     * Runs the named action (which must be served) on its request, read into its input record,
+     * for the caller {@code access} authorizes.
+     */
+    public void execute(String name, ModelStructure request, Authorizer access, ResponseBody response)
+            throws IOException {
+        actions.get(name).execute(request, access, response);
     }
 }

@@ -11,6 +11,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WriteResult;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.BatchWriteItemInput;
@@ -49,7 +50,7 @@ final class BatchWriteItem implements Action<BatchWriteItemInput> {
     private record Write(Map<String, AttributeValue> item, Map<String, AttributeValue> key) {}
 
     @Override
-    public void execute(BatchWriteItemInput request, ResponseBody response) throws IOException {
+    public void execute(BatchWriteItemInput request, Authorizer access, ResponseBody response) throws IOException {
         Map<String, List<Write>> byTable = new LinkedHashMap<>();
         int total = 0;
         Map<String, List<WriteRequest>> requestItems = request.requestItems();
@@ -69,6 +70,7 @@ final class BatchWriteItem implements Action<BatchWriteItemInput> {
         List<String> planTables = new ArrayList<>(total);
         List<Write> planRequests = new ArrayList<>(total);
         for (Map.Entry<String, List<Write>> e : byTable.entrySet()) {
+            if (access.enforced()) authorize(access, e.getKey(), e.getValue(), request.returnConsumedCapacity());
             TableDefinition table = engine.tables().require(e.getKey());
             List<Object> identities = new ArrayList<>();
             for (Write w : e.getValue()) {
@@ -102,6 +104,22 @@ final class BatchWriteItem implements Action<BatchWriteItemInput> {
         g.writeEndObject();
         results.writeConsumedCapacity(g, request.returnConsumedCapacity(), null);
         results.writeItemCollectionMetrics(g, request.returnItemCollectionMetrics());
+    }
+
+    /**
+     * Each request is authorized on its own as dynamodb:BatchWriteItem on its table (the action the
+     * Service Authorization Reference maps BatchWriteItem to, and the one DynamoDB's
+     * fine-grained access examples list), with its item's partition key value and attribute
+     * names (the item's for a put, the key's for a delete).
+     */
+    private void authorize(Authorizer access, String tableName, List<Write> writes, String returnConsumedCapacity) {
+        TableDefinition known = Permissions.find(engine, tableName);
+        for (Write w : writes) {
+            Map<String, AttributeValue> values = w.item() != null ? w.item() : w.key();
+            Permissions.item(access, engine, "BatchWriteItem", tableName, null, new Permissions.Keys()
+                    .leadingKeyOf(known, values).attributes(values.keySet())
+                    .returnConsumedCapacity(returnConsumedCapacity));
+        }
     }
 
     /** A WriteRequest's own checks: one of PutRequest and DeleteRequest, valid values, the item's size. */

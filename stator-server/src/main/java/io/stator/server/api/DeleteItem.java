@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.WriteResult;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DeleteItemInput;
 import java.io.IOException;
@@ -21,12 +22,13 @@ final class DeleteItem implements Action<DeleteItemInput> {
     }
 
     @Override
-    public void execute(DeleteItemInput request, ResponseBody response) throws IOException {
+    public void execute(DeleteItemInput request, Authorizer access, ResponseBody response) throws IOException {
         ItemWrite write = WriteRequests.delete(engine, request.tableName(), request.key(),
                 new WriteRequests.ConditionMembers(request.expected(), request.conditionalOperator(),
                         request.conditionExpression(), request.expressionAttributeNames(),
                         request.expressionAttributeValues()),
-                request.returnValues(), request.returnValuesOnConditionCheckFailure());
+                request.returnValues(), request.returnValuesOnConditionCheckFailure(),
+                WriteRequests.Access.of(access, null, request.returnConsumedCapacity()));
         WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();

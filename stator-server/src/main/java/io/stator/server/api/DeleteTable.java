@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import io.stator.engine.Engine;
 import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DeleteTableInput;
 import java.io.IOException;
@@ -19,7 +20,8 @@ final class DeleteTable implements Action<DeleteTableInput> {
     }
 
     @Override
-    public void execute(DeleteTableInput request, ResponseBody response) throws IOException {
+    public void execute(DeleteTableInput request, Authorizer access, ResponseBody response) throws IOException {
+        if (access.enforced()) Permissions.table(access, engine, "DeleteTable", request.tableName());
         TableDefinition deleted = engine.tables().delete(request.tableName());
         response.json().writeFieldName("TableDescription");
         TableDescriptionJson.write(response.json(), deleted, engine.catalog(), TableDescriptionJson.View.DELETED);

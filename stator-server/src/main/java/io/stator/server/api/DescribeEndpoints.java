@@ -1,6 +1,7 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DescribeEndpointsRequest;
 import java.io.IOException;
@@ -20,7 +21,8 @@ final class DescribeEndpoints implements Action<DescribeEndpointsRequest> {
     }
 
     @Override
-    public void execute(DescribeEndpointsRequest request, ResponseBody response) throws IOException {
+    public void execute(DescribeEndpointsRequest request, Authorizer access, ResponseBody response) throws IOException {
+        if (access.enforced()) Permissions.account(access, "DescribeEndpoints");
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Endpoints");
         g.writeStartObject();

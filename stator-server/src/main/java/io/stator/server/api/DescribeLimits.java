@@ -1,6 +1,7 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DescribeLimitsInput;
 import java.io.IOException;
@@ -9,7 +10,8 @@ import java.io.IOException;
 final class DescribeLimits implements Action<DescribeLimitsInput> {
 
     @Override
-    public void execute(DescribeLimitsInput request, ResponseBody response) throws IOException {
+    public void execute(DescribeLimitsInput request, Authorizer access, ResponseBody response) throws IOException {
+        if (access.enforced()) Permissions.account(access, "DescribeLimits");
         JsonGenerator g = response.json();
         g.writeNumberField("AccountMaxReadCapacityUnits", io.stator.engine.table.TableSettings.ACCOUNT_MAX_CAPACITY_UNITS);
         g.writeNumberField("AccountMaxWriteCapacityUnits", io.stator.engine.table.TableSettings.ACCOUNT_MAX_CAPACITY_UNITS);

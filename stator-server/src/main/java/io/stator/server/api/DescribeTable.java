@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import io.stator.engine.Engine;
 import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DescribeTableInput;
 import java.io.IOException;
@@ -16,7 +17,8 @@ final class DescribeTable implements Action<DescribeTableInput> {
     }
 
     @Override
-    public void execute(DescribeTableInput request, ResponseBody response) throws IOException {
+    public void execute(DescribeTableInput request, Authorizer access, ResponseBody response) throws IOException {
+        if (access.enforced()) Permissions.table(access, engine, "DescribeTable", request.tableName());
         TableDefinition table = engine.tables().describe(request.tableName());
         response.json().writeFieldName("Table");
         TableDescriptionJson.write(response.json(), table, engine.catalog(), TableDescriptionJson.View.DESCRIBED);

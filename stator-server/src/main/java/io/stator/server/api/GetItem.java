@@ -8,6 +8,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.GetItemInput;
@@ -30,12 +31,18 @@ final class GetItem implements Action<GetItemInput> {
     }
 
     @Override
-    public void execute(GetItemInput request, ResponseBody response) throws IOException {
+    public void execute(GetItemInput request, Authorizer access, ResponseBody response) throws IOException {
         ExpressionParameters.checkCombination(List.of(member("ProjectionExpression", request.projectionExpression())),
                 List.of(member("AttributesToGet", request.attributesToGet())), request.expressionAttributeNames(), null);
         Map<String, AttributeValue> key = request.key().validated();
         List<Path> projection = ReadRequests.projection(request.attributesToGet(), request.projectionExpression(),
                 request.expressionAttributeNames());
+        if (access.enforced()) {
+            Permissions.item(access, engine, "GetItem", request.tableName(), null, new Permissions.Keys()
+                    .leadingKeyOf(Permissions.find(engine, request.tableName()), key).attributes(key.keySet())
+                    .paths(projection).select(Permissions.effectiveSelect(null, projection != null, false))
+                    .returnConsumedCapacity(request.returnConsumedCapacity()));
+        }
         TableDefinition table = engine.tables().require(request.tableName());
 
         Page read = engine.items().get(table, key, Boolean.TRUE.equals(request.consistentRead()), projection);

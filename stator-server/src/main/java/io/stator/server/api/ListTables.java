@@ -3,6 +3,7 @@ package io.stator.server.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.engine.Tables;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListTablesInput;
 import java.io.IOException;
@@ -23,7 +24,8 @@ final class ListTables implements Action<ListTablesInput> {
     }
 
     @Override
-    public void execute(ListTablesInput request, ResponseBody response) throws IOException {
+    public void execute(ListTablesInput request, Authorizer access, ResponseBody response) throws IOException {
+        if (access.enforced()) Permissions.account(access, "ListTables");
         int limit = request.limit() != null ? request.limit() : DEFAULT_LIMIT;
         Tables.TableNames page = engine.tables().list(request.exclusiveStartTableName(), limit);
         JsonGenerator g = response.json();

@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListTagsOfResourceInput;
 import java.io.IOException;
@@ -17,7 +18,11 @@ final class ListTagsOfResource implements Action<ListTagsOfResourceInput> {
     }
 
     @Override
-    public void execute(ListTagsOfResourceInput request, ResponseBody response) throws IOException {
+    public void execute(ListTagsOfResourceInput request, Authorizer access, ResponseBody response) throws IOException {
+        if (access.enforced()) {
+            Permissions.resource(access, engine, "ListTagsOfResource", request.resourceArn(),
+                    Permissions.tableOfArn(engine, request.resourceArn()));
+        }
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Tags");
         for (Map.Entry<String, String> tag : engine.tables().tags(request.resourceArn()).entrySet()) {

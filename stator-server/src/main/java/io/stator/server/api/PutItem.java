@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.WriteResult;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.PutItemInput;
 import java.io.IOException;
@@ -18,12 +19,13 @@ final class PutItem implements Action<PutItemInput> {
     }
 
     @Override
-    public void execute(PutItemInput request, ResponseBody response) throws IOException {
+    public void execute(PutItemInput request, Authorizer access, ResponseBody response) throws IOException {
         ItemWrite write = WriteRequests.put(engine, request.tableName(), request.item(),
                 new WriteRequests.ConditionMembers(request.expected(), request.conditionalOperator(),
                         request.conditionExpression(), request.expressionAttributeNames(),
                         request.expressionAttributeValues()),
-                request.returnValues(), request.returnValuesOnConditionCheckFailure(), false);
+                request.returnValues(), request.returnValuesOnConditionCheckFailure(), false,
+                WriteRequests.Access.of(access, null, request.returnConsumedCapacity()));
         WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();

@@ -9,12 +9,13 @@ import io.stator.core.expression.ExpressionKind;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.read.KeyConditions;
 import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.engine.read.KeyConditions;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.Select;
 import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.QueryInput;
 import java.io.IOException;
@@ -36,7 +37,7 @@ final class Query implements Action<QueryInput> {
     }
 
     @Override
-    public void execute(QueryInput request, ResponseBody response) throws IOException {
+    public void execute(QueryInput request, Authorizer access, ResponseBody response) throws IOException {
         // KeyConditions may go with expressions when there is no KeyConditionExpression.
         List<ExpressionParameters.Member> legacy = List.of(member("AttributesToGet", request.attributesToGet()),
                 member("QueryFilter", request.queryFilter()), member("ConditionalOperator", request.conditionalOperator()),
@@ -71,6 +72,19 @@ final class Query implements Action<QueryInput> {
         Select select = ReadRequests.select(request.select(),
                 ReadRequests.projectionMember(request.projectionExpression(), request.attributesToGet()),
                 request.indexName() != null, true);
+        if (access.enforced()) {
+            TableDefinition known = Permissions.find(engine, request.tableName());
+            Permissions.Keys keys = new Permissions.Keys();
+            String partitionKey = known == null ? null : Permissions.partitionKey(known, request.indexName());
+            KeyCondition onPartitionKey = partitionKey == null ? null : keyConditions.get(partitionKey);
+            if (onPartitionKey != null && onPartitionKey.operator().equals("EQ")) {
+                keys.leadingKey(onPartitionKey.values().get(0));
+            }
+            Permissions.item(access, engine, "Query", request.tableName(), request.indexName(), keys
+                    .keyConditions(keyConditions).condition(filter).paths(projection)
+                    .select(Permissions.effectiveSelect(request.select(), projection != null, request.indexName() != null))
+                    .returnConsumedCapacity(request.returnConsumedCapacity()));
+        }
         TableDefinition table = engine.tables().require(request.tableName());
 
         Page page = engine.items().query(table, new QuerySpec(request.indexName(), keyConditions, filter,

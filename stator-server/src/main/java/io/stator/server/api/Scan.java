@@ -13,6 +13,7 @@ import io.stator.engine.read.Page;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.read.Select;
 import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ScanInput;
 import java.io.IOException;
@@ -34,7 +35,7 @@ final class Scan implements Action<ScanInput> {
     }
 
     @Override
-    public void execute(ScanInput request, ResponseBody response) throws IOException {
+    public void execute(ScanInput request, Authorizer access, ResponseBody response) throws IOException {
         ExpressionParameters.checkCombination(
                 List.of(member("ProjectionExpression", request.projectionExpression()),
                         member("FilterExpression", request.filterExpression())),
@@ -69,6 +70,12 @@ final class Scan implements Action<ScanInput> {
         Select select = ReadRequests.select(request.select(),
                 ReadRequests.projectionMember(request.projectionExpression(), request.attributesToGet()),
                 request.indexName() != null, false);
+        if (access.enforced()) {
+            Permissions.item(access, engine, "Scan", request.tableName(), request.indexName(), new Permissions.Keys()
+                    .condition(filter).paths(projection)
+                    .select(Permissions.effectiveSelect(request.select(), projection != null, request.indexName() != null))
+                    .returnConsumedCapacity(request.returnConsumedCapacity()));
+        }
         TableDefinition table = engine.tables().require(request.tableName());
 
         Page page = engine.items().scan(table, new ScanSpec(request.indexName(), filter, projection, select,

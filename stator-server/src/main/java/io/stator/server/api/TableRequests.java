@@ -31,13 +31,14 @@ final class TableRequests {
 
     private TableRequests() {}
 
-    static CreateTableSpec createTable(CreateTableInput r) {
+    /** @param resourcePolicy the request's ResourcePolicy, checked and in its canonical form, or null */
+    static CreateTableSpec createTable(CreateTableInput r, String resourcePolicy) {
         return new CreateTableSpec(r.tableName(), attributeDefinitions(r.attributeDefinitions()),
                 keySchema(r.keySchema()), r.billingMode(), throughput(r.provisionedThroughput()),
                 map(r.localSecondaryIndexes(), TableRequests::localIndex),
                 map(r.globalSecondaryIndexes(), TableRequests::globalIndex), stream(r.streamSpecification()),
                 sse(r.sseSpecification()), r.tableClass(), r.deletionProtectionEnabled(), map(r.tags(), TableRequests::tag),
-                onDemand(r.onDemandThroughput()), warm(r.warmThroughput()));
+                onDemand(r.onDemandThroughput()), warm(r.warmThroughput()), resourcePolicy);
     }
 
     static UpdateTableSpec updateTable(UpdateTableInput r) {

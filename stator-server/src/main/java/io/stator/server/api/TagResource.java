@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import io.stator.engine.Engine;
 import io.stator.engine.table.TableSpecs;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.Tag;
 import io.stator.server.protocol.request.TagResourceInput;
@@ -18,7 +19,11 @@ final class TagResource implements Action<TagResourceInput> {
     }
 
     @Override
-    public void execute(TagResourceInput request, ResponseBody response) {
+    public void execute(TagResourceInput request, Authorizer access, ResponseBody response) {
+        if (access.enforced()) {
+            Permissions.resource(access, engine, "TagResource", request.resourceArn(),
+                    Permissions.tableOfArn(engine, request.resourceArn()));
+        }
         List<TableSpecs.Tag> tags = new ArrayList<>(request.tags().size());
         for (Tag t : request.tags()) tags.add(new TableSpecs.Tag(t.key(), t.value()));
         engine.tables().tag(request.resourceArn(), tags);

@@ -10,6 +10,7 @@ import io.stator.engine.item.KeySchemaMismatchException;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.Get;
@@ -34,7 +35,7 @@ final class TransactGetItems implements Action<TransactGetItemsInput> {
     }
 
     @Override
-    public void execute(TransactGetItemsInput request, ResponseBody response) throws IOException {
+    public void execute(TransactGetItemsInput request, Authorizer access, ResponseBody response) throws IOException {
         int n = request.transactItems().size();
         List<Items.Get> gets = new ArrayList<>(n);
         List<String> tableNames = new ArrayList<>(n);
@@ -46,6 +47,14 @@ final class TransactGetItems implements Action<TransactGetItemsInput> {
             ItemKeys.checkNoEmptyValue(key);
             List<Path> projection = ReadRequests.projection(null, get.projectionExpression(),
                     get.expressionAttributeNames());
+            if (access.enforced()) {
+                // Authorized as GetItem, enclosed in TransactGetItems ("Using IAM with DynamoDB transactions").
+                Permissions.item(access, engine, "GetItem", get.tableName(), null, new Permissions.Keys()
+                        .leadingKeyOf(Permissions.find(engine, get.tableName()), key).attributes(key.keySet())
+                        .paths(projection).select(Permissions.effectiveSelect(null, projection != null, false))
+                        .returnConsumedCapacity(request.returnConsumedCapacity())
+                        .enclosingOperation(Permissions.TRANSACT_GET_ITEMS));
+            }
             TableDefinition table = engine.tables().require(get.tableName());
             if (projection != null) KeyPaths.checkNoNestedKeyPaths(table.keySchema(), projection);
             try {

@@ -11,6 +11,7 @@ import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.Transactions.ClientToken;
 import io.stator.engine.write.Transactions.WriteOutcome;
 import io.stator.engine.write.WriteResult;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.RequestDigest;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ConditionCheck;
@@ -45,7 +46,7 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
     }
 
     @Override
-    public void execute(TransactWriteItemsInput request, ResponseBody response) throws IOException {
+    public void execute(TransactWriteItemsInput request, Authorizer access, ResponseBody response) throws IOException {
         List<TransactWriteItem> actions = request.transactItems();
         int n = actions.size();
         List<ItemWrite> writes = new ArrayList<>(n);
@@ -53,6 +54,8 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
         KeyMismatches mismatches = new KeyMismatches();
         List<Object> identities = new ArrayList<>(n);
         long payload = 0;
+        WriteRequests.Access writeAccess = WriteRequests.Access.of(access, Permissions.TRANSACT_WRITE_ITEMS,
+                request.returnConsumedCapacity());
         for (int i = 0; i < n; i++) {
             TransactWriteItem action = actions.get(i);
             checkOneAction(action);
@@ -63,7 +66,7 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
             if (action.put() == null) ItemKeys.checkNoEmptyValue(keyOrItem);
             ItemWrite write = null;
             try {
-                write = prepare(action);
+                write = prepare(action, writeAccess);
             } catch (KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
@@ -126,29 +129,33 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
         return a.conditionCheck().key();
     }
 
-    /** Each kind of action is checked as its single-item operation checks it. */
-    private ItemWrite prepare(TransactWriteItem a) {
+    /**
+     * Each kind of action is checked as its single-item operation checks it, and authorized as it:
+     * PutItem, UpdateItem, DeleteItem, or ConditionCheckItem, with dynamodb:EnclosingOperation
+     * TransactWriteItems (DynamoDB Developer Guide, "Using IAM with DynamoDB transactions").
+     */
+    private ItemWrite prepare(TransactWriteItem a, WriteRequests.Access access) {
         if (a.put() != null) {
             Put p = a.put();
             return WriteRequests.put(engine, p.tableName(), p.item(), new WriteRequests.ConditionMembers(null, null,
                     p.conditionExpression(), p.expressionAttributeNames(), p.expressionAttributeValues()), null,
-                    p.returnValuesOnConditionCheckFailure(), true);
+                    p.returnValuesOnConditionCheckFailure(), true, access);
         }
         if (a.update() != null) {
             Update u = a.update();
             return WriteRequests.update(engine, u.tableName(), u.key(), null, u.updateExpression(),
                     new WriteRequests.ConditionMembers(null, null, u.conditionExpression(), u.expressionAttributeNames(),
-                            u.expressionAttributeValues()), null, u.returnValuesOnConditionCheckFailure());
+                            u.expressionAttributeValues()), null, u.returnValuesOnConditionCheckFailure(), access);
         }
         if (a.delete() != null) {
             Delete d = a.delete();
             return WriteRequests.delete(engine, d.tableName(), d.key(), new WriteRequests.ConditionMembers(null, null,
                     d.conditionExpression(), d.expressionAttributeNames(), d.expressionAttributeValues()), null,
-                    d.returnValuesOnConditionCheckFailure());
+                    d.returnValuesOnConditionCheckFailure(), access);
         }
         ConditionCheck c = a.conditionCheck();
         return WriteRequests.conditionCheck(engine, c.tableName(), c.key(), new WriteRequests.ConditionMembers(null, null,
                 c.conditionExpression(), c.expressionAttributeNames(), c.expressionAttributeValues()),
-                c.returnValuesOnConditionCheckFailure());
+                c.returnValuesOnConditionCheckFailure(), access);
     }
 }

@@ -1,6 +1,7 @@
 package io.stator.server.api;
 
 import io.stator.engine.Engine;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.UntagResourceInput;
 
@@ -14,7 +15,11 @@ final class UntagResource implements Action<UntagResourceInput> {
     }
 
     @Override
-    public void execute(UntagResourceInput request, ResponseBody response) {
+    public void execute(UntagResourceInput request, Authorizer access, ResponseBody response) {
+        if (access.enforced()) {
+            Permissions.resource(access, engine, "UntagResource", request.resourceArn(),
+                    Permissions.tableOfArn(engine, request.resourceArn()));
+        }
         engine.tables().untag(request.resourceArn(), request.tagKeys());
     }
 }

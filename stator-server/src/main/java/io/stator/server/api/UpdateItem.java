@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.WriteResult;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.UpdateItemInput;
 import java.io.IOException;
@@ -22,13 +23,14 @@ final class UpdateItem implements Action<UpdateItemInput> {
     }
 
     @Override
-    public void execute(UpdateItemInput request, ResponseBody response) throws IOException {
+    public void execute(UpdateItemInput request, Authorizer access, ResponseBody response) throws IOException {
         ItemWrite write = WriteRequests.update(engine, request.tableName(), request.key(), request.attributeUpdates(),
                 request.updateExpression(),
                 new WriteRequests.ConditionMembers(request.expected(), request.conditionalOperator(),
                         request.conditionExpression(), request.expressionAttributeNames(),
                         request.expressionAttributeValues()),
-                request.returnValues(), request.returnValuesOnConditionCheckFailure());
+                request.returnValues(), request.returnValuesOnConditionCheckFailure(),
+                WriteRequests.Access.of(access, null, request.returnConsumedCapacity()));
         WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();

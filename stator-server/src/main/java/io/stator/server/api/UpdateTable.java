@@ -4,6 +4,7 @@ import static io.stator.server.api.ExpressionParameters.member;
 
 import io.stator.engine.Engine;
 import io.stator.engine.table.TableUpdates;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.UpdateTableInput;
 import java.io.IOException;
@@ -21,11 +22,12 @@ final class UpdateTable implements Action<UpdateTableInput> {
     }
 
     @Override
-    public void execute(UpdateTableInput request, ResponseBody response) throws IOException {
+    public void execute(UpdateTableInput request, Authorizer access, ResponseBody response) throws IOException {
         NotYetSupported.refuse(member("ReplicaUpdates", request.replicaUpdates()),
                 member("MultiRegionConsistency", request.multiRegionConsistency()),
                 member("GlobalTableWitnessUpdates", request.globalTableWitnessUpdates()),
                 member("GlobalTableSettingsReplicationMode", request.globalTableSettingsReplicationMode()));
+        if (access.enforced()) Permissions.table(access, engine, "UpdateTable", request.tableName());
         TableUpdates.Result result = engine.tables().update(TableRequests.updateTable(request));
         TableDescriptionJson.View view = new TableDescriptionJson.View(result.tableStatus(),
                 !result.billingModeSwitched(), result.warmThroughputStatus(), result.encryptionUpdating(), true);

@@ -13,6 +13,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemUpdate;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
+import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.request.AttributeValueUpdate;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
 import io.stator.server.protocol.request.Unvalidated;
@@ -23,11 +24,37 @@ import java.util.Map;
  * The item writes of requests, checked in DynamoDB's order and made into the engine's
  * {@link ItemWrite}s: PutItem's, UpdateItem's and DeleteItem's, and the same writes inside
  * TransactWriteItems (whose Put, Update, Delete and ConditionCheck carry fewer members: those
- * absent are null).
+ * absent are null). With --policies, each write's permission is checked after the request's own
+ * checks and before its table's lookup (see {@link Permissions}).
  */
 final class WriteRequests {
 
     private WriteRequests() {}
+
+    /**
+     * Who writes, for the permission check each write makes before its table's lookup; null
+     * when nothing is checked.
+     *
+     * @param enclosingOperation TransactWriteItems for a transaction's actions, else null
+     * @param returnConsumedCapacity the request's ReturnConsumedCapacity
+     */
+    record Access(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
+
+        /** The write's access, or null when nothing is checked (no --policies): then nothing is built. */
+        static Access of(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
+            return authorizer.enforced() ? new Access(authorizer, enclosingOperation, returnConsumedCapacity) : null;
+        }
+
+        /** The write's ReturnValues key: a transaction's actions have ReturnValuesOnConditionCheckFailure. */
+        String returnValues(String returnValues, String returnValuesOnConditionCheckFailure) {
+            return enclosingOperation == null ? returnValues : returnValuesOnConditionCheckFailure;
+        }
+
+        void check(Engine engine, String action, String tableName, Permissions.Keys keys) {
+            Permissions.item(authorizer, engine, action, tableName, null,
+                    keys.returnConsumedCapacity(returnConsumedCapacity).enclosingOperation(enclosingOperation));
+        }
+    }
 
     /** The members of a write's condition, legacy or expression, whatever request carries them. */
     record ConditionMembers(Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
@@ -42,13 +69,18 @@ final class WriteRequests {
      */
     static ItemWrite put(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> item,
                          ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
-                         boolean inTransaction) {
+                         boolean inTransaction, Access access) {
         checkCombination(c);
         Map<String, AttributeValue> values = item.validated();
         ItemLimits.checkNesting(values);
         ReturnValues returned = oldItemOrNothing(returnValues);
         ItemLimits.checkItemSize(values);
         Condition condition = condition(c);
+        if (access != null) {
+            access.check(engine, "PutItem", tableName, new Permissions.Keys()
+                    .leadingKeyOf(Permissions.find(engine, tableName), values).attributes(values.keySet())
+                    .condition(condition).returnValues(access.returnValues(returnValues, returnValuesOnConditionCheckFailure)));
+        }
         TableDefinition table = engine.tables().require(tableName);
         return ItemWrite.put(table, values, condition, returned, returnsOldItemOnFailure(returnValuesOnConditionCheckFailure),
                 inTransaction);
@@ -59,11 +91,17 @@ final class WriteRequests {
      * ReturnValues, the condition, the table, then the key against the table's key schema.
      */
     static ItemWrite delete(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
-                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure) {
+                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
+                            Access access) {
         checkCombination(c);
         Map<String, AttributeValue> values = key.validated();
         ReturnValues returned = oldItemOrNothing(returnValues);
         Condition condition = condition(c);
+        if (access != null) {
+            access.check(engine, "DeleteItem", tableName, new Permissions.Keys()
+                    .leadingKeyOf(Permissions.find(engine, tableName), values).attributes(values.keySet())
+                    .condition(condition).returnValues(access.returnValues(returnValues, returnValuesOnConditionCheckFailure)));
+        }
         TableDefinition table = engine.tables().require(tableName);
         return ItemWrite.delete(table, values, condition, returned,
                 returnsOldItemOnFailure(returnValuesOnConditionCheckFailure));
@@ -78,7 +116,8 @@ final class WriteRequests {
      */
     static ItemWrite update(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
                             Map<String, AttributeValueUpdate> attributeUpdates, String updateExpression,
-                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure) {
+                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
+                            Access access) {
         ExpressionParameters.checkCombination(
                 List.of(member("UpdateExpression", updateExpression), member("ConditionExpression", c.conditionExpression())),
                 List.of(member("AttributeUpdates", attributeUpdates), member("Expected", c.expected())),
@@ -94,6 +133,12 @@ final class WriteRequests {
         }
         expressions.checkAllUsed();
         boolean returnOldOnFailure = returnsOldItemOnFailure(returnValuesOnConditionCheckFailure);
+        if (access != null) {
+            access.check(engine, "UpdateItem", tableName, new Permissions.Keys()
+                    .leadingKeyOf(Permissions.find(engine, tableName), keyValues).attributes(keyValues.keySet())
+                    .update(update).condition(condition)
+                    .returnValues(access.returnValues(returnValues, returnValuesOnConditionCheckFailure)));
+        }
         TableDefinition table = engine.tables().require(tableName);
         return ItemWrite.update(table, keyValues, condition,
                 returnValues == null ? ReturnValues.NONE : ReturnValues.valueOf(returnValues), returnOldOnFailure,
@@ -102,12 +147,17 @@ final class WriteRequests {
 
     /** A transaction's ConditionCheck: the key's values, the condition, the table, the key against its schema. */
     static ItemWrite conditionCheck(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
-                                    ConditionMembers c, String returnValuesOnConditionCheckFailure) {
+                                    ConditionMembers c, String returnValuesOnConditionCheckFailure, Access access) {
         Map<String, AttributeValue> values = key.validated();
         ExpressionContext expressions = ExpressionParameters.context(c.expressionAttributeNames(),
                 c.expressionAttributeValues());
         Condition condition = expressions.condition(ExpressionKind.CONDITION, c.conditionExpression());
         expressions.checkAllUsed();
+        if (access != null) {
+            access.check(engine, "ConditionCheckItem", tableName, new Permissions.Keys()
+                    .leadingKeyOf(Permissions.find(engine, tableName), values).attributes(values.keySet())
+                    .condition(condition).returnValues(returnValuesOnConditionCheckFailure));
+        }
         TableDefinition table = engine.tables().require(tableName);
         return ItemWrite.conditionCheck(table, values, condition,
                 returnsOldItemOnFailure(returnValuesOnConditionCheckFailure));

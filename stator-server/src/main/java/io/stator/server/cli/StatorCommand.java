@@ -54,6 +54,12 @@ public final class StatorCommand implements Callable<Integer> {
             + "access keys in FILE (lines of ACCESS_KEY_ID SECRET_ACCESS_KEY). Without it, any access key is accepted.")
     Path credentials;
 
+    @Option(names = "--policies", paramLabel = "FILE", description = "IAM identity-based policies per access key "
+            + "(a JSON object: access key id -> a policy document or a list of them); requests are then allowed only "
+            + "as IAM would allow them, with tables' resource-based policies. Needs --credentials. Without it, every "
+            + "valid key may do everything.")
+    Path policies;
+
     @Option(names = "--gsi-propagation-delay", paramLabel = "DELAY", description = "How long changes take to reach "
             + "global secondary indexes: a duration (250ms, 2s) or a random range (100ms-2s). Default: as soon as "
             + "possible (milliseconds), like DynamoDB.")
@@ -73,6 +79,13 @@ public final class StatorCommand implements Callable<Integer> {
         if (!accountId.matches("\\d{12}")) return fail("--account-id must be 12 digits, got '" + accountId + "'");
         if (credentials != null && !Files.isReadable(credentials)) {
             return fail("cannot read credentials file " + credentials);
+        }
+        if (policies != null && !Files.isReadable(policies)) {
+            return fail("cannot read policies file " + policies);
+        }
+        if (policies != null && credentials == null) {
+            return fail("--policies needs --credentials: without verified signatures any caller could claim any "
+                    + "access key");
         }
         if (credentials == null && !allowAnonymous && !isLoopback(host)) {
             return fail("refusing to listen on " + host + " without --credentials (anyone could connect); "
@@ -94,6 +107,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.region = region;
             o.accountId = accountId;
             o.credentialsFile = credentials;
+            o.policiesFile = policies;
             o.clock = Clock.systemUTC();
             o.gsiPropagationDelay = delay;
             o.itemCollectionLimitBytes = collectionLimit;

@@ -817,12 +817,21 @@ class CreateTableTest {
         assertEquals(10L, describe(table).warmThroughput().readUnitsPerSecond());
     }
 
-    // ---- what Stator does not serve yet -----------------------------------------------------
+    // ---- ResourcePolicy (GetResourcePolicyTest follows it further) --------------------------
 
     @Test
-    void createTableRefusesResourcePolicy() {
-        assertValidation("ResourcePolicy is not supported by Stator yet",
-                () -> create(Tables.onDemand(newName()).resourcePolicy("{}")));
+    void createTableChecksItsResourcePolicyAsPutResourcePolicyDoes() {
+        String name = newName();
+        assertValidation(INVALID + "Invalid policy document: This policy contains invalid Json",
+                () -> create(Tables.onDemand(name).resourcePolicy("{")));
+        assertValidation(INVALID + "Invalid policy document: Could not parse the policy: Statement is empty!",
+                () -> create(Tables.onDemand(name).resourcePolicy("{\"Version\": \"2012-10-17\", \"Statement\": []}")));
+        String arn = "arn:aws:dynamodb:us-east-1:000000000000:table/" + name;
+        create(Tables.onDemand(name).resourcePolicy("{\"Statement\": {\"Effect\": \"Deny\", \"Principal\": \"*\", "
+                + "\"Action\": \"dynamodb:DeleteTable\", \"Resource\": \"" + arn + "\"}}"));
+        assertEquals("{\"Version\":\"2008-10-17\",\"Statement\":[{\"Effect\":\"Deny\",\"Principal\":\"*\","
+                + "\"Action\":\"dynamodb:DeleteTable\",\"Resource\":\"" + arn + "\"}]}",
+                server.client().getResourcePolicy(b -> b.resourceArn(arn)).policy());
     }
 
     @Test

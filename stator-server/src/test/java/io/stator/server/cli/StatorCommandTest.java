@@ -226,6 +226,55 @@ class StatorCommandTest {
         assertFalse(reason.contains("cli-secret"), reason);
     }
 
+    @Test
+    void aPoliciesFileThatIsNotAPolicyIsRefusedWithOneLineSayingWhere() throws Exception {
+        Path credentials = dir.resolve("credentials");
+        Files.writeString(credentials, "AKIDCLI cli-secret\n");
+        Path policies = dir.resolve("policies.json");
+        Files.writeString(policies, "{\"AKIDCLI\": {\"Version\": \"2012-10-17\",\n"
+                + "  \"Statement\": [{\"Action\": \"dynamodb:*\", \"Resource\": \"*\"}]}}\n");
+        String reason = assertRefused(launch("--credentials", credentials.toString(), "--policies", policies.toString(),
+                "--port", "0", "--data-dir", dir.resolve("data").toString()), "Missing required field Effect");
+        assertTrue(reason.contains(policies + ", line 2, column 17: access key 'AKIDCLI'"), reason);
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+
+        Files.writeString(policies, "{\"AKIDCLI\": {\"Statement\": [}}");
+        assertRefused(launch("--credentials", credentials.toString(), "--policies", policies.toString(),
+                "--port", "0", "--data-dir", dir.resolve("data").toString()), policies + ", line 1, column 28: not valid JSON");
+
+        Files.writeString(policies, "{\"AKIDOTHER\": {\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"*\", "
+                + "\"Resource\": \"*\"}}}");
+        assertRefused(launch("--credentials", credentials.toString(), "--policies", policies.toString(),
+                "--port", "0", "--data-dir", dir.resolve("data").toString()), "access key 'AKIDOTHER' is not in the credentials file");
+    }
+
+    @Test
+    void policiesWithoutCredentialsAreRefusedWithOneLine() throws Exception {
+        Path policies = dir.resolve("policies.json");
+        Files.writeString(policies, "{}");
+        assertRefused(launch("--policies", policies.toString(), "--port", "0", "--data-dir", dir.resolve("data").toString()),
+                "--policies needs --credentials");
+    }
+
+    @Test
+    void withPoliciesAKeyMayDoOnlyWhatItsPolicyAllows() throws Exception {
+        Path credentials = dir.resolve("credentials");
+        Files.writeString(credentials, "AKIDCLI cli-secret\nAKIDNONE none-secret\n");
+        Path policies = dir.resolve("policies.json");
+        Files.writeString(policies, "{\"AKIDCLI\": {\"Version\": \"2012-10-17\", \"Statement\": {\"Effect\": \"Allow\", "
+                + "\"Action\": \"dynamodb:List*\", \"Resource\": \"*\"}}}");
+        CommandProcess stator = launch("--credentials", credentials.toString(), "--policies", policies.toString(),
+                "--port", "0", "--data-dir", dir.resolve("data").toString());
+        String line = stator.awaitLine(STARTUP);
+        try (DynamoDbClient allowed = client(line, "AKIDCLI", "cli-secret");
+             DynamoDbClient none = client(line, "AKIDNONE", "none-secret")) {
+            assertTrue(allowed.listTables().tableNames().isEmpty());
+            software.amazon.awssdk.services.dynamodb.model.DynamoDbException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class, none::listTables);
+            assertEquals("AccessDeniedException", e.awsErrorDetails().errorCode());
+        }
+    }
+
     /** Exits non-zero, prints nothing on stdout and one line naming {@code mentions} on stderr. */
     private static String assertRefused(CommandProcess stator, String mentions) throws Exception {
         int exit = stator.awaitExit(EXIT);

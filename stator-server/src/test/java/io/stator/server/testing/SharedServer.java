@@ -49,6 +49,9 @@ public final class SharedServer implements BeforeAllCallback, AfterAllCallback {
 
     public DynamoDbClient newClient(ExecutionInterceptor... interceptors) { return server.newClient(interceptors); }
 
+    /** A client signing with another access key. */
+    public DynamoDbClient newClient(String accessKey, String secretKey) { return server.newClient(accessKey, secretKey); }
+
     public URI endpoint() { return server.endpoint(); }
 
     /** The server's engine, for tests that must act inside it (hold a transaction open, say). */

@@ -41,6 +41,8 @@ public final class RequestRecords {
             case "DeleteReplicationGroupMemberAction" ->
                     bound(members, DeleteReplicationGroupMemberAction.MEMBERS, DeleteReplicationGroupMemberAction::of);
             case "DeleteRequest" -> bound(members, DeleteRequest.MEMBERS, DeleteRequest::of);
+            case "DeleteResourcePolicyInput" ->
+                    bound(members, DeleteResourcePolicyInput.MEMBERS, DeleteResourcePolicyInput::of);
             case "DeleteTableInput" -> bound(members, DeleteTableInput.MEMBERS, DeleteTableInput::of);
             case "DescribeEndpointsRequest" ->
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
@@ -49,6 +51,7 @@ public final class RequestRecords {
             case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
             case "Get" -> bound(members, Get.MEMBERS, Get::of);
             case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);
+            case "GetResourcePolicyInput" -> bound(members, GetResourcePolicyInput.MEMBERS, GetResourcePolicyInput::of);
             case "GlobalSecondaryIndex" -> bound(members, GlobalSecondaryIndex.MEMBERS, GlobalSecondaryIndex::of);
             case "GlobalSecondaryIndexUpdate" ->
                     bound(members, GlobalSecondaryIndexUpdate.MEMBERS, GlobalSecondaryIndexUpdate::of);
@@ -70,6 +73,7 @@ public final class RequestRecords {
             case "Put" -> bound(members, Put.MEMBERS, Put::of);
             case "PutItemInput" -> bound(members, PutItemInput.MEMBERS, PutItemInput::of);
             case "PutRequest" -> bound(members, PutRequest.MEMBERS, PutRequest::of);
+            case "PutResourcePolicyInput" -> bound(members, PutResourcePolicyInput.MEMBERS, PutResourcePolicyInput::of);
             case "QueryInput" -> bound(members, QueryInput.MEMBERS, QueryInput::of);
             case "ReplicaGlobalSecondaryIndex" ->
                     bound(members, ReplicaGlobalSecondaryIndex.MEMBERS, ReplicaGlobalSecondaryIndex::of);

@@ -1,0 +1,247 @@
+package io.stator.server.api;
+
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.ConditionPaths;
+import io.stator.core.expression.Operand;
+import io.stator.core.expression.Path;
+import io.stator.core.expression.UpdateAction;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.Engine;
+import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableArns;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.ItemUpdate;
+import io.stator.server.access.AccessRequest;
+import io.stator.server.access.Authorizer;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What each action asks the {@link Authorizer}: IAM's action name, the resource's ARN and
+ * DynamoDB's condition keys (DynamoDB Developer Guide, "Using IAM policy conditions for
+ * fine-grained access control"; Service Authorization Reference, "Actions, resources, and
+ * condition keys for Amazon DynamoDB"). Every method here is called only when the authorizer is
+ * enforced: a server without --policies builds none of this.
+ *
+ * <p><b>Where.</b> DynamoDB refuses a caller without permission with AccessDeniedException even
+ * for a table that does not exist (it does not tell strangers what exists), so the check comes
+ * before the table's lookup. The fine-grained keys are made of the request (its keys, its
+ * expressions' attributes), so it comes after the request's own checks; an invalid expression is
+ * the request's error whoever sends it. Whether DynamoDB checks a request's validity before or
+ * after its permission is not documented: Stator authorizes as soon as the request context can
+ * be built, which is after the request's own checks for the item operations, and after the
+ * service model's constraints for the table operations (whose other checks are the table's).
+ *
+ * <p><b>Keys.</b>
+ * <ul>
+ *   <li>dynamodb:LeadingKeys: the partition key value of each item a request names (the
+ *       queried index's partition key for Query); absent for Scan. A number is its decimal text,
+ *       a binary its base64.</li>
+ *   <li>dynamodb:Attributes: the top-level attribute names the request reads, writes or
+ *       evaluates: the key, the item (PutItem), the projection, the condition, the filter, the
+ *       key condition, the update's targets and operands ("These attributes can be read,
+ *       written, or evaluated in a conditional write or scan filter").</li>
+ *   <li>dynamodb:Select: Query's and Scan's Select, or what DynamoDB does without it
+ *       (SPECIFIC_ATTRIBUTES with a projection, else ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES on
+ *       an index); for GetItem, BatchGetItem and a transaction's Get, which have no Select,
+ *       Stator gives the same (SPECIFIC_ATTRIBUTES with a projection, else ALL_ATTRIBUTES), so
+ *       that the documented "StringEqualsIfExists dynamodb:Select SPECIFIC_ATTRIBUTES" keeps a
+ *       GetItem from reading the attributes dynamodb:Attributes does not list.</li>
+ *   <li>dynamodb:ReturnValues: ReturnValues (NONE when not given, as the guide says); in a
+ *       transaction, ReturnValuesOnConditionCheckFailure (the guide's example "Prevent information
+ *       from being returned on a ConditionCheck failure" conditions it on dynamodb:ReturnValues).</li>
+ *   <li>dynamodb:ReturnConsumedCapacity: ReturnConsumedCapacity (NONE when not given).</li>
+ *   <li>dynamodb:EnclosingOperation: TransactWriteItems or TransactGetItems for a transaction's
+ *       actions, which are authorized as GetItem, PutItem, UpdateItem, DeleteItem and
+ *       ConditionCheckItem ("Using IAM with DynamoDB transactions").</li>
+ * </ul>
+ */
+final class Permissions {
+
+    static final String TRANSACT_WRITE_ITEMS = "TransactWriteItems";
+    static final String TRANSACT_GET_ITEMS = "TransactGetItems";
+
+    private Permissions() {}
+
+    /** An action on no resource (ListTables, DescribeLimits, DescribeEndpoints): resource "*". */
+    static void account(Authorizer access, String action) {
+        access.authorize(new AccessRequest("dynamodb:" + action, "*", Map.of()), null);
+    }
+
+    /** A table operation on the table a TableName names (by name or ARN). */
+    static void table(Authorizer access, Engine engine, String action, String tableNameOrArn) {
+        TableArns arns = engine.catalog().arns();
+        String name = arns.tableName(tableNameOrArn);
+        access.authorize(new AccessRequest("dynamodb:" + action, arns.tableArn(name), Map.of()),
+                policyOf(engine.catalog().find(name)));
+    }
+
+    /**
+     * An operation on a ResourceArn (tagging, resource policies): the ARN as given, under the
+     * policy of the table it names, when it names one.
+     */
+    static void resource(Authorizer access, Engine engine, String action, String resourceArn, TableDefinition table) {
+        access.authorize(new AccessRequest("dynamodb:" + action, resourceArn, Map.of()), policyOf(table));
+    }
+
+    /**
+     * The table a ResourceArn names, when it is one of this server's tables (or one of their
+     * indexes or streams); null otherwise: the operation reports what is wrong with the ARN.
+     */
+    static TableDefinition tableOfArn(Engine engine, String resourceArn) {
+        TableArns arns = engine.catalog().arns();
+        TableArns.Arn arn = TableArns.Arn.parse(resourceArn);
+        if (arn == null || !arn.service().equals("dynamodb") || !arn.region().equals(arns.region())
+                || !arn.accountId().equals(arns.accountId()) || !arn.resource().startsWith("table/")) {
+            return null;
+        }
+        String rest = arn.resource().substring("table/".length());
+        int slash = rest.indexOf('/');
+        return engine.catalog().find(slash < 0 ? rest : rest.substring(0, slash));
+    }
+
+    /** The condition keys of one item operation, built as the request is read. */
+    static final class Keys {
+        private final Map<String, List<String>> keys = new HashMap<>();
+        private final Set<String> attributes = new LinkedHashSet<>();
+
+        Keys leadingKey(AttributeValue partitionKeyValue) {
+            if (partitionKeyValue != null) {
+                String text = text(partitionKeyValue);
+                if (text != null) keys.computeIfAbsent("dynamodb:leadingkeys", k -> new ArrayList<>()).add(text);
+            }
+            return this;
+        }
+
+        /** The key's (or item's) partition key value, when the table is known. */
+        Keys leadingKeyOf(TableDefinition table, Map<String, AttributeValue> keyOrItem) {
+            return table == null ? this : leadingKey(keyOrItem.get(table.keySchema().partitionKey()));
+        }
+
+        Keys attributes(Collection<String> names) {
+            attributes.addAll(names);
+            return this;
+        }
+
+        Keys paths(Collection<Path> paths) {
+            if (paths != null) for (Path p : paths) attributes.add(p.topLevelName());
+            return this;
+        }
+
+        Keys condition(Condition condition) {
+            if (condition != null) attributes.addAll(ConditionPaths.topLevelNames(condition));
+            return this;
+        }
+
+        Keys keyConditions(Map<String, KeyCondition> conditions) {
+            attributes.addAll(conditions.keySet());
+            return this;
+        }
+
+        Keys update(ItemUpdate update) {
+            if (update == null) return this;
+            paths(update.targets());
+            if (update instanceof ItemUpdate.Expression e) {
+                for (UpdateAction a : e.actions()) {
+                    switch (a) {
+                        case UpdateAction.Set s -> operand(s.value());
+                        case UpdateAction.Add add -> operand(add.value());
+                        case UpdateAction.Delete d -> operand(d.value());
+                        case UpdateAction.Remove r -> { }
+                    }
+                }
+            }
+            return this;
+        }
+
+        private void operand(Operand o) {
+            switch (o) {
+                case Operand.PathOperand p -> attributes.add(p.path().topLevelName());
+                case Operand.FunctionCall f -> f.arguments().forEach(this::operand);
+                case Operand.Arithmetic a -> {
+                    operand(a.left());
+                    operand(a.right());
+                }
+                default -> { }
+            }
+        }
+
+        Keys value(String key, String value) {
+            if (value != null) keys.put(key, List.of(value));
+            return this;
+        }
+
+        Keys select(String select) { return value("dynamodb:select", select); }
+
+        Keys returnValues(String returnValues) {
+            return value("dynamodb:returnvalues", returnValues == null ? "NONE" : returnValues);
+        }
+
+        Keys returnConsumedCapacity(String returnConsumedCapacity) {
+            return value("dynamodb:returnconsumedcapacity", returnConsumedCapacity == null ? "NONE"
+                    : returnConsumedCapacity);
+        }
+
+        Keys enclosingOperation(String operation) { return value("dynamodb:enclosingoperation", operation); }
+
+        Map<String, List<String>> build() {
+            keys.put("dynamodb:attributes", List.copyOf(attributes));
+            return keys;
+        }
+    }
+
+    /**
+     * An item operation on a table (or, for Query and Scan, an index): the resource is the
+     * table's ARN, or the index's ({@code table/T/index/I}); the policy is the table's, which
+     * governs its indexes too.
+     */
+    static void item(Authorizer access, Engine engine, String action, String tableNameOrArn, String indexName,
+                     Keys keys) {
+        TableArns arns = engine.catalog().arns();
+        String name = arns.tableName(tableNameOrArn);
+        String resource = arns.tableArn(name) + (indexName == null ? "" : "/index/" + indexName);
+        access.authorize(new AccessRequest("dynamodb:" + action, resource, keys.build()),
+                policyOf(engine.catalog().find(name)));
+    }
+
+    /** The table a request names, if it exists (for its key schema); its absence is reported later. */
+    static TableDefinition find(Engine engine, String tableNameOrArn) {
+        return engine.catalog().find(engine.catalog().arns().tableName(tableNameOrArn));
+    }
+
+    /** The partition key attribute of the queried index, or of the table. */
+    static String partitionKey(TableDefinition table, String indexName) {
+        if (indexName != null) {
+            IndexDefinition index = table.index(indexName);
+            return index == null || index.partitionKey().isEmpty() ? null : index.partitionKey().get(0).name();
+        }
+        return table.keySchema().partitionKey();
+    }
+
+    /** Select as DynamoDB applies it when the request leaves it out. */
+    static String effectiveSelect(String select, boolean projected, boolean onIndex) {
+        if (select != null) return select;
+        if (projected) return "SPECIFIC_ATTRIBUTES";
+        return onIndex ? "ALL_PROJECTED_ATTRIBUTES" : "ALL_ATTRIBUTES";
+    }
+
+    private static String policyOf(TableDefinition table) {
+        return table == null || table.resourcePolicy() == null ? null : table.resourcePolicy().document();
+    }
+
+    private static String text(AttributeValue v) {
+        return switch (v) {
+            case AttributeValue.S s -> s.value();
+            case AttributeValue.N n -> n.value().toString();
+            case AttributeValue.B b -> Base64.getEncoder().encodeToString(b.value());
+            default -> null;
+        };
+    }
+}
