@@ -39,7 +39,11 @@ public final class StatorServer implements AutoCloseable {
     public static StatorServer start(ServerOptions options) throws Exception {
         SigV4Authenticator authenticator = options.credentialsFile() == null
                 ? SigV4Authenticator.anonymous(options.clock())
-                : SigV4Authenticator.verifying(Credentials.load(options.credentialsFile()), options.clock());
+                : SigV4Authenticator.builder()
+                        .credentials(Credentials.load(options.credentialsFile()))
+                        .clock(options.clock())
+                        .region(options.region())
+                        .build();
         AccessControl accessControl = accessControl(options);
         CompletableFuture<Engine> opening = new CompletableFuture<>();
         Thread.ofPlatform().name("stator-open").start(() -> {

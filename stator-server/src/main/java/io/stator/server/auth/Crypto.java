@@ -54,6 +54,22 @@ final class Crypto {
         return mac.doFinal(data);
     }
 
+    /**
+     * Whether two secrets (a signature, a session token) are equal, in a time that depends on
+     * their length only, so that timing tells a prober nothing of how much of a guess was right;
+     * unlike {@link MessageDigest#isEqual}, without copying them to bytes first.
+     */
+    static boolean constantTimeEquals(String a, String b) {
+        if (a.length() != b.length()) {
+            return false;
+        }
+        int difference = 0;
+        for (int i = 0; i < a.length(); i++) {
+            difference |= a.charAt(i) ^ b.charAt(i);
+        }
+        return difference == 0;
+    }
+
     /** Lowercase hex, as SigV4 writes every hash and signature. */
     static String hex(byte[] bytes) {
         return HEX.formatHex(bytes);

@@ -3,6 +3,7 @@ package io.stator.server.auth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.TreeMap;
 
@@ -12,7 +13,7 @@ final class MapSignedRequest implements SignedRequest {
     private final String method;
     private final String rawPath;
     private final String rawQuery;
-    private final Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    private final TreeMap<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final byte[] body;
     private volatile String payloadSha256;
 
@@ -36,6 +37,12 @@ final class MapSignedRequest implements SignedRequest {
     @Override public String rawPath() { return rawPath; }
 
     @Override public String rawQuery() { return rawQuery; }
+
+    @Override
+    public NavigableSet<String> headerNames() {
+        // A view the map keeps: asking for it costs nothing per request.
+        return headers.navigableKeySet();
+    }
 
     @Override
     public List<String> headerValues(String name) {

@@ -1,8 +1,6 @@
 package io.stator.server.auth;
 
 import io.stator.core.error.DynamoDbException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -22,12 +20,29 @@ import java.util.function.Predicate;
 /**
  * Checks the AWS Signature Version 4 on a DynamoDB request, and says who sent it.
  *
- * <p><b>Two modes.</b> Anonymous (the default, as DynamoDB Local does): any access key is accepted
- * and the signature is not computed, but the request must still carry a well-formed signature,
- * and a missing or malformed one gets DynamoDB's own error; clients and tests thus see the same
- * failures they would see against DynamoDB for a broken signer. Verifying: the access key must be
- * in a {@link Credentials} store, the request time within 15 minutes of the server clock, and the
- * signature must match one recomputed from the request as received.
+ * <p><b>Two modes.</b> Anonymous (the default, as DynamoDB Local does): any access key and any
+ * region are accepted and the signature is not computed, but the request must still carry a
+ * well-formed signature, and a missing or malformed one gets DynamoDB's own error; clients and
+ * tests thus see the same failures they would see against DynamoDB for a broken signer.
+ * Verifying: the access key must be in a {@link Credentials} store, the request time within 15
+ * minutes of the server clock, the credential scope must name the server's region (when one is
+ * set, as the server does) and DynamoDB, the signature must cover the headers that choose what
+ * the request does ({@link SignedHeaderRules}) and match one recomputed from the request as
+ * received, and a temporary key's session token must come with it.
+ *
+ * <p><b>Why the header rules are not checked when anonymous.</b> Where no signature is
+ * computed, requiring X-Amz-Target in SignedHeaders protects nothing (anyone can write any
+ * SignedHeaders), and whether DynamoDB itself refuses such requests before looking at the key is
+ * not known (its only capture, dynalite's, shows SignedHeaders=host reaching the signature
+ * check). The Host rule, whose refusal DynamoDB's answers show, applies in both modes.
+ *
+ * <p><b>Signatures in the query string</b> follow the same rules: the same scope, header and
+ * token checks, and the same 15 minutes. X-Amz-Expires, when present, is covered by the
+ * signature like every query parameter but neither lengthens nor shortens those 15 minutes:
+ * outside S3, AWS's front end ignores it (STS does, as kubernetes-sigs/aws-iam-authenticator
+ * documents; how DynamoDB treats it is not on record), and botocore's presigner always sends one
+ * (3600 seconds by default). The payload is hashed as in the header form: the AWS SDKs' generic
+ * presigners (not S3's) hash the body too.
  *
  * <p><b>Order of checks.</b> DynamoDB reports the first failing check only, so the order is part of
  * its behaviour. This follows the order dynalite recorded against DynamoDB:
@@ -40,19 +55,24 @@ import java.util.function.Predicate;
  * <li>Request time not in ISO-8601 basic format; then more than 15 minutes off the server clock
  *     (verifying mode, or when asked for).</li>
  * <li>Host not among the signed headers.</li>
+ * <li>Verifying only: the request time's header, X-Amz-Target or another X-Amz-* header not
+ *     among the signed headers (InvalidSignature; placed with the Host rule, where
+ *     scratchstack places its header requirements).</li>
  * <li>Algorithm other than AWS4-HMAC-SHA256.</li>
  * <li>Credential not five slash-separated parts (trailing slashes ignored).</li>
  * <li>Scope: region, service, terminator, date (all failing ones named in one message).</li>
  * <li>Verifying only: unknown access key (UnrecognizedClient), signature mismatch
- *     (InvalidSignature), then an X-Amz-Security-Token, which no key in the store can have
- *     issued (UnrecognizedClient).</li>
+ *     (InvalidSignature), then the session token: a temporary key's missing or different, or
+ *     one a long-term key cannot have (UnrecognizedClient).</li>
  * </ol>
  * The texts, and where each was found, are in {@link SigV4Errors}.
  *
  * <p><b>Cost.</b> Anonymous mode parses a few strings and hashes nothing. Verifying mode hashes the
  * body and the canonical request once each and computes one HMAC; the signing key (four more
- * HMACs) is cached per (secret, date, region, service), and the digest and MAC objects are reused
- * per thread. Instances are immutable apart from that cache and safe to share between threads.
+ * HMACs) is cached per (secret, date, region, service), so it is derived once a day per key, and
+ * the digest and MAC objects are reused per thread. The header rules and the token check compare
+ * strings in place. Instances are immutable apart from that cache and safe to share between
+ * threads.
  */
 public final class SigV4Authenticator {
 
@@ -68,6 +88,7 @@ public final class SigV4Authenticator {
     private final Credentials credentials;
     private final Clock clock;
     private final boolean checkRequestTime;
+    private final boolean checkSignedHeaders;
     private final String service;
     private final Predicate<String> validRegion;
     private final SigningKeys signingKeys = new SigningKeys();
@@ -76,6 +97,7 @@ public final class SigV4Authenticator {
         this.credentials = builder.credentials;
         this.clock = builder.clock;
         this.checkRequestTime = builder.checkRequestTime != null ? builder.checkRequestTime : credentials != null;
+        this.checkSignedHeaders = credentials != null;
         this.service = builder.service;
         this.validRegion = builder.validRegion;
     }
@@ -85,7 +107,10 @@ public final class SigV4Authenticator {
         return builder().clock(clock).build();
     }
 
-    /** Accepts only keys in {@code credentials}, with a matching signature and a current time. */
+    /**
+     * Accepts only keys in {@code credentials}, with a matching signature and a current time, for
+     * any region: a server names its own with {@code builder().region(...)}, as StatorServer does.
+     */
     public static SigV4Authenticator verifying(Credentials credentials, Clock clock) {
         return builder().credentials(credentials).clock(clock).build();
     }
@@ -133,6 +158,9 @@ public final class SigV4Authenticator {
         if (!signedHeaders.contains("host") && !signedHeaders.contains(":authority")) {
             throw SigV4Errors.hostNotSigned();
         }
+        if (checkSignedHeaders) {
+            SignedHeaderRules.check(request, parts, signedHeaders);
+        }
         if (!parts.algorithm().equals(ALGORITHM)) {
             throw SigV4Errors.unsupportedAlgorithm(parts.algorithm());
         }
@@ -145,24 +173,35 @@ public final class SigV4Authenticator {
         if (credentials == null) {
             return new Caller(accessKeyId, region, false);
         }
-        String secret = credentials.secretAccessKey(accessKeyId);
-        if (secret == null) {
+        Credentials.AccessKey key = credentials.accessKey(accessKeyId);
+        if (key == null) {
             throw SigV4Errors.unrecognizedClient();
         }
+        String secret = key.secretAccessKey();
         String canonicalRequest = CanonicalRequest.build(request, signedHeaders, String.join(";", signedHeaders),
                 query, parts.queryAuthentication());
         String stringToSign = CanonicalRequest.stringToSign(ALGORITHM, parts.requestTime(),
                 scopeDate + '/' + region + '/' + service + '/' + TERMINATOR, canonicalRequest);
         byte[] signingKey = signingKeys.signingKey(secret, scopeDate, region, service);
         String expected = Crypto.hex(Crypto.hmacSha256(signingKey, stringToSign));
-        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
-                parts.signature().getBytes(StandardCharsets.US_ASCII))) {
+        if (!Crypto.constantTimeEquals(expected, parts.signature())) {
             throw SigV4Errors.signatureMismatch();
         }
-        if (parts.securityToken() != null) {
+        checkSessionToken(key.sessionToken(), parts.securityToken());
+        return new Caller(accessKeyId, region, true);
+    }
+
+    /**
+     * A temporary key's requests carry its token; a long-term key's carry none, since no key in
+     * the store issued one. After the signature, as dynalite records DynamoDB's order.
+     */
+    private static void checkSessionToken(String keysToken, String requestToken) {
+        boolean matches = keysToken == null
+                ? requestToken == null
+                : requestToken != null && Crypto.constantTimeEquals(keysToken, requestToken);
+        if (!matches) {
             throw SigV4Errors.invalidSecurityToken();
         }
-        return new Caller(accessKeyId, region, true);
     }
 
     /** Exactly yyyyMMdd'T'HHmmss'Z', a real date and time, UTC. */
@@ -311,6 +350,16 @@ public final class SigV4Authenticator {
         public Builder service(String service) {
             this.service = Objects.requireNonNull(service, "service");
             return this;
+        }
+
+        /**
+         * The one region a credential scope may name: the server's, as a DynamoDB endpoint serves
+         * one region ("Credential should be scoped to a valid region, not 'us-east-2'. " is
+         * DynamoDB's answer to a client signing for another, 3mcloud/falcano#47).
+         */
+        public Builder region(String region) {
+            Objects.requireNonNull(region, "region");
+            return validRegion(region::equals);
         }
 
         /** Which regions a credential scope may name; by default any non-empty name. */

@@ -11,11 +11,17 @@ package io.stator.server.auth;
  * @param credential "keyid/date/region/service/term", not yet split
  * @param signedHeaders the SignedHeaders value, not yet split (may be empty)
  * @param requestTime the X-Amz-Date (or Date) value, not yet parsed
+ * @param dateHeader the header the request time came from, as DynamoDB's messages spell it
+ *     ("X-Amz-Date" or "Date"); null when it came from the query string, which the signature
+ *     always covers
  * @param securityToken the X-Amz-Security-Token, or null
  * @param queryAuthentication true when the fields came from the query string
  */
 record SignatureParts(String algorithm, String credential, String signature, String signedHeaders,
-                      String requestTime, String securityToken, boolean queryAuthentication) {
+                      String requestTime, String dateHeader, String securityToken, boolean queryAuthentication) {
+
+    static final String X_AMZ_DATE = "X-Amz-Date";
+    static final String DATE = "Date";
 
     static SignatureParts fromAuthorizationHeader(String authorization, SignedRequest request) {
         String header = authorization.strip();
@@ -56,9 +62,11 @@ record SignatureParts(String algorithm, String credential, String signature, Str
             }
         }
 
-        String requestTime = nonEmpty(request.firstHeader("X-Amz-Date"));
+        String dateHeader = X_AMZ_DATE;
+        String requestTime = nonEmpty(request.firstHeader(X_AMZ_DATE));
         if (requestTime == null) {
-            requestTime = nonEmpty(request.firstHeader("Date"));
+            dateHeader = DATE;
+            requestTime = nonEmpty(request.firstHeader(DATE));
         }
 
         // A present but empty parameter counts as given: DynamoDB lets an empty SignedHeaders
@@ -80,7 +88,7 @@ record SignatureParts(String algorithm, String credential, String signature, Str
         if (!missing.isEmpty()) {
             throw SigV4Errors.incompleteAuthorizationHeader(missing.toString(), header);
         }
-        return new SignatureParts(algorithm, credential, signature, signedHeaders, requestTime,
+        return new SignatureParts(algorithm, credential, signature, signedHeaders, requestTime, dateHeader,
                 nonEmpty(request.firstHeader("X-Amz-Security-Token")), false);
     }
 
@@ -114,7 +122,10 @@ record SignatureParts(String algorithm, String credential, String signature, Str
         if (!algorithm.equals(SigV4Authenticator.ALGORITHM)) {
             throw SigV4Errors.missingAuthenticationToken();
         }
-        return new SignatureParts(algorithm, credential, signature, signedHeaders, requestTime,
+        // X-Amz-Expires, when present, is part of the signed query and otherwise ignored: the
+        // request time must be within 15 minutes of the server clock, as in the header form. See
+        // SigV4Authenticator ("Signatures in the query string").
+        return new SignatureParts(algorithm, credential, signature, signedHeaders, requestTime, null,
                 nonEmpty(query.first("X-Amz-Security-Token")), true);
     }
 

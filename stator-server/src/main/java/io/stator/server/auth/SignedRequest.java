@@ -2,6 +2,7 @@ package io.stator.server.auth;
 
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 
 /**
  * The parts of an HTTP request that a SigV4 signature covers, as plain values: the HTTP layer
@@ -21,6 +22,13 @@ public interface SignedRequest {
 
     /** The query string exactly as received, without the '?'; empty when there is none. */
     String rawQuery();
+
+    /**
+     * The names of the request's headers, ordered without regard to case (so that all names
+     * starting with one prefix are neighbours), each once, as first received. A view of the
+     * request, not a copy: callers read it and never change it.
+     */
+    NavigableSet<String> headerNames();
 
     /**
      * Every value of the header {@code name}, matched case-insensitively, in arrival order;

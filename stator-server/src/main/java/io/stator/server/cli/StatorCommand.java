@@ -44,14 +44,16 @@ public final class StatorCommand implements Callable<Integer> {
             + "power loss, not only a crash of the server (concurrent writes share one sync).")
     boolean fsync;
 
-    @Option(names = "--region", description = "Region used in ARNs (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--region", description = "Region used in ARNs, and with --credentials the region requests "
+            + "must be signed for (default: ${DEFAULT-VALUE}).")
     String region = EngineConfig.DEFAULT_REGION;
 
     @Option(names = "--account-id", paramLabel = "ID", description = "Account id used in ARNs (default: ${DEFAULT-VALUE}).")
     String accountId = EngineConfig.DEFAULT_ACCOUNT_ID;
 
     @Option(names = "--credentials", paramLabel = "FILE", description = "Verify SigV4 signatures against the "
-            + "access keys in FILE (lines of ACCESS_KEY_ID SECRET_ACCESS_KEY). Without it, any access key is accepted.")
+            + "access keys in FILE (lines of ACCESS_KEY_ID SECRET_ACCESS_KEY, with a third field SESSION_TOKEN for "
+            + "temporary credentials). Without it, any access key is accepted.")
     Path credentials;
 
     @Option(names = "--policies", paramLabel = "FILE", description = "IAM identity-based policies per access key "

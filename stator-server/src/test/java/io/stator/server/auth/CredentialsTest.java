@@ -40,17 +40,42 @@ class CredentialsTest {
     void lineWithOneFieldIsAnErrorNamingTheLine() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Credentials.parse("# keys\nAKIAFIRST secret\n\nAKIALONELY\n", "creds.txt"));
-        assertEquals("creds.txt, line 4: expected 'ACCESS_KEY_ID SECRET_ACCESS_KEY' (2 fields separated by spaces), "
-                + "found 1 field", e.getMessage());
+        assertEquals("creds.txt, line 4: expected 'ACCESS_KEY_ID SECRET_ACCESS_KEY [SESSION_TOKEN]' (2 or 3 fields "
+                + "separated by spaces), found 1 field", e.getMessage());
     }
 
     @Test
-    void lineWithThreeFieldsIsAnErrorThatDoesNotEchoTheSecret() {
+    void lineWithFourFieldsIsAnErrorThatDoesNotEchoTheSecretOrTheToken() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Credentials.parse("AKIAFIRST top-secret extra\n", "creds.txt"));
-        assertEquals("creds.txt, line 1: expected 'ACCESS_KEY_ID SECRET_ACCESS_KEY' (2 fields separated by spaces), "
-                + "found 3 fields", e.getMessage());
+                () -> Credentials.parse("AKIAFIRST top-secret session-token extra\n", "creds.txt"));
+        assertEquals("creds.txt, line 1: expected 'ACCESS_KEY_ID SECRET_ACCESS_KEY [SESSION_TOKEN]' (2 or 3 fields "
+                + "separated by spaces), found 4 fields", e.getMessage());
         assertFalse(e.getMessage().contains("top-secret"));
+        assertFalse(e.getMessage().contains("session-token"));
+    }
+
+    @Test
+    void aThirdFieldIsTheSessionTokenOfATemporaryKey() {
+        Credentials credentials = Credentials.parse("""
+                AKIALONGTERM long-term-secret
+                ASIATEMPORARY\ttemporary-secret   FwoGZXIvYXdzEJr//////////wEaDEXAMPLE+token==
+                """, "creds.txt");
+        assertEquals(2, credentials.size());
+        assertEquals("temporary-secret", credentials.secretAccessKey("ASIATEMPORARY"));
+        assertEquals("FwoGZXIvYXdzEJr//////////wEaDEXAMPLE+token==", credentials.sessionToken("ASIATEMPORARY"));
+        assertEquals(new Credentials.AccessKey("long-term-secret", null), credentials.accessKey("AKIALONGTERM"));
+        assertNull(credentials.sessionToken("AKIALONGTERM"));
+        assertNull(credentials.sessionToken("AKIAUNKNOWN"));
+        assertNull(credentials.accessKey("AKIAUNKNOWN"));
+    }
+
+    @Test
+    void neitherTheCredentialsNorAnAccessKeyShowTheirSecretsOrTokens() {
+        Credentials credentials = Credentials.parse("ASIATEMP top-secret session-token\n", "x");
+        String text = credentials + " " + credentials.accessKey("ASIATEMP");
+        assertTrue(text.contains("ASIATEMP"), text);
+        assertFalse(text.contains("top-secret"), text);
+        assertFalse(text.contains("session-token"), text);
     }
 
     @Test

@@ -198,6 +198,68 @@ class SigV4AuthenticatorTest {
         assertEquals(new Caller(ACCESS_KEY_ID, REGION, false), anonymous.authenticate(signed.toSignedRequest()));
     }
 
+    static final String TOKEN = "FwoGZXIvYXdzEXAMPLE//token+with/slashes==";
+    static final String INVALID_TOKEN = "The security token included in the request is invalid";
+
+    final SigV4Authenticator verifyingTemporary = SigV4Authenticator.verifying(
+            Credentials.parse(ACCESS_KEY_ID + " " + SECRET + " " + TOKEN + "\n", "test"), CLOCK);
+
+    @Test
+    void verifyingAcceptsATemporaryKeyWithItsSessionToken() {
+        var signed = AwsSdkSigning.sign(AwsSdkSigning.putItem(), BODY, AwsSdkSigning.sessionIdentity(TOKEN), REGION,
+                NOW, p -> p);
+        assertEquals(new Caller(ACCESS_KEY_ID, REGION, true), verifyingTemporary.authenticate(signed.toSignedRequest()));
+    }
+
+    @Test
+    void verifyingRejectsATemporaryKeyWithoutItsSessionToken() {
+        SignedRequest request = AwsSdkSigning.signedPutItem(NOW).toSignedRequest();
+        assertEquals(INVALID_TOKEN,
+                rejects(verifyingTemporary, request, ErrorType.UNRECOGNIZED_CLIENT).getMessage());
+    }
+
+    @Test
+    void verifyingRejectsATemporaryKeyWithAnotherSessionToken() {
+        for (String other : new String[] {TOKEN + "x", TOKEN.substring(1), "x" + TOKEN.substring(1)}) {
+            var signed = AwsSdkSigning.sign(AwsSdkSigning.putItem(), BODY, AwsSdkSigning.sessionIdentity(other),
+                    REGION, NOW, p -> p);
+            assertEquals(INVALID_TOKEN,
+                    rejects(verifyingTemporary, signed.toSignedRequest(), ErrorType.UNRECOGNIZED_CLIENT).getMessage());
+        }
+    }
+
+    @Test
+    void theSessionTokenIsCheckedAfterTheSignature() {
+        SignedRequest request = AwsSdkSigning.sign(AwsSdkSigning.putItem(), BODY, ACCESS_KEY_ID, "not-the-secret",
+                REGION, NOW).toSignedRequest();
+        assertEquals(SIGNATURE_MISMATCH, rejects(verifyingTemporary, request, ErrorType.INVALID_SIGNATURE).getMessage());
+    }
+
+    @Test
+    void verifyingAcceptsAQueryStringSignatureCarryingTheSessionToken() {
+        var signed = AwsSdkSigning.sign(AwsSdkSigning.putItem(), BODY, AwsSdkSigning.sessionIdentity(TOKEN), REGION,
+                NOW, AwsSdkSigning.SignProperties::inQueryString);
+        assertTrue(signed.request().getUri().getRawQuery().contains("X-Amz-Security-Token="));
+        assertTrue(verifyingTemporary.authenticate(signed.toSignedRequest()).verified());
+        var withoutToken = AwsSdkSigning.sign(AwsSdkSigning.putItem(), BODY,
+                software.amazon.awssdk.identity.spi.AwsCredentialsIdentity.create(ACCESS_KEY_ID, SECRET), REGION, NOW,
+                AwsSdkSigning.SignProperties::inQueryString);
+        assertEquals(INVALID_TOKEN, rejects(verifyingTemporary, withoutToken.toSignedRequest(),
+                ErrorType.UNRECOGNIZED_CLIENT).getMessage());
+    }
+
+    @Test
+    void theServersRegionIsTheOnlyOneAccepted() {
+        SigV4Authenticator usEast1 = SigV4Authenticator.builder().credentials(CREDENTIALS).clock(CLOCK)
+                .region("us-east-1").build();
+        assertEquals("Credential should be scoped to a valid region, not 'eu-west-1'. ",
+                rejects(usEast1, AwsSdkSigning.signedPutItem(NOW).toSignedRequest(), ErrorType.INVALID_SIGNATURE)
+                        .getMessage());
+        SignedRequest inRegion = AwsSdkSigning.sign(AwsSdkSigning.putItem(), BODY, ACCESS_KEY_ID, SECRET,
+                "us-east-1", NOW).toSignedRequest();
+        assertTrue(usEast1.authenticate(inRegion).verified());
+    }
+
     @Test
     void allowedRegionsAreEnforcedThroughTheCredentialScope() {
         SigV4Authenticator usEastOnly = SigV4Authenticator.builder().credentials(CREDENTIALS).clock(CLOCK)

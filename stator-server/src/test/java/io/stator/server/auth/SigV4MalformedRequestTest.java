@@ -135,7 +135,8 @@ class SigV4MalformedRequestTest {
                 "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization."));
 
         c.add(new Case("unsupported algorithm (dynalite's DynamoDB capture)",
-                "AWS4-HMAC-SHA25 Credential=" + CREDENTIAL + ", SignedHeaders=host;x-amz-date, Signature=0123abcd",
+                "AWS4-HMAC-SHA25 Credential=" + CREDENTIAL + ", SignedHeaders=host;x-amz-date;x-amz-target, "
+                        + "Signature=0123abcd",
                 DATE, "", incomplete,
                 "Unsupported AWS 'algorithm': 'AWS4-HMAC-SHA25' (only AWS4-HMAC-SHA256 for now). "));
         c.add(new Case("Host rule is checked before the algorithm", "AWS4-HMAC-SHA512 Credential=a, "

@@ -31,7 +31,9 @@ import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 
 /**
  * The packaged server as a user runs it, {@code bin/stator}, driven by other clients than the
- * Java SDK: the AWS CLI and boto3 (Python), each through a table's whole life. Runs after
+ * Java SDK: the AWS CLI and boto3 (Python), each through a table's whole life, against a server
+ * that accepts any key and one started with {@code --credentials} and {@code --region}, which
+ * checks their signatures as DynamoDB does (long-term and temporary keys). Runs after
  * {@code package} (failsafe), since bin/stator runs the packaged jar. The AWS CLI and Python
  * with boto3 must be installed: without them this test fails, saying so, rather than passing
  * without having checked anything.
@@ -42,23 +44,40 @@ class BinStatorAndAwsCliIT {
     private static final Path REPO = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
     private static final Duration COMMAND = Duration.ofSeconds(120);
 
+    /** The keys of the verifying server: a long-term one, and a temporary one with its session token. */
+    private static final String VERIFYING_REGION = "eu-west-1";
+    private static final String TEMPORARY_KEY = "ASIASTATORITTEMPORARY";
+    private static final String TEMPORARY_SECRET = "stator-it-temporary-secret";
+    private static final String SESSION_TOKEN = "IQoJb3JpZ2luX2VjEStatorIT//session+token==";
+
     private static Path dir;
     private static CommandProcess stator;
     private static String endpoint;
+    private static CommandProcess verifyingStator;
+    private static String verifyingEndpoint;
     private static Map<String, String> awsEnvironment;
 
     @BeforeAll
     static void startBinStator() throws Exception {
         dir = Files.createTempDirectory("stator-it-");
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort();
-        }
+        int port = freePort();
         stator = CommandProcess.start(List.of(REPO.resolve("bin/stator").toString(), "--port",
                 Integer.toString(port), "--data-dir", dir.resolve("data").toString()), dir, Map.of());
         // On a first run bin/stator builds Stator before starting it.
         assertEquals("Stator listening on http://127.0.0.1:" + port, stator.awaitLine(Duration.ofMinutes(10)));
         endpoint = "http://127.0.0.1:" + port;
+
+        Path credentials = dir.resolve("credentials");
+        Files.writeString(credentials, "# long-term\nAKIDSTATORIT stator-it-secret\n# temporary\n"
+                + TEMPORARY_KEY + " " + TEMPORARY_SECRET + " " + SESSION_TOKEN + "\n");
+        int verifyingPort = freePort();
+        verifyingStator = CommandProcess.start(List.of(REPO.resolve("bin/stator").toString(), "--port",
+                Integer.toString(verifyingPort), "--data-dir", dir.resolve("verifying-data").toString(),
+                "--credentials", credentials.toString(), "--region", VERIFYING_REGION), dir, Map.of());
+        assertEquals("Stator listening on http://127.0.0.1:" + verifyingPort,
+                verifyingStator.awaitLine(Duration.ofMinutes(2)));
+        verifyingEndpoint = "http://127.0.0.1:" + verifyingPort;
+
         awsEnvironment = new HashMap<>();
         awsEnvironment.put("AWS_ACCESS_KEY_ID", "AKIDSTATORIT");
         awsEnvironment.put("AWS_SECRET_ACCESS_KEY", "stator-it-secret");
@@ -72,14 +91,35 @@ class BinStatorAndAwsCliIT {
         awsEnvironment.put("AWS_EC2_METADATA_DISABLED", "true");
     }
 
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
+    /** The environment of a client of the verifying server, signing with {@code key} for {@code region}. */
+    private static Map<String, String> verifyingEnvironment(String key, String secret, String sessionToken,
+                                                            String region) {
+        Map<String, String> environment = new HashMap<>(awsEnvironment);
+        environment.put("AWS_ACCESS_KEY_ID", key);
+        environment.put("AWS_SECRET_ACCESS_KEY", secret);
+        environment.put("AWS_SESSION_TOKEN", sessionToken);
+        environment.put("AWS_DEFAULT_REGION", region);
+        return environment;
+    }
+
     @AfterAll
     static void stopBinStator() throws Exception {
-        if (stator != null) {
-            int exit = stator.stop();
-            assertTrue(exit == 0 || exit == 143, "exit code " + exit + "; stderr: " + stator.stderr());
-            assertEquals("", stator.stderr());
+        try {
+            for (CommandProcess process : new CommandProcess[] {stator, verifyingStator}) {
+                if (process == null) continue;
+                int exit = process.stop();
+                assertTrue(exit == 0 || exit == 143, "exit code " + exit + "; stderr: " + process.stderr());
+                assertEquals("", process.stderr());
+            }
+        } finally {
+            if (dir != null) StatorTestServer.deleteRecursively(dir);
         }
-        if (dir != null) StatorTestServer.deleteRecursively(dir);
     }
 
     @Test
@@ -108,18 +148,27 @@ class BinStatorAndAwsCliIT {
     }
 
     private static JsonNode aws(String... args) throws Exception {
-        Result r = awsResult(args);
+        return aws(endpoint, awsEnvironment, args);
+    }
+
+    private static JsonNode aws(String endpoint, Map<String, String> environment, String... args) throws Exception {
+        Result r = awsResult(endpoint, environment, args);
         assertEquals(0, r.exit(), () -> "aws " + String.join(" ", args) + " failed: " + r);
         return r.stdout().isBlank() ? JsonNode.parser().parse("{}") : JsonNode.parser().parse(r.stdout());
     }
 
     private static Result awsResult(String... args) throws Exception {
+        return awsResult(endpoint, awsEnvironment, args);
+    }
+
+    private static Result awsResult(String endpoint, Map<String, String> environment, String... args)
+            throws Exception {
         List<String> command = new ArrayList<>();
         command.add(requireOnPath("aws", "pip install awscli"));
         command.add("dynamodb");
         command.addAll(List.of(args));
         command.addAll(List.of("--endpoint-url", endpoint, "--output", "json"));
-        return CommandProcess.run(command, dir, awsEnvironment, COMMAND);
+        return CommandProcess.run(command, dir, environment, COMMAND);
     }
 
     private static Map<String, JsonNode> object(JsonNode node, String... path) {
@@ -197,6 +246,48 @@ class BinStatorAndAwsCliIT {
                 missing::toString);
     }
 
+    @Test
+    void theAwsCliSignsWhatAVerifyingServerRequires() throws Exception {
+        Map<String, String> longTerm = verifyingEnvironment("AKIDSTATORIT", "stator-it-secret", null,
+                VERIFYING_REGION);
+        String table = StatorTestServer.tableName();
+        String key = "{\"id\": {\"S\": \"a\"}}";
+
+        aws(verifyingEndpoint, longTerm, "create-table", "--table-name", table,
+                "--attribute-definitions", "AttributeName=id,AttributeType=S",
+                "--key-schema", "AttributeName=id,KeyType=HASH", "--billing-mode", "PAY_PER_REQUEST");
+        aws(verifyingEndpoint, longTerm, "put-item", "--table-name", table, "--item", key);
+        assertEquals("{\"id\":{\"S\":\"a\"}}", canonical(aws(verifyingEndpoint, longTerm, "get-item",
+                "--table-name", table, "--key", key, "--consistent-read").asObject().get("Item")));
+        assertTrue(string(aws(verifyingEndpoint, longTerm, "describe-table", "--table-name", table),
+                "Table", "TableArn").startsWith("arn:aws:dynamodb:" + VERIFYING_REGION + ":"));
+
+        // A temporary key with its session token (AWS_SESSION_TOKEN, signed as X-Amz-Security-Token).
+        Map<String, String> temporary = verifyingEnvironment(TEMPORARY_KEY, TEMPORARY_SECRET, SESSION_TOKEN,
+                VERIFYING_REGION);
+        aws(verifyingEndpoint, temporary, "delete-item", "--table-name", table, "--key", key);
+        aws(verifyingEndpoint, temporary, "delete-table", "--table-name", table);
+
+        Result noToken = awsResult(verifyingEndpoint,
+                verifyingEnvironment(TEMPORARY_KEY, TEMPORARY_SECRET, null, VERIFYING_REGION), "list-tables");
+        assertNotEquals(0, noToken.exit());
+        assertTrue(noToken.stderr().contains("An error occurred (UnrecognizedClientException) when calling the "
+                + "ListTables operation: The security token included in the request is invalid"), noToken::toString);
+
+        Result otherRegion = awsResult(verifyingEndpoint,
+                verifyingEnvironment("AKIDSTATORIT", "stator-it-secret", null, "us-east-1"), "list-tables");
+        assertNotEquals(0, otherRegion.exit());
+        assertTrue(otherRegion.stderr().contains("An error occurred (InvalidSignatureException) when calling the "
+                + "ListTables operation: Credential should be scoped to a valid region, not 'us-east-1'."),
+                otherRegion::toString);
+
+        Result wrongSecret = awsResult(verifyingEndpoint,
+                verifyingEnvironment("AKIDSTATORIT", "not-the-secret", null, VERIFYING_REGION), "list-tables");
+        assertNotEquals(0, wrongSecret.exit());
+        assertTrue(wrongSecret.stderr().contains("An error occurred (InvalidSignatureException) when calling the "
+                + "ListTables operation: The request signature we calculated does not match"), wrongSecret::toString);
+    }
+
     private static List<String> tableNames() throws Exception {
         return aws("list-tables").asObject().get("TableNames").asArray().stream().map(JsonNode::asString).toList();
     }
@@ -206,8 +297,8 @@ class BinStatorAndAwsCliIT {
             import json, sys
             import boto3
             from botocore.config import Config
-            endpoint, table = sys.argv[1], sys.argv[2]
-            c = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
+            endpoint, table, region = sys.argv[1], sys.argv[2], sys.argv[3]
+            c = boto3.client("dynamodb", endpoint_url=endpoint, region_name=region,
                              config=Config(retries={"max_attempts": 1}))
             out = {}
             out["create"] = c.create_table(TableName=table,
@@ -237,13 +328,24 @@ class BinStatorAndAwsCliIT {
 
     @Test
     void boto3RunsATablesWholeLife() throws Exception {
+        assertBoto3RunsATablesWholeLife(endpoint, "us-east-1", awsEnvironment);
+    }
+
+    @Test
+    void boto3WithATemporaryKeyRunsATablesWholeLifeOnAVerifyingServer() throws Exception {
+        assertBoto3RunsATablesWholeLife(verifyingEndpoint, VERIFYING_REGION,
+                verifyingEnvironment(TEMPORARY_KEY, TEMPORARY_SECRET, SESSION_TOKEN, VERIFYING_REGION));
+    }
+
+    private static void assertBoto3RunsATablesWholeLife(String endpoint, String region,
+                                                        Map<String, String> environment) throws Exception {
         String python = requireOnPath("python3", "install Python 3 with boto3 (pip install boto3)");
-        Result hasBoto3 = CommandProcess.run(List.of(python, "-c", "import boto3"), dir, awsEnvironment, COMMAND);
+        Result hasBoto3 = CommandProcess.run(List.of(python, "-c", "import boto3"), dir, environment, COMMAND);
         assertEquals(0, hasBoto3.exit(), () -> "boto3 is not installed for " + python + " (pip install boto3): "
                 + hasBoto3.stderr());
         String table = StatorTestServer.tableName();
 
-        Result r = CommandProcess.run(List.of(python, "-c", BOTO3_SCRIPT, endpoint, table), dir, awsEnvironment,
+        Result r = CommandProcess.run(List.of(python, "-c", BOTO3_SCRIPT, endpoint, table, region), dir, environment,
                 COMMAND);
 
         assertEquals(0, r.exit(), r::toString);

@@ -220,10 +220,11 @@ class StatorCommandTest {
     @Test
     void aMalformedCredentialsFileIsRefusedWithOneLineThatDoesNotShowTheSecret() throws Exception {
         Path credentials = dir.resolve("credentials");
-        Files.writeString(credentials, "AKIDCLI cli-secret extra-field\n");
+        Files.writeString(credentials, "AKIDCLI cli-secret cli-session-token extra-field\n");
         String reason = assertRefused(launch("--credentials", credentials.toString(), "--port", "0",
                 "--data-dir", dir.resolve("data").toString()), "line 1");
         assertFalse(reason.contains("cli-secret"), reason);
+        assertFalse(reason.contains("cli-session-token"), reason);
     }
 
     @Test
