@@ -49,7 +49,7 @@ class GeneratorSmokeTest {
 
     @Test
     void everyWorkloadRunsWithoutErrorsClosedLoop() {
-        LoadGenerator.Settings settings = new LoadGenerator.Settings(4, Duration.ofMillis(100), Duration.ofMillis(300), 0);
+        LoadGenerator.Settings settings = new LoadGenerator.Settings(4, Duration.ofMillis(100), Duration.ofSeconds(1), 0);
         for (Workload workload : Workload.values()) {
             RunResult result = LoadGenerator.run(endpoint, workload.build(requests, TABLE), settings, CpuClock.NONE);
             assertEquals(0, result.errors(), workload + ": " + result.firstError());
@@ -89,7 +89,7 @@ class GeneratorSmokeTest {
     void theTrivialServerAnswersTheGenerator() throws Exception {
         try (TrivialServer trivial = TrivialServer.start("127.0.0.1", 0)) {
             Endpoint ceiling = Endpoint.local(trivial.port());
-            LoadGenerator.Settings settings = new LoadGenerator.Settings(2, Duration.ofMillis(100), Duration.ofMillis(300), 0);
+            LoadGenerator.Settings settings = new LoadGenerator.Settings(2, Duration.ofMillis(100), Duration.ofSeconds(1), 0);
             RunResult result = LoadGenerator.run(ceiling, Workload.PUT.build(new DynamoRequests(ceiling,
                     SigV4Signer.Credentials.BENCH), TABLE), settings, CpuClock.NONE);
             assertEquals(0, result.errors(), result.firstError());
