@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -31,6 +32,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksMemEnv;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
@@ -49,7 +51,8 @@ final class RocksOpening {
     private RocksOpening() {}
 
     /** Opens (creating if needed) the store with these settings; see {@link RocksStorage.Builder}. */
-    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long blockCacheBytes) {
+    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long blockCacheBytes,
+                             Consumer<String> faultLog) {
         Path dir = dataDirectory.toAbsolutePath().normalize();
         String path = dir.toString();
         if (!inMemory) {
@@ -68,6 +71,12 @@ final class RocksOpening {
             // The default Env is a process-wide singleton and must never be closed.
             Env env = inMemory ? own(owned, new RocksMemEnv(Env.getDefault())) : Env.getDefault();
             DBOptions dbOptions = own(owned, dbOptions(env));
+            // RocksDB makes an SstFileManager by itself when none is given; made here, the store
+            // keeps a handle on it (tests cap the space it allows, see RocksStorage.capSpace).
+            SstFileManager sstFiles = inMemory ? null : own(owned, sstFileManager(env));
+            if (sstFiles != null) {
+                dbOptions.setSstFileManager(sstFiles);
+            }
             BloomFilter bloom = own(owned, new BloomFilter(10)); // ~1% false positives
             // Index and filter blocks stay out of the block cache, held by each open SST file
             // (a few MB per GB of items). In the cache they competed with data blocks: once the
@@ -129,7 +138,7 @@ final class RocksOpening {
             }
             List<AutoCloseable> closeOrder = new ArrayList<>(owned); // newest first
             return new RocksStorage(dir, inMemory, fsync && !inMemory, db, byKeyspace, List.copyOf(handles),
-                    closeOrder, writeOptions, readOptions);
+                    closeOrder, writeOptions, readOptions, sstFiles);
         } catch (RuntimeException | Error e) {
             for (ColumnFamilyHandle handle : handles) {
                 handle.close();
@@ -141,6 +150,14 @@ final class RocksOpening {
                 closeQuietly(resource, e);
             }
             throw e;
+        }
+    }
+
+    private static SstFileManager sstFileManager(Env env) {
+        try {
+            return new SstFileManager(env);
+        } catch (RocksDBException e) {
+            throw new StorageException("cannot make RocksDB's SstFileManager: " + describe(e), e);
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
@@ -20,6 +21,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -103,11 +105,14 @@ public final class RocksStorage implements Storage {
     private final ReadOptions readOptions;
     /** Calls in flight, and the snapshots and cursors handed out: see {@link CallGate}. */
     private final CallGate gate;
+    /** Tracks the files' space and drives RocksDB's recovery from a full disk; null in memory. */
+    private final SstFileManager sstFiles;
 
     /** Made by {@link RocksOpening}, which opened the database and owns nothing once this exists. */
     RocksStorage(Path directory, boolean inMemory, boolean fsync, RocksDB db,
                  ColumnFamilyHandle[] keyspaceHandles, List<ColumnFamilyHandle> allHandles,
-                 List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions) {
+                 List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions,
+                 SstFileManager sstFiles) {
         this.directory = directory;
         this.inMemory = inMemory;
         this.fsync = fsync;
@@ -118,6 +123,7 @@ public final class RocksStorage implements Storage {
         this.writeOptions = writeOptions;
         this.readOptions = readOptions;
         this.gate = new CallGate(directory);
+        this.sstFiles = sstFiles;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -139,6 +145,7 @@ public final class RocksStorage implements Storage {
         private boolean inMemory;
         private boolean fsync;
         private long blockCacheBytes = DEFAULT_BLOCK_CACHE_BYTES;
+        private Consumer<String> faultLog = System.err::println;
 
         private Builder(Path dataDirectory) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -172,13 +179,22 @@ public final class RocksStorage implements Storage {
         }
 
         /**
+         * Where the store reports a storage fault (a full disk, a failed write) and its end: one
+         * line each, not one per failed call. Standard error by default.
+         */
+        public Builder faultLog(Consumer<String> faultLog) {
+            this.faultLog = Objects.requireNonNull(faultLog, "faultLog");
+            return this;
+        }
+
+        /**
          * Opens the store.
          *
          * @throws StorageException if the directory cannot be created or opened, in particular
          *     when another process holds it ("... is in use by another process")
          */
         public RocksStorage open() {
-            return RocksOpening.open(dataDirectory, inMemory, fsync, blockCacheBytes);
+            return RocksOpening.open(dataDirectory, inMemory, fsync, blockCacheBytes, faultLog);
         }
     }
 
@@ -351,6 +367,23 @@ public final class RocksStorage implements Storage {
             db.flush(options, allHandles);
         } catch (RocksDBException e) {
             throw failure("flush", e);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * Caps the space the store's table files may take, as RocksDB's SstFileManager does: once a
+     * flush takes them past it, writes fail as on a full disk, until the cap is lifted (0) and
+     * RocksDB has recovered. Tests use it to fill the store without filling a disk.
+     */
+    void capSpace(long bytes) {
+        if (sstFiles == null) {
+            throw new IllegalStateException("no space to cap in memory");
+        }
+        gate.enter();
+        try {
+            sstFiles.setMaxAllowedSpaceUsage(bytes);
         } finally {
             gate.exit();
         }
