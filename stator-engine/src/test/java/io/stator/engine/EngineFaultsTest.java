@@ -93,10 +93,12 @@ class EngineFaultsTest {
                         ReturnValues.NONE, false, false));
             }
             await("the propagator met the fault", () -> test.faults().refused() > 0);
-            Thread.sleep(2_000); // it keeps meeting it
+            int before = test.faults().refused();
+            Thread.sleep(2_000); // it keeps meeting it, but not in a busy loop
+            int retries = test.faults().refused() - before;
+            assertTrue(retries <= 4, "retried " + retries + " times in 2 s");
         });
         assertEquals("", log, "the storage reports its faults; the propagator adds nothing");
-        assertTrue(test.faults().refused() <= 5, "retried " + test.faults().refused() + " times in 2 s");
 
         test.faults().heal();
         test.awaitGlobalIndexes();

@@ -29,7 +29,7 @@ public final class SmallDisk implements AutoCloseable {
     }
 
     /** Mounts a tmpfs of {@code bytes} on {@code directory} (created), or skips the test. */
-    public static SmallDisk mount(Path directory, long bytes) throws IOException, InterruptedException {
+    public static SmallDisk mount(Path directory, long bytes) throws IOException {
         Assumptions.assumeTrue(System.getProperty("os.name").startsWith("Linux"),
                 "skipped: a tmpfs can only be mounted on Linux");
         Files.createDirectories(directory);
@@ -67,7 +67,7 @@ public final class SmallDisk implements AutoCloseable {
 
     /** Unmounts (lazily if something still holds a file open there). */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         if (run(List.of("umount", root.toString())) != null) {
             String failure = run(List.of("umount", "-l", root.toString()));
             if (failure != null) throw new IOException("cannot unmount " + root + ": " + failure);
@@ -75,7 +75,7 @@ public final class SmallDisk implements AutoCloseable {
     }
 
     /** Runs a command; null when it succeeded, else what it printed (or why it could not run). */
-    private static String run(List<String> command) throws InterruptedException {
+    private static String run(List<String> command) {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -86,6 +86,9 @@ public final class SmallDisk implements AutoCloseable {
             return process.exitValue() == 0 ? null : "exit " + process.exitValue() + ": " + output;
         } catch (IOException e) {
             return e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
     }
 }

@@ -71,12 +71,21 @@ import org.rocksdb.WriteOptions;
  * cover is a caller racing itself: closing a snapshot while another thread still reads through
  * it, or using one cursor from two threads (the SPI's objects are single-owner).
  *
- * <p>RocksDB errors become {@link StorageException}s that carry RocksDB's status message.
+ * <p><b>Faults that heal.</b> A write that RocksDB fails with an I/O error (a full disk above
+ * all) throws a {@link io.stator.storage.StorageFaultException}, and so does every write after it
+ * until RocksDB has cleared the fault; reads go on. RocksDB clears it by itself: after a full
+ * disk, once 32 MB are free again, its SstFileManager resumes the database, with every
+ * acknowledged write kept. The fault and its end are logged once each, to the builder's
+ * {@code faultLog}. Nothing of this costs the write path anything while writes succeed: see
+ * {@code WriteFaults}.
+ *
+ * <p>Other RocksDB errors become {@link StorageException}s that carry RocksDB's status message.
  *
  * <p>This class is the {@link Storage} itself. Around it, in this package: {@code RocksOpening}
  * sets the options and opens the database and its column families; {@code CallGate} is the gate
- * that counts calls and tracks what was handed out; {@code RocksSnapshot}, {@code RocksCursor}
- * and {@code RocksWriteBatch} are the SPI's objects, and {@code Tracked} what the first two share.
+ * that counts calls and tracks what was handed out; {@code WriteFaults} answers failed writes and
+ * reports storage faults; {@code RocksSnapshot}, {@code RocksCursor} and {@code RocksWriteBatch}
+ * are the SPI's objects, and {@code Tracked} what the first two share.
  */
 public final class RocksStorage implements Storage {
 
@@ -107,12 +116,14 @@ public final class RocksStorage implements Storage {
     private final CallGate gate;
     /** Tracks the files' space and drives RocksDB's recovery from a full disk; null in memory. */
     private final SstFileManager sstFiles;
+    /** What a failed write throws, and the report of a fault and of its end. */
+    private final WriteFaults faults;
 
     /** Made by {@link RocksOpening}, which opened the database and owns nothing once this exists. */
     RocksStorage(Path directory, boolean inMemory, boolean fsync, RocksDB db,
                  ColumnFamilyHandle[] keyspaceHandles, List<ColumnFamilyHandle> allHandles,
                  List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions,
-                 SstFileManager sstFiles) {
+                 SstFileManager sstFiles, WriteFaults faults) {
         this.directory = directory;
         this.inMemory = inMemory;
         this.fsync = fsync;
@@ -124,6 +135,7 @@ public final class RocksStorage implements Storage {
         this.readOptions = readOptions;
         this.gate = new CallGate(directory);
         this.sstFiles = sstFiles;
+        this.faults = faults;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -241,7 +253,7 @@ public final class RocksStorage implements Storage {
             // fsync, one fsync). See the class comment.
             db.write(writeOptions, rocksBatch.batch);
         } catch (RocksDBException e) {
-            throw failure("commit", e);
+            throw faults.writeFailed("commit", e);
         } finally {
             gate.exit();
         }
@@ -327,7 +339,7 @@ public final class RocksStorage implements Storage {
                 db.write(writeOptions, batch);
             }
         } catch (RocksDBException e) {
-            throw failure("deleteRange", e);
+            throw faults.writeFailed("deleteRange", e);
         } finally {
             gate.exit();
         }
@@ -360,13 +372,15 @@ public final class RocksStorage implements Storage {
     /**
      * Flushes every memtable to SST files and waits for it. Not needed for durability (the WAL
      * has it); useful before a backup, and in tests to read through SST files, filters and cache.
+     *
+     * @throws io.stator.storage.StorageFaultException if the storage cannot write (a full disk)
      */
     public void flush() {
         gate.enter();
         try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
             db.flush(options, allHandles);
         } catch (RocksDBException e) {
-            throw failure("flush", e);
+            throw faults.writeFailed("flush", e);
         } finally {
             gate.exit();
         }
@@ -408,6 +422,11 @@ public final class RocksStorage implements Storage {
      * left open, syncs the WAL (on disk), then closes the column family handles, the database and
      * the options, in that order. Calling it again does nothing.
      *
+     * <p>During a storage fault the WAL is not synced: RocksDB refuses it too ("Writer has previous
+     * error"), and what the WAL holds was handed to the operating system before each of its commits
+     * returned, so it is as durable as without the fault; RocksDB's own error at close, about the
+     * write that failed, is not reported either.
+     *
      * @throws StorageException if RocksDB reports an error while closing; everything is freed anyway
      */
     @Override
@@ -416,8 +435,10 @@ public final class RocksStorage implements Storage {
             return; // closed, or being closed by another thread
         }
 
+        boolean faulty = faults.refusingWrites();
+        faults.closing();
         StorageException failure = null;
-        if (!inMemory && !fsync) {
+        if (!inMemory && !fsync && !faulty) {
             // A clean shutdown should not depend on the page cache: make the WAL durable now.
             try {
                 db.syncWal();
@@ -431,7 +452,9 @@ public final class RocksStorage implements Storage {
         try {
             db.closeE();
         } catch (RocksDBException e) {
-            if (failure == null) {
+            // During a fault RocksDB cannot flush the WAL writer's buffer either ("Seen error.
+            // Skip writing buffer"): it holds only the write that failed, never acknowledged.
+            if (failure == null && !faulty) {
                 failure = failure("close", e);
             }
         }

@@ -114,6 +114,38 @@ class StorageFaultsTest {
         });
     }
 
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void closingWhileTheDiskIsFullKeepsEveryAcknowledgedWrite() throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(tmp.resolve("disk"), 16L << 20)) {
+            Path data = disk.root().resolve("data");
+            List<Long> acknowledged = new ArrayList<>();
+            long next = 0;
+            try (RocksStorage storage = RocksStorage.builder(data).faultLog(log::add).open()) {
+                disk.fillLeaving(2L << 20);
+                while (true) {
+                    if (next > 1_000) fail("writes never failed on a full disk");
+                    try {
+                        put(storage, next);
+                        acknowledged.add(next++);
+                    } catch (StorageFaultException e) {
+                        break;
+                    }
+                }
+            } // closes while the disk is still full: it must not fail, nor log anything more
+            assertEquals(1, log.size(), () -> "reported: " + log);
+
+            disk.free();
+            try (RocksStorage reopened = RocksStorage.builder(data).faultLog(log::add).open()) {
+                assertEveryItem(reopened, acknowledged);
+                put(reopened, next);
+                acknowledged.add(next);
+                assertEveryItem(reopened, acknowledged);
+            }
+            assertEquals(1, log.size(), () -> "reported: " + log);
+        }
+    }
+
     private void faultHeals(Path data, Fault fault) throws Exception {
         List<Long> acknowledged = new ArrayList<>();
         long next = 0;
