@@ -2,9 +2,11 @@ package io.stator.storage.rocksdb;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -57,6 +59,13 @@ final class SmallDisk implements AutoCloseable {
                 out.write(chunk, 0, n);
                 toWrite -= n;
             }
+        }
+    }
+
+    /** Shortens the ballast until about {@code bytes} are free. */
+    void freeUntil(long bytes) throws IOException {
+        try (FileChannel file = FileChannel.open(ballast, StandardOpenOption.WRITE)) {
+            file.truncate(Math.max(0, file.size() - (bytes - freeBytes())));
         }
     }
 

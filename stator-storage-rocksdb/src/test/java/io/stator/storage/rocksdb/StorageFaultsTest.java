@@ -51,6 +51,9 @@ class StorageFaultsTest {
         /** Makes writes fail soon (maybe only after some more writes). */
         void inject(RocksStorage storage) throws Exception;
 
+        /** Gives back 16 MB: less than RocksDB waits for (32 MB free, RocksOpening.RESUME_FREE_BYTES). */
+        void clearPartly() throws Exception;
+
         void clear() throws Exception;
 
         /** RocksDB's words for the cause, which the report must carry. */
@@ -67,6 +70,11 @@ class StorageFaultsTest {
                 @Override
                 public void inject(RocksStorage storage) throws Exception {
                     disk.fillLeaving(4L << 20);
+                }
+
+                @Override
+                public void clearPartly() throws Exception {
+                    disk.freeUntil(16L << 20);
                 }
 
                 @Override
@@ -100,6 +108,11 @@ class StorageFaultsTest {
                 } catch (RuntimeException e) {
                     // the flush itself may report the fault; the writes below must
                 }
+            }
+
+            @Override
+            public void clearPartly() {
+                capped.capSpace(16L << 20); // RocksDB counts the free space as at most the cap
             }
 
             @Override
@@ -184,6 +197,13 @@ class StorageFaultsTest {
             // Reported once, with its cause, however many writes failed.
             assertEquals(1, log.size(), () -> "reported: " + log);
             assertTrue(log.get(0).contains(fault.cause()), log.get(0));
+
+            // Less than RocksDB's 32 MB free: it waits on, past its next look at the free space.
+            fault.clearPartly();
+            Thread.sleep(6_000);
+            long stillRefused = next;
+            assertThrows(StorageFaultException.class, () -> put(storage, stillRefused));
+            assertEquals(1, log.size(), () -> "reported: " + log);
 
             fault.clear();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
