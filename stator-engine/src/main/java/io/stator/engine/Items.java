@@ -15,6 +15,7 @@ import io.stator.engine.read.Reads;
 import io.stator.engine.read.ScanSpec;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageFaultException;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.CancellationReason;
 import io.stator.engine.write.ItemWrite;
@@ -76,15 +77,27 @@ public final class Items {
      * BatchWriteItem: each write applied on its own, atomic by itself but not with the others,
      * as DynamoDB's are. A write that meets a transaction on its item is left for the client to
      * retry (null in its place), as writes DynamoDB could not do now are.
+     *
+     * <p>So are the writes a storage fault stops (a full disk): DynamoDB returns the writes "an
+     * internal processing failure" stopped in UnprocessedItems (API reference, BatchWriteItem).
+     * The fault stops every write after it too, so they are not tried. When it stopped them all,
+     * the request fails with it, as a single write would: nothing was done, and the client's SDK
+     * retries the whole request by itself (it does not retry UnprocessedItems).
      */
     public List<WriteResult> batchWrite(List<ItemWrite> writes) {
         List<WriteResult> results = new ArrayList<>(writes.size());
+        boolean anyWritten = false;
         for (ItemWrite w : writes) {
             try {
                 results.add(pipeline.write(w));
+                anyWritten = true;
             } catch (DynamoDbException e) {
                 if (e.type() != ErrorType.TRANSACTION_CONFLICT) throw e;
                 results.add(null);
+            } catch (StorageFaultException e) {
+                if (!anyWritten) throw e;
+                while (results.size() < writes.size()) results.add(null);
+                break;
             }
         }
         return results;

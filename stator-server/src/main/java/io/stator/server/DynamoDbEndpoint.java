@@ -23,6 +23,7 @@ import io.stator.server.protocol.RequestReader;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.ServiceModel;
 import io.stator.server.protocol.request.ModelStructure;
+import io.stator.storage.StorageFaultException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -122,11 +123,45 @@ public final class DynamoDbEndpoint {
             return new HttpReply(200, execute(request, hasBody)).header("Content-Type", replyType);
         } catch (DynamoDbException e) {
             return error(e, replyType);
+        } catch (StorageFaultException e) {
+            // Logged once by the storage, with its cause; not once per request.
+            return error(storageFault(e), replyType);
         } catch (RuntimeException | Error e) {
             System.err.println("stator: internal error handling " + request.header("x-amz-target") + ": " + e);
             e.printStackTrace(System.err);
-            return error(DynamoDbException.internal("Internal server error"), replyType);
+            return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
         }
+    }
+
+    /**
+     * DynamoDB's text for its InternalServerError, as real responses carry it (aws/aws-sdk-java#1881,
+     * aws/aws-sdk-js#3891, both with DynamoDB request ids).
+     */
+    static final String INTERNAL_SERVER_ERROR = "Internal server error";
+
+    /**
+     * The answer to a request the storage could not write (a full disk, a failed write):
+     * DynamoDB's InternalServerError, HTTP 500, with a clause saying what is wrong. DynamoDB has
+     * no error of its own for this; of its two server errors (Programming.Errors, HTTP 5xx:
+     * InternalServerError 500, ServiceUnavailable 503), InternalServerError is the one DynamoDB
+     * answers when a storage node fails ("Troubleshooting internal server errors": "storage node
+     * related issues"), the one its service model declares, as a fault,
+     * for the item and table operations (botocore's service-2.json; so the SDKs raise their typed
+     * InternalServerErrorException, botocore its client.exceptions.InternalServerError), and one every AWS
+     * SDK and the CLI retry by themselves: status 500 is retryable in the Java SDK v2
+     * (SdkDefaultRetrySetting.RETRYABLE_STATUS_CODES), botocore (legacy "general_server_error",
+     * standard TRANSIENT_STATUS_CODES) and the JavaScript SDK v3 (TRANSIENT_ERROR_STATUS_CODES).
+     * A 503 would need a body DynamoDB is not known to send (its 503s come from the front door,
+     * some as HTML pages, aws/aws-sdk-js-v3#4683), and some clients retry no 500 but do retry
+     * 503 (cognitect-labs/aws-api): a trade-off, made for the error DynamoDB itself sends. The
+     * message is DynamoDB's, with a clause in the manner of its own 500 text for a passing state,
+     * "Table is under system maintenance, please try again later" (docs/dynamodb/indexes.md).
+     */
+    private static DynamoDbException storageFault(StorageFaultException e) {
+        return DynamoDbException.internal(INTERNAL_SERVER_ERROR + switch (e.kind()) {
+            case OUT_OF_SPACE -> ": the server's disk is full, please try again later";
+            case WRITE_FAILED -> ": the server cannot write to its storage, please try again later";
+        });
     }
 
     private byte[] execute(HttpRequestData request, boolean hasBody) throws DynamoDbException {

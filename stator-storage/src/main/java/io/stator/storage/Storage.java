@@ -8,6 +8,10 @@ package io.stator.storage;
  * <p>Keys compare as unsigned bytes, lexicographically. Durability: when {@link #commit} returns,
  * the batch survives the server process being killed ({@code kill -9}); with {@code fsync}
  * enabled in the backend it also survives the machine losing power.
+ *
+ * <p>Faults: when the storage cannot write (a full disk, an I/O error), {@link #commit} and
+ * {@link #deleteRange} throw {@link StorageFaultException} and write nothing, reads go on, and
+ * writes resume by themselves once the backend has cleared the fault (see the backend for when).
  */
 public interface Storage extends AutoCloseable {
 
@@ -17,7 +21,11 @@ public interface Storage extends AutoCloseable {
     /** The value stored under the key in the snapshot, or null. */
     byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key);
 
-    /** Applies every put and delete of the batch atomically: all of them or none. */
+    /**
+     * Applies every put and delete of the batch atomically: all of them or none.
+     *
+     * @throws StorageFaultException if the storage cannot write now; nothing of the batch is applied
+     */
     void commit(WriteBatch batch);
 
     /** A consistent, read-only view of the store as of now. Close it when done. */
@@ -30,7 +38,11 @@ public interface Storage extends AutoCloseable {
      */
     Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive, boolean reverse);
 
-    /** Deletes every key in [fromInclusive, toExclusive), atomically. Used to drop a table's rows. */
+    /**
+     * Deletes every key in [fromInclusive, toExclusive), atomically. Used to drop a table's rows.
+     *
+     * @throws StorageFaultException if the storage cannot write now; nothing is deleted
+     */
     void deleteRange(Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive);
 
     /** A new, empty batch for this store. */

@@ -7,6 +7,7 @@ import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
@@ -18,7 +19,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Building and dropping global secondary indexes in the background, as UpdateTable does in
@@ -67,13 +70,35 @@ public final class IndexBuilds implements AutoCloseable {
 
     /** Copies the table's items into the (CREATING) index, then makes it ACTIVE. */
     public void backfill(String tableName, String indexName) {
-        executor.execute(() -> {
-            try {
-                runBackfill(tableName, indexName);
-            } catch (RuntimeException e) {
-                System.err.println("stator: building index " + indexName + " of " + tableName + " failed: " + e);
-            }
-        });
+        submit(() -> runBackfill(tableName, indexName),
+                e -> System.err.println("stator: building index " + indexName + " of " + tableName + " failed: " + e));
+    }
+
+    /**
+     * Runs a backfill or a drop on the builds' thread. A storage fault (a full disk) does not
+     * end it: the storage has logged the fault, and the task runs again from its start a moment
+     * later, until the fault is over. Both are safe to run again: a restart resumes them so.
+     */
+    private void submit(Runnable task, Consumer<RuntimeException> failed) {
+        try {
+            executor.execute(() -> {
+                try {
+                    task.run();
+                } catch (StorageFaultException e) {
+                    if (closed) return;
+                    try {
+                        Thread.sleep(IndexPropagator.FAULT_RETRY_MILLIS);
+                    } catch (InterruptedException interrupted) {
+                        return; // closing: the next start resumes the task
+                    }
+                    submit(task, failed);
+                } catch (RuntimeException e) {
+                    failed.accept(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // Closed meanwhile: the next start resumes the task.
+        }
     }
 
     private void runBackfill(String tableName, String indexName) {
@@ -125,7 +150,7 @@ public final class IndexBuilds implements AutoCloseable {
 
     /** Deletes the (DELETING) index's entries and counters, then the index itself. */
     public void drop(String tableName, String indexName) {
-        executor.execute(() -> {
+        submit(() -> {
             TableDefinition table = catalog.find(tableName);
             IndexDefinition index = table == null ? null : table.index(indexName);
             if (index == null) return;
@@ -133,7 +158,7 @@ public final class IndexBuilds implements AutoCloseable {
                     KeyLayout.indexUpperBound(table.id(), index.id()));
             catalog.counters().dropIndex(table.id(), index.id());
             catalog.removeIndex(tableName, indexName);
-        });
+        }, e -> System.err.println("stator: dropping index " + indexName + " of " + tableName + " failed: " + e));
     }
 
     @Override

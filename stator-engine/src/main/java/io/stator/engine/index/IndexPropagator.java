@@ -3,6 +3,7 @@ package io.stator.engine.index;
 import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
+import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
@@ -36,6 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class IndexPropagator implements AutoCloseable {
 
     private static final int BATCH_RECORDS = 512;
+
+    /** How long to wait before trying again while the storage cannot write. */
+    static final long FAULT_RETRY_MILLIS = 1_000;
 
     private final Storage storage;
     private final Catalog catalog;
@@ -104,6 +108,18 @@ public final class IndexPropagator implements AutoCloseable {
                 }
             } catch (InterruptedException e) {
                 return;
+            } catch (StorageFaultException e) {
+                // The storage cannot write (a full disk): it has logged the fault, and writes
+                // resume by themselves once it is over. The queue keeps every change meanwhile;
+                // try again in a while, or as soon as a write commits (the fault is over).
+                synchronized (signal) {
+                    if (closed) return;
+                    try {
+                        signal.wait(FAULT_RETRY_MILLIS);
+                    } catch (InterruptedException interrupted) {
+                        return;
+                    }
+                }
             } catch (RuntimeException e) {
                 if (closed) return;
                 System.err.println("stator: index propagation failed, will retry: " + e);

@@ -30,10 +30,12 @@ public final class TestEngine implements AutoCloseable {
 
     private final RocksStorage storage;
     private final Engine engine;
+    private final FaultyStorage faults;
 
-    private TestEngine(RocksStorage storage, Engine engine) {
+    private TestEngine(RocksStorage storage, Engine engine, FaultyStorage faults) {
         this.storage = storage;
         this.engine = engine;
+        this.faults = faults;
     }
 
     public static TestEngine open(Path directory) {
@@ -45,13 +47,17 @@ public final class TestEngine implements AutoCloseable {
                 Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES);
         RocksStorage storage = RocksStorage.open(directory);
-        return new TestEngine(storage, new Engine(storage, config, meter));
+        FaultyStorage faults = new FaultyStorage(storage);
+        return new TestEngine(storage, new Engine(faults, config, meter), faults);
     }
 
     public Engine engine() { return engine; }
 
     /** The storage under the engine, to look at what a commit wrote. */
     public RocksStorage storage() { return storage; }
+
+    /** Makes the engine's writes fail as on a full disk, and heals them. */
+    public FaultyStorage faults() { return faults; }
 
     /**
      * An on-demand table keyed by {@code pk} (S) and, when {@code sortKey}, {@code sk} (N), with

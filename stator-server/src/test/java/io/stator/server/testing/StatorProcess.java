@@ -131,6 +131,16 @@ public final class StatorProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * SIGTERM, as Ctrl-C or a service manager stop it: the server closes cleanly (its shutdown
+     * hook). Waits until the process is gone and returns its exit status.
+     */
+    public int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) throw new IllegalStateException("Stator did not stop");
+        return process.exitValue();
+    }
+
     /** What the server wrote to stderr, for failure messages. */
     public String stderrText() {
         return stderrText(stderr);

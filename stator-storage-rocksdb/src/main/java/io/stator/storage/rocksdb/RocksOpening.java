@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -31,6 +32,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksMemEnv;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WALRecoveryMode;
 import org.rocksdb.WriteOptions;
@@ -46,10 +48,21 @@ import org.rocksdb.WriteOptions;
  */
 final class RocksOpening {
 
+    /** The items' memtable size: the largest of the column families'. */
+    private static final long ITEMS_WRITE_BUFFER_BYTES = 32L << 20;
+
+    /**
+     * The free space RocksDB waits for before it resumes writes after a full disk: the disk
+     * buffer it reserves at open, the largest memtable size of the column families opened
+     * ({@code DBImpl::Open}, {@code SstFileManagerImpl::ClearError}).
+     */
+    static final long RESUME_FREE_BYTES = ITEMS_WRITE_BUFFER_BYTES;
+
     private RocksOpening() {}
 
     /** Opens (creating if needed) the store with these settings; see {@link RocksStorage.Builder}. */
-    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long blockCacheBytes) {
+    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long blockCacheBytes,
+                             Consumer<String> faultLog) {
         Path dir = dataDirectory.toAbsolutePath().normalize();
         String path = dir.toString();
         if (!inMemory) {
@@ -67,7 +80,16 @@ final class RocksOpening {
             LRUCache cache = own(owned, new LRUCache(blockCacheBytes));
             // The default Env is a process-wide singleton and must never be closed.
             Env env = inMemory ? own(owned, new RocksMemEnv(Env.getDefault())) : Env.getDefault();
-            DBOptions dbOptions = own(owned, dbOptions(env));
+            // Told when RocksDB has recovered from a storage fault, to report its end (WriteFaults).
+            WriteFaults faults = own(owned, new WriteFaults(dir, RESUME_FREE_BYTES, faultLog));
+            DBOptions dbOptions = own(owned, dbOptions(env).setListeners(List.of(faults)));
+            // RocksDB's SstFileManager watches the disk space and, after a full disk, resumes the
+            // database once there is room again (WriteFaults). RocksDB makes one by itself when
+            // none is given; made here, the store keeps a handle on it (tests cap its space).
+            SstFileManager sstFiles = inMemory ? null : own(owned, sstFileManager(env));
+            if (sstFiles != null) {
+                dbOptions.setSstFileManager(sstFiles);
+            }
             BloomFilter bloom = own(owned, new BloomFilter(10)); // ~1% false positives
             // Index and filter blocks stay out of the block cache, held by each open SST file
             // (a few MB per GB of items). In the cache they competed with data blocks: once the
@@ -78,7 +100,7 @@ final class RocksOpening {
                     .setFilterPolicy(bloom)
                     .setWholeKeyFiltering(true)
                     .setCacheIndexAndFilterBlocks(false);
-            ColumnFamilyOptions itemsOptions = own(owned, columnFamilyOptions(32L << 20, 3)
+            ColumnFamilyOptions itemsOptions = own(owned, columnFamilyOptions(ITEMS_WRITE_BUFFER_BYTES, 3)
                     // A small whole-key bloom on the memtable too: point gets that miss (the
                     // common read-before-write of PutItem on a new key) skip the memtable scan.
                     .setMemtablePrefixBloomSizeRatio(0.02)
@@ -129,7 +151,7 @@ final class RocksOpening {
             }
             List<AutoCloseable> closeOrder = new ArrayList<>(owned); // newest first
             return new RocksStorage(dir, inMemory, fsync && !inMemory, db, byKeyspace, List.copyOf(handles),
-                    closeOrder, writeOptions, readOptions);
+                    closeOrder, writeOptions, readOptions, sstFiles, faults);
         } catch (RuntimeException | Error e) {
             for (ColumnFamilyHandle handle : handles) {
                 handle.close();
@@ -141,6 +163,14 @@ final class RocksOpening {
                 closeQuietly(resource, e);
             }
             throw e;
+        }
+    }
+
+    private static SstFileManager sstFileManager(Env env) {
+        try {
+            return new SstFileManager(env);
+        } catch (RocksDBException e) {
+            throw new StorageException("cannot make RocksDB's SstFileManager: " + describe(e), e);
         }
     }
 
@@ -159,6 +189,10 @@ final class RocksOpening {
                 // The default, said out loud: replay the WAL up to the first torn record, which is
                 // what a kill -9 in the middle of a write leaves behind.
                 .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
+                // The default, said out loud: a failed write to the WAL (a full disk) stops every
+                // later write until RocksDB has recovered, so the WAL never holds a record after
+                // a torn one, which the recovery above would stop at (WriteFaults).
+                .setParanoidChecks(true)
                 // Delete obsolete files on a background thread, not in whichever request thread
                 // happens to close the last iterator pinning them.
                 .setAvoidUnnecessaryBlockingIO(true)

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
@@ -20,6 +21,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
+import org.rocksdb.SstFileManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -69,12 +71,21 @@ import org.rocksdb.WriteOptions;
  * cover is a caller racing itself: closing a snapshot while another thread still reads through
  * it, or using one cursor from two threads (the SPI's objects are single-owner).
  *
- * <p>RocksDB errors become {@link StorageException}s that carry RocksDB's status message.
+ * <p><b>Faults that heal.</b> A write that RocksDB fails with an I/O error (a full disk above
+ * all) throws a {@link io.stator.storage.StorageFaultException}, and so does every write after it
+ * until RocksDB has cleared the fault; reads go on. RocksDB clears it by itself: after a full
+ * disk, once 32 MB are free again, its SstFileManager resumes the database, with every
+ * acknowledged write kept. The fault and its end are logged once each, to the builder's
+ * {@code faultLog}. Nothing of this costs the write path anything while writes succeed: see
+ * {@code WriteFaults}.
+ *
+ * <p>Other RocksDB errors become {@link StorageException}s that carry RocksDB's status message.
  *
  * <p>This class is the {@link Storage} itself. Around it, in this package: {@code RocksOpening}
  * sets the options and opens the database and its column families; {@code CallGate} is the gate
- * that counts calls and tracks what was handed out; {@code RocksSnapshot}, {@code RocksCursor}
- * and {@code RocksWriteBatch} are the SPI's objects, and {@code Tracked} what the first two share.
+ * that counts calls and tracks what was handed out; {@code WriteFaults} answers failed writes and
+ * reports storage faults; {@code RocksSnapshot}, {@code RocksCursor} and {@code RocksWriteBatch}
+ * are the SPI's objects, and {@code Tracked} what the first two share.
  */
 public final class RocksStorage implements Storage {
 
@@ -103,11 +114,16 @@ public final class RocksStorage implements Storage {
     private final ReadOptions readOptions;
     /** Calls in flight, and the snapshots and cursors handed out: see {@link CallGate}. */
     private final CallGate gate;
+    /** Tracks the files' space and drives RocksDB's recovery from a full disk; null in memory. */
+    private final SstFileManager sstFiles;
+    /** What a failed write throws, and the report of a fault and of its end. */
+    private final WriteFaults faults;
 
     /** Made by {@link RocksOpening}, which opened the database and owns nothing once this exists. */
     RocksStorage(Path directory, boolean inMemory, boolean fsync, RocksDB db,
                  ColumnFamilyHandle[] keyspaceHandles, List<ColumnFamilyHandle> allHandles,
-                 List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions) {
+                 List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions,
+                 SstFileManager sstFiles, WriteFaults faults) {
         this.directory = directory;
         this.inMemory = inMemory;
         this.fsync = fsync;
@@ -118,6 +134,8 @@ public final class RocksStorage implements Storage {
         this.writeOptions = writeOptions;
         this.readOptions = readOptions;
         this.gate = new CallGate(directory);
+        this.sstFiles = sstFiles;
+        this.faults = faults;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -139,6 +157,7 @@ public final class RocksStorage implements Storage {
         private boolean inMemory;
         private boolean fsync;
         private long blockCacheBytes = DEFAULT_BLOCK_CACHE_BYTES;
+        private Consumer<String> faultLog = System.err::println;
 
         private Builder(Path dataDirectory) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
@@ -172,13 +191,22 @@ public final class RocksStorage implements Storage {
         }
 
         /**
+         * Where the store reports a storage fault (a full disk, a failed write) and its end: one
+         * line each, not one per failed call. Standard error by default.
+         */
+        public Builder faultLog(Consumer<String> faultLog) {
+            this.faultLog = Objects.requireNonNull(faultLog, "faultLog");
+            return this;
+        }
+
+        /**
          * Opens the store.
          *
          * @throws StorageException if the directory cannot be created or opened, in particular
          *     when another process holds it ("... is in use by another process")
          */
         public RocksStorage open() {
-            return RocksOpening.open(dataDirectory, inMemory, fsync, blockCacheBytes);
+            return RocksOpening.open(dataDirectory, inMemory, fsync, blockCacheBytes, faultLog);
         }
     }
 
@@ -225,7 +253,7 @@ public final class RocksStorage implements Storage {
             // fsync, one fsync). See the class comment.
             db.write(writeOptions, rocksBatch.batch);
         } catch (RocksDBException e) {
-            throw failure("commit", e);
+            throw faults.writeFailed("commit", e);
         } finally {
             gate.exit();
         }
@@ -311,7 +339,7 @@ public final class RocksStorage implements Storage {
                 db.write(writeOptions, batch);
             }
         } catch (RocksDBException e) {
-            throw failure("deleteRange", e);
+            throw faults.writeFailed("deleteRange", e);
         } finally {
             gate.exit();
         }
@@ -344,13 +372,32 @@ public final class RocksStorage implements Storage {
     /**
      * Flushes every memtable to SST files and waits for it. Not needed for durability (the WAL
      * has it); useful before a backup, and in tests to read through SST files, filters and cache.
+     *
+     * @throws io.stator.storage.StorageFaultException if the storage cannot write (a full disk)
      */
     public void flush() {
         gate.enter();
         try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
             db.flush(options, allHandles);
         } catch (RocksDBException e) {
-            throw failure("flush", e);
+            throw faults.writeFailed("flush", e);
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * Caps the space the store's table files may take, as RocksDB's SstFileManager does: once a
+     * flush takes them past it, writes fail as on a full disk, until the cap is lifted (0) and
+     * RocksDB has recovered. Tests use it to fill the store without filling a disk.
+     */
+    void capSpace(long bytes) {
+        if (sstFiles == null) {
+            throw new IllegalStateException("no space to cap in memory");
+        }
+        gate.enter();
+        try {
+            sstFiles.setMaxAllowedSpaceUsage(bytes);
         } finally {
             gate.exit();
         }
@@ -375,6 +422,11 @@ public final class RocksStorage implements Storage {
      * left open, syncs the WAL (on disk), then closes the column family handles, the database and
      * the options, in that order. Calling it again does nothing.
      *
+     * <p>During a storage fault the WAL is not synced: RocksDB refuses it too ("Writer has previous
+     * error"), and what the WAL holds was handed to the operating system before each of its commits
+     * returned, so it is as durable as without the fault; RocksDB's own error at close, about the
+     * write that failed, is not reported either.
+     *
      * @throws StorageException if RocksDB reports an error while closing; everything is freed anyway
      */
     @Override
@@ -383,8 +435,10 @@ public final class RocksStorage implements Storage {
             return; // closed, or being closed by another thread
         }
 
+        boolean faulty = faults.refusingWrites();
+        faults.closing();
         StorageException failure = null;
-        if (!inMemory && !fsync) {
+        if (!inMemory && !fsync && !faulty) {
             // A clean shutdown should not depend on the page cache: make the WAL durable now.
             try {
                 db.syncWal();
@@ -398,7 +452,9 @@ public final class RocksStorage implements Storage {
         try {
             db.closeE();
         } catch (RocksDBException e) {
-            if (failure == null) {
+            // During a fault RocksDB cannot flush the WAL writer's buffer either ("Seen error.
+            // Skip writing buffer"): it holds only the write that failed, never acknowledged.
+            if (failure == null && !faulty) {
                 failure = failure("close", e);
             }
         }

@@ -4,10 +4,12 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
 
 /**
- * A failure of the storage backend: an I/O error, corruption, a locked data directory, or use of
- * a store that was closed. The message is one line, fit to be printed as the reason a command
- * failed; for errors reported by RocksDB it carries RocksDB's status message, and the original
- * {@link org.rocksdb.RocksDBException} is the cause.
+ * A failure of the storage backend: a data directory that cannot be opened or is locked, an
+ * error reading, a RocksDB error that is no storage fault, or use of a store that was closed.
+ * (A write that fails because the storage cannot write, a full disk above all, throws the
+ * contract's {@link io.stator.storage.StorageFaultException} instead.) The message is one line,
+ * fit to be printed as the reason a command failed; for errors reported by RocksDB it carries
+ * RocksDB's status message, and the original {@link org.rocksdb.RocksDBException} is the cause.
  */
 public class StorageException extends RuntimeException {
 
