@@ -2,6 +2,7 @@ package io.stator.server;
 
 import io.stator.engine.EngineConfig;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.server.http.ConnectionLimits;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -14,16 +15,23 @@ import java.util.function.Consumer;
  * @param policiesFile             null to let every valid key do everything; else the keys' IAM policies
  * @param gsiPropagationDelay      how long changes take to reach global secondary indexes
  * @param itemCollectionLimitBytes the size an item collection may reach on a table with a local index
+ * @param tlsCertificateFile       PEM certificate chain to serve HTTPS with (with {@code tlsKeyFile}); null for HTTP
+ * @param tlsKeyFile               PEM private key of that certificate (PKCS#8, or PKCS#1 for RSA)
+ * @param connectionLimits         timeouts and the number of connections open at once
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
-                            PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile) {
+                            PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
+                            Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
-                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null);
+                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS);
     }
+
+    /** True when the server speaks HTTPS. */
+    public boolean tls() { return tlsCertificateFile != null; }
 
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
@@ -35,7 +43,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         Mutable m = new Mutable(this);
         change.accept(m);
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
-                m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile);
+                m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
+                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -47,6 +56,15 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withClock(Clock clock) { return with(o -> o.clock = clock); }
 
     public ServerOptions withInMemory(boolean inMemory) { return with(o -> o.inMemory = inMemory); }
+
+    public ServerOptions withTls(Path certificateFile, Path keyFile) {
+        return with(o -> {
+            o.tlsCertificateFile = certificateFile;
+            o.tlsKeyFile = keyFile;
+        });
+    }
+
+    public ServerOptions withConnectionLimits(ConnectionLimits limits) { return with(o -> o.connectionLimits = limits); }
 
     /** The options as fields, for {@link #with}. */
     public static final class Mutable {
@@ -62,6 +80,9 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public PropagationDelay gsiPropagationDelay;
         public long itemCollectionLimitBytes;
         public Path policiesFile;
+        public Path tlsCertificateFile;
+        public Path tlsKeyFile;
+        public ConnectionLimits connectionLimits;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -76,6 +97,9 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             gsiPropagationDelay = o.gsiPropagationDelay;
             itemCollectionLimitBytes = o.itemCollectionLimitBytes;
             policiesFile = o.policiesFile;
+            tlsCertificateFile = o.tlsCertificateFile;
+            tlsKeyFile = o.tlsKeyFile;
+            connectionLimits = o.connectionLimits;
         }
     }
 }

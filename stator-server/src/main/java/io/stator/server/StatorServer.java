@@ -1,5 +1,6 @@
 package io.stator.server;
 
+import io.netty.handler.ssl.SslContext;
 import io.stator.engine.Engine;
 import io.stator.server.access.AccessControl;
 import io.stator.server.access.IdentityPolicies;
@@ -8,6 +9,7 @@ import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
 import io.stator.server.auth.SignedRequest;
 import io.stator.server.http.NettyHttpServer;
+import io.stator.server.http.TlsContexts;
 import io.stator.storage.rocksdb.RocksStorage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -37,6 +39,9 @@ public final class StatorServer implements AutoCloseable {
      * at that moment. A request that arrives before the engine is open waits for it.
      */
     public static StatorServer start(ServerOptions options) throws Exception {
+        // Read before anything is opened: a certificate that cannot be used stops the start
+        // before the data directory is touched.
+        SslContext tls = options.tls() ? TlsContexts.server(options.tlsCertificateFile(), options.tlsKeyFile()) : null;
         SigV4Authenticator authenticator = options.credentialsFile() == null
                 ? SigV4Authenticator.anonymous(options.clock())
                 : SigV4Authenticator.builder()
@@ -60,8 +65,8 @@ public final class StatorServer implements AutoCloseable {
         CompletableFuture<DynamoDbEndpoint> ready = new CompletableFuture<>();
         NettyHttpServer http;
         try {
-            http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS,
-                    request -> ready.join().handle(request));
+            http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS, tls,
+                    options.connectionLimits(), request -> ready.join().handle(request));
         } catch (Exception | Error e) {
             closeWhenOpen(opening);
             throw e;
@@ -79,7 +84,7 @@ public final class StatorServer implements AutoCloseable {
         ready.complete(new DynamoDbEndpoint(actions, request -> authenticator.authenticate(
                 SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
                         request.body())), accessControl, options.region()));
-        return new StatorServer(engine, http, "http://" + address);
+        return new StatorServer(engine, http, (tls == null ? "http://" : "https://") + address);
     }
 
     /**
@@ -118,7 +123,7 @@ public final class StatorServer implements AutoCloseable {
         return (Exception) cause;
     }
 
-    /** The URL clients connect to, e.g. {@code http://127.0.0.1:8000}. */
+    /** The URL clients connect to, e.g. {@code http://127.0.0.1:8000} ({@code https://} with TLS). */
     public String endpoint() { return endpoint; }
 
     public int port() { return http.port(); }

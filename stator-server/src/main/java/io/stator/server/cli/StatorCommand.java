@@ -6,12 +6,15 @@ import io.stator.engine.EngineConfig;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
+import io.stator.server.http.ConnectionLimits;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -74,6 +77,32 @@ public final class StatorCommand implements Callable<Integer> {
     @Option(names = "--allow-anonymous", description = "Allow listening on a non-loopback address without --credentials.")
     boolean allowAnonymous;
 
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "Serve HTTPS with the PEM certificate chain in FILE "
+            + "(the server's certificate first); needs --tls-key.")
+    Path tlsCertificate;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "The PEM private key of --tls-cert: PKCS#8 "
+            + "(BEGIN PRIVATE KEY) or, for RSA, PKCS#1 (BEGIN RSA PRIVATE KEY); not encrypted.")
+    Path tlsKey;
+
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", description = "Close a connection that has waited this "
+            + "long for its next request (default: 120s, longer than the SDKs keep idle connections).")
+    String idleTimeout = "120s";
+
+    @Option(names = "--header-timeout", paramLabel = "DURATION", description = "Close a connection whose request "
+            + "headers take longer than this to arrive, counted from their first byte, or from the connection's "
+            + "opening for its first request (default: 20s).")
+    String headerTimeout = "20s";
+
+    @Option(names = "--body-timeout", paramLabel = "DURATION", description = "Close a connection whose request body "
+            + "takes longer than this to arrive after its headers (default: 60s: 16 MB at 2.2 Mbit/s).")
+    String bodyTimeout = "60s";
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "Connections open at once (default: "
+            + "${DEFAULT-VALUE}). Past it, a new connection closes the one that has been idle longest, or is "
+            + "refused if none is idle.")
+    int maxConnections = ConnectionLimits.DEFAULTS.maxConnections();
+
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) return fail("--port must be between 0 and 65535, got " + port);
@@ -89,15 +118,31 @@ public final class StatorCommand implements Callable<Integer> {
             return fail("--policies needs --credentials: without verified signatures any caller could claim any "
                     + "access key");
         }
-        if (credentials == null && !allowAnonymous && !isLoopback(host)) {
-            return fail("refusing to listen on " + host + " without --credentials (anyone could connect); "
-                    + "pass --allow-anonymous to do it anyway");
+        if ((tlsCertificate == null) != (tlsKey == null)) {
+            return fail(tlsCertificate == null ? "--tls-key needs --tls-cert (the certificate of that key)"
+                    : "--tls-cert needs --tls-key (the private key of that certificate)");
         }
+        if (tlsCertificate != null && !Files.isReadable(tlsCertificate)) {
+            return fail("cannot read TLS certificate file " + tlsCertificate);
+        }
+        if (tlsKey != null && !Files.isReadable(tlsKey)) return fail("cannot read TLS key file " + tlsKey);
+        // TLS is no substitute for credentials: it hides the traffic from others on the network, but
+        // any client that reaches the port could still read and write every table.
+        if (credentials == null && !allowAnonymous && !isLoopback(host)) {
+            return fail("refusing to listen on " + host + " without --credentials: any client that reaches it could "
+                    + "read and write every table (--tls-cert alone does not prevent that); add --credentials FILE "
+                    + "to accept only requests signed with its keys, or --allow-anonymous to accept anyone");
+        }
+        if (maxConnections < 1) return fail("--max-connections must be at least 1, got " + maxConnections);
         PropagationDelay delay;
         long collectionLimit;
+        ConnectionLimits limits;
         try {
             delay = PropagationDelay.parse(gsiPropagationDelay);
             collectionLimit = parseSize(itemCollectionLimit);
+            limits = new ConnectionLimits(parseTimeout("--idle-timeout", idleTimeout),
+                    parseTimeout("--header-timeout", headerTimeout), parseTimeout("--body-timeout", bodyTimeout),
+                    maxConnections);
         } catch (IllegalArgumentException e) {
             return fail(e.getMessage());
         }
@@ -113,6 +158,9 @@ public final class StatorCommand implements Callable<Integer> {
             o.clock = Clock.systemUTC();
             o.gsiPropagationDelay = delay;
             o.itemCollectionLimitBytes = collectionLimit;
+            o.tlsCertificateFile = tlsCertificate;
+            o.tlsKeyFile = tlsKey;
+            o.connectionLimits = limits;
         });
         StatorServer server;
         try {
@@ -150,6 +198,23 @@ public final class StatorCommand implements Callable<Integer> {
             return Math.multiplyExact(value, unit);
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("--item-collection-limit must be a size such as 10GB, 64MB or 100KB, got '"
+                    + text + "'");
+        }
+    }
+
+    /** "500ms", "20s", "2m": a positive duration with its unit. */
+    static Duration parseTimeout(String option, String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            Duration d;
+            if (t.endsWith("ms")) d = Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
+            else if (t.endsWith("s")) d = Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()));
+            else if (t.endsWith("m")) d = Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1).trim()));
+            else throw new NumberFormatException();
+            if (d.isNegative() || d.isZero()) throw new NumberFormatException();
+            return d;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(option + " must be a duration such as 500ms, 20s or 2m, got '"
                     + text + "'");
         }
     }

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -29,6 +30,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -46,9 +49,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * The HTTP/1.1 server: Netty decodes requests (keep-alive, bodies up to DynamoDB's 16 MB limit,
- * larger ones refused with 413 as soon as their Content-Length is seen, without buffering them),
- * hands each to a worker thread, and writes the reply back.
+ * The HTTP/1.1 server, over TLS when given a context: Netty decodes requests (keep-alive, bodies
+ * up to DynamoDB's 16 MB limit, larger ones refused with 413 as soon as their Content-Length is
+ * seen, without buffering them), hands each to a worker thread, and writes the reply back. Every
+ * connection is accounted for by {@link Connections} (timeouts, and the limit on how many are
+ * open).
+ *
+ * <p>A connection's pipeline: {@link Connection} (raw bytes in: where the connection stands),
+ * TLS if configured, the HTTP codec, {@link Connection#requests()} (where each request's headers
+ * and body end), the aggregator, and the dispatch to a worker.
  *
  * <p>Why worker threads: a request's work is storage work, which may block (a synced write
  * waits for the disk). Event-loop threads only move bytes, so a slow write never stalls other
@@ -64,19 +73,23 @@ public final class NettyHttpServer implements AutoCloseable {
     private final EventLoopGroup workerGroup;
     private final ExecutorService requestExecutor;
     private final Channel channel;
+    private final Connections connections;
 
     private NettyHttpServer(EventLoopGroup bossGroup, EventLoopGroup workerGroup, ExecutorService requestExecutor,
-                            Channel channel) {
+                            Channel channel, Connections connections) {
         this.bossGroup = bossGroup;
         this.workerGroup = workerGroup;
         this.requestExecutor = requestExecutor;
         this.channel = channel;
+        this.connections = connections;
     }
 
     /**
-     * Binds and starts serving. Throws {@link BindException} when the address cannot be used.
+     * Binds and starts serving, HTTPS when {@code tls} is not null. Throws {@link BindException}
+     * when the address cannot be used.
      */
-    public static NettyHttpServer start(String host, int port, int requestThreads,
+    public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
+                                        ConnectionLimits limits,
                                         Function<HttpRequestData, HttpReply> handler) throws Exception {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
@@ -84,6 +97,8 @@ public final class NettyHttpServer implements AutoCloseable {
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, io);
         ExecutorService executor = newRequestExecutor(requestThreads);
+        Connections connections = new Connections(limits);
+        long handshakeMillis = limits.headerTimeout().toMillis();
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(boss, workers)
@@ -94,8 +109,21 @@ public final class NettyHttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            ch.pipeline()
-                                    .addLast("codec", new HttpServerCodec(8192, 65536, 8192))
+                            Connection connection = new Connection(ch, connections);
+                            if (!connections.admit(connection)) {
+                                ch.close();
+                                return;
+                            }
+                            ChannelPipeline pipeline = ch.pipeline().addLast("connection", connection);
+                            if (tls != null) {
+                                SslHandler ssl = tls.newHandler(ch.alloc());
+                                // The header timeout covers the handshake too (it runs from the
+                                // opening); SslHandler's own (10 s) must not cut a longer one short.
+                                ssl.setHandshakeTimeoutMillis(handshakeMillis);
+                                pipeline.addLast("tls", ssl);
+                            }
+                            pipeline.addLast("codec", new HttpServerCodec(8192, 65536, 8192))
+                                    .addLast("requests", connection.requests())
                                     .addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES, true))
                                     .addLast("dispatch", new DispatchHandler(handler, executor));
                         }
@@ -108,7 +136,8 @@ public final class NettyHttpServer implements AutoCloseable {
                 if (e instanceof IOException failure) throw asBindException(failure);
                 throw e;
             }
-            return new NettyHttpServer(boss, workers, executor, channel);
+            connections.startSweeping(boss.next());
+            return new NettyHttpServer(boss, workers, executor, channel, connections);
         } catch (Exception e) {
             executor.shutdownNow();
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -160,6 +189,7 @@ public final class NettyHttpServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        connections.stopSweeping();
         requestExecutor.shutdown();
         try {
             requestExecutor.awaitTermination(10, TimeUnit.SECONDS);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stator.server.testing.CommandProcess;
 import io.stator.server.testing.RawHttp;
 import io.stator.server.testing.StatorTestServer;
+import io.stator.server.testing.TestCertificates;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -164,7 +165,8 @@ class StatorCommandTest {
         String usage = String.join("\n", stator.stdoutLines());
         assertTrue(usage.startsWith("Usage: stator"), usage);
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
-                "--allow-anonymous")) {
+                "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
+                "--max-connections")) {
             assertTrue(usage.contains(option), option + " in " + usage);
         }
     }
@@ -204,10 +206,105 @@ class StatorCommandTest {
     }
 
     @Test
-    void allInterfacesWithoutCredentialsAreRefusedWithOneLine() throws Exception {
-        assertRefused(launch("--host", "0.0.0.0", "--port", "0", "--data-dir", dir.resolve("data").toString()),
-                "--allow-anonymous");
+    void allInterfacesWithoutCredentialsAreRefusedWithOneLineSayingWhyAndWhatToAdd() throws Exception {
+        String reason = assertRefused(launch("--host", "0.0.0.0", "--port", "0",
+                "--data-dir", dir.resolve("data").toString()), "--allow-anonymous");
+        assertTrue(reason.contains("read and write every table") && reason.contains("add --credentials FILE"), reason);
         assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
+    void tlsWithoutCredentialsOnAllInterfacesIsRefusedToo() throws Exception {
+        // TLS hides the traffic; it does not stop anyone who can connect from writing.
+        TestCertificates certs = TestCertificates.get();
+        String reason = assertRefused(launch("--host", "0.0.0.0", "--port", "0", "--data-dir",
+                dir.resolve("data").toString(), "--tls-cert", certs.serverCertificateChain().toString(),
+                "--tls-key", certs.serverKey().toString()), "--credentials");
+        assertTrue(reason.contains("--allow-anonymous"), reason);
+    }
+
+    // ---- TLS and connection limits ------------------------------------------------------------
+
+    private static final Pattern LISTENING_TLS = Pattern.compile("Stator listening on https://([0-9.]+):(\\d+)");
+
+    @Test
+    void servesHttpsWithTlsCertAndKey() throws Exception {
+        TestCertificates certs = TestCertificates.get();
+        CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
+                "--tls-cert", certs.serverCertificateChain().toString(), "--tls-key", certs.serverKey().toString());
+        String line = stator.awaitLine(STARTUP);
+        Matcher m = LISTENING_TLS.matcher(line);
+
+        assertTrue(m.matches(), line);
+        try (DynamoDbClient client = certs.client(URI.create("https://127.0.0.1:" + m.group(2)))) {
+            assertTrue(client.listTables().tableNames().isEmpty());
+        }
+        int exit = stator.stop();
+        assertTrue(exit == 0 || exit == 143, "exit code " + exit);
+        assertEquals("", stator.stderr());
+    }
+
+    @Test
+    void aTlsCertificateWithoutAKeyIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--tls-cert",
+                TestCertificates.get().serverCertificateChain().toString()), "--tls-key");
+    }
+
+    @Test
+    void aTlsKeyOfAnotherCertificateIsRefusedWithOneLine() throws Exception {
+        TestCertificates certs = TestCertificates.get();
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
+                "--tls-cert", certs.serverCertificateChain().toString(), "--tls-key", certs.otherKey().toString()),
+                certs.otherKey().toString());
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
+    void aTimeoutWithoutAUnitIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--idle-timeout", "30"),
+                "--idle-timeout");
+    }
+
+    @Test
+    void theConnectionTimeoutsReachTheServer() throws Exception {
+        CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
+                "--idle-timeout", "500ms", "--header-timeout", "3s", "--body-timeout", "500ms");
+        int port = Integer.parseInt(matchListening(stator.awaitLine(STARTUP)).group(2));
+        Duration closed = Duration.ofSeconds(10);
+
+        try (RawHttp silent = RawHttp.connect(port);
+             RawHttp idle = RawHttp.connect(port);
+             RawHttp slowBody = RawHttp.connect(port)) {
+            assertEquals(200, idle.send(new RawHttp.Request("GET", "/", Map.of(), new byte[0])).read().status());
+            slowBody.writeHead("POST", "/", RawHttp.dummySignedHeaders("ListTables"), 2);
+            slowBody.write(new byte[] {'{'});
+
+            silent.awaitClose(closed);
+            idle.awaitClose(closed);
+            slowBody.awaitClose(closed);
+        }
+    }
+
+    @Test
+    void maxConnectionsReachesTheServer() throws Exception {
+        CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
+                "--max-connections", "1");
+        int port = Integer.parseInt(matchListening(stator.awaitLine(STARTUP)).group(2));
+
+        try (RawHttp busy = RawHttp.connect(port)) {
+            assertEquals(200, busy.send(new RawHttp.Request("GET", "/", Map.of(), new byte[0])).read().status());
+            busy.write("GET / HTTP/1.1\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            Thread.sleep(1_000);  // for the server to read it (it takes microseconds)
+            try (RawHttp refused = RawHttp.connect(port)) {
+                refused.awaitClose(Duration.ofSeconds(10));
+            }
+        }
+    }
+
+    private static Matcher matchListening(String line) {
+        Matcher m = LISTENING.matcher(line);
+        assertTrue(m.matches(), line);
+        return m;
     }
 
     @Test

@@ -52,6 +52,26 @@ public final class RawHttp implements AutoCloseable {
         }
     }
 
+    /**
+     * Connects to 127.0.0.1:port over TLS with {@code tls} (which decides whom to trust) and
+     * completes the handshake; reads time out after 30 seconds.
+     */
+    public static RawHttp connectTls(int port, javax.net.ssl.SSLContext tls) {
+        try {
+            javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) tls.getSocketFactory().createSocket();
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+            socket.setSoTimeout(30_000);
+            socket.setTcpNoDelay(true);
+            javax.net.ssl.SSLParameters parameters = socket.getSSLParameters();
+            parameters.setEndpointIdentificationAlgorithm("HTTPS");
+            socket.setSSLParameters(parameters);
+            socket.startHandshake();
+            return new RawHttp(socket);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** One request on a fresh connection, and its reply. */
     public static Response exchange(int port, Request request) {
         try (RawHttp http = connect(port)) {
@@ -149,6 +169,24 @@ public final class RawHttp implements AutoCloseable {
         } catch (IOException e) {
             return true;
         }
+    }
+
+    /**
+     * Waits for the server to close the connection, reading nothing from it, and returns how long
+     * that took. Fails if the server sends anything or keeps the connection open past {@code max}.
+     */
+    public java.time.Duration awaitClose(java.time.Duration max) {
+        long start = System.nanoTime();
+        try {
+            socket.setSoTimeout((int) Math.max(1, max.toMillis()));
+            int b = in.read();
+            if (b >= 0) throw new AssertionError("the server sent data instead of closing: " + (char) b);
+        } catch (java.net.SocketTimeoutException e) {
+            throw new AssertionError("the server kept the connection open for " + max);
+        } catch (IOException e) {
+            // reset by the server: closed too
+        }
+        return java.time.Duration.ofNanos(System.nanoTime() - start);
     }
 
     public void setReadTimeoutMillis(int millis) {

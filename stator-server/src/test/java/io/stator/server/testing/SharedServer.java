@@ -54,6 +54,8 @@ public final class SharedServer implements BeforeAllCallback, AfterAllCallback {
 
     public URI endpoint() { return server.endpoint(); }
 
+    public int port() { return server.port(); }
+
     /** The server's engine, for tests that must act inside it (hold a transaction open, say). */
     public io.stator.engine.Engine engine() { return server.engine(); }
 }
