@@ -6,11 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.RawHttp;
 import io.stator.server.testing.RawHttp.Request;
+import io.stator.server.testing.RawHttp.Response;
 import io.stator.server.testing.SharedServer;
+import io.stator.server.testing.StatorTestServer;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,6 +49,33 @@ class ConnectionTimeoutsTest {
 
     @RegisterExtension
     static final SharedServer lenient = new SharedServer(o -> o.withConnectionLimits(PATIENT));
+
+    /** Every timeout short. */
+    @RegisterExtension
+    static final SharedServer strict = new SharedServer(o -> o.withConnectionLimits(ConnectionLimits.DEFAULTS
+            .withIdleTimeout(SHORT).withHeaderTimeout(SHORT).withBodyTimeout(SHORT)));
+
+    /** On {@link #strict} and {@link #shortIdle}: a table whose writes take 1.5 s (a change-log consumer holds them). */
+    private static final String SLOW_TABLE = StatorTestServer.tableName();
+    private static final long SLOW_WRITE_MILLIS = 1_500;
+
+    @BeforeAll
+    static void makeWritesToTheSlowTableSlow() {
+        // The first connection of a JVM loads the HTTP classes on the server's side, which may
+        // take longer than half a second on a busy machine: a lenient server pays for that.
+        assertEquals(200, RawHttp.exchange(lenient.port(), Request.action("ListTables", "{}")).status());
+        String create = "{\"TableName\": \"" + SLOW_TABLE + "\", \"BillingMode\": \"PAY_PER_REQUEST\", "
+                + "\"AttributeDefinitions\": [{\"AttributeName\": \"id\", \"AttributeType\": \"S\"}], "
+                + "\"KeySchema\": [{\"AttributeName\": \"id\", \"KeyType\": \"HASH\"}]}";
+        for (SharedServer server : List.of(strict, shortIdle)) {
+            // In one write right after connecting: a new connection has half a second for its request.
+            Response created = RawHttp.exchange(server.port(), Request.action("CreateTable", create));
+            assertEquals(200, created.status(), created::toString);
+            server.engine().changeLog().register((batch, change) -> {
+                if (change.table().name().equals(SLOW_TABLE)) Eventually.sleep(SLOW_WRITE_MILLIS);
+            });
+        }
+    }
 
     private static final Request HEALTH = new Request("GET", "/", Map.of(), new byte[0]);
 
@@ -133,6 +164,35 @@ class ConnectionTimeoutsTest {
             assertEquals(200, connection.read().status());
             // ...and the connection is kept for the next request.
             assertEquals(200, connection.send(HEALTH).read().status());
+        }
+    }
+
+    @Test
+    void aRequestTakingLongerThanEveryTimeoutIsAnsweredTheServersTimeIsNotTheClients() {
+        String put = "{\"TableName\": \"" + SLOW_TABLE + "\", \"Item\": {\"id\": {\"S\": \"a\"}}}";
+        try (RawHttp connection = RawHttp.connect(strict.port())) {
+            long start = System.nanoTime();
+            assertEquals(200, connection.send(Request.action("PutItem", put)).read().status());
+
+            assertTrue(System.nanoTime() - start >= SLOW_WRITE_MILLIS * 1_000_000, "the write was not slow");
+            // Idle from the reply on.
+            connection.awaitClose(CLOSED_WITHIN);
+        }
+    }
+
+    @Test
+    void aHundredContinueIsNotTheReplyTheRequestIsOwed() {
+        byte[] put = ("{\"TableName\": \"" + SLOW_TABLE + "\", \"Item\": {\"id\": {\"S\": \"b\"}}}")
+                .getBytes(StandardCharsets.UTF_8);
+        try (RawHttp connection = RawHttp.connect(shortIdle.port())) {
+            Map<String, String> headers = RawHttp.dummySignedHeaders("PutItem");
+            headers.put("Expect", "100-continue");
+            connection.writeHead("POST", "/", headers, put.length);
+            assertEquals(100, connection.read().status());
+            connection.write(put);
+
+            // Were the 100 the reply, the connection would count as idle while the write runs.
+            assertEquals(200, connection.read().status());
         }
     }
 
