@@ -74,7 +74,8 @@ public final class StatorCommand implements Callable<Integer> {
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
 
-    @Option(names = "--allow-anonymous", description = "Allow listening on a non-loopback address without --credentials.")
+    @Option(names = "--allow-anonymous", description = "Allow listening on a non-loopback address without --credentials "
+            + "(TLS does not replace them: anyone who can connect could still read and write).")
     boolean allowAnonymous;
 
     @Option(names = "--tls-cert", paramLabel = "FILE", description = "Serve HTTPS with the PEM certificate chain in FILE "
@@ -99,8 +100,8 @@ public final class StatorCommand implements Callable<Integer> {
     String bodyTimeout = "60s";
 
     @Option(names = "--max-connections", paramLabel = "N", description = "Connections open at once (default: "
-            + "${DEFAULT-VALUE}). Past it, a new connection closes the one that has been idle longest, or is "
-            + "refused if none is idle.")
+            + "${DEFAULT-VALUE}). Past it, a new connection closes the one that has waited longest for a request, "
+            + "or is refused if every open one is in the middle of a request.")
     int maxConnections = ConnectionLimits.DEFAULTS.maxConnections();
 
     @Override
