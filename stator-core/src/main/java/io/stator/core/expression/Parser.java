@@ -51,6 +51,7 @@ final class Parser {
     private final List<Token> tokens;          // all tokens, whitespace included
     private final int[] significant;           // indexes of non-whitespace tokens
     private int pos;                           // index into significant
+    private int consumed;                      // the index into significant that next() last returned
     private int depth;
     private int furthest = -1;
 
@@ -257,12 +258,12 @@ final class Parser {
             } else if (t.is(Type.LBRACKET)) {
                 next();
                 Token index = next();
-                if (!index.is(Type.INDEX)) throw errorAt(pos - 1);
+                if (!index.is(Type.INDEX)) throw errorAt(consumed);
                 int value;
                 try {
                     value = Integer.parseInt(index.text());
                 } catch (NumberFormatException e) {
-                    throw errorAt(pos - 1);
+                    throw errorAt(consumed);
                 }
                 expect(Type.RBRACKET);
                 elements.add(new Path.Index(value));
@@ -275,7 +276,7 @@ final class Parser {
     private Path.Element pathName(Token t) {
         if (t.is(Type.NAME)) return new Path.Name(t.text(), true);
         if (t.is(Type.NAME_PLACEHOLDER)) return new Path.Placeholder(t.text());
-        throw errorAt(pos - 1);
+        throw errorAt(consumed);
     }
 
     // ---- update and projection ----------------------------------------------------------------
@@ -311,7 +312,7 @@ final class Parser {
 
     private Operand valuePlaceholder() {
         Token t = next();
-        if (!t.is(Type.VALUE_PLACEHOLDER)) throw errorAt(pos - 1);
+        if (!t.is(Type.VALUE_PLACEHOLDER)) throw errorAt(consumed);
         return new Operand.ValueRef(t.text());
     }
 
@@ -349,6 +350,7 @@ final class Parser {
     }
 
     private Token next() {
+        consumed = pos;
         Token t = tokens.get(significant[pos]);
         if (pos < significant.length - 1) pos++;
         return t;

@@ -47,6 +47,28 @@ class ParserTest {
                 e.getMessage());
     }
 
+    /**
+     * Found by ExpressionFuzzTest: a path or :value expected at the end of the text was reported
+     * at the token before the end, and with no token before it (a ProjectionExpression of white
+     * space only) the parser failed with ArrayIndexOutOfBoundsException, a 500 from the server.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
+        "PROJECTION|'  '|'  '",
+        "PROJECTION|'\\n\\n'|'\\n\\n'",
+        "PROJECTION|a.|.",
+        "PROJECTION|'a, '|', '",
+        "UPDATE|REMOVE|REMOVE",
+        "UPDATE|ADD a|a",
+        "UPDATE|SET a[|[",
+    })
+    void aPathOrValueMissingAtTheEndIsASyntaxErrorAtTheEnd(ExpressionKind kind, String expression, String near) {
+        String text = expression.replace("\\n", "\n");
+        DynamoDbException e = assertThrows(DynamoDbException.class, () -> Parser.parse(kind, text));
+        assertEquals(kind.errorPrefix() + "Syntax error; token: \"<EOF>\", near: \"" + near.replace("\\n", "\n") + "\"",
+                e.getMessage());
+    }
+
     @Test
     void parsesEveryConditionForm() {
         ParsedExpression p = Parser.parse(ExpressionKind.CONDITION,
