@@ -14,7 +14,7 @@ import java.util.HexFormat;
  * A time limit on each input of a fuzz test, whichever way Jazzer runs it. While fuzzing,
  * libFuzzer's own -timeout (the build's fuzz.timeout) stops an input that hangs and saves it;
  * but Jazzer replays the corpus as plain JUnit invocations first, where nothing would stop one.
- * So a watchdog thread watches the input being run and, once it has run for 1.5 times
+ * So a watchdog thread watches the input being run and, once it has run for twice
  * fuzz.timeout (libFuzzer goes first when it can), prints where it is stuck and what the input
  * was, and ends the JVM with libFuzzer's exit code for a timeout (70): the build fails with
  * "The forked VM terminated", and this output says why.
@@ -23,7 +23,7 @@ import java.util.HexFormat;
  */
 public final class InputTimeLimit {
 
-    private static final long LIMIT_NANOS = limit().toNanos() * 3 / 2;
+    private static final long LIMIT_NANOS = limit().toNanos() * 2;
 
     private static volatile Thread runner;
     private static volatile long startedAt;
