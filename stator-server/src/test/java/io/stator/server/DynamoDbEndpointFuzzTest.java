@@ -8,6 +8,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.stator.engine.Engine;
 import io.stator.engine.EngineConfig;
 import io.stator.server.api.Actions;
+import io.stator.server.auth.Caller;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.testing.FuzzedRequest;
@@ -100,7 +101,8 @@ class DynamoDbEndpointFuzzTest {
         engine = new Engine(RocksStorage.builder(Path.of("fuzz-endpoint")).inMemory(true).open(),
                 new EngineConfig(EngineConfig.DEFAULT_REGION, EngineConfig.DEFAULT_ACCOUNT_ID, CLOCK));
         Actions actions = new Actions(engine, () -> "127.0.0.1:8000");
-        endpoint = new DynamoDbEndpoint(actions, request -> { }, EngineConfig.DEFAULT_REGION);
+        endpoint = new DynamoDbEndpoint(actions,
+                request -> new Caller("fuzz", EngineConfig.DEFAULT_REGION, false), EngineConfig.DEFAULT_REGION);
         if (servedOperations == null) {
             servedOperations = FuzzedRequest.allOperations().stream().filter(actions::serves).toList();
         }
