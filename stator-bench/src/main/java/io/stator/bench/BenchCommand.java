@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
 /** {@code stator-bench}: the load generator ({@code run}) and the comparison with peers ({@code compare}). */
 @Command(name = "stator-bench", mixinStandardHelpOptions = true, version = "stator-bench 0.1.0",
         description = "Load generator for DynamoDB-compatible servers, and Stator's comparison with its peers.",
-        subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.Trivial.class})
+        subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.SoakCommand.class,
+                BenchCommand.Trivial.class})
 public final class BenchCommand implements Runnable {
 
     @Override
@@ -227,6 +228,47 @@ public final class BenchCommand implements Runnable {
 
         private static String commandLine() {
             return "bin/stator-bench " + System.getProperty("stator.bench.args", "compare").trim();
+        }
+    }
+
+    @Command(name = "soak", mixinStandardHelpOptions = true,
+            description = "Runs Stator (bin/stator --memory SIZE, durable) under changing load for many minutes and "
+                    + "writes its resident memory, minute by minute, into the report's memory section.")
+    static final class SoakCommand implements Callable<Integer> {
+        @Option(names = "--minutes", description = "Minutes of load (default: ${DEFAULT-VALUE}).")
+        int minutes = 30;
+
+        @Option(names = "--memory", paramLabel = "SIZE", description = "Stator's --memory (default: ${DEFAULT-VALUE}).")
+        String memory = "1GB";
+
+        @Option(names = "--connections", description = "Concurrent keep-alive connections (default: ${DEFAULT-VALUE}).")
+        int connections = 16;
+
+        @Option(names = "--items", description = "Items in the table (default: ${DEFAULT-VALUE}).")
+        long items = 100_000;
+
+        @Option(names = "--item-size", paramLabel = "BYTES", description = "Item size as DynamoDB measures it (default: ${DEFAULT-VALUE}).")
+        int itemBytes = 1024;
+
+        @Option(names = "--report", description = "The report to write the section into; the rest of it is kept "
+                + "(default: target/stator-bench/benchmarks.md).")
+        Path report;
+
+        @Option(names = "--work-dir", description = "Data directory and server log (default: target/stator-bench).")
+        Path workDir;
+
+        @Override
+        public Integer call() throws IOException {
+            if (minutes < 1) throw new IllegalArgumentException("--minutes must be at least 1");
+            Path home = Path.of(System.getProperty("stator.home", ".")).toAbsolutePath().normalize();
+            Path work = workDir != null ? workDir : home.resolve("target/stator-bench");
+            Path out = report != null ? report : work.resolve("benchmarks.md");
+            Files.createDirectories(work);
+            Soak.Options options = new Soak.Options(memory, minutes, connections, items, itemBytes);
+            List<Soak.Minute> result = Soak.run(options, new ServerKind.Places(home, work, work, null));
+            Soak.write(out, Soak.markdown(options, result, Machine.describe()));
+            Compare.progress("report: %s", out);
+            return 0;
         }
     }
 

@@ -18,16 +18,19 @@ import java.util.function.Consumer;
  * @param tlsCertificateFile       PEM certificate chain to serve HTTPS with (with {@code tlsKeyFile}); null for HTTP
  * @param tlsKeyFile               PEM private key of that certificate (PKCS#8, or PKCS#1 for RSA)
  * @param connectionLimits         timeouts and the number of connections open at once
+ * @param memory                   the memory the server may use (RocksDB's share is applied here)
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
                             PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
-                            Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits) {
+                            Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
+                            MemoryBudget memory) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
-                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS);
+                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
+                MemoryBudget.DEFAULT);
     }
 
     /** True when the server speaks HTTPS. */
@@ -44,7 +47,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         change.accept(m);
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
-                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits);
+                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -83,6 +86,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public Path tlsCertificateFile;
         public Path tlsKeyFile;
         public ConnectionLimits connectionLimits;
+        public MemoryBudget memory;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -100,6 +104,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             tlsCertificateFile = o.tlsCertificateFile;
             tlsKeyFile = o.tlsKeyFile;
             connectionLimits = o.connectionLimits;
+            memory = o.memory;
         }
     }
 }

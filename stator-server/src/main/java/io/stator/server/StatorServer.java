@@ -56,6 +56,7 @@ public final class StatorServer implements AutoCloseable {
                 RocksStorage storage = RocksStorage.builder(options.dataDirectory())
                         .inMemory(options.inMemory())
                         .fsync(options.fsync())
+                        .memoryBytes(options.memory().storageBytes())
                         .open();
                 opening.complete(new Engine(storage, options.engineConfig()));
             } catch (Throwable t) {

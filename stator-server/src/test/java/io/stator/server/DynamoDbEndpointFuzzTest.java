@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.stator.core.testing.InputTimeLimit;
 import io.stator.engine.Engine;
 import io.stator.engine.EngineConfig;
 import io.stator.server.api.Actions;
@@ -12,7 +13,6 @@ import io.stator.server.auth.Caller;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.testing.FuzzedRequest;
-import io.stator.server.testing.InputTimeLimit;
 import io.stator.storage.rocksdb.RocksStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.stator.engine.EngineConfig;
 import io.stator.server.testing.Eventually;
-import io.stator.server.testing.SmallDisk;
 import io.stator.server.testing.StatorProcess;
 import io.stator.server.testing.StatorTestServer;
+import io.stator.storage.rocksdb.SmallDisk;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

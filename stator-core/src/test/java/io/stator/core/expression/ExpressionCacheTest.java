@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.core.error.DynamoDbException;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,16 @@ class ExpressionCacheTest {
             DynamoDbException e = assertThrows(DynamoDbException.class,
                     () -> ExpressionCache.parse(ExpressionKind.UPDATE, "SET a = 3"));
             assertEquals("Invalid UpdateExpression: Syntax error; token: \"3\", near: \"= 3\"", e.getMessage());
+        }
+    }
+
+    @Test
+    void longExpressionsThatAreNeverRepeatedKeepTheCacheWithinItsCharacters() {
+        // 4 KB each, all different: without a bound on characters, 10,000 of them would stay.
+        String padding = "a, ".repeat(1_300);
+        for (int i = 0; i < 1_000; i++) {
+            ExpressionCache.parse(ExpressionKind.PROJECTION, padding + "b" + i);
+            assertTrue(ExpressionCache.chars() <= ExpressionCache.MAX_CHARS, () -> "" + ExpressionCache.chars());
         }
     }
 }

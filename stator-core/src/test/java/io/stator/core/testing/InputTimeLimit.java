@@ -19,7 +19,7 @@ import java.util.HexFormat;
  * was, and ends the JVM with libFuzzer's exit code for a timeout (70): the build fails with
  * "The forked VM terminated", and this output says why.
  *
- * <p>(stator-server's tests have the same class: the modules share no test code.)
+ * <p>stator-server's fuzz tests use it too (stator-core's test jar).
  */
 public final class InputTimeLimit {
 

@@ -4,6 +4,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.stator.engine.EngineConfig;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.server.MemoryBudget;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
 import io.stator.server.http.ConnectionLimits;
@@ -74,6 +75,12 @@ public final class StatorCommand implements Callable<Integer> {
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
 
+    @Option(names = "--memory", paramLabel = "SIZE", description = "The memory the server may use, e.g. 512MB, 2GB "
+            + "(default: ${DEFAULT-VALUE}): a quarter for the Java heap, an eighth for network buffers, three eighths "
+            + "for RocksDB's block cache and memtables (bin/stator sets the JVM's shares; see docs/memory.md). In "
+            + "memory (--in-memory) the data comes on top.")
+    String memorySize = "1GB";
+
     @Option(names = "--allow-anonymous", description = "Allow listening on a non-loopback address without --credentials "
             + "(TLS does not replace them: anyone who can connect could still read and write).")
     boolean allowAnonymous;
@@ -137,10 +144,12 @@ public final class StatorCommand implements Callable<Integer> {
         if (maxConnections < 1) return fail("--max-connections must be at least 1, got " + maxConnections);
         PropagationDelay delay;
         long collectionLimit;
+        MemoryBudget memory;
         ConnectionLimits limits;
         try {
             delay = PropagationDelay.parse(gsiPropagationDelay);
-            collectionLimit = parseSize(itemCollectionLimit);
+            collectionLimit = parseSize("--item-collection-limit", itemCollectionLimit);
+            memory = new MemoryBudget(parseSize("--memory", memorySize));
             limits = new ConnectionLimits(parseTimeout("--idle-timeout", idleTimeout),
                     parseTimeout("--header-timeout", headerTimeout), parseTimeout("--body-timeout", bodyTimeout),
                     maxConnections);
@@ -162,6 +171,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.tlsCertificateFile = tlsCertificate;
             o.tlsKeyFile = tlsKey;
             o.connectionLimits = limits;
+            o.memory = memory;
         });
         StatorServer server;
         try {
@@ -182,11 +192,15 @@ public final class StatorCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** "10GB", "64MB", "100KB", "512B" or a plain number of bytes (units of 1024). */
-    static long parseSize(String text) {
-        String t = text.trim().toUpperCase(java.util.Locale.ROOT);
+    /**
+     * "10GB", "64MB", "100KB", "512B", the JVM's "1g", "512m", "100k", or a plain number of bytes
+     * (units of 1024). bin/stator reads --memory the same way.
+     */
+    static long parseSize(String option, String text) {
+        String t = text.trim().toUpperCase(Locale.ROOT);
         long unit = 1;
-        for (String[] u : new String[][] {{"GB", "1073741824"}, {"MB", "1048576"}, {"KB", "1024"}, {"B", "1"}}) {
+        for (String[] u : new String[][] {{"GB", "1073741824"}, {"MB", "1048576"}, {"KB", "1024"},
+                {"G", "1073741824"}, {"M", "1048576"}, {"K", "1024"}, {"B", "1"}}) {
             if (t.endsWith(u[0])) {
                 unit = Long.parseLong(u[1]);
                 t = t.substring(0, t.length() - u[0].length()).trim();
@@ -194,11 +208,12 @@ public final class StatorCommand implements Callable<Integer> {
             }
         }
         try {
+            if (!t.matches("[0-9]+")) throw new NumberFormatException();
             long value = Long.parseLong(t);
             if (value <= 0) throw new NumberFormatException();
             return Math.multiplyExact(value, unit);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("--item-collection-limit must be a size such as 10GB, 64MB or 100KB, got '"
+            throw new IllegalArgumentException(option + " must be a size such as 10GB, 512MB or 100KB, got '"
                     + text + "'");
         }
     }

@@ -2,7 +2,7 @@ package io.stator.server.auth;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.stator.core.error.DynamoDbException;
-import io.stator.server.testing.InputTimeLimit;
+import io.stator.core.testing.InputTimeLimit;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;

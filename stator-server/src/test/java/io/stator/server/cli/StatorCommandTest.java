@@ -266,6 +266,25 @@ class StatorCommandTest {
     }
 
     @Test
+    void aMemoryBudgetBelowTheMinimumIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--memory", "100MB"),
+                "--memory must be at least 256MB");
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
+    void aMemoryBudgetThatIsNoSizeIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--memory", "lots"),
+                "--memory must be a size such as 10GB, 512MB or 100KB, got 'lots'");
+    }
+
+    @Test
+    void aMemoryBudgetInTheJvmsUnitsIsServed() throws Exception {
+        CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--memory", "2g");
+        matchListening(stator.awaitLine(STARTUP));
+    }
+
+    @Test
     void theConnectionTimeoutsReachTheServer() throws Exception {
         CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
                 "--idle-timeout", "500ms", "--header-timeout", "3s", "--body-timeout", "500ms");

@@ -3,9 +3,9 @@ package io.stator.server.protocol;
 import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.stator.core.error.DynamoDbException;
+import io.stator.core.testing.InputTimeLimit;
 import io.stator.server.protocol.request.ModelStructure;
 import io.stator.server.testing.FuzzedRequest;
-import io.stator.server.testing.InputTimeLimit;
 import java.util.List;
 
 /**

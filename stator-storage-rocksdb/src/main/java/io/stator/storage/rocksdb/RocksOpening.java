@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Consumer;
 
 import org.rocksdb.BlockBasedTableConfig;
@@ -24,6 +25,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
+import org.rocksdb.ConfigOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.LRUCache;
@@ -35,6 +37,7 @@ import org.rocksdb.RocksMemEnv;
 import org.rocksdb.SstFileManager;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WALRecoveryMode;
+import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -61,7 +64,7 @@ final class RocksOpening {
     private RocksOpening() {}
 
     /** Opens (creating if needed) the store with these settings; see {@link RocksStorage.Builder}. */
-    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long blockCacheBytes,
+    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long memoryBytes,
                              Consumer<String> faultLog) {
         Path dir = dataDirectory.toAbsolutePath().normalize();
         String path = dir.toString();
@@ -77,12 +80,18 @@ final class RocksOpening {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         RocksDB db = null;
         try {
-            LRUCache cache = own(owned, new LRUCache(blockCacheBytes));
+            // One budget for the blocks read and the memtables written: the memtables are charged
+            // to the block cache (dummy entries of their size), so together they stay within it,
+            // and past half of it the largest memtable is flushed early. Index and filter blocks
+            // stay outside (see below): they grow with the data on disk, not with time.
+            LRUCache cache = own(owned, new LRUCache(memoryBytes));
+            WriteBufferManager memtables = own(owned, new WriteBufferManager(memoryBytes / 2, cache));
             // The default Env is a process-wide singleton and must never be closed.
             Env env = inMemory ? own(owned, new RocksMemEnv(Env.getDefault())) : Env.getDefault();
             // Told when RocksDB has recovered from a storage fault, to report its end (WriteFaults).
             WriteFaults faults = own(owned, new WriteFaults(dir, RESUME_FREE_BYTES, faultLog));
-            DBOptions dbOptions = own(owned, dbOptions(env).setListeners(List.of(faults)));
+            DBOptions dbOptions = own(owned, dbOptions(env).setListeners(List.of(faults))
+                    .setWriteBufferManager(memtables));
             // RocksDB's SstFileManager watches the disk space and, after a full disk, resumes the
             // database once there is room again (WriteFaults). RocksDB makes one by itself when
             // none is given; made here, the store keeps a handle on it (tests cap its space).
@@ -206,7 +215,7 @@ final class RocksOpening {
     }
 
     private static ColumnFamilyOptions columnFamilyOptions(long writeBufferBytes, int maxWriteBuffers) {
-        return new ColumnFamilyOptions()
+        return uncachingColumnFamilyOptions()
                 .setCompactionStyle(CompactionStyle.LEVEL)
                 .setLevelCompactionDynamicLevelBytes(true)
                 .setWriteBufferSize(writeBufferBytes)
@@ -215,6 +224,27 @@ final class RocksOpening {
                 // of the data and is rewritten least often.
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setBottommostCompressionType(CompressionType.ZSTD_COMPRESSION);
+    }
+
+    /**
+     * Column family options whose files, once a compaction has made them obsolete, take their
+     * blocks out of the block cache with them ({@code uncache_aggressiveness}, which RocksJava has
+     * no setter for, so it is set by name). Left to age out instead, the blocks of files that no
+     * longer exist filled the cache to its capacity under overwrites, whatever the size of the
+     * data: resident memory kept climbing for as long as the writes went on (BinStatorMemoryIT).
+     * 1,000 is RocksDB's "aggressive" end of the scale; erasing costs a lookup per cached block of
+     * a deleted file, on the compaction's thread.
+     */
+    private static ColumnFamilyOptions uncachingColumnFamilyOptions() {
+        Properties uncache = new Properties();
+        uncache.setProperty("uncache_aggressiveness", "1000");
+        try (ConfigOptions config = new ConfigOptions()) {
+            ColumnFamilyOptions options = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(config, uncache);
+            if (options == null) {
+                throw new StorageException("this RocksDB does not know uncache_aggressiveness (RocksDB 9.4 or later needed)");
+            }
+            return options;
+        }
     }
 
     /**

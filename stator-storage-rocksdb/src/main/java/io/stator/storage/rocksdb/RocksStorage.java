@@ -93,8 +93,8 @@ public final class RocksStorage implements Storage {
         NativeLibrary.load(); // RocksDB's JNI library, without leaving a copy of it in /tmp
     }
 
-    /** Default size of the block cache shared by every column family. */
-    public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
+    /** Default memory for the block cache and the memtables together (see {@link Builder#memoryBytes}). */
+    public static final long DEFAULT_MEMORY_BYTES = 128L << 20;
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -146,7 +146,7 @@ public final class RocksStorage implements Storage {
         return builder(dataDirectory).open();
     }
 
-    /** A builder for a store in {@code dataDirectory}: on disk, no fsync, 64 MB block cache. */
+    /** A builder for a store in {@code dataDirectory}: on disk, no fsync, 128 MB of blocks and memtables. */
     public static Builder builder(Path dataDirectory) {
         return new Builder(dataDirectory);
     }
@@ -156,7 +156,7 @@ public final class RocksStorage implements Storage {
         private final Path dataDirectory;
         private boolean inMemory;
         private boolean fsync;
-        private long blockCacheBytes = DEFAULT_BLOCK_CACHE_BYTES;
+        private long memoryBytes = DEFAULT_MEMORY_BYTES;
         private Consumer<String> faultLog = System.err::println;
 
         private Builder(Path dataDirectory) {
@@ -181,12 +181,17 @@ public final class RocksStorage implements Storage {
             return this;
         }
 
-        /** Size of the LRU block cache shared by all column families (default 64 MB). */
-        public Builder blockCacheBytes(long blockCacheBytes) {
-            if (blockCacheBytes <= 0) {
-                throw new IllegalArgumentException("blockCacheBytes must be positive: " + blockCacheBytes);
+        /**
+         * The memory RocksDB may use for the blocks it reads (an LRU cache shared by every
+         * column family) and the memtables it writes, together (default 128 MB). Not counted:
+         * the index and filter blocks of the files on disk (about 0.5% of the data), and in
+         * memory the data itself.
+         */
+        public Builder memoryBytes(long memoryBytes) {
+            if (memoryBytes <= 0) {
+                throw new IllegalArgumentException("memoryBytes must be positive: " + memoryBytes);
             }
-            this.blockCacheBytes = blockCacheBytes;
+            this.memoryBytes = memoryBytes;
             return this;
         }
 
@@ -206,7 +211,7 @@ public final class RocksStorage implements Storage {
          *     when another process holds it ("... is in use by another process")
          */
         public RocksStorage open() {
-            return RocksOpening.open(dataDirectory, inMemory, fsync, blockCacheBytes, faultLog);
+            return RocksOpening.open(dataDirectory, inMemory, fsync, memoryBytes, faultLog);
         }
     }
 

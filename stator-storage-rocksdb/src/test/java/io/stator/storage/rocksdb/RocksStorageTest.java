@@ -511,7 +511,7 @@ class RocksStorageTest {
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void concurrentSyncedCommitsShareFsyncsAndSurviveReopen() throws Exception {
         Path dir = tmp.resolve("fsync");
-        RocksStorage storage = track(RocksStorage.builder(dir).fsync(true).blockCacheBytes(8L << 20).open());
+        RocksStorage storage = track(RocksStorage.builder(dir).fsync(true).memoryBytes(8L << 20).open());
         assertTrue(storage.isFsync());
         concurrentCommits(storage, true);
         storage.close();

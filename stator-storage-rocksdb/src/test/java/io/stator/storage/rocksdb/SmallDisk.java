@@ -17,10 +17,9 @@ import org.junit.jupiter.api.Assumptions;
  * CAP_SYS_ADMIN); where it is refused, {@link #mount} skips the test and says why. The disk is
  * filled with a ballast file and freed by deleting it; closing unmounts it.
  *
- * <p>The server's tests have the same helper ({@code io.stator.server.testing.SmallDisk}): test
- * classes are not shared between modules.
+ * <p>The server's tests use it too (this module's test jar).
  */
-final class SmallDisk implements AutoCloseable {
+public final class SmallDisk implements AutoCloseable {
 
     private final Path root;
     private final Path ballast;
@@ -31,7 +30,7 @@ final class SmallDisk implements AutoCloseable {
     }
 
     /** Mounts a tmpfs of {@code bytes} on {@code directory} (created), or skips the test. */
-    static SmallDisk mount(Path directory, long bytes) throws IOException {
+    public static SmallDisk mount(Path directory, long bytes) throws IOException {
         Assumptions.assumeTrue(System.getProperty("os.name").startsWith("Linux"),
                 "skipped: a tmpfs can only be mounted on Linux");
         Files.createDirectories(directory);
@@ -41,16 +40,16 @@ final class SmallDisk implements AutoCloseable {
         return new SmallDisk(directory);
     }
 
-    Path root() {
+    public Path root() {
         return root;
     }
 
-    long freeBytes() throws IOException {
+    public long freeBytes() throws IOException {
         return Files.getFileStore(root).getUsableSpace();
     }
 
     /** Writes a ballast file until only about {@code bytes} are left free. */
-    void fillLeaving(long bytes) throws IOException {
+    public void fillLeaving(long bytes) throws IOException {
         byte[] chunk = new byte[1 << 20];
         try (OutputStream out = Files.newOutputStream(ballast)) {
             long toWrite = freeBytes() - bytes;
@@ -63,14 +62,14 @@ final class SmallDisk implements AutoCloseable {
     }
 
     /** Shortens the ballast until about {@code bytes} are free. */
-    void freeUntil(long bytes) throws IOException {
+    public void freeUntil(long bytes) throws IOException {
         try (FileChannel file = FileChannel.open(ballast, StandardOpenOption.WRITE)) {
             file.truncate(Math.max(0, file.size() - (bytes - freeBytes())));
         }
     }
 
     /** Deletes the ballast: its space is free again. */
-    void free() throws IOException {
+    public void free() throws IOException {
         Files.deleteIfExists(ballast);
     }
 
