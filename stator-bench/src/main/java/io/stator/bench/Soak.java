@@ -80,7 +80,7 @@ final class Soak {
         md.append(String.format(Locale.ROOT, "## Memory over %d minutes%n%n", options.minutes()));
         md.append(String.format(Locale.ROOT, "`bin/stator --memory %s` (durable), %,d items of %d B, %d connections; "
                 + "each minute runs %s for %d s each, as fast as they go (puts overwrite: the data does not grow). "
-                + "Resident memory (VmRSS) at the end of each minute. Machine: %s. Made by `bin/stator-bench soak "
+                + "Resident memory (VmRSS) at the end of each minute. Machine: %s Made by `bin/stator-bench soak "
                 + "--minutes %d --memory %s`.%n%n", options.memory(), options.items(), options.itemBytes(),
                 options.connections(), String.join(", ", WORKLOADS.stream().map(Workload::label).toList()),
                 60 / WORKLOADS.size(), machine, options.minutes(), options.memory()));
