@@ -10,6 +10,8 @@ import io.stator.engine.read.Reads;
 import io.stator.storage.Storage;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableArns;
+import io.stator.engine.ttl.Expirer;
+import io.stator.engine.ttl.TimeToLive;
 import io.stator.engine.write.TransactionTokens;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
@@ -20,7 +22,8 @@ import io.stator.engine.write.WritePipeline;
  * operations: {@link #tables()} for the table operations, {@link #items()} for the item
  * operations. Every item write passes the one {@link WritePipeline}, every read runs as a
  * {@link io.stator.engine.read.ReadPlan}, every operation is admitted and billed by the one
- * {@link CapacityMeter}, and every item change is handed to the {@link ChangeLog}.
+ * {@link CapacityMeter}, and every item change is handed to the {@link ChangeLog}. Time to Live's
+ * {@link Expirer} deletes expired items in the background, through the same pipeline.
  */
 public final class Engine implements AutoCloseable {
 
@@ -31,6 +34,8 @@ public final class Engine implements AutoCloseable {
     private final CapacityMeter meter;
     private final IndexPropagator propagator;
     private final IndexBuilds indexBuilds;
+    private final Expirer expirer;
+    private final TimeToLive timeToLive;
     private final Tables tables;
     private final Items items;
 
@@ -52,6 +57,8 @@ public final class Engine implements AutoCloseable {
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
         this.tables = new Tables(catalog, indexBuilds, config.clock());
         this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
+        this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
+        this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         indexBuilds.resume();
     }
 
@@ -65,6 +72,9 @@ public final class Engine implements AutoCloseable {
 
     /** The item operations: writes, reads, queries, scans, batches and transactions. */
     public Items items() { return items; }
+
+    /** UpdateTimeToLive and DescribeTimeToLive; the deletions run in the background. */
+    public TimeToLive timeToLive() { return timeToLive; }
 
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }
@@ -80,6 +90,7 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
+        expirer.close();
         indexBuilds.close();
         propagator.close();
         storage.close();

@@ -6,10 +6,11 @@ import java.time.Clock;
 /**
  * Settings the engine needs from the command line: the region and account id that appear in
  * ARNs, the clock (injected so that tests control time), how long changes take to reach global
- * secondary indexes, and the size an item collection may reach on a table with a local index.
+ * secondary indexes, the size an item collection may reach on a table with a local index, and how
+ * late Time to Live deletes an expired item.
  */
 public record EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
-                           long itemCollectionLimitBytes) {
+                           long itemCollectionLimitBytes, PropagationDelay ttlDelay) {
 
     public static final String DEFAULT_REGION = "us-east-1";
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
@@ -17,7 +18,7 @@ public record EngineConfig(String region, String accountId, Clock clock, Propaga
     public static final long DEFAULT_ITEM_COLLECTION_LIMIT_BYTES = 10L * 1024 * 1024 * 1024;
 
     public EngineConfig(String region, String accountId, Clock clock) {
-        this(region, accountId, clock, PropagationDelay.NONE, DEFAULT_ITEM_COLLECTION_LIMIT_BYTES);
+        this(region, accountId, clock, PropagationDelay.NONE, DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, PropagationDelay.NONE);
     }
 
     public static EngineConfig defaults() {

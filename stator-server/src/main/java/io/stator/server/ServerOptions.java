@@ -19,18 +19,19 @@ import java.util.function.Consumer;
  * @param tlsKeyFile               PEM private key of that certificate (PKCS#8, or PKCS#1 for RSA)
  * @param connectionLimits         timeouts and the number of connections open at once
  * @param memory                   the memory the server may use (RocksDB's share is applied here)
+ * @param ttlDelay                 how late Time to Live deletes an expired item
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
                             PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
-                            MemoryBudget memory) {
+                            MemoryBudget memory, PropagationDelay ttlDelay) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
-                MemoryBudget.DEFAULT);
+                MemoryBudget.DEFAULT, PropagationDelay.NONE);
     }
 
     /** True when the server speaks HTTPS. */
@@ -38,7 +39,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
 
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
-        return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes);
+        return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay);
     }
 
     /** A copy with some options changed, e.g. {@code options.with(o -> o.port = 0)}. */
@@ -47,7 +48,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         change.accept(m);
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
-                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory);
+                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -87,6 +88,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public Path tlsKeyFile;
         public ConnectionLimits connectionLimits;
         public MemoryBudget memory;
+        public PropagationDelay ttlDelay;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -105,6 +107,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             tlsKeyFile = o.tlsKeyFile;
             connectionLimits = o.connectionLimits;
             memory = o.memory;
+            ttlDelay = o.ttlDelay;
         }
     }
 }

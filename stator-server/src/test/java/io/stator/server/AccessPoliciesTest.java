@@ -155,6 +155,19 @@ class AccessPoliciesTest {
     }
 
     @Test
+    void timeToLiveIsAuthorizedAsATableAction() {
+        try (DynamoDbClient erin = as("ERIN"); DynamoDbClient dave = as("DAVE")) {
+            assertDenied(denied("AKIDERIN", "DescribeTimeToLive", GAMES_ARN, noPolicyAllows("DescribeTimeToLive")),
+                    () -> erin.describeTimeToLive(b -> b.tableName(GAMES)));
+            assertDenied(denied("AKIDERIN", "UpdateTimeToLive", GAMES_ARN, noPolicyAllows("UpdateTimeToLive")),
+                    () -> erin.updateTimeToLive(b -> b.tableName(GAMES)
+                            .timeToLiveSpecification(t -> t.enabled(true).attributeName("ttl"))));
+            assertEquals("DISABLED", dave.describeTimeToLive(b -> b.tableName(GAMES)).timeToLiveDescription()
+                    .timeToLiveStatusAsString());
+        }
+    }
+
+    @Test
     void anExplicitDenyWinsOverAnAllow() {
         try (DynamoDbClient dave = as("DAVE")) {
             dave.putItem(b -> b.tableName(GAMES).item(item("dave", "1", "go")));

@@ -25,7 +25,13 @@ public enum Keyspace {
      * The ClientRequestTokens of committed transactions, for DynamoDB's ten minutes of
      * idempotency; written in the transaction's own batch.
      */
-    TRANSACTION_TOKENS("transaction-tokens");
+    TRANSACTION_TOKENS("transaction-tokens"),
+    /**
+     * Time to Live's expiry index: one row per item of a table with TTL that is due to be
+     * deleted, in the order of its due time (see {@code io.stator.engine.ttl.ExpiryIndex});
+     * written in the same batch as the item.
+     */
+    EXPIRIES("expiries");
 
     private final String storedName;
 

@@ -10,9 +10,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * recovery log), so that nothing is committed without its records and no record without its
  * change, whatever crashes when.
  *
- * <p>Consumers register once, at start; staging reads the list without a lock. No consumer
- * keeps records yet: DynamoDB Streams and TTL are the first (issue "DynamoDB Streams and Time
- * to Live, on the change log").
+ * <p>Consumers register rarely (staging reads the list without a lock), and only while they
+ * need changes: with none registered, the pipeline builds no records at all. Time to Live's
+ * expiry index is one, registered while some table has Time to Live; DynamoDB Streams come next
+ * (issue "DynamoDB Streams and Time to Live, on the change log").
  */
 public final class ChangeLog {
 

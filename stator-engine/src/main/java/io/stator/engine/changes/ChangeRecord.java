@@ -6,13 +6,13 @@ import java.util.Map;
 
 /**
  * One committed change of one item, as the write pipeline stages it: the item before and after
- * (null when absent). Every write that changes an item, whatever the operation, stages exactly
- * one, in the same atomic batch as the change itself (see {@link ChangeLog}).
+ * (null when absent), and who made it. Every write that changes an item, whatever the operation,
+ * stages exactly one, in the same atomic batch as the change itself (see {@link ChangeLog}).
  *
  * @param rowKey the item's storage key
  */
 public record ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, AttributeValue> oldItem,
-                           Map<String, AttributeValue> newItem) {
+                           Map<String, AttributeValue> newItem, Origin origin) {
 
     /** DynamoDB Streams' event name for this change. */
     public EventName eventName() {
@@ -22,4 +22,16 @@ public record ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, Att
 
     /** INSERT, MODIFY or REMOVE, as a stream record names its change. */
     public enum EventName { INSERT, MODIFY, REMOVE }
+
+    /** Who made a change. */
+    public enum Origin {
+        /** A client's request: PutItem, UpdateItem, DeleteItem, a batch's or a transaction's write. */
+        REQUEST,
+        /**
+         * Time to Live deleting an expired item. Its stream record is a REMOVE whose userIdentity
+         * is {"type": "Service", "principalId": "dynamodb.amazonaws.com"} (developer guide,
+         * "Change data capture for DynamoDB Streams" and "Working with expired items").
+         */
+        TIME_TO_LIVE
+    }
 }

@@ -176,6 +176,20 @@ public final class Catalog {
         }
     }
 
+    /**
+     * As {@link #update}, for background work that may outlive the table: does nothing, and
+     * returns null, when there is no table of that name.
+     */
+    public TableDefinition updateIfPresent(String name, UnaryOperator<TableDefinition> change) {
+        synchronized (changeLock) {
+            TableDefinition current = tables.get(name);
+            if (current == null) return null;
+            TableDefinition updated = change.apply(current);
+            if (updated != current) store(updated);
+            return updated;
+        }
+    }
+
     /** Changes one index's definition, if the table and index still exist. */
     public void updateIndexIfPresent(String tableName, String indexName, UnaryOperator<IndexDefinition> change) {
         synchronized (changeLock) {
@@ -254,6 +268,9 @@ public final class Catalog {
     private void dropRows(byte[] droppedRow) {
         long id = ByteBuffer.wrap(droppedRow, 1, 8).getLong();
         storage.deleteRange(Keyspace.ITEMS, KeyLayout.tablePrefix(id), KeyLayout.tableUpperBound(id));
+        // Time to Live's expiry rows start with the table id (io.stator.engine.ttl.ExpiryIndex).
+        storage.deleteRange(Keyspace.EXPIRIES, ByteBuffer.allocate(8).putLong(id).array(),
+                ByteBuffer.allocate(8).putLong(id + 1).array());
         counters.drop(id);
         try (WriteBatch batch = storage.newBatch()) {
             batch.delete(Keyspace.CATALOG, droppedRow);

@@ -32,8 +32,9 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 3 (version 1 ends after the tags and has no indexes; version 2 ends after the
- *      indexes and has no resource policy)
+ * u8   version = 4 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ *      indexes and has no resource policy; version 3 ends after the resource policy and has no
+ *      Time to Live)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -48,6 +49,7 @@ import java.util.Map;
  * i32  n; n x (utf tagKey; utf tagValue)
  * i32  lastIndexId; i32 n; n x globalIndex; i32 n; n x localIndex
  * opt( i32 n; n bytes UTF-8 policy document; utf revisionId )   [the resource-based policy]
+ * opt( utf timeToLiveStatus; opt(utf attributeName); opt(i64 lastUpdateDateTime) )   [Time to Live]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -59,7 +61,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
 
     private TableCodec() {}
 
@@ -134,6 +136,12 @@ public final class TableCodec {
                 out.write(document);
                 out.writeUTF(t.resourcePolicy().revisionId());
             }
+            out.writeBoolean(t.timeToLive() != null);
+            if (t.timeToLive() != null) {
+                out.writeUTF(t.timeToLive().status().name());
+                writeString(out, t.timeToLive().attributeName());
+                writeInstant(out, t.timeToLive().lastUpdateDateTime());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -197,6 +205,10 @@ public final class TableCodec {
                 byte[] document = new byte[in.readInt()];
                 in.readFully(document);
                 b.resourcePolicy = new ResourcePolicy(new String(document, StandardCharsets.UTF_8), in.readUTF());
+            }
+            if (version >= 4 && in.readBoolean()) {
+                b.timeToLive = new TimeToLiveDescription(
+                        TimeToLiveDescription.TimeToLiveStatus.valueOf(in.readUTF()), readString(in), readInstant(in));
             }
             return b.build();
         } catch (IOException e) {

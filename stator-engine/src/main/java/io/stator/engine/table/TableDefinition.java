@@ -22,6 +22,7 @@ import java.util.Map;
  * @param localIndexes       local secondary indexes, in the order given
  * @param lastIndexId        the highest index id ever given in this table (ids are not reused)
  * @param resourcePolicy     the table's resource-based policy, or null when it has none
+ * @param timeToLive         the table's Time to Live, or null when UpdateTimeToLive never changed it
  */
 public record TableDefinition(
         long id,
@@ -45,7 +46,8 @@ public record TableDefinition(
         List<IndexDefinition> globalIndexes,
         List<IndexDefinition> localIndexes,
         int lastIndexId,
-        ResourcePolicy resourcePolicy) {
+        ResourcePolicy resourcePolicy,
+        TimeToLiveDescription timeToLive) {
 
     /** Every secondary index, global ones first. */
     public List<IndexDefinition> indexes() {
@@ -150,6 +152,7 @@ public record TableDefinition(
         public List<IndexDefinition> localIndexes = List.of();
         public int lastIndexId;
         public ResourcePolicy resourcePolicy;
+        public TimeToLiveDescription timeToLive;
 
         public Builder() {}
 
@@ -176,6 +179,7 @@ public record TableDefinition(
             localIndexes = t.localIndexes;
             lastIndexId = t.lastIndexId;
             resourcePolicy = t.resourcePolicy;
+            timeToLive = t.timeToLive;
         }
 
         public TableDefinition build() {
@@ -184,7 +188,7 @@ public record TableDefinition(
                     throughput, stream, latestStreamLabel, sse, tableClass, tableClassLastUpdateDateTime,
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
-                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy);
+                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy, timeToLive);
         }
     }
 }

@@ -35,8 +35,8 @@ import java.util.Set;
 
 /**
  * Every item write goes through here: PutItem, UpdateItem, DeleteItem, each write of
- * BatchWriteItem, each action of TransactWriteItems (and, as they come, TTL deletes, PartiQL,
- * restores and replicated writes). One write is a transaction of one item without claims; both
+ * BatchWriteItem, each action of TransactWriteItems, Time to Live's deletions (and, as they come,
+ * PartiQL, restores and replicated writes). One write is a transaction of one item without claims; both
  * pass the same stages, in this order:
  * <ol>
  *   <li><b>hold</b> the items ({@link ItemLocks}): a single write locks its item (failing at
@@ -102,14 +102,31 @@ public final class WritePipeline {
      * A single-item write, if its condition holds (ConditionalCheckFailedException otherwise,
      * carrying the old item when the write asked for it).
      */
-    @SuppressWarnings("try") // the holds are held, not used
     public WriteResult write(ItemWrite write) {
         meter.admit(write.table(), CapacityMeter.Access.WRITE);
+        Pending p = writeOne(write, ChangeRecord.Origin.REQUEST);
+        return p.result(meter.charge(p.usage(false)));
+    }
+
+    /**
+     * Time to Live's deletion of an expired item: a single write like DeleteItem's (its
+     * condition that the item still has the expired value makes it a no-op, by
+     * ConditionalCheckFailedException, for an item updated meanwhile), that is neither admitted
+     * nor charged: DynamoDB deletes expired items "without consuming write throughput"
+     * (developer guide, "Time to Live (TTL)", TTL.html). Its change record says who made it.
+     */
+    public void expire(ItemWrite write) {
+        writeOne(write, ChangeRecord.Origin.TIME_TO_LIVE);
+    }
+
+    @SuppressWarnings("try") // the holds are held, not used
+    private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin) {
         try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
             Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
+            p.origin = origin;
             check(p);
             compute(p);
-            if (p.changesNothing()) return p.result(meter.charge(p.usage(false)));
+            if (p.changesNothing()) return p;
             deriveIndexChanges(p);
             try (ItemLocks.Held collection = lockCollectionOf(p);
                  WriteBatch batch = storage.newBatch()) {
@@ -117,7 +134,7 @@ public final class WritePipeline {
                 storage.commit(batch);
             }
             if (p.queuedIndexChanges) propagator.wake();
-            return p.result(meter.charge(p.usage(false)));
+            return p;
         }
     }
 
@@ -235,6 +252,7 @@ public final class WritePipeline {
         List<IndexChange> indexChanges = List.of();
         long collectionSize = -1;
         boolean queuedIndexChanges;
+        ChangeRecord.Origin origin = ChangeRecord.Origin.REQUEST;
 
         Pending(ItemWrite write, TableDefinition table, Map<String, AttributeValue> oldItem) {
             this.write = write;
@@ -359,7 +377,8 @@ public final class WritePipeline {
             p.collectionSize = recordCollection(batch, pendingCollections, table,
                     p.oldItem != null ? p.oldItem : p.newItem, p.newSize - p.oldSize + localBytes);
         }
-        if (changeLog.wanted()) changeLog.stage(batch, new ChangeRecord(table, p.write.rowKey(), p.oldItem, p.newItem));
+        if (changeLog.wanted()) changeLog.stage(batch, new ChangeRecord(table, p.write.rowKey(), p.oldItem, p.newItem,
+                p.origin));
     }
 
     /** Per write, the larger of its item's sizes before and after (see {@link BeforeCommit}). */

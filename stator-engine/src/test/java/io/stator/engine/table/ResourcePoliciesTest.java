@@ -79,9 +79,10 @@ class ResourcePoliciesTest {
     @Test
     void aVersion2EntryIsReadWithoutAPolicy() {
         TableDefinition table = test.engine().catalog().find("music");
-        byte[] v3 = TableCodec.encode(table);
-        assertEquals(0, v3[v3.length - 1], "a table without a policy ends with its absence");
-        byte[] v2 = Arrays.copyOf(v3, v3.length - 1);
+        byte[] latest = TableCodec.encode(table);
+        assertEquals(0, latest[latest.length - 2], "a table without a policy ends with its absence,");
+        assertEquals(0, latest[latest.length - 1], "then that of Time to Live");
+        byte[] v2 = Arrays.copyOf(latest, latest.length - 2);
         v2[0] = 2;
         assertEquals(table, TableCodec.decode(v2));
     }

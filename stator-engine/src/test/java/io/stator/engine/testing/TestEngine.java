@@ -43,9 +43,13 @@ public final class TestEngine implements AutoCloseable {
     }
 
     public static TestEngine open(Path directory, CapacityMeter meter) {
-        EngineConfig config = new EngineConfig(EngineConfig.DEFAULT_REGION, EngineConfig.DEFAULT_ACCOUNT_ID,
-                Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC), PropagationDelay.NONE,
-                EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES);
+        return open(directory, meter, Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC));
+    }
+
+    /** An engine whose time is {@code clock}'s (Time to Live's tests move it). */
+    public static TestEngine open(Path directory, CapacityMeter meter, Clock clock) {
+        EngineConfig config = new EngineConfig(EngineConfig.DEFAULT_REGION, EngineConfig.DEFAULT_ACCOUNT_ID, clock,
+                PropagationDelay.NONE, EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, PropagationDelay.NONE);
         RocksStorage storage = RocksStorage.open(directory);
         FaultyStorage faults = new FaultyStorage(storage);
         return new TestEngine(storage, new Engine(faults, config, meter), faults);

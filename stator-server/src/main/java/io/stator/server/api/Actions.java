@@ -12,6 +12,7 @@ import io.stator.server.protocol.request.DeleteTableInput;
 import io.stator.server.protocol.request.DescribeEndpointsRequest;
 import io.stator.server.protocol.request.DescribeLimitsInput;
 import io.stator.server.protocol.request.DescribeTableInput;
+import io.stator.server.protocol.request.DescribeTimeToLiveInput;
 import io.stator.server.protocol.request.GetItemInput;
 import io.stator.server.protocol.request.GetResourcePolicyInput;
 import io.stator.server.protocol.request.ListTablesInput;
@@ -27,6 +28,7 @@ import io.stator.server.protocol.request.TransactWriteItemsInput;
 import io.stator.server.protocol.request.UntagResourceInput;
 import io.stator.server.protocol.request.UpdateItemInput;
 import io.stator.server.protocol.request.UpdateTableInput;
+import io.stator.server.protocol.request.UpdateTimeToLiveInput;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
@@ -75,6 +77,8 @@ public final class Actions {
         serve("PutResourcePolicy", PutResourcePolicyInput.class, new PutResourcePolicy(engine));
         serve("GetResourcePolicy", GetResourcePolicyInput.class, new GetResourcePolicy(engine));
         serve("DeleteResourcePolicy", DeleteResourcePolicyInput.class, new DeleteResourcePolicy(engine));
+        serve("UpdateTimeToLive", UpdateTimeToLiveInput.class, new UpdateTimeToLive(engine));
+        serve("DescribeTimeToLive", DescribeTimeToLiveInput.class, new DescribeTimeToLive(engine));
     }
 
     private <I extends ModelStructure> void serve(String name, Class<I> input, Action<I> action) {

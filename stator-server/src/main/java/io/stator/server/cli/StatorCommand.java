@@ -71,6 +71,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "possible (milliseconds), like DynamoDB.")
     String gsiPropagationDelay = "0ms";
 
+    @Option(names = "--ttl-delay", paramLabel = "DELAY", description = "How late Time to Live deletes an expired "
+            + "item: a duration (30s, 5m) or a range (1h-48h, each item always as late), past its expiry. Default: "
+            + "as soon as the server sees it has expired (within a second). DynamoDB deletes within about two days.")
+    String ttlDelay = "0ms";
+
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
@@ -143,11 +148,13 @@ public final class StatorCommand implements Callable<Integer> {
         }
         if (maxConnections < 1) return fail("--max-connections must be at least 1, got " + maxConnections);
         PropagationDelay delay;
+        PropagationDelay expiryDelay;
         long collectionLimit;
         MemoryBudget memory;
         ConnectionLimits limits;
         try {
             delay = PropagationDelay.parse(gsiPropagationDelay);
+            expiryDelay = ttlDelay(ttlDelay);
             collectionLimit = parseSize("--item-collection-limit", itemCollectionLimit);
             memory = new MemoryBudget(parseSize("--memory", memorySize));
             limits = new ConnectionLimits(parseTimeout("--idle-timeout", idleTimeout),
@@ -168,6 +175,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.clock = Clock.systemUTC();
             o.gsiPropagationDelay = delay;
             o.itemCollectionLimitBytes = collectionLimit;
+            o.ttlDelay = expiryDelay;
             o.tlsCertificateFile = tlsCertificate;
             o.tlsKeyFile = tlsKey;
             o.connectionLimits = limits;
@@ -190,6 +198,16 @@ public final class StatorCommand implements Callable<Integer> {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** --ttl-delay's value, or its error naming the option. */
+    static PropagationDelay ttlDelay(String text) {
+        try {
+            return PropagationDelay.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--ttl-delay must be a duration such as 30s or a range such as 1h-48h: "
+                    + e.getMessage());
+        }
     }
 
     /**

@@ -27,7 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 /**
  * Every write action commits through the engine's one write pipeline: each changed item leaves
  * exactly one change record in the change log, whichever action changed it (PutItem, UpdateItem,
- * DeleteItem, BatchWriteItem, TransactWriteItems), and a write that changes nothing leaves none.
+ * DeleteItem, BatchWriteItem, TransactWriteItems, and Time to Live's deletions, marked as its), and a
+ * write that changes nothing leaves none.
  */
 class ChangeRecordsTest {
 
@@ -86,6 +87,21 @@ class ChangeRecordsTest {
                 update(table, key("u"), "SET n = n + :one", item(":one", n("1"))), delete(table, key("d"))));
 
         assertEquals(List.of("INSERT p", "MODIFY u", "REMOVE d"), events());
+    }
+
+    @Test
+    void timeToLiveDeletesThroughThePipelineAndSaysSo() {
+        server.client().updateTimeToLive(b -> b.tableName(table).timeToLiveSpecification(t -> t.enabled(true)
+                .attributeName("exp")));
+        long past = java.time.Instant.now().getEpochSecond() - 10;
+        server.client().putItem(b -> b.tableName(table).item(item("pk", s("a"), "exp", n(Long.toString(past)))));
+        io.stator.server.testing.Eventually.until("the deletion", this::events, e -> e.size() == 2);
+
+        assertEquals(List.of("INSERT a", "REMOVE a"), events());
+        assertEquals(List.of(ChangeRecord.Origin.REQUEST, ChangeRecord.Origin.TIME_TO_LIVE),
+                records.stream().map(ChangeRecord::origin).toList());
+        assertEquals(n(Long.toString(past)).n(),
+                ((io.stator.core.model.AttributeValue.N) records.get(1).oldItem().get("exp")).value().toString());
     }
 
     private static Map<String, AttributeValue> key(String pk) {

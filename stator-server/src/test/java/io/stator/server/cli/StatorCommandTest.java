@@ -166,7 +166,7 @@ class StatorCommandTest {
         assertTrue(usage.startsWith("Usage: stator"), usage);
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
                 "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
-                "--max-connections")) {
+                "--max-connections", "--ttl-delay")) {
             assertTrue(usage.contains(option), option + " in " + usage);
         }
     }
@@ -263,6 +263,15 @@ class StatorCommandTest {
     void aTimeoutWithoutAUnitIsRefusedWithOneLine() throws Exception {
         assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--idle-timeout", "30"),
                 "--idle-timeout");
+    }
+
+    @Test
+    void aTtlDelayThatIsNoDurationIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--ttl-delay", "soon"),
+                "--ttl-delay must be a duration such as 30s or a range such as 1h-48h: not a duration: 'soon'");
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--ttl-delay", "48h-1h"),
+                "--ttl-delay must be a duration such as 30s or a range such as 1h-48h: the delay range must go from "
+                        + "low to high: 48h-1h");
     }
 
     @Test

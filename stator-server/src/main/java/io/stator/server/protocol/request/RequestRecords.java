@@ -48,6 +48,8 @@ public final class RequestRecords {
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
             case "DescribeLimitsInput" -> bound(members, DescribeLimitsInput.MEMBERS, DescribeLimitsInput::of);
             case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
+            case "DescribeTimeToLiveInput" ->
+                    bound(members, DescribeTimeToLiveInput.MEMBERS, DescribeTimeToLiveInput::of);
             case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
             case "Get" -> bound(members, Get.MEMBERS, Get::of);
             case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);
@@ -83,6 +85,8 @@ public final class RequestRecords {
             case "StreamSpecification" -> bound(members, StreamSpecification.MEMBERS, StreamSpecification::of);
             case "Tag" -> bound(members, Tag.MEMBERS, Tag::of);
             case "TagResourceInput" -> bound(members, TagResourceInput.MEMBERS, TagResourceInput::of);
+            case "TimeToLiveSpecification" ->
+                    bound(members, TimeToLiveSpecification.MEMBERS, TimeToLiveSpecification::of);
             case "TransactGetItem" -> bound(members, TransactGetItem.MEMBERS, TransactGetItem::of);
             case "TransactGetItemsInput" -> bound(members, TransactGetItemsInput.MEMBERS, TransactGetItemsInput::of);
             case "TransactWriteItem" -> bound(members, TransactWriteItem.MEMBERS, TransactWriteItem::of);
@@ -96,6 +100,7 @@ public final class RequestRecords {
             case "UpdateReplicationGroupMemberAction" ->
                     bound(members, UpdateReplicationGroupMemberAction.MEMBERS, UpdateReplicationGroupMemberAction::of);
             case "UpdateTableInput" -> bound(members, UpdateTableInput.MEMBERS, UpdateTableInput::of);
+            case "UpdateTimeToLiveInput" -> bound(members, UpdateTimeToLiveInput.MEMBERS, UpdateTimeToLiveInput::of);
             case "WarmThroughput" -> bound(members, WarmThroughput.MEMBERS, WarmThroughput::of);
             case "WriteRequest" -> bound(members, WriteRequest.MEMBERS, WriteRequest::of);
             default -> null;
