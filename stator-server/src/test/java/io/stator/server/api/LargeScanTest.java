@@ -42,11 +42,12 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * Scan and Query stream the table instead of materialising it. A separate Stator JVM with a
- * 128 MB heap, which exits on its first OutOfMemoryError, takes 1 GB of 300 KB items from several
- * client threads; the test then scans the whole table (eight times the heap) and queries one
- * partition holding half of it (four times the heap) page by page through the SDK, with no Limit,
- * so that every page is DynamoDB's 1 MB. Every item must come back exactly once and intact, every
- * page must hold 1 MB of items (four of them), and the server must stay up throughout.
+ * 128 MB heap (a quarter of its {@code --memory 512MB}), which exits on its first
+ * OutOfMemoryError, takes 1 GB of 300 KB items from several client threads; the test then
+ * scans the whole table (eight times the heap) and queries one partition holding half of it
+ * (four times the heap) page by page through the SDK, with no Limit, so that every page is
+ * DynamoDB's 1 MB. Every item must come back exactly once and intact, every page must hold 1 MB
+ * of items (four of them), and the server must stay up throughout.
  *
  * <p>The server's memory is watched as it reads, from outside: its GC log gives the live heap at
  * each full collection (one is forced at the end of each read with {@code jcmd GC.run}), which
@@ -68,8 +69,9 @@ class LargeScanTest {
     private static final int WRITERS = 4;
     private static final long MB = 1024 * 1024;
     /**
-     * How much the server's resident memory may grow while it reads: the 64 MB block cache it
-     * fills, and slack. Holding what it reads would take the whole gigabyte.
+     * How much the server's resident memory may grow while it reads: the block cache it fills
+     * (RocksDB's 192 MB share of {@code --memory 512MB}), and slack. Holding what it reads would
+     * take the whole gigabyte.
      */
     private static final long READ_RESIDENT_GROWTH_LIMIT_MB = 256;
 
@@ -87,7 +89,9 @@ class LargeScanTest {
         GcLog gcLog = new GcLog(tmp.resolve("gc.log"));
         List<String> jvm = List.of("-Xmx" + HEAP_MB + "m", "-XX:+ExitOnOutOfMemoryError",
                 "-Xlog:gc:file=" + gcLog.file + ":uptime:filecount=0");
-        try (StatorProcess server = StatorProcess.start(tmp.resolve("data"), tmp.resolve("stator-stderr.txt"), jvm)) {
+        // The budget whose heap share is HEAP_MB, as bin/stator --memory 512MB would run it.
+        try (StatorProcess server = StatorProcess.start(tmp.resolve("data"), tmp.resolve("stator-stderr.txt"), jvm,
+                List.of("--memory", "512MB"))) {
             DynamoDbClient client = server.client();
             String table = "large-scan";
             client.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
