@@ -7,7 +7,9 @@ copy: the shapes and their constraints, without documentation.
 
 Usage: tools/trim-service-model.py [path/to/service-2.json(.gz)] > \
     stator-server/src/main/resources/io/stator/server/protocol/dynamodb-2012-08-10.json
-Without a path it uses the botocore installed for python3.
+Without a path it uses the botocore installed for python3. DynamoDB Streams' model is trimmed the
+same way: tools/trim-service-model.py .../data/dynamodbstreams/2012-08-10/service-2.json.gz >
+    stator-server/src/main/resources/io/stator/server/protocol/dynamodbstreams-2012-08-10.json
 """
 import gzip
 import json
@@ -39,7 +41,8 @@ def main():
         path = next(os.path.join(base, f) for f in sorted(os.listdir(base)) if f.startswith("service-2"))
     model = load(path)
     out = {
-        "source": "botocore data/dynamodb/2012-08-10/service-2.json (Apache License 2.0), trimmed",
+        "source": "botocore data/%s/2012-08-10/service-2.json (Apache License 2.0), trimmed"
+                  % ("dynamodbstreams" if "dynamodbstreams" in path else "dynamodb"),
         "metadata": {k: model["metadata"][k] for k in ("apiVersion", "targetPrefix", "jsonVersion")},
         "operations": {name: {k: op[k]["shape"] for k in ("input", "output") if k in op}
                        for name, op in sorted(model["operations"].items())},

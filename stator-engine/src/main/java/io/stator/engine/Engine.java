@@ -8,6 +8,7 @@ import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
 import io.stator.storage.Storage;
+import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableArns;
 import io.stator.engine.ttl.Expirer;
@@ -36,6 +37,7 @@ public final class Engine implements AutoCloseable {
     private final IndexBuilds indexBuilds;
     private final Expirer expirer;
     private final TimeToLive timeToLive;
+    private final Streams streams;
     private final Tables tables;
     private final Items items;
 
@@ -55,7 +57,8 @@ public final class Engine implements AutoCloseable {
         WritePipeline pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
                 config.itemCollectionLimitBytes());
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
-        this.tables = new Tables(catalog, indexBuilds, config.clock());
+        this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
+        this.tables = new Tables(catalog, indexBuilds, streams, config.clock());
         this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
@@ -75,6 +78,9 @@ public final class Engine implements AutoCloseable {
 
     /** UpdateTimeToLive and DescribeTimeToLive; the deletions run in the background. */
     public TimeToLive timeToLive() { return timeToLive; }
+
+    /** DynamoDB Streams: ListStreams, DescribeStream, GetShardIterator, GetRecords. */
+    public Streams streams() { return streams; }
 
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }

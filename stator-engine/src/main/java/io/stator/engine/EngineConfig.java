@@ -1,21 +1,27 @@
 package io.stator.engine;
 
 import io.stator.engine.index.PropagationDelay;
+import io.stator.engine.streams.StreamSettings;
 import java.time.Clock;
 
 /**
  * Settings the engine needs from the command line: the region and account id that appear in
  * ARNs, the clock (injected so that tests control time), how long changes take to reach global
  * secondary indexes, the size an item collection may reach on a table with a local index, and how
- * late Time to Live deletes an expired item.
+ * late Time to Live deletes an expired item, and the shape of DynamoDB Streams' shards and records.
  */
 public record EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
-                           long itemCollectionLimitBytes, PropagationDelay ttlDelay) {
+                           long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams) {
 
     public static final String DEFAULT_REGION = "us-east-1";
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
     /** DynamoDB's limit on an item collection of a table with a local secondary index: 10 GB. */
     public static final long DEFAULT_ITEM_COLLECTION_LIMIT_BYTES = 10L * 1024 * 1024 * 1024;
+
+    public EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
+                        long itemCollectionLimitBytes, PropagationDelay ttlDelay) {
+        this(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, StreamSettings.DEFAULTS);
+    }
 
     public EngineConfig(String region, String accountId, Clock clock) {
         this(region, accountId, clock, PropagationDelay.NONE, DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, PropagationDelay.NONE);

@@ -2,6 +2,7 @@ package io.stator.engine;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.engine.index.IndexBuilds;
+import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.CreateTableSpec;
@@ -32,11 +33,13 @@ public final class Tables {
 
     private final Catalog catalog;
     private final IndexBuilds indexBuilds;
+    private final Streams streams;
     private final Clock clock;
     private final ResourcePolicies resourcePolicies;
 
-    Tables(Catalog catalog, IndexBuilds indexBuilds, Clock clock) {
+    Tables(Catalog catalog, IndexBuilds indexBuilds, Streams streams, Clock clock) {
         this.catalog = catalog;
+        this.streams = streams;
         this.indexBuilds = indexBuilds;
         this.clock = clock;
         this.resourcePolicies = new ResourcePolicies(catalog, clock);
@@ -57,7 +60,11 @@ public final class Tables {
 
     /** Creates a table; it is usable as soon as this returns. */
     public TableDefinition create(CreateTableSpec spec) {
-        return catalog.create(TableCreation.definition(spec, catalog.arns(), clock));
+        // Stream records are staged from the first write after the definition is committed.
+        if (spec.stream() != null && spec.stream().enabled()) streams.register();
+        TableDefinition created = catalog.create(TableCreation.definition(spec, catalog.arns(), clock));
+        if (created.stream() != null) streams.tableChanged(created.name());
+        return created;
     }
 
     public TableDefinition describe(String nameOrArn) {
@@ -69,6 +76,7 @@ public final class Tables {
         Set<TableChange> changes = TableUpdates.changes(spec);
         TableUpdates.checkRequest(spec, changes);
         String name = describe(spec.tableName()).name();
+        if (spec.stream() != null && spec.stream().enabled()) streams.register();
         Instant now = clock.instant();
         AtomicReference<TableUpdates.Applied> applied = new AtomicReference<>();
         TableDefinition updated = catalog.update(name, table -> {
@@ -78,12 +86,16 @@ public final class Tables {
         applied.get().createdIndexes().forEach(index -> indexBuilds.backfill(name, index));
         applied.get().deletedIndexes().forEach(index -> indexBuilds.drop(name, index));
         TableDefinition before = applied.get().before();
+        if (changes.contains(TableChange.STREAM_SPECIFICATION)) streams.tableChanged(name);
         return new TableUpdates.Result(before, updated, TableUpdates.asStillUpdating(before, updated, changes), changes);
     }
 
     /** Deletes a table and its items; refused while deletion protection is on. Returns the definition it had. */
     public TableDefinition delete(String nameOrArn) {
-        return catalog.delete(describe(nameOrArn).name());
+        TableDefinition deleted = catalog.delete(describe(nameOrArn).name());
+        // Its stream, if any, is disabled and stays readable until it expires, as on DynamoDB.
+        streams.tableChanged(deleted.name());
+        return deleted;
     }
 
     /** One page of table names in ascending order, and the last one when more follow. */

@@ -62,6 +62,8 @@ public final class DynamoDbEndpoint {
     }
 
     private static final String TARGET_PREFIX = "DynamoDB_20120810.";
+    /** DynamoDB Streams' operations, on the same endpoint (botocore's dynamodbstreams model: targetPrefix). */
+    private static final String STREAMS_TARGET_PREFIX = "DynamoDBStreams_20120810.";
     private static final String X_AMZ_JSON_1_1 = "application/x-amz-json-1.1";
     private static final String X_AMZ_JSON_1_0 = "application/x-amz-json-1.0";
     private static final byte[] UNKNOWN_OPERATION_404 = "<UnknownOperationException/>\n".getBytes(StandardCharsets.US_ASCII);
@@ -69,6 +71,7 @@ public final class DynamoDbEndpoint {
     private static final char[] REQUEST_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
 
     private final ServiceModel model = ServiceModel.get();
+    private final ServiceModel streamsModel = ServiceModel.streams();
     private final Actions actions;
     private final Authenticator authenticator;
     private final AccessControl accessControl;
@@ -169,6 +172,8 @@ public final class DynamoDbEndpoint {
         ServiceModel.Operation operation = null;
         if (target != null && target.startsWith(TARGET_PREFIX)) {
             operation = model.operation(target.substring(TARGET_PREFIX.length()));
+        } else if (target != null && target.startsWith(STREAMS_TARGET_PREFIX)) {
+            operation = streamsModel.operation(target.substring(STREAMS_TARGET_PREFIX.length()));
         }
         if (operation == null) {
             if (hasBody) checkWellFormed(request.body());

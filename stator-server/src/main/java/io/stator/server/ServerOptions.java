@@ -4,6 +4,7 @@ import io.stator.engine.EngineConfig;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.server.http.ConnectionLimits;
 import java.nio.file.Path;
+import io.stator.engine.streams.StreamSettings;
 import java.time.Clock;
 import java.util.function.Consumer;
 
@@ -20,18 +21,19 @@ import java.util.function.Consumer;
  * @param connectionLimits         timeouts and the number of connections open at once
  * @param memory                   the memory the server may use (RocksDB's share is applied here)
  * @param ttlDelay                 how late Time to Live deletes an expired item
+ * @param streams                  DynamoDB Streams' shards, retention and --stream-delay
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
                             PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
-                            MemoryBudget memory, PropagationDelay ttlDelay) {
+                            MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
-                MemoryBudget.DEFAULT, PropagationDelay.NONE);
+                MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS);
     }
 
     /** True when the server speaks HTTPS. */
@@ -39,7 +41,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
 
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
-        return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay);
+        return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams);
     }
 
     /** A copy with some options changed, e.g. {@code options.with(o -> o.port = 0)}. */
@@ -48,7 +50,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         change.accept(m);
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
-                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay);
+                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -89,6 +91,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public ConnectionLimits connectionLimits;
         public MemoryBudget memory;
         public PropagationDelay ttlDelay;
+        public StreamSettings streams;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -108,6 +111,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             connectionLimits = o.connectionLimits;
             memory = o.memory;
             ttlDelay = o.ttlDelay;
+            streams = o.streams;
         }
     }
 }

@@ -31,7 +31,18 @@ public enum Keyspace {
      * deleted, in the order of its due time (see {@code io.stator.engine.ttl.ExpiryIndex});
      * written in the same batch as the item.
      */
-    EXPIRIES("expiries");
+    EXPIRIES("expiries"),
+    /**
+     * DynamoDB Streams' records: one row per change of an item of a table with a stream, in
+     * sequence order per shard (see {@code io.stator.engine.streams.StreamRecords}); written in the
+     * same batch as the item.
+     */
+    STREAM_RECORDS("stream-records"),
+    /**
+     * The streams of every table, current and past (until they expire), keyed by table name and
+     * creation time (see {@code io.stator.engine.streams.StreamCatalog}).
+     */
+    STREAMS("streams");
 
     private final String storedName;
 

@@ -35,7 +35,11 @@ public enum ErrorType {
     IDEMPOTENT_PARAMETER_MISMATCH(
             "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400, "Message"),
     POLICY_NOT_FOUND("com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400, "message"),
-    INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message");
+    INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message"),
+    // DynamoDB Streams' own errors (botocore's dynamodbstreams service-2.json declares them; the
+    // namespace is DynamoDB's, as the Streams endpoint answers them).
+    EXPIRED_ITERATOR("com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400, "message"),
+    TRIMMED_DATA_ACCESS("com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400, "message");
 
     private final String wireName;
     private final int httpStatus;

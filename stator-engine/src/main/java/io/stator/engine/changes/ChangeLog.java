@@ -12,8 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *
  * <p>Consumers register rarely (staging reads the list without a lock), and only while they
  * need changes: with none registered, the pipeline builds no records at all. Time to Live's
- * expiry index is one, registered while some table has Time to Live; DynamoDB Streams come next
- * (issue "DynamoDB Streams and Time to Live, on the change log").
+ * expiry index is one, registered while some table has Time to Live; DynamoDB Streams' records
+ * ({@code io.stator.engine.streams}) another, registered while some table has a stream.
  */
 public final class ChangeLog {
 
@@ -21,6 +21,13 @@ public final class ChangeLog {
     @FunctionalInterface
     public interface Consumer {
         void stage(WriteBatch batch, ChangeRecord change);
+
+        /**
+         * The batch it staged into is committed, or abandoned: called once per batch, after
+         * the commit, whether it succeeded or threw (a stream's sequence numbers stop being in
+         * flight).
+         */
+        default void settle(WriteBatch batch) { }
     }
 
     private final List<Consumer> consumers = new CopyOnWriteArrayList<>();
@@ -36,6 +43,11 @@ public final class ChangeLog {
     /** True when some consumer wants changes: the pipeline builds no records otherwise. */
     public boolean wanted() {
         return !consumers.isEmpty();
+    }
+
+    /** Tells every consumer that the batch is committed or abandoned (see {@link Consumer#settle}). */
+    public void settle(WriteBatch batch) {
+        for (Consumer c : consumers) c.settle(batch);
     }
 
     /** Hands one change to every consumer, in the batch that will commit it. */

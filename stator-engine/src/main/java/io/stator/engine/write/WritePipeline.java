@@ -130,8 +130,12 @@ public final class WritePipeline {
             deriveIndexChanges(p);
             try (ItemLocks.Held collection = lockCollectionOf(p);
                  WriteBatch batch = storage.newBatch()) {
-                stage(batch, p, null);
-                storage.commit(batch);
+                try {
+                    stage(batch, p, null);
+                    storage.commit(batch);
+                } finally {
+                    if (changeLog.wanted()) changeLog.settle(batch);
+                }
             }
             if (p.queuedIndexChanges) propagator.wake();
             return p;
@@ -213,22 +217,26 @@ public final class WritePipeline {
             boolean queued = false;
             try (ItemLocks.Held collections = lockCollectionsOf(pending);
                  WriteBatch batch = storage.newBatch()) {
-                Map<CollectionKey, Long> collectionSizes = new HashMap<>();
-                for (int i = 0; i < n; i++) {
-                    Pending p = pending.get(i);
-                    if (p.write.isConditionCheck() || p.changesNothing()) continue;
-                    try {
-                        deriveIndexChanges(p);
-                        stage(batch, p, collectionSizes);
-                        queued |= p.queuedIndexChanges;
-                    } catch (DynamoDbException e) {
-                        reasons[i] = CancellationReason.of(e);
-                        cancelled = true;
+                try {
+                    Map<CollectionKey, Long> collectionSizes = new HashMap<>();
+                    for (int i = 0; i < n; i++) {
+                        Pending p = pending.get(i);
+                        if (p.write.isConditionCheck() || p.changesNothing()) continue;
+                        try {
+                            deriveIndexChanges(p);
+                            stage(batch, p, collectionSizes);
+                            queued |= p.queuedIndexChanges;
+                        } catch (DynamoDbException e) {
+                            reasons[i] = CancellationReason.of(e);
+                            cancelled = true;
+                        }
                     }
+                    if (cancelled) throw new TransactionCanceledException(List.of(reasons));
+                    if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
+                    storage.commit(batch);
+                } finally {
+                    if (changeLog.wanted()) changeLog.settle(batch);
                 }
-                if (cancelled) throw new TransactionCanceledException(List.of(reasons));
-                if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
-                storage.commit(batch);
             }
             if (queued) propagator.wake();
             // Charged once committed. A ConditionCheck is billed as a write of the item it checks

@@ -11,10 +11,14 @@ import io.stator.server.protocol.request.DeleteResourcePolicyInput;
 import io.stator.server.protocol.request.DeleteTableInput;
 import io.stator.server.protocol.request.DescribeEndpointsRequest;
 import io.stator.server.protocol.request.DescribeLimitsInput;
+import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
 import io.stator.server.protocol.request.DescribeTimeToLiveInput;
 import io.stator.server.protocol.request.GetItemInput;
+import io.stator.server.protocol.request.GetRecordsInput;
+import io.stator.server.protocol.request.GetShardIteratorInput;
 import io.stator.server.protocol.request.GetResourcePolicyInput;
+import io.stator.server.protocol.request.ListStreamsInput;
 import io.stator.server.protocol.request.ListTablesInput;
 import io.stator.server.protocol.request.ListTagsOfResourceInput;
 import io.stator.server.protocol.request.ModelStructure;
@@ -79,6 +83,11 @@ public final class Actions {
         serve("DeleteResourcePolicy", DeleteResourcePolicyInput.class, new DeleteResourcePolicy(engine));
         serve("UpdateTimeToLive", UpdateTimeToLiveInput.class, new UpdateTimeToLive(engine));
         serve("DescribeTimeToLive", DescribeTimeToLiveInput.class, new DescribeTimeToLive(engine));
+        // DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.*), on the same endpoint.
+        serve("ListStreams", ListStreamsInput.class, new ListStreams(engine));
+        serve("DescribeStream", DescribeStreamInput.class, new DescribeStream(engine));
+        serve("GetShardIterator", GetShardIteratorInput.class, new GetShardIterator(engine));
+        serve("GetRecords", GetRecordsInput.class, new GetRecords(engine));
     }
 
     private <I extends ModelStructure> void serve(String name, Class<I> input, Action<I> action) {

@@ -4,6 +4,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.stator.engine.EngineConfig;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.engine.streams.StreamSettings;
 import io.stator.server.MemoryBudget;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
@@ -75,6 +76,10 @@ public final class StatorCommand implements Callable<Integer> {
             + "item: a duration (30s, 5m) or a range (1h-48h, each item always as late), past its expiry. Default: "
             + "as soon as the server sees it has expired (within a second). DynamoDB deletes within about two days.")
     String ttlDelay = "0ms";
+
+    @Option(names = "--stream-delay", paramLabel = "DELAY", description = "How late DynamoDB Streams records become "
+            + "readable after their change: a duration (250ms, 2s) or a range (100ms-2s). Default: at once.")
+    String streamDelay = "0ms";
 
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
@@ -149,12 +154,14 @@ public final class StatorCommand implements Callable<Integer> {
         if (maxConnections < 1) return fail("--max-connections must be at least 1, got " + maxConnections);
         PropagationDelay delay;
         PropagationDelay expiryDelay;
+        PropagationDelay recordsDelay;
         long collectionLimit;
         MemoryBudget memory;
         ConnectionLimits limits;
         try {
             delay = PropagationDelay.parse(gsiPropagationDelay);
             expiryDelay = ttlDelay(ttlDelay);
+            recordsDelay = PropagationDelay.parse(streamDelay);
             collectionLimit = parseSize("--item-collection-limit", itemCollectionLimit);
             memory = new MemoryBudget(parseSize("--memory", memorySize));
             limits = new ConnectionLimits(parseTimeout("--idle-timeout", idleTimeout),
@@ -176,6 +183,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.gsiPropagationDelay = delay;
             o.itemCollectionLimitBytes = collectionLimit;
             o.ttlDelay = expiryDelay;
+            o.streams = StreamSettings.DEFAULTS.withDelay(recordsDelay);
             o.tlsCertificateFile = tlsCertificate;
             o.tlsKeyFile = tlsKey;
             o.connectionLimits = limits;

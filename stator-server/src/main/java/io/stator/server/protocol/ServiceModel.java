@@ -111,7 +111,9 @@ public final class ServiceModel {
     /** The package of DynamoDB's Java model classes, which some of its messages name. */
     static final String JAVA_MODEL_PACKAGE = "com.amazonaws.dynamodb.v20120810.";
 
-    private static final ServiceModel INSTANCE = load();
+    private static final ServiceModel INSTANCE = load("dynamodb-2012-08-10.json");
+    /** DynamoDB Streams' API (botocore's dynamodbstreams model), served on the same endpoint. */
+    private static final ServiceModel STREAMS = load("dynamodbstreams-2012-08-10.json");
 
     private final Map<String, Operation> operations;
     private final Map<String, StructureShape> structures;
@@ -126,6 +128,9 @@ public final class ServiceModel {
 
     public static ServiceModel get() { return INSTANCE; }
 
+    /** DynamoDB Streams' operations ({@code X-Amz-Target: DynamoDBStreams_20120810.<Action>}). */
+    public static ServiceModel streams() { return STREAMS; }
+
     /** The operation of that name ("PutItem"), or null when DynamoDB has none. */
     public Operation operation(String name) { return operations.get(name); }
 
@@ -137,9 +142,9 @@ public final class ServiceModel {
 
     // ---- loading ----------------------------------------------------------------------------
 
-    private static ServiceModel load() {
+    private static ServiceModel load(String resource) {
         Map<String, Object> json;
-        try (InputStream in = ServiceModel.class.getResourceAsStream("dynamodb-2012-08-10.json")) {
+        try (InputStream in = ServiceModel.class.getResourceAsStream(resource)) {
             if (in == null) throw new IllegalStateException("service model resource missing");
             try (JsonParser parser = new JsonFactory().createParser(in)) {
                 parser.nextToken();

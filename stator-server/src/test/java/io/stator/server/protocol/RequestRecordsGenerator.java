@@ -54,6 +54,7 @@ final class RequestRecordsGenerator {
         Map<String, StructureShape> structures = new TreeMap<>();
         for (String operation : operations) {
             ServiceModel.Operation op = model.operation(operation);
+            if (op == null) op = ServiceModel.streams().operation(operation);
             if (op == null) throw new IllegalArgumentException("no operation " + operation + " in the model");
             collect(op.input(), structures);
         }

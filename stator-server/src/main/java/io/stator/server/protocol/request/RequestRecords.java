@@ -47,13 +47,16 @@ public final class RequestRecords {
             case "DescribeEndpointsRequest" ->
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
             case "DescribeLimitsInput" -> bound(members, DescribeLimitsInput.MEMBERS, DescribeLimitsInput::of);
+            case "DescribeStreamInput" -> bound(members, DescribeStreamInput.MEMBERS, DescribeStreamInput::of);
             case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
             case "DescribeTimeToLiveInput" ->
                     bound(members, DescribeTimeToLiveInput.MEMBERS, DescribeTimeToLiveInput::of);
             case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
             case "Get" -> bound(members, Get.MEMBERS, Get::of);
             case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);
+            case "GetRecordsInput" -> bound(members, GetRecordsInput.MEMBERS, GetRecordsInput::of);
             case "GetResourcePolicyInput" -> bound(members, GetResourcePolicyInput.MEMBERS, GetResourcePolicyInput::of);
+            case "GetShardIteratorInput" -> bound(members, GetShardIteratorInput.MEMBERS, GetShardIteratorInput::of);
             case "GlobalSecondaryIndex" -> bound(members, GlobalSecondaryIndex.MEMBERS, GlobalSecondaryIndex::of);
             case "GlobalSecondaryIndexUpdate" ->
                     bound(members, GlobalSecondaryIndexUpdate.MEMBERS, GlobalSecondaryIndexUpdate::of);
@@ -61,6 +64,7 @@ public final class RequestRecords {
                     bound(members, GlobalTableWitnessGroupUpdate.MEMBERS, GlobalTableWitnessGroupUpdate::of);
             case "KeySchemaElement" -> bound(members, KeySchemaElement.MEMBERS, KeySchemaElement::of);
             case "KeysAndAttributes" -> bound(members, KeysAndAttributes.MEMBERS, KeysAndAttributes::of);
+            case "ListStreamsInput" -> bound(members, ListStreamsInput.MEMBERS, ListStreamsInput::of);
             case "ListTablesInput" -> bound(members, ListTablesInput.MEMBERS, ListTablesInput::of);
             case "ListTagsOfResourceInput" ->
                     bound(members, ListTagsOfResourceInput.MEMBERS, ListTagsOfResourceInput::of);
@@ -82,6 +86,7 @@ public final class RequestRecords {
             case "ReplicationGroupUpdate" -> bound(members, ReplicationGroupUpdate.MEMBERS, ReplicationGroupUpdate::of);
             case "SSESpecification" -> bound(members, SSESpecification.MEMBERS, SSESpecification::of);
             case "ScanInput" -> bound(members, ScanInput.MEMBERS, ScanInput::of);
+            case "ShardFilter" -> bound(members, ShardFilter.MEMBERS, ShardFilter::of);
             case "StreamSpecification" -> bound(members, StreamSpecification.MEMBERS, StreamSpecification::of);
             case "Tag" -> bound(members, Tag.MEMBERS, Tag::of);
             case "TagResourceInput" -> bound(members, TagResourceInput.MEMBERS, TagResourceInput::of);

@@ -1,0 +1,138 @@
+package io.stator.engine.streams;
+
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.TableDefinition.StreamViewType;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Snapshot;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * Every table's streams, current and past, until they expire: in memory, and in the STREAMS key
+ * space. Key {@code [table name, UTF-8][0x00][creation, epoch ms, 8 bytes big-endian]} (a table
+ * name never holds a 0 byte); value, format version 1, written with DataOutputStream: {@code u8
+ * version; i64 tableId; utf label; utf viewType; utf partitionKey; utf partitionKeyType; utf
+ * sortKey (empty: none); utf sortKeyType; i32 shardCount; i64 shardPeriodMillis; i64
+ * disabledMillis (-1: enabled)}.
+ */
+final class StreamCatalog {
+
+    private static final byte VERSION = 1;
+
+    private final Storage storage;
+    /** By stored key: table name, then creation time. */
+    private final ConcurrentSkipListMap<String, StreamInfo> streams = new ConcurrentSkipListMap<>();
+
+    StreamCatalog(Storage storage) {
+        this.storage = storage;
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor c = storage.range(snapshot, Keyspace.STREAMS, new byte[0], null, false)) {
+            while (c.next()) {
+                StreamInfo s = decode(c.key(), c.value());
+                streams.put(mapKey(s.tableName(), s.createdMillis()), s);
+            }
+        }
+    }
+
+    private static String mapKey(String table, long created) {
+        return table + '\u0000' + String.format("%020d", created);
+    }
+
+    /** Streams in ListStreams' order: by table name, the newest of a table first. */
+    List<StreamInfo> all() {
+        List<StreamInfo> all = new ArrayList<>(streams.values());
+        all.sort(Comparator.comparing(StreamInfo::tableName).thenComparing(StreamInfo::createdMillis,
+                Comparator.reverseOrder()));
+        return all;
+    }
+
+    StreamInfo find(String tableName, long created) {
+        return streams.get(mapKey(tableName, created));
+    }
+
+    List<StreamInfo> ofTable(String tableName) {
+        return new ArrayList<>(streams.subMap(tableName + '\u0000', tableName + '\u0001').values());
+    }
+
+    boolean anyEnabled() {
+        for (StreamInfo s : streams.values()) if (s.enabled()) return true;
+        return false;
+    }
+
+    synchronized void put(StreamInfo stream) {
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.put(Keyspace.STREAMS, key(stream.tableName(), stream.createdMillis()), encode(stream));
+            storage.commit(batch);
+        }
+        streams.put(mapKey(stream.tableName(), stream.createdMillis()), stream);
+    }
+
+    synchronized void remove(StreamInfo stream) {
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.delete(Keyspace.STREAMS, key(stream.tableName(), stream.createdMillis()));
+            storage.commit(batch);
+        }
+        streams.remove(mapKey(stream.tableName(), stream.createdMillis()));
+    }
+
+    private static byte[] key(String table, long created) {
+        byte[] name = table.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(name.length + 9).put(name).put((byte) 0).putLong(created).array();
+    }
+
+    private static byte[] encode(StreamInfo s) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeLong(s.tableId());
+            out.writeUTF(s.label());
+            out.writeUTF(s.viewType().name());
+            KeySchema k = s.keySchema();
+            out.writeUTF(k.partitionKey());
+            out.writeUTF(k.partitionKeyType().name());
+            out.writeUTF(k.hasSortKey() ? k.sortKey() : "");
+            out.writeUTF(k.hasSortKey() ? k.sortKeyType().name() : "");
+            out.writeInt(s.shardCount());
+            out.writeLong(s.shardPeriodMillis());
+            out.writeLong(s.disabledMillis());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static StreamInfo decode(byte[] key, byte[] value) {
+        String table = new String(key, 0, key.length - 9, StandardCharsets.UTF_8);
+        long created = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            if (in.readByte() != VERSION) throw new IllegalStateException("unknown stream format");
+            long tableId = in.readLong();
+            String label = in.readUTF();
+            StreamViewType view = StreamViewType.valueOf(in.readUTF());
+            String pk = in.readUTF();
+            AttributeValue.Type pkType = AttributeValue.Type.valueOf(in.readUTF());
+            String sk = in.readUTF();
+            String skType = in.readUTF();
+            KeySchema schema = new KeySchema(pk, pkType, sk.isEmpty() ? null : sk,
+                    sk.isEmpty() ? null : AttributeValue.Type.valueOf(skType));
+            return new StreamInfo(table, tableId, label, created, view, schema, in.readInt(), in.readLong(),
+                    in.readLong());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

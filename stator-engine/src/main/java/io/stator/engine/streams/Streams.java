@@ -1,0 +1,376 @@
+package io.stator.engine.streams;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.core.item.ItemSize;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.streams.Shards.Shard;
+import io.stator.engine.table.Catalog;
+import io.stator.engine.table.TableDefinition;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Snapshot;
+import io.stator.storage.Storage;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * DynamoDB Streams: the streams of every table (kept in step with the tables' definitions by
+ * {@link #tableChanged}), their records ({@link StreamRecords}, staged by every write in its own
+ * batch), and the four read operations: ListStreams, DescribeStream, GetShardIterator, GetRecords.
+ *
+ * <p><b>Retention.</b> Records older than the retention (24 hours) are out of reach: an iterator
+ * before them gets TrimmedDataAccessException. They are deleted lazily, at most once a minute,
+ * and only once 20 minutes older than that (longer than an iterator lives), so that an iterator
+ * made before them always finds out, rather than silently skipping them.
+ */
+public final class Streams {
+
+    /** "A shard iterator expires 15 minutes after it is returned to the requester" (API reference, GetShardIterator). */
+    static final long ITERATOR_LIFETIME_MILLIS = 15 * 60 * 1000;
+    private static final long TRIM_MARGIN_MILLIS = 20 * 60 * 1000;
+    /** DynamoDB's GetRecords returns "up to 1 MB" of records (API reference, GetRecords). */
+    private static final long MAX_PAGE_BYTES = 1024 * 1024;
+
+    private final Storage storage;
+    private final Catalog tables;
+    private final ChangeLog changeLog;
+    private final Clock clock;
+    private final StreamSettings settings;
+    private final StreamCatalog catalog;
+    private final SequenceNumbers sequences;
+    private final StreamRecords records;
+    private boolean registered;
+    private volatile long lastTrim;
+
+    public Streams(Storage storage, Catalog tables, ChangeLog changeLog, Clock clock, StreamSettings settings) {
+        this.storage = storage;
+        this.tables = tables;
+        this.changeLog = changeLog;
+        this.clock = clock;
+        this.settings = settings;
+        this.catalog = new StreamCatalog(storage);
+        this.sequences = new SequenceNumbers(largestStoredSequence());
+        this.records = new StreamRecords(clock, sequences, settings.shardCount());
+        for (StreamInfo s : catalog.all()) tableChanged(s.tableName());
+        for (TableDefinition t : tables.all()) tableChanged(t.name());
+    }
+
+    public StreamSettings settings() { return settings; }
+
+    /**
+     * Makes every write stage stream records, before a table's stream is enabled (so that no
+     * write after the enabling misses its record). Never undone: sequence numbers in flight must
+     * be settled by the same consumer.
+     */
+    public synchronized void register() {
+        if (!registered) {
+            changeLog.register(records);
+            registered = true;
+        }
+    }
+
+    /** Brings the table's streams in line with its definition (enabled, disabled, deleted). */
+    public synchronized void tableChanged(String tableName) {
+        TableDefinition t = tables.find(tableName);
+        boolean enabled = t != null && t.stream() != null && t.stream().enabled() && t.latestStreamLabel() != null;
+        long now = clock.millis();
+        for (StreamInfo s : catalog.ofTable(tableName)) {
+            if (s.enabled() && (!enabled || s.tableId() != t.id() || !s.label().equals(t.latestStreamLabel()))) {
+                catalog.put(s.disabledAt(now));
+            }
+        }
+        if (enabled) {
+            register();
+            long created = StreamRecords.parseLabel(t.latestStreamLabel());
+            if (catalog.find(tableName, created) == null) {
+                catalog.put(new StreamInfo(tableName, t.id(), t.latestStreamLabel(), created, t.stream().viewType(),
+                        t.keySchema(), settings.shardCount(), settings.shardPeriodMillis(), -1));
+            }
+        }
+    }
+
+    // ---- ListStreams --------------------------------------------------------------------------
+
+    public record StreamSummary(String streamArn, String tableName, String streamLabel) {}
+
+    public record StreamList(List<StreamSummary> streams, String lastEvaluatedStreamArn) {}
+
+    public StreamList list(String tableName, String exclusiveStartStreamArn, int limit) {
+        trimIfDue();
+        List<StreamSummary> all = new ArrayList<>();
+        for (StreamInfo s : catalog.all()) {
+            if (tableName == null || tableName.equals(s.tableName())) all.add(summary(s));
+        }
+        int from = 0;
+        if (exclusiveStartStreamArn != null) {
+            for (int i = 0; i < all.size(); i++) if (all.get(i).streamArn().equals(exclusiveStartStreamArn)) from = i + 1;
+        }
+        List<StreamSummary> page = all.subList(from, Math.min(all.size(), from + limit));
+        String last = from + limit < all.size() ? page.get(page.size() - 1).streamArn() : null;
+        return new StreamList(List.copyOf(page), last);
+    }
+
+    private StreamSummary summary(StreamInfo s) {
+        return new StreamSummary(arn(s), s.tableName(), s.label());
+    }
+
+    private String arn(StreamInfo s) {
+        return tables.arns().streamArn(s.tableName(), s.label());
+    }
+
+    // ---- DescribeStream -----------------------------------------------------------------------
+
+    public record ShardDescription(String shardId, String parentShardId, String startingSequenceNumber,
+                                   String endingSequenceNumber) {}
+
+    public record StreamDescription(String streamArn, String streamLabel, String streamStatus, String streamViewType,
+                                    long creationRequestMillis, String tableName, io.stator.engine.table.KeySchema keySchema,
+                                    List<ShardDescription> shards, String lastEvaluatedShardId) {}
+
+    /** @param childrenOf with ShardFilter CHILD_SHARDS, the shard whose children alone are wanted; else null */
+    public StreamDescription describe(String streamArn, int limit, String exclusiveStartShardId, String childrenOf) {
+        StreamInfo s = require(streamArn);
+        trimIfDue();
+        long now = clock.millis();
+        List<Shard> shards = Shards.of(s, now, settings.retentionMillis());
+        if (childrenOf != null) {
+            Shard parent = Shards.find(s, childrenOf, now, settings.retentionMillis());
+            shards = shards.stream().filter(c -> parent != null && childrenOf.equals(c.parentId())).toList();
+        }
+        int from = 0;
+        if (exclusiveStartShardId != null) {
+            from = shards.size();
+            for (int i = 0; i < shards.size(); i++) if (shards.get(i).id().equals(exclusiveStartShardId)) from = i + 1;
+        }
+        List<ShardDescription> page = new ArrayList<>();
+        for (int i = from; i < Math.min(shards.size(), from + limit); i++) page.add(describe(shards.get(i), now));
+        String last = from + limit < shards.size() ? page.get(page.size() - 1).shardId() : null;
+        return new StreamDescription(streamArn, s.label(), s.enabled() ? "ENABLED" : "DISABLED", s.viewType().name(),
+                s.createdMillis(), s.tableName(), s.keySchema(), page, last);
+    }
+
+    private ShardDescription describe(Shard shard, long now) {
+        long start = shard.firstSequence();
+        String ending = null;
+        if (shard.closedMillis(now) >= 0) {
+            long end = shard.last(now) ? (shard.stream().disabledMillis() + 1000) * 1_000_000L : shard.endSequence(now);
+            ending = SequenceNumbers.text(Math.max(start, end - 1));
+        }
+        return new ShardDescription(shard.id(), shard.parentId(), SequenceNumbers.text(start), ending);
+    }
+
+    // ---- GetShardIterator ---------------------------------------------------------------------
+
+    public String shardIterator(String streamArn, String shardId, String type, String sequenceNumber) {
+        StreamInfo s = require(streamArn);
+        long now = clock.millis();
+        Shard shard = Shards.find(s, shardId, now, settings.retentionMillis());
+        // The text real DynamoDB answers (awslabs/dynamodb-streams-kinesis-adapter's tests, KCL users).
+        if (shard == null) throw DynamoDbException.resourceNotFound("Requested resource not found: Shard does not exist");
+        long trim = trimSequence(now);
+        long position;
+        switch (type) {
+            case "TRIM_HORIZON" -> position = Math.max(shard.firstSequence(), trim);
+            case "LATEST" -> position = Math.max(shard.firstSequence(), Math.min(visibleBelow(s, now), shard.endSequence(now)));
+            default -> {
+                long n = SequenceNumbers.parse(sequenceNumber);
+                // DynamoDB Local (AWS's own emulator, LocalAmazonDynamoDBStreams): "Invalid SequenceNumber for the shard".
+                if (n < shard.firstSequence() || n >= shard.endSequence(now)) {
+                    throw DynamoDbException.validation("Invalid SequenceNumber for the shard");
+                }
+                if (n < trim) throw trimmed();
+                position = type.equals("AFTER_SEQUENCE_NUMBER") ? n + 1 : n;
+            }
+        }
+        return new Iterator(s.tableName(), s.createdMillis(), shard.slot(), shard.generation(), position, now).encode();
+    }
+
+    // ---- GetRecords ---------------------------------------------------------------------------
+
+    /** One record as GetRecords shows it. */
+    public record StreamRecord(String eventId, ChangeRecord.EventName eventName, long approximateCreationSeconds,
+                               Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
+                               Map<String, AttributeValue> oldImage, String sequenceNumber, long sizeBytes,
+                               String streamViewType, boolean byTimeToLive) {}
+
+    public record RecordsPage(List<StreamRecord> records, String nextShardIterator) {}
+
+    public RecordsPage records(String shardIterator, int limit) {
+        Iterator it = Iterator.decode(shardIterator);
+        long now = clock.millis();
+        // DynamoDB Local's ExpiredIteratorException has no message (AmazonServiceExceptionType.EXPIRED_SHARD_ITERATOR).
+        if (now - it.issuedMillis > ITERATOR_LIFETIME_MILLIS) throw new DynamoDbException(ErrorType.EXPIRED_ITERATOR, null);
+        trimIfDue();
+        StreamInfo s = catalog.find(it.tableName, it.createdMillis);
+        Shard shard = s == null ? null : new Shard(s, it.slot, it.generation);
+        if (shard == null || Shards.find(s, shard.id(), now, settings.retentionMillis()) == null) {
+            // DynamoDB Local's answer to an iterator whose shard is gone.
+            throw DynamoDbException.resourceNotFound("Invalid ShardId in ShardIterator");
+        }
+        long position = it.position;
+        long trim = trimSequence(now);
+        if (position < trim) {
+            if (anyRecord(s, it.slot, position, trim)) throw trimmed();
+            position = trim;
+        }
+        long below = visibleBelow(s, now);
+        long end = Math.min(shard.endSequence(now), below);
+        List<StreamRecord> page = new ArrayList<>();
+        long bytes = 0;
+        boolean exhausted = true;
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor c = storage.range(snapshot, Keyspace.STREAM_RECORDS,
+                     StreamRecords.key(s.tableId(), s.createdMillis(), it.slot, position),
+                     StreamRecords.key(s.tableId(), s.createdMillis(), it.slot, Math.max(position, end)), false)) {
+            while (c.next()) {
+                StreamRecord r = record(s, StreamRecords.decode(c.key(), c.value()));
+                if (page.size() == limit || (!page.isEmpty() && bytes + r.sizeBytes() > MAX_PAGE_BYTES)) {
+                    exhausted = false;
+                    break;
+                }
+                page.add(r);
+                bytes += r.sizeBytes();
+                position = SequenceNumbers.parse(r.sequenceNumber()) + 1;
+            }
+        }
+        long closeSequence = shard.last(now) ? (s.disabledMillis() + 1000) * 1_000_000L : shard.endSequence(now);
+        boolean finished = shard.closedMillis(now) >= 0 && exhausted && below >= closeSequence;
+        String next = finished ? null
+                : new Iterator(s.tableName(), s.createdMillis(), it.slot, it.generation, position, now).encode();
+        return new RecordsPage(page, next);
+    }
+
+    private StreamRecord record(StreamInfo s, StreamRecords.Stored r) {
+        long size = ItemSize.of(r.keys()) + (r.newImage() == null ? 0 : ItemSize.of(r.newImage()))
+                + (r.oldImage() == null ? 0 : ItemSize.of(r.oldImage()));
+        return new StreamRecord(eventId(s, r.sequence()), r.eventName(),
+                SequenceNumbers.millisOf(r.sequence()) / 1000, r.keys(), r.newImage(), r.oldImage(),
+                SequenceNumbers.text(r.sequence()), size, s.viewType().name(),
+                r.origin() == ChangeRecord.Origin.TIME_TO_LIVE);
+    }
+
+    /** 32 hexadecimal digits, as DynamoDB's eventIDs are, the same every time the record is read. */
+    private static String eventId(StreamInfo s, long sequence) {
+        return String.format("%016x%016x", mix(sequence ^ s.createdMillis()), mix(sequence + s.tableId()));
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------
+
+    private StreamInfo require(String streamArn) {
+        String prefix = tables.arns().tableArn("");
+        int mark = streamArn.indexOf("/stream/");
+        // aws-sdk-js's integration tests against DynamoDB: DescribeStream of "fake-stream" is a
+        // ValidationException "Invalid StreamArn".
+        if (!streamArn.startsWith("arn:") || mark < 0) throw DynamoDbException.validation("Invalid StreamArn");
+        StreamInfo found = null;
+        if (streamArn.startsWith(prefix)) {
+            String table = streamArn.substring(prefix.length(), mark);
+            String label = streamArn.substring(mark + "/stream/".length());
+            for (StreamInfo s : catalog.ofTable(table)) if (s.label().equals(label)) found = s;
+        }
+        if (found == null || expired(found, clock.millis())) {
+            // DynamoDB Local, and real DynamoDB as its users quote it.
+            throw DynamoDbException.resourceNotFound("Requested resource not found: Stream: " + streamArn + " not found");
+        }
+        return found;
+    }
+
+    private boolean expired(StreamInfo s, long now) {
+        return !s.enabled() && s.disabledMillis() + settings.retentionMillis() < now;
+    }
+
+    private long trimSequence(long now) {
+        return Math.max(0, (now - settings.retentionMillis()) * 1_000_000L);
+    }
+
+    private long visibleBelow(StreamInfo s, long now) {
+        long below = sequences.visibleBelow(now);
+        long delay = settings.delay().millisFor(s.createdMillis());
+        return delay == 0 ? below : Math.min(below, (now - delay + 1) * 1_000_000L);
+    }
+
+    private boolean anyRecord(StreamInfo s, int slot, long from, long to) {
+        try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, from),
+                StreamRecords.key(s.tableId(), s.createdMillis(), slot, to), false)) {
+            return c.next();
+        }
+    }
+
+    private static DynamoDbException trimmed() {
+        // DynamoDB Local's text (AmazonServiceExceptionType.TRIMMED_DATA_ACCESS_EXCEPTION).
+        return new DynamoDbException(ErrorType.TRIMMED_DATA_ACCESS,
+                "The operation attempted to read past the oldest stream record in a shard.");
+    }
+
+    /** Deletes what retention put out of reach: old records, and streams disabled for longer than it. */
+    private void trimIfDue() {
+        long now = clock.millis();
+        if (now - lastTrim < 60_000 && now >= lastTrim) return;
+        synchronized (this) {
+            lastTrim = now;
+            long cut = Math.max(0, (now - settings.retentionMillis() - TRIM_MARGIN_MILLIS) * 1_000_000L);
+            for (StreamInfo s : catalog.all()) {
+                if (!s.enabled() && s.disabledMillis() + settings.retentionMillis() + TRIM_MARGIN_MILLIS < now) {
+                    storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), 0, 0),
+                            StreamRecords.key(s.tableId(), s.createdMillis() + 1, 0, 0));
+                    catalog.remove(s);
+                    continue;
+                }
+                for (int slot = 0; slot < s.shardCount(); slot++) {
+                    storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
+                            StreamRecords.key(s.tableId(), s.createdMillis(), slot, cut));
+                }
+            }
+        }
+    }
+
+    private long largestStoredSequence() {
+        long largest = 0;
+        for (StreamInfo s : catalog.all()) {
+            for (int slot = 0; slot < s.shardCount(); slot++) {
+                try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS,
+                        StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
+                        StreamRecords.key(s.tableId(), s.createdMillis(), slot + 1, 0), true)) {
+                    if (c.next()) largest = Math.max(largest, StreamRecords.sequenceOf(c.key()));
+                }
+            }
+        }
+        return largest;
+    }
+
+    /** A shard iterator: where in which shard, and when it was made; opaque to clients (base64). */
+    private record Iterator(String tableName, long createdMillis, int slot, long generation, long position,
+                            long issuedMillis) {
+
+        String encode() {
+            String text = tableName + '|' + createdMillis + '|' + slot + '|' + generation + '|' + position + '|' + issuedMillis;
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+        }
+
+        static Iterator decode(String text) {
+            try {
+                String[] p = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8).split("\\|");
+                if (p.length != 6) throw new IllegalArgumentException();
+                return new Iterator(p[0], Long.parseLong(p[1]), Integer.parseInt(p[2]), Long.parseLong(p[3]),
+                        Long.parseLong(p[4]), Long.parseLong(p[5]));
+            } catch (IllegalArgumentException e) {
+                // DynamoDB Local (LocalAmazonDynamoDBStreams.getRecords): ValidationException "Invalid ShardIterator".
+                throw DynamoDbException.validation("Invalid ShardIterator");
+            }
+        }
+    }
+
+}
