@@ -52,10 +52,15 @@ final class GetRecords implements Action<GetRecordsInput> {
             g.writeStringField("StreamViewType", r.streamViewType());
             g.writeEndObject();
             if (r.byTimeToLive()) {
-                // Time to Live's deletions (developer guide, "Change data capture for DynamoDB Streams").
+                // Time to Live's deletions: type "Service", principalId "dynamodb.amazonaws.com"
+                // (API reference, DynamoDB Streams, Record and Identity). On the wire the members
+                // are named as the service model names them, "Type" and "PrincipalId" (botocore's
+                // and the bundled dynamodbstreams-2012-08-10.json, shape Identity, no locationName):
+                // the SDKs read no other. The developer guide's lower-case "type"/"principalId" is
+                // the form Lambda's event records take, not GetRecords'.
                 g.writeObjectFieldStart("userIdentity");
-                g.writeStringField("type", "Service");
-                g.writeStringField("principalId", "dynamodb.amazonaws.com");
+                g.writeStringField("PrincipalId", "dynamodb.amazonaws.com");
+                g.writeStringField("Type", "Service");
                 g.writeEndObject();
             }
             g.writeEndObject();
