@@ -7,21 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stator.server.testing.StreamReading;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.retry.RetryMode;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -50,12 +45,7 @@ class StreamsTest {
         CLOCK.set(Instant.parse("2026-06-01T00:00:00Z"));
         server = StatorTestServer.start(o -> o.withClock(CLOCK));
         dynamo = server.client();
-        streams = DynamoDbStreamsClient.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY)))
-                .httpClient(UrlConnectionHttpClient.builder().build())
-                .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(1)))
-                .build();
+        streams = StreamReading.client(server.endpoint(), "us-east-1");
     }
 
     @AfterAll
@@ -83,19 +73,7 @@ class StreamsTest {
 
     /** Every record of the stream, shard by shard (parents first), to each shard's current end. */
     private static List<Record> readAll(String arn) {
-        List<Record> all = new ArrayList<>();
-        for (Shard shard : streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards()) {
-            String it = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-            while (it != null) {
-                String current = it;
-                GetRecordsResponse page = streams.getRecords(b -> b.shardIterator(current));
-                all.addAll(page.records());
-                if (page.records().isEmpty()) break;
-                it = page.nextShardIterator();
-            }
-        }
-        return all;
+        return StreamReading.readAll(streams, arn);
     }
 
     @Test
