@@ -81,6 +81,18 @@ public final class StatorCommand implements Callable<Integer> {
             + "readable after their change: a duration (250ms, 2s) or a range (100ms-2s). Default: at once.")
     String streamDelay = "0ms";
 
+    @Option(names = "--stream-shards", paramLabel = "N", description = "Shards of a new stream, each a range of "
+            + "partition-key hashes (default: ${DEFAULT-VALUE}; DynamoDB has one per partition).")
+    int streamShards = StreamSettings.DEFAULTS.shardCount();
+
+    @Option(names = "--stream-shard-period", paramLabel = "DURATION", description = "How long a new stream's shard "
+            + "stays open before a child succeeds it (default: 4h, about DynamoDB's).")
+    String streamShardPeriod = "4h";
+
+    @Option(names = "--stream-retention", paramLabel = "DURATION", description = "How long stream records are "
+            + "kept (default: 24h, DynamoDB's).")
+    String streamRetention = "24h";
+
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
@@ -154,14 +166,18 @@ public final class StatorCommand implements Callable<Integer> {
         if (maxConnections < 1) return fail("--max-connections must be at least 1, got " + maxConnections);
         PropagationDelay delay;
         PropagationDelay expiryDelay;
-        PropagationDelay recordsDelay;
+        StreamSettings streams;
         long collectionLimit;
         MemoryBudget memory;
         ConnectionLimits limits;
         try {
             delay = PropagationDelay.parse(gsiPropagationDelay);
             expiryDelay = ttlDelay(ttlDelay);
-            recordsDelay = PropagationDelay.parse(streamDelay);
+            if (streamShards < 1 || streamShards > 1000) {
+                throw new IllegalArgumentException("--stream-shards must be between 1 and 1000, got " + streamShards);
+            }
+            streams = new StreamSettings(streamShards, parseTimeout("--stream-shard-period", streamShardPeriod).toMillis(),
+                    parseTimeout("--stream-retention", streamRetention).toMillis(), PropagationDelay.parse(streamDelay));
             collectionLimit = parseSize("--item-collection-limit", itemCollectionLimit);
             memory = new MemoryBudget(parseSize("--memory", memorySize));
             limits = new ConnectionLimits(parseTimeout("--idle-timeout", idleTimeout),
@@ -183,7 +199,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.gsiPropagationDelay = delay;
             o.itemCollectionLimitBytes = collectionLimit;
             o.ttlDelay = expiryDelay;
-            o.streams = StreamSettings.DEFAULTS.withDelay(recordsDelay);
+            o.streams = streams;
             o.tlsCertificateFile = tlsCertificate;
             o.tlsKeyFile = tlsKey;
             o.connectionLimits = limits;
@@ -244,7 +260,7 @@ public final class StatorCommand implements Callable<Integer> {
         }
     }
 
-    /** "500ms", "20s", "2m": a positive duration with its unit. */
+    /** "500ms", "20s", "2m", "4h": a positive duration with its unit. */
     static Duration parseTimeout(String option, String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         try {
@@ -252,6 +268,7 @@ public final class StatorCommand implements Callable<Integer> {
             if (t.endsWith("ms")) d = Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2).trim()));
             else if (t.endsWith("s")) d = Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1).trim()));
             else if (t.endsWith("m")) d = Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1).trim()));
+            else if (t.endsWith("h")) d = Duration.ofHours(Long.parseLong(t.substring(0, t.length() - 1).trim()));
             else throw new NumberFormatException();
             if (d.isNegative() || d.isZero()) throw new NumberFormatException();
             return d;

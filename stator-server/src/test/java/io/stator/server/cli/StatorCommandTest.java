@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stator.server.testing.CommandProcess;
 import io.stator.server.testing.RawHttp;
 import io.stator.server.testing.StatorTestServer;
+import io.stator.server.testing.StreamReading;
 import io.stator.server.testing.TestCertificates;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * The command line as its users meet it: the real main class in its own JVM, with the class
@@ -166,7 +169,8 @@ class StatorCommandTest {
         assertTrue(usage.startsWith("Usage: stator"), usage);
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
                 "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
-                "--max-connections", "--ttl-delay")) {
+                "--max-connections", "--ttl-delay", "--memory", "--stream-delay", "--stream-shards",
+                "--stream-shard-period", "--stream-retention")) {
             assertTrue(usage.contains(option), option + " in " + usage);
         }
     }
@@ -272,6 +276,32 @@ class StatorCommandTest {
         assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--ttl-delay", "48h-1h"),
                 "--ttl-delay must be a duration such as 30s or a range such as 1h-48h: the delay range must go from "
                         + "low to high: 48h-1h");
+    }
+
+    @Test
+    void streamSettingsThatCannotBeAreRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--stream-shards", "0"),
+                "--stream-shards must be between 1 and 1000, got 0");
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--stream-retention", "1d"),
+                "--stream-retention must be a duration such as 500ms, 20s or 2m, got '1d'");
+    }
+
+    @Test
+    void streamSettingsShapeANewStream() throws Exception {
+        CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
+                "--stream-shards", "2", "--stream-shard-period", "1h", "--stream-retention", "2h");
+        String listening = stator.awaitLine(STARTUP);
+        Matcher m = matchListening(listening);
+        try (DynamoDbClient client = client(listening);
+             DynamoDbStreamsClient streams = StreamReading.client(URI.create("http://127.0.0.1:" + m.group(2)),
+                     "us-east-1")) {
+            StatorTestServer.createTable(client, "streamed");
+            String arn = client.updateTable(b -> b.tableName("streamed").streamSpecification(
+                    s -> s.streamEnabled(true).streamViewType(StreamViewType.KEYS_ONLY)))
+                    .tableDescription().latestStreamArn();
+
+            assertEquals(2, streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().size());
+        }
     }
 
     @Test
