@@ -116,14 +116,7 @@ class ConnectionTimeoutsTest {
             connection.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
             // One byte every 50 ms: the connection is never quiet for long, which is what a
             // "no read for N seconds" timer would wait for.
-            Thread trickle = trickle(connection);
-            try {
-                Duration closedAfter = connection.awaitClose(CLOSED_WITHIN);
-                assertTrue(closedAfter.compareTo(NOT_BEFORE) >= 0, "closed after only " + closedAfter);
-            } finally {
-                trickle.interrupt();
-                trickle.join();
-            }
+            assertClosedWhileTrickling(connection);
         }
     }
 
@@ -131,14 +124,19 @@ class ConnectionTimeoutsTest {
     void aBodyTricklingInIsCutOffAtTheBodyTimeoutThoughBytesKeepComing() throws Exception {
         try (RawHttp connection = RawHttp.connect(shortBody.port())) {
             connection.writeHead("POST", "/", RawHttp.dummySignedHeaders("PutItem"), 100_000);
-            Thread trickle = trickle(connection);
-            try {
-                Duration closedAfter = connection.awaitClose(CLOSED_WITHIN);
-                assertTrue(closedAfter.compareTo(NOT_BEFORE) >= 0, "closed after only " + closedAfter);
-            } finally {
-                trickle.interrupt();
-                trickle.join();
-            }
+            assertClosedWhileTrickling(connection);
+        }
+    }
+
+    /** Keeps a byte coming every 50 ms, and expects the server to close the connection, but not too soon. */
+    private static void assertClosedWhileTrickling(RawHttp connection) throws Exception {
+        Thread trickle = trickle(connection);
+        try {
+            Duration closedAfter = connection.awaitClose(CLOSED_WITHIN);
+            assertTrue(closedAfter.compareTo(NOT_BEFORE) >= 0, "closed after only " + closedAfter);
+        } finally {
+            trickle.interrupt();
+            trickle.join();
         }
     }
 
