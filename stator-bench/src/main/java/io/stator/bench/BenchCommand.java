@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 /** {@code stator-bench}: the load generator ({@code run}) and the comparison with peers ({@code compare}). */
 @Command(name = "stator-bench", mixinStandardHelpOptions = true, version = "stator-bench 0.1.0",
         description = "Load generator for DynamoDB-compatible servers, and Stator's comparison with its peers.",
-        subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.SoakCommand.class,
+        subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.SoakCommand.class, BenchCommand.StreamsCommand.class,
                 BenchCommand.Trivial.class})
 public final class BenchCommand implements Runnable {
 
@@ -266,7 +266,49 @@ public final class BenchCommand implements Runnable {
             Files.createDirectories(work);
             Soak.Options options = new Soak.Options(memory, minutes, connections, items, itemBytes);
             List<Soak.Minute> result = Soak.run(options, new ServerKind.Places(home, work, work, null));
-            Soak.write(out, Soak.markdown(options, result, Machine.describe()));
+            ReportSection.SOAK.write(out, Soak.markdown(options, result, Machine.describe()));
+            Compare.progress("report: %s", out);
+            return 0;
+        }
+    }
+
+    @Command(name = "streams", mixinStandardHelpOptions = true,
+            description = "Measures put and update on a table without a stream and on one with a NEW_AND_OLD_IMAGES "
+                    + "stream, in one Stator (durable), and writes the figures into the report's streams section.")
+    static final class StreamsCommand implements Callable<Integer> {
+        @Option(names = "--rounds", description = "Measurements per workload and table (default: ${DEFAULT-VALUE}).")
+        int rounds = 5;
+
+        @Option(names = "--duration", paramLabel = "SECONDS", description = "Seconds per measurement (default: ${DEFAULT-VALUE}).")
+        int seconds = 6;
+
+        @Option(names = "--connections", description = "Concurrent keep-alive connections (default: ${DEFAULT-VALUE}).")
+        int connections = 16;
+
+        @Option(names = "--items", description = "Items in each table (default: ${DEFAULT-VALUE}).")
+        long items = 100_000;
+
+        @Option(names = "--item-size", paramLabel = "BYTES", description = "Item size as DynamoDB measures it (default: ${DEFAULT-VALUE}).")
+        int itemBytes = 1024;
+
+        @Option(names = "--report", description = "The report to write the section into; the rest of it is kept "
+                + "(default: target/stator-bench/benchmarks.md).")
+        Path report;
+
+        @Option(names = "--work-dir", description = "Data directory and server log (default: target/stator-bench).")
+        Path workDir;
+
+        @Override
+        public Integer call() throws IOException {
+            if (rounds < 1 || seconds < 1) throw new IllegalArgumentException("--rounds and --duration must be at least 1");
+            Path home = Path.of(System.getProperty("stator.home", ".")).toAbsolutePath().normalize();
+            Path work = workDir != null ? workDir : home.resolve("target/stator-bench");
+            Path out = report != null ? report : work.resolve("benchmarks.md");
+            Files.createDirectories(work);
+            StreamCost.Options options = new StreamCost.Options(rounds, connections, items, itemBytes,
+                    Duration.ofSeconds(2), Duration.ofSeconds(seconds));
+            StreamCost.Outcome outcome = StreamCost.run(options, new ServerKind.Places(home, work, work, null));
+            ReportSection.STREAMS.write(out, StreamCost.markdown(options, outcome, Machine.describe()));
             Compare.progress("report: %s", out);
             return 0;
         }

@@ -37,21 +37,25 @@ final class MarkdownReport {
 
     void write(Path report, Path chart) throws IOException {
         String analysis = "";
-        String soak = null;
+        StringBuilder kept = new StringBuilder();
         if (Files.exists(report)) {
             String old = Files.readString(report);
             int a = old.indexOf(ANALYSIS_START);
             int b = old.indexOf(ANALYSIS_END);
             if (a >= 0 && b > a) analysis = old.substring(a + ANALYSIS_START.length(), b).strip();
-            // The soak's section (stator-bench soak, half an hour) is kept until the next soak.
-            int s = old.indexOf(Soak.BEGIN);
-            int e = old.indexOf(Soak.END);
-            if (s >= 0 && e > s) soak = old.substring(s, e + Soak.END.length()) + "\n";
+            // The sections of other subcommands (a soak takes half an hour) are kept until their next run.
+            for (ReportSection section : ReportSection.KEPT) {
+                String found = section.find(old);
+                if (found != null) kept.append(found).append('\n');
+            }
         }
         if (report.getParent() != null) Files.createDirectories(report.getParent());
         Files.writeString(chart, chart());
         Files.writeString(report, markdown(report.toAbsolutePath().getParent().relativize(chart.toAbsolutePath()).toString(), analysis));
-        if (soak != null) Soak.write(report, soak);
+        for (ReportSection section : ReportSection.KEPT) {
+            String found = section.find(kept.toString());
+            if (found != null) section.write(report, found);
+        }
     }
 
     private List<ServerKind> servers() {

@@ -22,10 +22,6 @@ final class Soak {
     /** Each minute's load: reads, overwrites, updates, queries and a hot key, a quarter minute each. */
     static final List<Workload> WORKLOADS = List.of(Workload.MIXED, Workload.PUT, Workload.QUERY, Workload.HOT_KEY);
 
-    /** Where the report's section begins and ends, so that a new soak replaces the last one's. */
-    static final String BEGIN = "<!-- soak: written by stator-bench soak -->";
-    static final String END = "<!-- end of soak -->";
-
     record Options(String memory, int minutes, int connections, long items, int itemBytes) {}
 
     /** One minute of load and the resident memory at its end. */
@@ -76,7 +72,6 @@ final class Soak {
     /** The report's section: RSS minute by minute (every minute up to 5, then every 5th) and the ratio. */
     static String markdown(Options options, List<Minute> minutes, String machine) {
         StringBuilder md = new StringBuilder();
-        md.append(BEGIN).append('\n');
         md.append(String.format(Locale.ROOT, "## Memory over %d minutes%n%n", options.minutes()));
         md.append(String.format(Locale.ROOT, "`bin/stator --memory %s` (durable), %,d items of %d B, %d connections; "
                 + "each minute runs %s for %d s each, as fast as they go (puts overwrite: the data does not grow). "
@@ -100,21 +95,6 @@ final class Soak {
                     last.minute(), last.residentMegabytes(),
                     100 * (last.residentMegabytes() / fifth.residentMegabytes() - 1), fifth.residentMegabytes(), peak));
         }
-        md.append(END).append('\n');
-        return md.toString();
-    }
-
-    /** Writes the section into the report: in place of the last soak's, else at its end. */
-    static void write(Path report, String section) throws IOException {
-        String text = Files.exists(report) ? Files.readString(report) : "";
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        if (begin >= 0 && end > begin) {
-            text = text.substring(0, begin) + section + text.substring(end + END.length()).replaceFirst("^\n", "");
-        } else {
-            text = text + (text.isEmpty() || text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n") + section;
-        }
-        if (report.getParent() != null) Files.createDirectories(report.getParent());
-        Files.writeString(report, text);
+        return ReportSection.SOAK.wrap(md.toString());
     }
 }

@@ -1,6 +1,7 @@
 package io.stator.engine;
 
 import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.capacity.Throughput;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
@@ -41,8 +42,10 @@ public final class Engine implements AutoCloseable {
     private final Tables tables;
     private final Items items;
 
+    /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
-        this(storage, config, new CapacityMeter());
+        this(storage, config, new CapacityMeter(new Throughput(config.clock(), config.throughput(),
+                new TableArns(config.region(), config.accountId()))));
     }
 
     /** An engine whose operations are admitted and billed by {@code meter}. */
@@ -58,7 +61,7 @@ public final class Engine implements AutoCloseable {
                 config.itemCollectionLimitBytes());
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
         this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
-        this.tables = new Tables(catalog, indexBuilds, streams, config.clock());
+        this.tables = new Tables(catalog, indexBuilds, streams, meter, config.clock());
         this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);

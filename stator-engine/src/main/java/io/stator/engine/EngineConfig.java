@@ -1,5 +1,6 @@
 package io.stator.engine;
 
+import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.engine.streams.StreamSettings;
 import java.time.Clock;
@@ -8,10 +9,12 @@ import java.time.Clock;
  * Settings the engine needs from the command line: the region and account id that appear in
  * ARNs, the clock (injected so that tests control time), how long changes take to reach global
  * secondary indexes, the size an item collection may reach on a table with a local index, and how
- * late Time to Live deletes an expired item, and the shape of DynamoDB Streams' shards and records.
+ * late Time to Live deletes an expired item, the shape of DynamoDB Streams' shards and records,
+ * and how throughput limits apply.
  */
 public record EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
-                           long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams) {
+                           long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
+                           ThroughputSettings throughput) {
 
     public static final String DEFAULT_REGION = "us-east-1";
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
@@ -20,7 +23,8 @@ public record EngineConfig(String region, String accountId, Clock clock, Propaga
 
     public EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
                         long itemCollectionLimitBytes, PropagationDelay ttlDelay) {
-        this(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, StreamSettings.DEFAULTS);
+        this(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, StreamSettings.DEFAULTS,
+                ThroughputSettings.DEFAULTS);
     }
 
     public EngineConfig(String region, String accountId, Clock clock) {

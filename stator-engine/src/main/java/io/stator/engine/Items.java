@@ -5,6 +5,7 @@ import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.lock.ItemLocks;
@@ -24,10 +25,8 @@ import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
 import io.stator.engine.write.WriteResult;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The item operations. Writes are {@link ItemWrite}s run by the {@link WritePipeline}, alone
@@ -87,10 +86,16 @@ public final class Items {
     public List<WriteResult> batchWrite(List<ItemWrite> writes) {
         List<WriteResult> results = new ArrayList<>(writes.size());
         boolean anyWritten = false;
+        ThroughputExceededException throttled = null;
         for (ItemWrite w : writes) {
             try {
                 results.add(pipeline.write(w));
                 anyWritten = true;
+            } catch (ThroughputExceededException e) {
+                // Throttled writes come back in UnprocessedItems; the call fails only if none
+                // could be processed (API reference, BatchWriteItem).
+                if (throttled == null) throttled = e;
+                results.add(null);
             } catch (DynamoDbException e) {
                 if (e.type() != ErrorType.TRANSACTION_CONFLICT) throw e;
                 results.add(null);
@@ -100,6 +105,7 @@ public final class Items {
                 break;
             }
         }
+        if (!anyWritten && throttled != null) throw throttled;
         return results;
     }
 
@@ -134,12 +140,20 @@ public final class Items {
 
     /** One read, admitted before and charged after. */
     private Page read(ReadPlan plan) {
-        meter.admit(plan.target().table(), CapacityMeter.Access.READ);
-        return charged(reads.read(plan));
+        admit(plan);
+        return charged(plan, reads.read(plan));
     }
 
-    private Page charged(Page page) {
-        return page.charged(meter.charge(page.usage()));
+    private void admit(ReadPlan plan) {
+        boolean onePartition = !plan.scan();
+        meter.admitRead(plan.target().table(), plan.target().index(), onePartition,
+                onePartition ? plan.partitionHash() : 0);
+    }
+
+    private Page charged(ReadPlan plan, Page page) {
+        boolean onePartition = !plan.scan();
+        return page.charged(meter.chargeRead(plan.target().table(), plan.target().index(), onePartition,
+                onePartition ? plan.partitionHash() : 0, page.usage()));
     }
 
     /** One table's keys of a BatchGetItem, and how to read them. */
@@ -163,9 +177,10 @@ public final class Items {
             for (Map<String, AttributeValue> key : t.keys()) PrimaryKeys.checkKey(t.table().keySchema(), key);
             ReadPlan.checkProjection(t.table(), t.projection());
         }
-        for (TableKeys t : tables) meter.admit(t.table(), CapacityMeter.Access.READ);
         List<TableItems> results = new ArrayList<>(tables.size());
         boolean cut = false;
+        boolean anyRead = false;
+        ThroughputExceededException throttled = null;
         long bytes = 0;
         for (TableKeys t : tables) {
             List<Map<String, AttributeValue>> items = new ArrayList<>();
@@ -176,19 +191,31 @@ public final class Items {
                     unprocessed.add(key);
                     continue;
                 }
-                Page read = reads.read(ReadPlan.item(t.table(), key, t.consistentRead(), t.projection(), false));
+                ReadPlan plan = ReadPlan.item(t.table(), key, t.consistentRead(), t.projection(), false);
+                try {
+                    admit(plan);
+                } catch (ThroughputExceededException e) {
+                    // Throttled keys come back unprocessed; the call fails only if none was read
+                    // (API reference, BatchGetItem).
+                    if (throttled == null) throttled = e;
+                    unprocessed.add(key);
+                    continue;
+                }
+                Page read = reads.read(plan);
                 if (bytes + read.bytesRead() > MAX_BATCH_GET_BYTES) {
                     cut = true;
                     unprocessed.add(key);
                     continue;
                 }
+                anyRead = true;
                 bytes += read.bytesRead();
                 if (consumed == null) consumed = new ConsumedCapacity.Builder();
-                consumed.add(meter.charge(read.usage()));
+                consumed.add(charged(plan, read).consumed());
                 if (read.item() != null) items.add(read.item());
             }
             results.add(new TableItems(items, unprocessed, consumed == null ? null : consumed.build()));
         }
+        if (!anyRead && throttled != null) throw throttled;
         return results;
     }
 
@@ -210,9 +237,12 @@ public final class Items {
             plans.add(plan);
             rowKeys.add(plan.range().from());
         }
-        Set<Long> admitted = new HashSet<>();
-        for (Get g : gets) {
-            if (admitted.add(g.table().id())) meter.admit(g.table(), CapacityMeter.Access.READ);
+        for (int i = 0; i < plans.size(); i++) {
+            try {
+                admit(plans.get(i));
+            } catch (ThroughputExceededException e) {
+                throw TransactionCanceledException.at(i, gets.size(), CancellationReason.of(e));
+            }
         }
         int conflict = locks.firstClaimed(rowKeys);
         if (conflict >= 0) {
@@ -231,7 +261,7 @@ public final class Items {
         if (bytes > MAX_TRANSACTION_PAYLOAD_BYTES) {
             throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
         }
-        results.replaceAll(this::charged);
+        for (int i = 0; i < results.size(); i++) results.set(i, charged(plans.get(i), results.get(i)));
         return results;
     }
 }

@@ -1,6 +1,7 @@
 package io.stator.engine;
 
 import io.stator.core.error.DynamoDbException;
+import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
@@ -36,9 +37,11 @@ public final class Tables {
     private final Streams streams;
     private final Clock clock;
     private final ResourcePolicies resourcePolicies;
+    private final CapacityMeter meter;
 
-    Tables(Catalog catalog, IndexBuilds indexBuilds, Streams streams, Clock clock) {
+    Tables(Catalog catalog, IndexBuilds indexBuilds, Streams streams, CapacityMeter meter, Clock clock) {
         this.catalog = catalog;
+        this.meter = meter;
         this.streams = streams;
         this.indexBuilds = indexBuilds;
         this.clock = clock;
@@ -63,6 +66,7 @@ public final class Tables {
         // Stream records are staged from the first write after the definition is committed.
         if (spec.stream() != null && spec.stream().enabled()) streams.register();
         TableDefinition created = catalog.create(TableCreation.definition(spec, catalog.arns(), clock));
+        meter.tableChanged(created);
         if (created.stream() != null) streams.tableChanged(created.name());
         return created;
     }
@@ -85,6 +89,7 @@ public final class Tables {
         });
         applied.get().createdIndexes().forEach(index -> indexBuilds.backfill(name, index));
         applied.get().deletedIndexes().forEach(index -> indexBuilds.drop(name, index));
+        meter.tableChanged(updated);
         TableDefinition before = applied.get().before();
         if (changes.contains(TableChange.STREAM_SPECIFICATION)) streams.tableChanged(name);
         return new TableUpdates.Result(before, updated, TableUpdates.asStillUpdating(before, updated, changes), changes);
@@ -93,6 +98,7 @@ public final class Tables {
     /** Deletes a table and its items; refused while deletion protection is on. Returns the definition it had. */
     public TableDefinition delete(String nameOrArn) {
         TableDefinition deleted = catalog.delete(describe(nameOrArn).name());
+        meter.tableDeleted(deleted);
         // Its stream, if any, is disabled and stays readable until it expires, as on DynamoDB.
         streams.tableChanged(deleted.name());
         return deleted;

@@ -9,6 +9,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.engine.write.CancellationReason;
 import io.stator.engine.write.ConditionalCheckFailedException;
+import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.write.TransactionCanceledException;
 import io.stator.server.access.AccessControl;
 import io.stator.server.access.Authorizer;
@@ -222,6 +223,7 @@ public final class DynamoDbEndpoint {
                 AttributeValueJson.writeItem(g, failed.item());
             }
             if (e instanceof TransactionCanceledException cancelled) writeCancellationReasons(g, cancelled);
+            if (e instanceof ThroughputExceededException throttled) writeThrottlingReasons(g, throttled);
             g.writeEndObject();
         } catch (IOException io) {
             throw new UncheckedIOException(io);
@@ -243,6 +245,18 @@ public final class DynamoDbEndpoint {
                 AttributeValueJson.writeItem(g, reason.item());
             }
             if (reason.message() != null) g.writeStringField("Message", reason.message());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    /** Which limits of which table or index refused the request: [{"reason": ..., "resource": ARN}]. */
+    private static void writeThrottlingReasons(JsonGenerator g, ThroughputExceededException e) throws IOException {
+        g.writeArrayFieldStart(e.reasonsMember());
+        for (ThroughputExceededException.Reason reason : e.reasons()) {
+            g.writeStartObject();
+            g.writeStringField("reason", reason.reason());
+            g.writeStringField("resource", reason.resource());
             g.writeEndObject();
         }
         g.writeEndArray();

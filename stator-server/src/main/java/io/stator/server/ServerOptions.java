@@ -1,6 +1,7 @@
 package io.stator.server;
 
 import io.stator.engine.EngineConfig;
+import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.server.http.ConnectionLimits;
 import java.nio.file.Path;
@@ -22,18 +23,20 @@ import java.util.function.Consumer;
  * @param memory                   the memory the server may use (RocksDB's share is applied here)
  * @param ttlDelay                 how late Time to Live deletes an expired item
  * @param streams                  DynamoDB Streams' shards, retention and --stream-delay
+ * @param throughput               whether throughput limits throttle (--throughput) and when partitions split
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
                             PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
-                            MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams) {
+                            MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
+                            ThroughputSettings throughput) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
-                MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS);
+                MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS);
     }
 
     /** True when the server speaks HTTPS. */
@@ -41,7 +44,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
 
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
-        return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams);
+        return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams,
+                throughput);
     }
 
     /** A copy with some options changed, e.g. {@code options.with(o -> o.port = 0)}. */
@@ -50,7 +54,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         change.accept(m);
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
-                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams);
+                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -60,6 +64,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withPolicies(Path file) { return with(o -> o.policiesFile = file); }
 
     public ServerOptions withClock(Clock clock) { return with(o -> o.clock = clock); }
+
+    public ServerOptions withThroughput(ThroughputSettings settings) { return with(o -> o.throughput = settings); }
 
     public ServerOptions withInMemory(boolean inMemory) { return with(o -> o.inMemory = inMemory); }
 
@@ -92,6 +98,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public MemoryBudget memory;
         public PropagationDelay ttlDelay;
         public StreamSettings streams;
+        public ThroughputSettings throughput;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -112,6 +119,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             memory = o.memory;
             ttlDelay = o.ttlDelay;
             streams = o.streams;
+            throughput = o.throughput;
         }
     }
 }

@@ -1,40 +1,65 @@
 package io.stator.engine.capacity;
 
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 
 /**
  * The one place that decides what operations cost and whether they may run.
  *
- * <p>Every operation meets the meter twice. Before its work, {@link #admit}: may it run now?
- * After, {@link #charge}: what it consumed, computed from its {@link Usage} by DynamoDB's rules
- * ({@link CapacityUnits}), which is what ReturnConsumedCapacity reports. Reporting is the same
- * whether or not throughput is enforced.
- *
- * <p>Today every operation is admitted: Stator does not throttle yet. Admission control (token
- * buckets per table, index and partition, burst and adaptive capacity, on-demand limits; see
- * ../shared/reference/dynamodb-throughput.md) goes into {@link #admit}, and debiting the buckets
- * into {@link #charge}, without touching any operation.
+ * <p>Prices come from {@link Usage}, by DynamoDB's rules ({@link CapacityUnits}): that is what
+ * ReturnConsumedCapacity reports, whether or not throughput is enforced. Admission is the
+ * {@link Admission}'s ({@link Throughput}: DynamoDB's buckets per table, index and partition):
+ * a read is admitted before its work and debited after (its price is known only then); a write is
+ * priced and admitted in one step once the pipeline knows the item before and after, before it
+ * commits, so that a refused write changes nothing.
  */
 public final class CapacityMeter {
 
-    /** What an operation is about to do to a table. */
-    public enum Access { READ, WRITE }
-
-    /**
-     * Decides whether an operation may run. Returns normally when it may; refusing throws
-     * DynamoDB's error (ProvisionedThroughputExceededException, ThrottlingException, ...).
-     */
-    @FunctionalInterface
+    /** Admission control: refuses by throwing DynamoDB's throttling error. */
     public interface Admission {
-        void admit(TableDefinition table, Access access);
+        /**
+         * Before a read of a table or index ({@code index} null for the table).
+         *
+         * @param onePartition   the read stays in one partition key (GetItem, Query), whose hash follows
+         */
+        void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash);
 
-        /** Every operation runs: no throughput is enforced. */
-        Admission ALL = (table, access) -> { };
+        /** After the read: what it consumed. */
+        void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash,
+                       ConsumedCapacity consumed);
+
+        /**
+         * A write priced, before it commits; with {@code mayRefuse} false it is only debited (a
+         * write whose condition failed consumed capacity all the same).
+         */
+        void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse);
+
+        /**
+         * A table created or changed (CreateTable, UpdateTable): its partitions follow its
+         * throughput now, not at its next request, so that a decrease does not merge them.
+         */
+        default void tableChanged(TableDefinition table) {}
+
+        /** A table deleted. */
+        default void tableDeleted(TableDefinition table) {}
+
+        /** Every operation runs and nothing is counted. */
+        Admission ALL = new Admission() {
+            @Override
+            public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash) {}
+
+            @Override
+            public void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash,
+                                  ConsumedCapacity consumed) {}
+
+            @Override
+            public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {}
+        };
     }
 
     private final Admission admission;
 
-    /** A meter that admits every operation (today's Stator: nothing is throttled). */
+    /** A meter that admits every operation. */
     public CapacityMeter() {
         this(Admission.ALL);
     }
@@ -43,22 +68,48 @@ public final class CapacityMeter {
         this.admission = admission;
     }
 
-    /**
-     * Called before an operation's work on a table: returns normally when it may run, or throws
-     * the refusal before anything was read or written.
-     */
-    public void admit(TableDefinition table, Access access) {
-        admission.admit(table, access);
+    public Admission admission() { return admission; }
+
+    public void tableChanged(TableDefinition table) {
+        admission.tableChanged(table);
     }
 
-    /** What the work described consumed, by table and index. */
+    public void tableDeleted(TableDefinition table) {
+        admission.tableDeleted(table);
+    }
+
+    /** Before a read: returns normally when it may run, else throws the refusal. */
+    public void admitRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash) {
+        admission.beforeRead(table, index, onePartition, partitionHash);
+    }
+
+    /** After a read: its price, debited. */
+    public ConsumedCapacity chargeRead(TableDefinition table, IndexDefinition index, boolean onePartition,
+                                       long partitionHash, Usage.Read usage) {
+        ConsumedCapacity consumed = read(usage);
+        admission.afterRead(table, index, onePartition, partitionHash, consumed);
+        return consumed;
+    }
+
+    /** A write about to commit: its price, admitted and debited, or the refusal thrown. */
+    public ConsumedCapacity admitWrite(TableDefinition table, Usage.Write usage) {
+        ConsumedCapacity consumed = write(usage);
+        admission.write(table, usage, consumed, true);
+        return consumed;
+    }
+
+    /** A write that did not commit but consumed all the same (its condition failed): debited. */
+    public void chargeUncommitted(TableDefinition table, Usage.Write usage) {
+        admission.write(table, usage, write(usage), false);
+    }
+
+    /** What the work described costs, by table and index (nothing is debited). */
     public ConsumedCapacity charge(Usage usage) {
         return switch (usage) {
             case Usage.Write w -> write(w);
             case Usage.Read r -> read(r);
         };
     }
-
     private static ConsumedCapacity write(Usage.Write w) {
         double tableUnits = CapacityUnits.write(w.oldItemBytes(), w.newItemBytes());
         if (w.transactional()) tableUnits *= 2;

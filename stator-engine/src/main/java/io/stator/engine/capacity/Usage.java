@@ -18,9 +18,10 @@ public sealed interface Usage {
      * @param newItemBytes its size after, 0 when deleted or absent
      * @param indexes      the index entries the write changed
      * @param transactional part of TransactWriteItems (the table's units count twice)
+     * @param partitionHash the hash of the item's partition key: the partition it is written in
      */
-    record Write(long oldItemBytes, long newItemBytes, List<IndexWrite> indexes, boolean transactional)
-            implements Usage {}
+    record Write(long oldItemBytes, long newItemBytes, List<IndexWrite> indexes, boolean transactional,
+                 long partitionHash) implements Usage {}
 
     /**
      * One index entry changed by a write: written (its key is new or its value changed),
@@ -28,8 +29,10 @@ public sealed interface Usage {
      *
      * @param removedBytes the size of the entry removed, or -1 when none is
      * @param writtenBytes the size of the entry written, or -1 when none is
+     * @param partitionHash the hash of the index partition key of the entry written (else of the
+     *                      one removed): the index partition the write lands in
      */
-    record IndexWrite(String indexName, boolean global, long removedBytes, long writtenBytes) {}
+    record IndexWrite(String indexName, boolean global, long removedBytes, long writtenBytes, long partitionHash) {}
 
     /**
      * Items read: one (GetItem, a batch's or a transaction's get) or a page of a Query or Scan.

@@ -4,6 +4,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.ConditionPaths;
 import io.stator.core.expression.Path;
+import io.stator.core.key.KeyLayout;
 import io.stator.core.key.KeyRange;
 import io.stator.core.key.KeyRanges;
 import io.stator.core.model.AttributeValue;
@@ -38,11 +39,20 @@ import java.util.Set;
  * @param fetchFromTable    a local index reads each entry's item from the table
  * @param reprojectFetched  items fetched only for the filter go back to what the index projects
  * @param countOnly         only count the items that pass the filter (Select COUNT)
+ * @param scan              a Scan, which reads across partitions (else one partition key's rows)
  */
 public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, boolean forward,
                        Map<String, AttributeValue> exclusiveStartKey, int limit, Condition filter,
                        List<Path> projection, boolean consistentRead, boolean transactional, boolean fetchFromTable,
-                       boolean reprojectFetched, boolean countOnly) {
+                       boolean reprojectFetched, boolean countOnly, boolean scan) {
+
+    /**
+     * The hash of the one partition key this read stays in (GetItem, Query; every row of its
+     * range starts with it), which is the partition the capacity meter admits it in. Not for a Scan.
+     */
+    public long partitionHash() {
+        return KeyLayout.hashOf(range.from());
+    }
 
     /**
      * One item of the table, by its key (GetItem, a key of BatchGetItem or TransactGetItems).
@@ -52,7 +62,7 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
                                 List<Path> projection, boolean transactional) {
         PrimaryKeys.checkKey(table.keySchema(), key);
         return new ReadPlan(ReadTarget.table(table), KeyRanges.item(RowKeys.of(table, key)), true, true, null, 1,
-                null, projection, consistentRead, transactional, false, false, false);
+                null, projection, consistentRead, transactional, false, false, false, false);
     }
 
     /**
@@ -76,7 +86,7 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
         boolean fetch = target.fetchesFromTable(q.select(), q.projection(), q.filter());
         return new ReadPlan(target, key.range(target), false, q.forward(), q.exclusiveStartKey(), q.limit(), q.filter(),
                 q.projection(), q.consistentRead(), false, fetch, target.reprojectsFetched(fetch, q.select(), q.projection()),
-                q.select() == Select.COUNT);
+                q.select() == Select.COUNT, false);
     }
 
     /**
@@ -99,7 +109,7 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
         KeyRange range = KeyRanges.segment(table.id(), target.indexId(), s.segment(), s.totalSegments());
         return new ReadPlan(target, range, false, true, s.exclusiveStartKey(), s.limit(), s.filter(), s.projection(),
                 s.consistentRead(), false, fetch, target.reprojectsFetched(fetch, s.select(), s.projection()),
-                s.select() == Select.COUNT);
+                s.select() == Select.COUNT, true);
     }
 
     /** A Query may not filter on the key it queries by (on an index, the index's key). */

@@ -20,6 +20,8 @@ public record CancellationReason(String code, String message, Map<String, Attrib
     public static final String TRANSACTION_CONFLICT = "TransactionConflict";
     public static final String VALIDATION_ERROR = "ValidationError";
     public static final String ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED = "ItemCollectionSizeLimitExceeded";
+    public static final String PROVISIONED_THROUGHPUT_EXCEEDED = "ProvisionedThroughputExceeded";
+    public static final String THROTTLING_ERROR = "ThrottlingError";
 
     public boolean isNone() { return this == NONE || code.equals("None"); }
 
@@ -31,6 +33,9 @@ public record CancellationReason(String code, String message, Map<String, Attrib
         String code = switch (e.type()) {
             case ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED -> ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED;
             case TRANSACTION_CONFLICT -> TRANSACTION_CONFLICT;
+            // The codes of a throttled action (API reference, TransactionCanceledException).
+            case PROVISIONED_THROUGHPUT_EXCEEDED -> PROVISIONED_THROUGHPUT_EXCEEDED;
+            case THROTTLING, REQUEST_LIMIT_EXCEEDED -> THROTTLING_ERROR;
             default -> VALIDATION_ERROR;
         };
         return new CancellationReason(code, e.getMessage(), null);

@@ -5,9 +5,11 @@ import io.stator.core.error.ErrorType;
 import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.item.ItemSize;
+import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.Usage;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
@@ -28,10 +30,8 @@ import io.stator.engine.table.TableDefinition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Every item write goes through here: PutItem, UpdateItem, DeleteItem, each write of
@@ -49,14 +49,15 @@ import java.util.Set;
  *       computes every new item first (the first that cannot be made cancels it), then checks
  *       every condition and reports each one that fails (DynamoDB's orders);</li>
  *   <li><b>derive</b> the index changes: each index's entry before and after;</li>
+ *   <li><b>admit</b> the write: the {@link CapacityMeter} prices it (DynamoDB bills a write by
+ *       the larger of the item before and after it, which is why the old item is always read,
+ *       and each index by its change) and admits it against the throughput of its table, its
+ *       global indexes and their partitions, or refuses it (throttled) before anything is staged;
+ *       a write whose condition failed is debited all the same, as DynamoDB bills it;</li>
  *   <li><b>stage</b> everything in one batch: the item row, local index entries, global index
  *       changes for the {@link IndexPropagator}, the table's counters, the item collection's
  *       size (refused past its limit), and one {@link ChangeRecord} for the {@link ChangeLog};</li>
- *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when;</li>
- *   <li><b>charge</b> the capacity: the {@link CapacityMeter} (which admitted the write before
- *       its items were held) prices what was written from its sizes and index changes
- *       (DynamoDB bills a write by the larger of the item before and after it, which is why the
- *       old item is always read). A write refused or cancelled is not charged.</li>
+ *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when.</li>
  * </ol>
  * Alternator's {@code rmw_operation} is the model: the new item is a pure function of the old
  * one, so nothing but the commit has an effect, and a write whose condition fails or whose
@@ -103,9 +104,8 @@ public final class WritePipeline {
      * carrying the old item when the write asked for it).
      */
     public WriteResult write(ItemWrite write) {
-        meter.admit(write.table(), CapacityMeter.Access.WRITE);
         Pending p = writeOne(write, ChangeRecord.Origin.REQUEST);
-        return p.result(meter.charge(p.usage(false)));
+        return p.result(p.consumed);
     }
 
     /**
@@ -121,13 +121,28 @@ public final class WritePipeline {
 
     @SuppressWarnings("try") // the holds are held, not used
     private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin) {
+        // Time to Live's deletions are neither admitted nor charged.
+        boolean metered = origin == ChangeRecord.Origin.REQUEST;
         try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
             Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
             p.origin = origin;
-            check(p);
+            try {
+                check(p);
+            } catch (ConditionalCheckFailedException e) {
+                // A write whose condition fails consumes capacity all the same (developer guide,
+                // read-write-operations), billed on the item as it is.
+                if (metered) meter.chargeUncommitted(p.table, p.usage(false));
+                throw e;
+            }
             compute(p);
-            if (p.changesNothing()) return p;
+            if (p.changesNothing()) {
+                if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
+                return p;
+            }
             deriveIndexChanges(p);
+            // Admitted once priced (the item before and after, its index changes), before
+            // anything is staged: a throttled write changes nothing.
+            if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
             try (ItemLocks.Held collection = lockCollectionOf(p);
                  WriteBatch batch = storage.newBatch()) {
                 try {
@@ -171,10 +186,6 @@ public final class WritePipeline {
     @SuppressWarnings("try") // the holds are held, not used
     public List<WriteResult> writeTransaction(List<ItemWrite> writes, BeforeCommit beforeCommit) {
         int n = writes.size();
-        Set<Long> admitted = new HashSet<>();
-        for (ItemWrite w : writes) {
-            if (admitted.add(w.table().id())) meter.admit(w.table(), CapacityMeter.Access.WRITE);
-        }
         List<byte[]> rowKeys = new ArrayList<>(n);
         for (ItemWrite w : writes) rowKeys.add(w.rowKey());
         ItemLocks.Held items;
@@ -211,7 +222,12 @@ public final class WritePipeline {
                     cancelled = true;
                 }
             }
-            if (cancelled) throw new TransactionCanceledException(List.of(reasons));
+            if (cancelled) {
+                // Capacity "is consumed even when a transaction is canceled" (developer guide,
+                // transaction-apis).
+                for (Pending p : pending) meter.chargeUncommitted(p.write.table(), p.usage(true));
+                throw new TransactionCanceledException(List.of(reasons));
+            }
 
             for (Pending p : pending) p.table = current(p.write.table());
             boolean queued = false;
@@ -232,6 +248,18 @@ public final class WritePipeline {
                         }
                     }
                     if (cancelled) throw new TransactionCanceledException(List.of(reasons));
+                    // Each action admitted once priced; a throttled one cancels the transaction
+                    // with its code (ProvisionedThroughputExceeded or ThrottlingError).
+                    for (int i = 0; i < n; i++) {
+                        Pending p = pending.get(i);
+                        try {
+                            p.consumed = meter.admitWrite(p.table, p.usage(true));
+                        } catch (ThroughputExceededException e) {
+                            reasons[i] = CancellationReason.of(e);
+                            cancelled = true;
+                        }
+                    }
+                    if (cancelled) throw new TransactionCanceledException(List.of(reasons));
                     if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
                     storage.commit(batch);
                 } finally {
@@ -239,10 +267,9 @@ public final class WritePipeline {
                 }
             }
             if (queued) propagator.wake();
-            // Charged once committed. A ConditionCheck is billed as a write of the item it checks
-            // (measured on DynamoDB).
+            // A ConditionCheck is billed as a write of the item it checks (measured on DynamoDB).
             List<WriteResult> results = new ArrayList<>(n);
-            for (Pending p : pending) results.add(p.result(meter.charge(p.usage(true))));
+            for (Pending p : pending) results.add(p.result(p.consumed));
             return results;
         }
     }
@@ -261,6 +288,8 @@ public final class WritePipeline {
         long collectionSize = -1;
         boolean queuedIndexChanges;
         ChangeRecord.Origin origin = ChangeRecord.Origin.REQUEST;
+        /** What the write consumed, once admitted. */
+        ConsumedCapacity consumed;
 
         Pending(ItemWrite write, TableDefinition table, Map<String, AttributeValue> oldItem) {
             this.write = write;
@@ -285,7 +314,8 @@ public final class WritePipeline {
                 indexes = new ArrayList<>(indexChanges.size());
                 for (IndexChange c : indexChanges) indexes.add(c.usage());
             }
-            return new Usage.Write(oldSize, written ? newSize : 0, indexes, transactional);
+            return new Usage.Write(oldSize, written ? newSize : 0, indexes, transactional,
+                    KeyLayout.hashOf(write.rowKey()));
         }
 
         WriteResult result(ConsumedCapacity consumed) {
@@ -330,7 +360,7 @@ public final class WritePipeline {
 
         Usage.IndexWrite usage() {
             return new Usage.IndexWrite(index.name(), index.global(), moved() ? before.size() : -1,
-                    after == null ? -1 : after.size());
+                    after == null ? -1 : after.size(), KeyLayout.hashOf((after != null ? after : before).key()));
         }
     }
 

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
-import io.stator.engine.capacity.CapacityMeter.Access;
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The meter prices every operation from its description by DynamoDB's rules, and admits it (or
- * not) before any of its work.
+ * not) before it changes anything.
  */
 class CapacityMeterTest {
 
@@ -38,8 +38,8 @@ class CapacityMeterTest {
     @Test
     void indexEntriesCostWritesOfTheirOwnAndATransactionDoublesOnlyTheTablesPart() {
         ConsumedCapacity c = meter.charge(new Usage.Write(100, 100, List.of(
-                new Usage.IndexWrite("moved", true, 100, 2000),
-                new Usage.IndexWrite("removed", false, 100, -1)), true));
+                new Usage.IndexWrite("moved", true, 100, 2000, 0),
+                new Usage.IndexWrite("removed", false, 100, -1, 0)), true, 0));
         assertEquals(2.0, c.tableUnits());
         assertEquals(Map.of("moved", 3.0), c.globalIndexUnits(), "a moved entry: one unit out, two in");
         assertEquals(Map.of("removed", 1.0), c.localIndexUnits());
@@ -68,8 +68,18 @@ class CapacityMeterTest {
     @Test
     void anOperationTheMeterDoesNotAdmitDoesNothing(@TempDir Path directory) {
         DynamoDbException refusal = new DynamoDbException(ErrorType.PROVISIONED_THROUGHPUT_EXCEEDED, "refused");
-        CapacityMeter refusingWrites = new CapacityMeter((table, access) -> {
-            if (access == Access.WRITE) throw refusal;
+        CapacityMeter refusingWrites = new CapacityMeter(new CapacityMeter.Admission() {
+            @Override
+            public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash) {}
+
+            @Override
+            public void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash,
+                                  ConsumedCapacity consumed) {}
+
+            @Override
+            public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {
+                if (mayRefuse) throw refusal;
+            }
         });
         try (TestEngine test = TestEngine.open(directory, refusingWrites)) {
             TableDefinition table = test.createTable("t", false, null, null);
@@ -85,7 +95,7 @@ class CapacityMeterTest {
     }
 
     private ConsumedCapacity write(long oldBytes, long newBytes) {
-        return meter.charge(new Usage.Write(oldBytes, newBytes, List.of(), false));
+        return meter.charge(new Usage.Write(oldBytes, newBytes, List.of(), false, 0));
     }
 
     private ConsumedCapacity read(long bytes, boolean consistent) {

@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.engine.Engine;
 import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.capacity.Usage;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TimeToLiveDescription.TimeToLiveStatus;
 import io.stator.engine.testing.TestEngine;
@@ -50,8 +53,18 @@ class ExpirerTest {
 
     @BeforeEach
     void open() {
-        CapacityMeter meter = new CapacityMeter((table, access) -> {
-            if (access == CapacityMeter.Access.WRITE) writesAdmitted.incrementAndGet();
+        CapacityMeter meter = new CapacityMeter(new CapacityMeter.Admission() {
+            @Override
+            public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash) {}
+
+            @Override
+            public void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash,
+                                  ConsumedCapacity consumed) {}
+
+            @Override
+            public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {
+                writesAdmitted.incrementAndGet();
+            }
         });
         test = TestEngine.open(directory, meter, clock);
         engine = test.engine();

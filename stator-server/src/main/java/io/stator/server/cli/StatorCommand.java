@@ -4,6 +4,7 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.stator.engine.EngineConfig;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.streams.StreamSettings;
 import io.stator.server.MemoryBudget;
 import io.stator.server.ServerOptions;
@@ -93,6 +94,16 @@ public final class StatorCommand implements Callable<Integer> {
             + "kept (default: 24h, DynamoDB's).")
     String streamRetention = "24h";
 
+    @Option(names = "--throughput", paramLabel = "MODE", description = "enforce (the default): throttle as DynamoDB "
+            + "does (capacity per table, index and partition, burst, on-demand scaling); report: compute and report "
+            + "consumed capacity, throttle nothing. A table's tag stator:throughput=enforce|report overrides it.")
+    String throughput = "enforce";
+
+    @Option(names = "--partition-split-delay", paramLabel = "DURATION", description = "How long a partition must run "
+            + "hot (80%% of its 3,000 read or 1,000 write units a second) before it splits in two (default: 5m; "
+            + "DynamoDB's take minutes).")
+    String partitionSplitDelay = "5m";
+
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
@@ -163,6 +174,9 @@ public final class StatorCommand implements Callable<Integer> {
                     + "read and write every table (--tls-cert alone does not prevent that); add --credentials FILE "
                     + "to accept only requests signed with its keys, or --allow-anonymous to accept anyone");
         }
+        if (!throughput.equals("enforce") && !throughput.equals("report")) {
+            return fail("--throughput must be enforce or report, got '" + throughput + "'");
+        }
         if (maxConnections < 1) return fail("--max-connections must be at least 1, got " + maxConnections);
         PropagationDelay delay;
         PropagationDelay expiryDelay;
@@ -170,7 +184,11 @@ public final class StatorCommand implements Callable<Integer> {
         long collectionLimit;
         MemoryBudget memory;
         ConnectionLimits limits;
+        ThroughputSettings throughputSettings;
         try {
+            throughputSettings = new ThroughputSettings(ThroughputSettings.Mode.parse(throughput),
+                    parseTimeout("--partition-split-delay", partitionSplitDelay).toMillis(),
+                    ThroughputSettings.DEFAULT_TABLE_QUOTA_UNITS);
             delay = PropagationDelay.parse(gsiPropagationDelay);
             expiryDelay = ttlDelay(ttlDelay);
             if (streamShards < 1 || streamShards > 1000) {
@@ -198,6 +216,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.clock = Clock.systemUTC();
             o.gsiPropagationDelay = delay;
             o.itemCollectionLimitBytes = collectionLimit;
+            o.throughput = throughputSettings;
             o.ttlDelay = expiryDelay;
             o.streams = streams;
             o.tlsCertificateFile = tlsCertificate;

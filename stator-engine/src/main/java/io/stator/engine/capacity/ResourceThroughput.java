@@ -1,0 +1,177 @@
+package io.stator.engine.capacity;
+
+import io.stator.engine.capacity.ThroughputExceededException.Reason;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The throughput of one table or one global secondary index (the "resource" DynamoDB names in a
+ * throttling reason): its read and write buckets, its partitions, and on demand its scaling.
+ *
+ * <p>Provisioned: each bucket refills at the provisioned units a second and holds 300 seconds of
+ * them, DynamoDB's burst capacity ("up to five minutes (300 seconds) of unused read and write
+ * capacity", developer guide, burst-adaptive-capacity). A new bucket starts full (a choice:
+ * whether DynamoDB's does is not documented), so that a test suite's short bursts pass as they
+ * would on DynamoDB. On demand: the buckets hold the table's maximum (its OnDemandThroughput,
+ * else the per-table quota) for one second, and the partitions follow the {@link OnDemandScaling}.
+ */
+final class ResourceThroughput {
+
+    /** What the limits come from; equal shapes mean nothing to change. */
+    record Shape(boolean onDemand, long readUnits, long writeUnits, long maxRead, long maxWrite, long warmRead,
+                 long warmWrite) {}
+
+    static final int BURST_SECONDS = 300;
+
+    final String arn;
+    final boolean index;
+    final Partitions partitions;
+    private volatile Shape shape;
+    private volatile TokenBucket read;
+    private volatile TokenBucket write;
+    private volatile OnDemandScaling readScaling;
+    private volatile OnDemandScaling writeScaling;
+    // Cumulative figures for operators (Throughput.snapshot, the /metrics endpoint).
+    final DoubleAdder consumedRead = new DoubleAdder();
+    final DoubleAdder consumedWrite = new DoubleAdder();
+    final ConcurrentHashMap<String, LongAdder> throttleEvents = new ConcurrentHashMap<>();
+    /** On demand: whether the buckets hold a user's maximum (else the per-table quota). */
+    private volatile boolean readCapIsMaximum;
+    private volatile boolean writeCapIsMaximum;
+
+    ResourceThroughput(String arn, boolean index, Shape shape, long quota, long nowMillis) {
+        this.arn = arn;
+        this.index = index;
+        this.partitions = new Partitions(1, nowMillis);
+        reshape(shape, quota, nowMillis);
+    }
+
+    Shape shape() { return shape; }
+
+    boolean onDemand() { return shape.onDemand(); }
+
+    /** New limits (UpdateTable); balances are kept, partitions only grow. */
+    synchronized void reshape(Shape next, long quota, long nowMillis) {
+        Shape previous = shape;
+        shape = next;
+        if (next.onDemand()) {
+            readCapIsMaximum = next.maxRead() > 0 && next.maxRead() < quota;
+            writeCapIsMaximum = next.maxWrite() > 0 && next.maxWrite() < quota;
+            double readCap = readCapIsMaximum ? next.maxRead() : quota;
+            double writeCap = writeCapIsMaximum ? next.maxWrite() : quota;
+            read = bucket(read, readCap, readCap, nowMillis);
+            write = bucket(write, writeCap, writeCap, nowMillis);
+            // Switching from provisioned keeps "the highest throughput ever provisioned" (developer
+            // guide, bp-switching-capacity-modes): the warm values carry it.
+            if (readScaling == null || previous == null || !previous.onDemand()) {
+                readScaling = new OnDemandScaling(next.warmRead(), nowMillis);
+                writeScaling = new OnDemandScaling(next.warmWrite(), nowMillis);
+            } else {
+                readScaling.warm(next.warmRead(), nowMillis);
+                writeScaling.warm(next.warmWrite(), nowMillis);
+            }
+            growFor(readScaling.allowance(), writeScaling.allowance(), nowMillis);
+        } else {
+            read = bucket(read, next.readUnits(), BURST_SECONDS * (double) next.readUnits(), nowMillis);
+            write = bucket(write, next.writeUnits(), BURST_SECONDS * (double) next.writeUnits(), nowMillis);
+            readScaling = null;
+            writeScaling = null;
+            growFor(next.readUnits(), next.writeUnits(), nowMillis);
+        }
+    }
+
+    private static TokenBucket bucket(TokenBucket existing, double rate, double capacity, long nowMillis) {
+        if (existing == null) return new TokenBucket(rate, capacity, nowMillis);
+        existing.reshape(rate, capacity, nowMillis);
+        return existing;
+    }
+
+    /** Enough partitions for these rates: one per 3,000 read or 1,000 write units, whichever needs more. */
+    private void growFor(double readUnits, double writeUnits, long nowMillis) {
+        int needed = (int) Math.max(Math.ceil(readUnits / Partitions.READ_CEILING),
+                Math.ceil(writeUnits / Partitions.WRITE_CEILING));
+        partitions.growTo(Math.max(1, needed), nowMillis);
+    }
+
+    // ---- checks: each returns null when the units fit, else the reason ----------------------
+
+    String refusesRead(Partitions.Partition partition, long nowMillis) {
+        if (!read.canStart(nowMillis)) return reason(false, limit(readCapIsMaximum));
+        if (partition != null && !partition.read.canStart(nowMillis)) return reason(false, "KeyRangeThroughputExceeded");
+        return null;
+    }
+
+    String refusesWrite(double units, Partitions.Partition partition, long nowMillis) {
+        if (!write.canTake(units, nowMillis)) return reason(true, limit(writeCapIsMaximum));
+        if (partition != null && !partition.write.canTake(units, nowMillis)) return reason(true, "KeyRangeThroughputExceeded");
+        return null;
+    }
+
+    private String limit(boolean capIsMaximum) {
+        if (!shape.onDemand()) return "ProvisionedThroughputExceeded";
+        return capIsMaximum ? "MaxOnDemandThroughputExceeded" : "AccountLimitExceeded";
+    }
+
+    private String reason(boolean write, String limitType) {
+        return (index ? "Index" : "Table") + (write ? "Write" : "Read") + limitType;
+    }
+
+    // ---- debits ------------------------------------------------------------------------------
+
+    void takeRead(double units, Partitions.Partition partition, long nowMillis, long splitDelayMillis) {
+        read.take(units, nowMillis);
+        consumedRead.add(units);
+        if (partition != null) {
+            partition.read.take(units, nowMillis);
+            partition.consumedRead.add(units);
+            if (partition.record(units, 0, nowMillis, splitDelayMillis)) partitions.split(partition, nowMillis);
+        }
+        OnDemandScaling scaling = readScaling;
+        if (scaling != null) {
+            double before = scaling.allowance();
+            double after = scaling.record(units, nowMillis);
+            if (after > before) growFor(after, 0, nowMillis);
+        }
+    }
+
+    void takeWrite(double units, Partitions.Partition partition, long nowMillis, long splitDelayMillis) {
+        write.take(units, nowMillis);
+        consumedWrite.add(units);
+        if (partition != null) {
+            partition.write.take(units, nowMillis);
+            partition.consumedWrite.add(units);
+            if (partition.record(0, units, nowMillis, splitDelayMillis)) partitions.split(partition, nowMillis);
+        }
+        OnDemandScaling scaling = writeScaling;
+        if (scaling != null) {
+            double before = scaling.allowance();
+            double after = scaling.record(units, nowMillis);
+            if (after > before) growFor(0, after, nowMillis);
+        }
+    }
+
+    /** Counts a throttle event of this resource (one per reason it gave). */
+    void throttleEvent(String reason, Partitions.Partition partition) {
+        throttleEvents.computeIfAbsent(reason, r -> new LongAdder()).increment();
+        if (partition != null && reason.endsWith("KeyRangeThroughputExceeded")) partition.throttleEvents.increment();
+    }
+
+    /** A refused request still shows its partition's heat. */
+    void refused(boolean write, double units, Partitions.Partition partition, long nowMillis, long splitDelayMillis) {
+        if (partition != null && partition.record(write ? 0 : units, write ? units : 0, nowMillis, splitDelayMillis)) {
+            partitions.split(partition, nowMillis);
+        }
+    }
+
+    double provisionedRead() { return shape.onDemand() ? 0 : shape.readUnits(); }
+
+    double provisionedWrite() { return shape.onDemand() ? 0 : shape.writeUnits(); }
+
+    Reason reasonFor(String reason) {
+        return new Reason(reason, arn);
+    }
+
+    static List<Reason> none() { return List.of(); }
+}

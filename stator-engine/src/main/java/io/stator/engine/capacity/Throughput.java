@@ -1,0 +1,281 @@
+package io.stator.engine.capacity;
+
+import io.stator.core.error.ErrorType;
+import io.stator.engine.capacity.ThroughputExceededException.Reason;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableArns;
+import io.stator.engine.table.TableDefinition;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * DynamoDB's admission control: whether a read or a write may run now, given the throughput of
+ * its table, of the global secondary indexes it writes, and of the partitions it touches (see
+ * docs/dynamodb/throughput.md for the model and every choice made where DynamoDB does not say).
+ *
+ * <p>A write is priced before it commits (the pipeline knows the item before and after), so it
+ * is admitted only if its table, each of its global indexes, and each partition it writes in them
+ * hold its units; it then takes them from all. A refused write takes nothing and changes nothing.
+ * A read is priced after it read, so it may start while its table (or index) and partition hold
+ * anything, and takes its units after. Local indexes draw on the table, as on DynamoDB.
+ *
+ * <p>In {@link ThroughputSettings.Mode#REPORT} mode (the server's, or a table's through its
+ * {@value ThroughputSettings#MODE_TAG} tag) the same accounting runs and nothing is refused.
+ */
+public final class Throughput implements CapacityMeter.Admission {
+
+    private final Clock clock;
+    private final ThroughputSettings settings;
+    private final TableArns arns;
+    private final ConcurrentHashMap<Long, TableThroughput> tables = new ConcurrentHashMap<>();
+
+    public Throughput(Clock clock, ThroughputSettings settings, TableArns arns) {
+        this.clock = clock;
+        this.settings = settings;
+        this.arns = arns;
+    }
+
+    /** One table's resources, as configured from the last definition seen. */
+    private final class TableThroughput {
+        volatile TableDefinition seen;
+        volatile boolean enforced;
+        final ResourceThroughput table;
+        final Map<Integer, ResourceThroughput> globalIndexes = new ConcurrentHashMap<>();
+
+        TableThroughput(TableDefinition definition, long now) {
+            table = new ResourceThroughput(arns.tableArn(definition.name()), false, shape(definition, null),
+                    settings.tableQuotaUnits(), now);
+            follow(definition, now);
+        }
+
+        /** Brings the limits up to a definition (a new instance after every UpdateTable). */
+        synchronized void follow(TableDefinition definition, long now) {
+            if (seen == definition) return;
+            String tag = definition.tags() == null ? null : definition.tags().get(ThroughputSettings.MODE_TAG);
+            ThroughputSettings.Mode mode = settings.mode();
+            if (tag != null) {
+                try {
+                    mode = ThroughputSettings.Mode.parse(tag);
+                } catch (IllegalArgumentException ignored) {
+                    // another value leaves the server's mode
+                }
+            }
+            enforced = mode == ThroughputSettings.Mode.ENFORCE;
+            ResourceThroughput.Shape s = shape(definition, null);
+            if (!s.equals(table.shape())) table.reshape(s, settings.tableQuotaUnits(), now);
+            for (IndexDefinition index : definition.globalIndexes()) {
+                ResourceThroughput.Shape is = shape(definition, index);
+                ResourceThroughput r = globalIndexes.get(index.id());
+                if (r == null) {
+                    globalIndexes.put(index.id(), new ResourceThroughput(
+                            arns.tableArn(definition.name()) + "/index/" + index.name(), true, is,
+                            settings.tableQuotaUnits(), now));
+                } else if (!is.equals(r.shape())) {
+                    r.reshape(is, settings.tableQuotaUnits(), now);
+                }
+            }
+            if (globalIndexes.size() > definition.globalIndexes().size()) {
+                globalIndexes.keySet().removeIf(id -> definition.indexById(id) == null);
+            }
+            seen = definition;
+        }
+    }
+
+    private static ResourceThroughput.Shape shape(TableDefinition table, IndexDefinition index) {
+        boolean onDemand = table.billingMode() == TableDefinition.BillingMode.PAY_PER_REQUEST;
+        TableDefinition.ProvisionedThroughput p = index == null ? table.throughput() : index.throughput();
+        TableDefinition.OnDemandThroughput max = index == null ? table.onDemandThroughput() : index.onDemandThroughput();
+        TableDefinition.WarmThroughput warm = TableDefinition.WarmThroughput.ON_DEMAND_BASELINE;
+        TableDefinition.WarmThroughput set = index == null ? table.warmThroughput() : index.warmThroughput();
+        if (set != null) warm = warm.max(set);
+        if (p != null) warm = warm.max(new TableDefinition.WarmThroughput(p.readCapacityUnits(), p.writeCapacityUnits()));
+        return new ResourceThroughput.Shape(onDemand, p == null ? 0 : p.readCapacityUnits(),
+                p == null ? 0 : p.writeCapacityUnits(), max == null ? -1 : max.maxReadRequestUnits(),
+                max == null ? -1 : max.maxWriteRequestUnits(), warm.readUnitsPerSecond(), warm.writeUnitsPerSecond());
+    }
+
+    private TableThroughput of(TableDefinition definition, long now) {
+        TableThroughput t = tables.get(definition.id());
+        if (t == null) t = tables.computeIfAbsent(definition.id(), id -> new TableThroughput(definition, now));
+        if (t.seen != definition) t.follow(definition, now);
+        return t;
+    }
+
+    private ResourceThroughput readResource(TableThroughput t, IndexDefinition index) {
+        if (index == null || !index.global()) return t.table;
+        ResourceThroughput r = t.globalIndexes.get(index.id());
+        return r != null ? r : t.table;
+    }
+
+    // ---- reads -------------------------------------------------------------------------------
+
+    @Override
+    public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash) {
+        long now = clock.millis();
+        TableThroughput t = of(table, now);
+        ResourceThroughput r = readResource(t, index);
+        Partitions.Partition partition = onePartition ? r.partitions.of(partitionHash) : null;
+        String refused = r.refusesRead(partition, now);
+        if (refused == null) return;
+        r.throttleEvent(refused, partition);
+        r.refused(false, 0, partition, now, settings.splitDelayMillis());
+        if (t.enforced) throw exception(r.onDemand(), List.of(r.reasonFor(refused)));
+    }
+
+    @Override
+    public void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash,
+                          ConsumedCapacity consumed) {
+        long now = clock.millis();
+        TableThroughput t = of(table, now);
+        ResourceThroughput r = readResource(t, index);
+        Partitions.Partition partition = onePartition ? r.partitions.of(partitionHash) : null;
+        r.takeRead(consumed.total(), partition, now, settings.splitDelayMillis());
+    }
+
+    // ---- writes ------------------------------------------------------------------------------
+
+    @Override
+    public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {
+        long now = clock.millis();
+        TableThroughput t = of(table, now);
+        double tableUnits = consumed.tableUnits();
+        for (double u : consumed.localIndexUnits().values()) tableUnits += u; // local indexes draw on the table
+        Partitions.Partition partition = t.table.partitions.of(usage.partitionHash());
+        List<ResourceThroughput> indexes = null;
+        List<Partitions.Partition> indexPartitions = null;
+        double[] indexUnits = null;
+        if (!usage.indexes().isEmpty() && !t.globalIndexes.isEmpty()) {
+            int n = usage.indexes().size();
+            indexes = new ArrayList<>(n);
+            indexPartitions = new ArrayList<>(n);
+            indexUnits = new double[n];
+            for (Usage.IndexWrite w : usage.indexes()) {
+                if (!w.global()) continue;
+                IndexDefinition index = table.index(w.indexName());
+                ResourceThroughput r = index == null ? null : t.globalIndexes.get(index.id());
+                if (r == null) continue;
+                indexUnits[indexes.size()] = CapacityUnits.indexWrite(w.removedBytes(), w.writtenBytes());
+                indexes.add(r);
+                indexPartitions.add(r.partitions.of(w.partitionHash()));
+            }
+        }
+        if (mayRefuse) {
+            List<Reason> reasons = null;
+            String refused = t.table.refusesWrite(tableUnits, partition, now);
+            if (refused != null) {
+                (reasons = new ArrayList<>(2)).add(t.table.reasonFor(refused));
+                t.table.throttleEvent(refused, partition);
+            }
+            if (indexes != null) {
+                for (int i = 0; i < indexes.size(); i++) {
+                    String r = indexes.get(i).refusesWrite(indexUnits[i], indexPartitions.get(i), now);
+                    if (r == null) continue;
+                    if (reasons == null) reasons = new ArrayList<>(2);
+                    reasons.add(indexes.get(i).reasonFor(r));
+                    indexes.get(i).throttleEvent(r, indexPartitions.get(i));
+                }
+            }
+            if (reasons != null) {
+                t.table.refused(true, tableUnits, partition, now, settings.splitDelayMillis());
+                if (t.enforced) throw exception(t.table.onDemand(), reasons);
+            }
+        }
+        t.table.takeWrite(tableUnits, partition, now, settings.splitDelayMillis());
+        if (indexes != null) {
+            for (int i = 0; i < indexes.size(); i++) {
+                indexes.get(i).takeWrite(indexUnits[i], indexPartitions.get(i), now, settings.splitDelayMillis());
+            }
+        }
+    }
+
+    /**
+     * The exception for these reasons: ProvisionedThroughputExceededException on a provisioned
+     * table (key-range limits included: the developer guide's example shows
+     * TableWriteKeyRangeThroughputExceeded on one), RequestLimitExceeded for the per-table quota on
+     * demand (developer guide, Programming.Errors; its gsi-throttling page says
+     * ThrottlingException: the guide contradicts itself, dynamodb-throughput.md section 9),
+     * ThrottlingException otherwise. The message is the first reason's.
+     */
+    private static ThroughputExceededException exception(boolean onDemand, List<Reason> reasons) {
+        Reason first = reasons.get(0);
+        boolean index = first.reason().startsWith("Index");
+        if (!onDemand) {
+            return new ThroughputExceededException(ErrorType.PROVISIONED_THROUGHPUT_EXCEEDED,
+                    index ? ThroughputExceededException.INDEX_PROVISIONED : ThroughputExceededException.TABLE_PROVISIONED,
+                    reasons);
+        }
+        if (first.reason().endsWith("AccountLimitExceeded")) {
+            return new ThroughputExceededException(ErrorType.REQUEST_LIMIT_EXCEEDED,
+                    ThroughputExceededException.ACCOUNT_LIMIT, reasons);
+        }
+        String message = first.reason().endsWith("MaxOnDemandThroughputExceeded") ? ThroughputExceededException.MAX_ON_DEMAND
+                : index ? ThroughputExceededException.INDEX_ON_DEMAND : ThroughputExceededException.TABLE_ON_DEMAND;
+        return new ThroughputExceededException(ErrorType.THROTTLING, message, reasons);
+    }
+
+    // ---- for operators and tests ----------------------------------------------------------------
+
+    /** One partition's figures since the server started. */
+    public record PartitionFigures(long firstHash, double consumedReadUnits, double consumedWriteUnits,
+                                   long keyRangeThrottleEvents) {}
+
+    /**
+     * One table's (index null) or global index's figures since the server started: units taken,
+     * provisioned units (0 on demand), throttle events by reason, and its partitions.
+     */
+    public record ResourceFigures(String tableName, String indexName, String arn, boolean onDemand,
+                                  double provisionedReadUnits, double provisionedWriteUnits,
+                                  double consumedReadUnits, double consumedWriteUnits,
+                                  Map<String, Long> throttleEventsByReason, List<PartitionFigures> partitions) {}
+
+    /** Every table's and index's figures, for the metrics endpoint (read when scraped). */
+    public List<ResourceFigures> snapshot() {
+        List<ResourceFigures> out = new ArrayList<>();
+        for (TableThroughput t : tables.values()) {
+            TableDefinition d = t.seen;
+            out.add(figures(d.name(), null, t.table));
+            for (IndexDefinition index : d.globalIndexes()) {
+                ResourceThroughput r = t.globalIndexes.get(index.id());
+                if (r != null) out.add(figures(d.name(), index.name(), r));
+            }
+        }
+        return out;
+    }
+
+    private static ResourceFigures figures(String table, String index, ResourceThroughput r) {
+        Map<String, Long> events = new java.util.TreeMap<>();
+        r.throttleEvents.forEach((reason, n) -> events.put(reason, n.sum()));
+        List<PartitionFigures> partitions = new ArrayList<>();
+        for (Partitions.Partition p : r.partitions.all()) {
+            partitions.add(new PartitionFigures(p.start, p.consumedRead.sum(), p.consumedWrite.sum(),
+                    p.throttleEvents.sum()));
+        }
+        return new ResourceFigures(table, index, r.arn, r.onDemand(), r.provisionedRead(), r.provisionedWrite(),
+                r.consumedRead.sum(), r.consumedWrite.sum(), events, partitions);
+    }
+
+    /**
+     * The partitions of a table (index null) or of one of its global indexes: the first hash of
+     * each, unsigned, in order.
+     */
+    public long[] partitionStarts(TableDefinition table, String indexName) {
+        TableThroughput t = of(table, clock.millis());
+        if (indexName == null) return t.table.partitions.starts();
+        IndexDefinition index = table.index(indexName);
+        ResourceThroughput r = index == null ? null : t.globalIndexes.get(index.id());
+        return r == null ? new long[0] : r.partitions.starts();
+    }
+
+    @Override
+    public void tableChanged(TableDefinition table) {
+        of(table, clock.millis());
+    }
+
+    @Override
+    public void tableDeleted(TableDefinition table) {
+        tables.remove(table.id());
+    }
+}

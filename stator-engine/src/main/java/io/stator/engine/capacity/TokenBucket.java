@@ -1,0 +1,75 @@
+package io.stator.engine.capacity;
+
+/**
+ * Capacity units that refill at a steady rate up to a ceiling: DynamoDB's throughput in one
+ * dimension (reads or writes) of one table, index or partition. DynamoDB "applies rate limits per
+ * second" (developer guide, ProvisionedThroughput); a bucket refilled continuously from the clock
+ * is that limit without a timer.
+ *
+ * <p>Two ways in. A write knows its cost before it commits, so it {@link #canTake takes} only
+ * what the bucket holds (or anything at all from a full bucket: an item larger than the
+ * bucket's burst still goes through once, leaving it in debt). A read learns its cost only after
+ * it read, so it may {@link #canStart start} while the bucket holds anything, and {@link #take}
+ * then leaves it in debt if the read cost more; the debt throttles the reads that follow. Which of
+ * the two DynamoDB does is not documented (dynamodb-throughput.md, section 8: "UNKNOWN").
+ *
+ * <p>Each bucket is its own monitor: a table's buckets are contended only by that table's
+ * requests, and a partition's by its partition's. No lock is global.
+ */
+final class TokenBucket {
+
+    private double ratePerSecond;
+    private double capacity;
+    private double balance;
+    private long refilledMillis;
+
+    /** A bucket refilling at {@code ratePerSecond} up to {@code capacity}, full at {@code nowMillis}. */
+    TokenBucket(double ratePerSecond, double capacity, long nowMillis) {
+        this.ratePerSecond = ratePerSecond;
+        this.capacity = capacity;
+        this.balance = capacity;
+        this.refilledMillis = nowMillis;
+    }
+
+    /** May a read start now: does the bucket hold any unit at all? */
+    synchronized boolean canStart(long nowMillis) {
+        refill(nowMillis);
+        return balance > 0;
+    }
+
+    /** Does the bucket hold {@code units} now (or is it full, which lets any one request through)? */
+    synchronized boolean canTake(double units, long nowMillis) {
+        refill(nowMillis);
+        return balance >= units || balance >= capacity;
+    }
+
+    /** Takes {@code units}, into debt if need be. */
+    synchronized void take(double units, long nowMillis) {
+        refill(nowMillis);
+        balance -= units;
+    }
+
+    /** A new rate and ceiling (UpdateTable, a split, on-demand scaling); the balance is kept, capped. */
+    synchronized void reshape(double newRatePerSecond, double newCapacity, long nowMillis) {
+        refill(nowMillis);
+        ratePerSecond = newRatePerSecond;
+        capacity = newCapacity;
+        balance = Math.min(balance, capacity);
+    }
+
+    synchronized double balance(long nowMillis) {
+        refill(nowMillis);
+        return balance;
+    }
+
+    synchronized double ratePerSecond() {
+        return ratePerSecond;
+    }
+
+    private void refill(long nowMillis) {
+        long elapsed = nowMillis - refilledMillis;
+        if (elapsed <= 0) return; // a clock moved back (a test's) refills nothing
+        balance = Math.min(capacity, balance + ratePerSecond * elapsed / 1000.0);
+        refilledMillis = nowMillis;
+    }
+}

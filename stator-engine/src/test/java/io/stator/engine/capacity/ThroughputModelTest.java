@@ -1,0 +1,75 @@
+package io.stator.engine.capacity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The pieces of the throughput model on their own: buckets, partitions, on-demand scaling. */
+class ThroughputModelTest {
+
+    @Test
+    void aBucketRefillsWithTimeUpToItsCapacityAndAFullOneLetsAnyOneWriteThrough() {
+        TokenBucket bucket = new TokenBucket(10, 100, 0);
+        assertTrue(bucket.canTake(100, 0));
+        assertTrue(bucket.canTake(400, 0), "a full bucket admits one write larger than itself");
+        bucket.take(400, 0);
+        assertEquals(-300, bucket.balance(0));
+        assertFalse(bucket.canStart(0));
+        assertFalse(bucket.canStart(30_000), "30 s refill 300: back to zero, still nothing");
+        assertTrue(bucket.canStart(30_100));
+        assertEquals(100, bucket.balance(1_000_000), "never above its capacity");
+        bucket.reshape(1, 5, 1_000_000);
+        assertEquals(5, bucket.balance(1_000_000), "a smaller bucket keeps what fits");
+    }
+
+    @Test
+    void partitionsAreEqualHashRangesThatOnlyEverSplit() {
+        Partitions p = new Partitions(4, 0);
+        assertEquals(4, p.count());
+        assertEquals(0, p.starts()[0]);
+        assertEquals(1L << 62, p.starts()[1]);
+        assertEquals(Long.MIN_VALUE, p.starts()[2]);
+        Partitions.Partition last = p.of(-1L);
+        assertSame(last, p.of(0xC000_0000_0000_0000L));
+        assertNotSame(last, p.of(0xBFFF_FFFF_FFFF_FFFFL));
+        p.growTo(6, 0);
+        assertEquals(8, p.count(), "growing doubles every partition");
+        p.growTo(2, 0);
+        assertEquals(8, p.count(), "never merged");
+        Partitions one = new Partitions(1, 0);
+        one.split(one.of(5), 0);
+        assertEquals(2, one.count());
+        assertEquals(Long.MIN_VALUE, one.starts()[1], "the whole range splits at 2^63");
+    }
+
+    @Test
+    void aPartitionHotForTheSplitDelaySplitsAndOneHashNeverDoes() {
+        Partitions p = new Partitions(1, 0);
+        Partitions.Partition hot = p.of(42);
+        long delay = 60_000;
+        boolean due = false;
+        for (long second = 0; second <= 61 && !due; second++) {
+            due = hot.record(0, 900, second * 1000, delay);
+        }
+        assertTrue(due, "90% of the write ceiling every second for a minute");
+        Partitions.Partition cool = new Partitions(1, 0).of(0);
+        for (long second = 0; second <= 120; second++) {
+            assertFalse(cool.record(0, second % 2 == 0 ? 900 : 100, second * 1000, delay), "a break resets the heat");
+        }
+    }
+
+    @Test
+    void onDemandServesDoubleThePeakAtOnceButNeverMoreThanDoubleWithinThirtyMinutes() {
+        OnDemandScaling writes = new OnDemandScaling(4_000, 0);
+        assertEquals(4_000, writes.allowance());
+        writes.record(4_000, 0);
+        assertEquals(8_000, writes.record(1, 1_000), "a peak of 4,000: 8,000 at once");
+        writes.record(8_000, 2_000);
+        assertEquals(8_000, writes.record(1, 3_000), "a peak of 8,000 within 30 minutes: still 8,000");
+        assertEquals(16_000, writes.record(1, 31 * 60_000), "30 minutes after 8,000 was reached");
+    }
+}
