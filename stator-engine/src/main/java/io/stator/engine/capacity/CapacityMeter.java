@@ -2,6 +2,7 @@ package io.stator.engine.capacity;
 
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
+import java.util.List;
 
 /**
  * The one place that decides what operations cost and whether they may run.
@@ -29,10 +30,13 @@ public final class CapacityMeter {
                        ConsumedCapacity consumed);
 
         /**
-         * A write priced, before it commits; with {@code mayRefuse} false it is only debited (a
-         * write whose condition failed consumed capacity all the same).
+         * A write priced, before it commits: the error to throw if it may not run now, else null.
+         * Nothing is debited.
          */
-        void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse);
+        ThroughputExceededException refusal(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed);
+
+        /** A write's units taken (admitted, or refused by its condition, which consumes all the same). */
+        void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed);
 
         /**
          * A table created or changed (CreateTable, UpdateTable): its partitions follow its
@@ -53,7 +57,13 @@ public final class CapacityMeter {
                                   ConsumedCapacity consumed) {}
 
             @Override
-            public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {}
+            public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage,
+                                                       ConsumedCapacity consumed) {
+                return null;
+            }
+
+            @Override
+            public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
         };
     }
 
@@ -94,13 +104,40 @@ public final class CapacityMeter {
     /** A write about to commit: its price, admitted and debited, or the refusal thrown. */
     public ConsumedCapacity admitWrite(TableDefinition table, Usage.Write usage) {
         ConsumedCapacity consumed = write(usage);
-        admission.write(table, usage, consumed, true);
+        ThroughputExceededException refused = admission.refusal(table, usage, consumed);
+        if (refused != null) throw refused;
+        admission.debitWrite(table, usage, consumed);
         return consumed;
     }
 
+    /**
+     * The writes of a transaction about to commit, admitted together against the throughput as
+     * it is before any of them: their prices, or (nothing debited) per write its refusal or null.
+     */
+    public TransactionAdmission admitWrites(List<TableDefinition> tables, List<Usage.Write> usages) {
+        int n = usages.size();
+        ConsumedCapacity[] consumed = new ConsumedCapacity[n];
+        ThroughputExceededException[] refusals = null;
+        for (int i = 0; i < n; i++) {
+            consumed[i] = write(usages.get(i));
+            ThroughputExceededException refused = admission.refusal(tables.get(i), usages.get(i), consumed[i]);
+            if (refused != null) {
+                if (refusals == null) refusals = new ThroughputExceededException[n];
+                refusals[i] = refused;
+            }
+        }
+        if (refusals == null) {
+            for (int i = 0; i < n; i++) admission.debitWrite(tables.get(i), usages.get(i), consumed[i]);
+        }
+        return new TransactionAdmission(consumed, refusals);
+    }
+
+    /** @param refusals null when every write was admitted (and debited), else per write its refusal or null */
+    public record TransactionAdmission(ConsumedCapacity[] consumed, ThroughputExceededException[] refusals) {}
+
     /** A write that did not commit but consumed all the same (its condition failed): debited. */
     public void chargeUncommitted(TableDefinition table, Usage.Write usage) {
-        admission.write(table, usage, write(usage), false);
+        admission.debitWrite(table, usage, write(usage));
     }
 
     /** What the work described costs, by table and index (nothing is debited). */

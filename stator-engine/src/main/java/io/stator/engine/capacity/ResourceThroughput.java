@@ -103,9 +103,9 @@ final class ResourceThroughput {
         return null;
     }
 
-    String refusesWrite(double units, Partitions.Partition partition, long nowMillis) {
-        if (!write.canTake(units, nowMillis)) return reason(true, limit(writeCapIsMaximum));
-        if (partition != null && !partition.write.canTake(units, nowMillis)) return reason(true, "KeyRangeThroughputExceeded");
+    String refusesWrite(Partitions.Partition partition, long nowMillis) {
+        if (!write.canStart(nowMillis)) return reason(true, limit(writeCapIsMaximum));
+        if (partition != null && !partition.write.canStart(nowMillis)) return reason(true, "KeyRangeThroughputExceeded");
         return null;
     }
 

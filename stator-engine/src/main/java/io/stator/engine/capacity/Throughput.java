@@ -16,11 +16,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * its table, of the global secondary indexes it writes, and of the partitions it touches (see
  * docs/dynamodb/throughput.md for the model and every choice made where DynamoDB does not say).
  *
- * <p>A write is priced before it commits (the pipeline knows the item before and after), so it
- * is admitted only if its table, each of its global indexes, and each partition it writes in them
- * hold its units; it then takes them from all. A refused write takes nothing and changes nothing.
- * A read is priced after it read, so it may start while its table (or index) and partition hold
- * anything, and takes its units after. Local indexes draw on the table, as on DynamoDB.
+ * <p>A request is admitted while the buckets it draws on hold anything: its table (or the global
+ * index it reads), each global index it writes, and the partition it reads or writes in each. It
+ * then takes its units, possibly into debt, which throttles the requests that follow: one request
+ * may cost more than a bucket holds (a 4 MB transaction, a 400 KB item on a table of 1 WCU) and
+ * still run once, as a single large request does on DynamoDB (whether DynamoDB lets a request drive
+ * a bucket negative is not documented: dynamodb-throughput.md, section 8). A write is priced before
+ * it commits (the pipeline knows the item before and after), a read after it read. A refused request
+ * takes nothing and changes nothing. Local indexes draw on the table, as on DynamoDB.
  *
  * <p>In {@link ThroughputSettings.Mode#REPORT} mode (the server's, or a table's through its
  * {@value ThroughputSettings#MODE_TAG} tag) the same accounting runs and nothing is refused.
@@ -137,15 +140,19 @@ public final class Throughput implements CapacityMeter.Admission {
 
     // ---- writes ------------------------------------------------------------------------------
 
-    @Override
-    public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {
+    /** Where one write takes its units: its table and partition, and each global index it changes and its partition. */
+    private record WriteTargets(TableThroughput throughput, double tableUnits, Partitions.Partition partition,
+                                List<ResourceThroughput> indexes, List<Partitions.Partition> indexPartitions,
+                                double[] indexUnits, long now) {}
+
+    private WriteTargets targets(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
         long now = clock.millis();
         TableThroughput t = of(table, now);
         double tableUnits = consumed.tableUnits();
         for (double u : consumed.localIndexUnits().values()) tableUnits += u; // local indexes draw on the table
         Partitions.Partition partition = t.table.partitions.of(usage.partitionHash());
-        List<ResourceThroughput> indexes = null;
-        List<Partitions.Partition> indexPartitions = null;
+        List<ResourceThroughput> indexes = List.of();
+        List<Partitions.Partition> indexPartitions = List.of();
         double[] indexUnits = null;
         if (!usage.indexes().isEmpty() && !t.globalIndexes.isEmpty()) {
             int n = usage.indexes().size();
@@ -162,32 +169,39 @@ public final class Throughput implements CapacityMeter.Admission {
                 indexPartitions.add(r.partitions.of(w.partitionHash()));
             }
         }
-        if (mayRefuse) {
-            List<Reason> reasons = null;
-            String refused = t.table.refusesWrite(tableUnits, partition, now);
-            if (refused != null) {
-                (reasons = new ArrayList<>(2)).add(t.table.reasonFor(refused));
-                t.table.throttleEvent(refused, partition);
-            }
-            if (indexes != null) {
-                for (int i = 0; i < indexes.size(); i++) {
-                    String r = indexes.get(i).refusesWrite(indexUnits[i], indexPartitions.get(i), now);
-                    if (r == null) continue;
-                    if (reasons == null) reasons = new ArrayList<>(2);
-                    reasons.add(indexes.get(i).reasonFor(r));
-                    indexes.get(i).throttleEvent(r, indexPartitions.get(i));
-                }
-            }
-            if (reasons != null) {
-                t.table.refused(true, tableUnits, partition, now, settings.splitDelayMillis());
-                if (t.enforced) throw exception(t.table.onDemand(), reasons);
-            }
+        return new WriteTargets(t, tableUnits, partition, indexes, indexPartitions, indexUnits, now);
+    }
+
+    @Override
+    public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
+        WriteTargets w = targets(table, usage, consumed);
+        TableThroughput t = w.throughput();
+        List<Reason> reasons = null;
+        String refused = t.table.refusesWrite(w.partition(), w.now());
+        if (refused != null) {
+            (reasons = new ArrayList<>(2)).add(t.table.reasonFor(refused));
+            t.table.throttleEvent(refused, w.partition());
         }
-        t.table.takeWrite(tableUnits, partition, now, settings.splitDelayMillis());
-        if (indexes != null) {
-            for (int i = 0; i < indexes.size(); i++) {
-                indexes.get(i).takeWrite(indexUnits[i], indexPartitions.get(i), now, settings.splitDelayMillis());
-            }
+        for (int i = 0; i < w.indexes().size(); i++) {
+            ResourceThroughput index = w.indexes().get(i);
+            String r = index.refusesWrite(w.indexPartitions().get(i), w.now());
+            if (r == null) continue;
+            if (reasons == null) reasons = new ArrayList<>(2);
+            reasons.add(index.reasonFor(r));
+            index.throttleEvent(r, w.indexPartitions().get(i));
+        }
+        if (reasons == null) return null;
+        t.table.refused(true, w.tableUnits(), w.partition(), w.now(), settings.splitDelayMillis());
+        return t.enforced ? exception(t.table.onDemand(), reasons) : null;
+    }
+
+    @Override
+    public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
+        WriteTargets w = targets(table, usage, consumed);
+        long split = settings.splitDelayMillis();
+        w.throughput().table.takeWrite(w.tableUnits(), w.partition(), w.now(), split);
+        for (int i = 0; i < w.indexes().size(); i++) {
+            w.indexes().get(i).takeWrite(w.indexUnits()[i], w.indexPartitions().get(i), w.now(), split);
         }
     }
 

@@ -6,12 +6,10 @@ package io.stator.engine.capacity;
  * second" (developer guide, ProvisionedThroughput); a bucket refilled continuously from the clock
  * is that limit without a timer.
  *
- * <p>Two ways in. A write knows its cost before it commits, so it {@link #canTake takes} only
- * what the bucket holds (or anything at all from a full bucket: an item larger than the
- * bucket's burst still goes through once, leaving it in debt). A read learns its cost only after
- * it read, so it may {@link #canStart start} while the bucket holds anything, and {@link #take}
- * then leaves it in debt if the read cost more; the debt throttles the reads that follow. Which of
- * the two DynamoDB does is not documented (dynamodb-throughput.md, section 8: "UNKNOWN").
+ * <p>A request may {@link #canStart start} while the bucket holds anything, and {@link #take}
+ * then leaves it in debt if it cost more; the debt throttles the requests that follow (whether
+ * DynamoDB lets one request drive a bucket negative is not documented: dynamodb-throughput.md,
+ * section 8, "UNKNOWN").
  *
  * <p>Each bucket is its own monitor: a table's buckets are contended only by that table's
  * requests, and a partition's by its partition's. No lock is global.
@@ -35,12 +33,6 @@ final class TokenBucket {
     synchronized boolean canStart(long nowMillis) {
         refill(nowMillis);
         return balance > 0;
-    }
-
-    /** Does the bucket hold {@code units} now (or is it full, which lets any one request through)? */
-    synchronized boolean canTake(double units, long nowMillis) {
-        refill(nowMillis);
-        return balance >= units || balance >= capacity;
     }
 
     /** Takes {@code units}, into debt if need be. */

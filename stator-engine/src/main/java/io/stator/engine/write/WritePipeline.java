@@ -248,18 +248,23 @@ public final class WritePipeline {
                         }
                     }
                     if (cancelled) throw new TransactionCanceledException(List.of(reasons));
-                    // Each action admitted once priced; a throttled one cancels the transaction
-                    // with its code (ProvisionedThroughputExceeded or ThrottlingError).
-                    for (int i = 0; i < n; i++) {
-                        Pending p = pending.get(i);
-                        try {
-                            p.consumed = meter.admitWrite(p.table, p.usage(true));
-                        } catch (ThroughputExceededException e) {
-                            reasons[i] = CancellationReason.of(e);
-                            cancelled = true;
-                        }
+                    // The actions admitted together once priced; a throttled one cancels the
+                    // transaction with its code (ProvisionedThroughputExceeded or ThrottlingError).
+                    List<TableDefinition> tables = new ArrayList<>(n);
+                    List<Usage.Write> usages = new ArrayList<>(n);
+                    for (Pending p : pending) {
+                        tables.add(p.table);
+                        usages.add(p.usage(true));
                     }
-                    if (cancelled) throw new TransactionCanceledException(List.of(reasons));
+                    CapacityMeter.TransactionAdmission admission = meter.admitWrites(tables, usages);
+                    if (admission.refusals() != null) {
+                        for (int i = 0; i < n; i++) {
+                            ThroughputExceededException refused = admission.refusals()[i];
+                            if (refused != null) reasons[i] = CancellationReason.of(refused);
+                        }
+                        throw new TransactionCanceledException(List.of(reasons));
+                    }
+                    for (int i = 0; i < n; i++) pending.get(i).consumed = admission.consumed()[i];
                     if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
                     storage.commit(batch);
                 } finally {

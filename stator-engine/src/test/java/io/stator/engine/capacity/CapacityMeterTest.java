@@ -67,7 +67,8 @@ class CapacityMeterTest {
 
     @Test
     void anOperationTheMeterDoesNotAdmitDoesNothing(@TempDir Path directory) {
-        DynamoDbException refusal = new DynamoDbException(ErrorType.PROVISIONED_THROUGHPUT_EXCEEDED, "refused");
+        ThroughputExceededException refused = new ThroughputExceededException(
+                ErrorType.PROVISIONED_THROUGHPUT_EXCEEDED, "refused", List.of());
         CapacityMeter refusingWrites = new CapacityMeter(new CapacityMeter.Admission() {
             @Override
             public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash) {}
@@ -77,15 +78,19 @@ class CapacityMeterTest {
                                   ConsumedCapacity consumed) {}
 
             @Override
-            public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {
-                if (mayRefuse) throw refusal;
+            public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage,
+                                                       ConsumedCapacity consumed) {
+                return refused;
             }
+
+            @Override
+            public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
         });
         try (TestEngine test = TestEngine.open(directory, refusingWrites)) {
             TableDefinition table = test.createTable("t", false, null, null);
             DynamoDbException thrown = assertThrows(DynamoDbException.class, () -> test.engine().items().write(
                     ItemWrite.put(table, item("pk", "a"), null, ReturnValues.NONE, false, false)));
-            assertSame(refusal, thrown);
+            assertSame(refused, thrown);
             assertThrows(DynamoDbException.class, () -> test.engine().items().transactWrite(List.of(
                     ItemWrite.put(table, item("pk", "b"), null, ReturnValues.NONE, false, true)), null));
             // Reads are admitted, and find that nothing was written.

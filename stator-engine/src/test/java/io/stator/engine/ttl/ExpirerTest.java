@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stator.engine.Engine;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.Usage;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.IndexDefinition;
@@ -62,9 +63,14 @@ class ExpirerTest {
                                   ConsumedCapacity consumed) {}
 
             @Override
-            public void write(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed, boolean mayRefuse) {
+            public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage,
+                                                       ConsumedCapacity consumed) {
                 writesAdmitted.incrementAndGet();
+                return null;
             }
+
+            @Override
+            public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
         });
         test = TestEngine.open(directory, meter, clock);
         engine = test.engine();

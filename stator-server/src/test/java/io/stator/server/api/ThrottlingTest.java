@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.stator.engine.capacity.Throughput;
+import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.TestClock;
 import java.time.Duration;
@@ -39,14 +40,15 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * a real server whose clock the test moves: each "second" of load is sent while the clock stands
  * still, then the clock moves one second. Rates are write units a second; items of about 10 KB
  * cost 10 units each, so a rate needs a tenth as many requests. The client does not retry: every
- * throttle is seen.
+ * throttle is seen. The server enforces throughput (the default of bin/stator; test servers
+ * otherwise only report it).
  */
 class ThrottlingTest {
 
     private static final TestClock CLOCK = new TestClock();
 
     @RegisterExtension
-    static final SharedServer server = new SharedServer(o -> o.withClock(CLOCK));
+    static final SharedServer server = new SharedServer(o -> o.withClock(CLOCK).withThroughput(ThroughputSettings.DEFAULTS));
 
     private static final String ARN_PREFIX = "arn:aws:dynamodb:us-east-1:000000000000:table/";
     /** About 10 KB: 10 write units as DynamoDB bills an item (names and values, KB of 1,024 bytes). */
@@ -292,15 +294,17 @@ class ThrottlingTest {
         assertEquals(1, partly.responses().get(table).size());
         assertEquals(2, partly.unprocessedKeys().get(table).keys().size());
 
-        // A transaction whose second write does not fit is cancelled with that action's code.
-        CLOCK.advance(Duration.ofMinutes(10));
+        // A transaction with a write to a table whose write bucket is empty is cancelled with that
+        // action's code; its other action, on another table, was fine. Nothing is written.
+        put(table, "empties-the-bucket", big); // admitted while anything is left, leaving a debt
+        String other = onDemandTable();
         TransactionCanceledException cancelled = assertThrows(TransactionCanceledException.class,
                 () -> dynamo.transactWriteItems(b -> b.transactItems(
-                        t -> t.put(p -> p.tableName(table).item(Map.of("pk", s("t-1"), "pad", s(big)))),
-                        t -> t.put(p -> p.tableName(table).item(Map.of("pk", s("t-2"), "pad", s(big)))))));
+                        t -> t.put(p -> p.tableName(other).item(Map.of("pk", s("t-1")))),
+                        t -> t.put(p -> p.tableName(table).item(Map.of("pk", s("t-2")))))));
         assertEquals(List.of("None", "ProvisionedThroughputExceeded"),
                 cancelled.cancellationReasons().stream().map(CancellationReason::code).toList());
-        assertFalse(dynamo.getItem(b -> b.tableName(table).key(Map.of("pk", s("t-1")))).hasItem(), "nothing written");
+        assertFalse(dynamo.getItem(b -> b.tableName(other).key(Map.of("pk", s("t-1")))).hasItem(), "nothing written");
     }
 
     @Test

@@ -65,7 +65,9 @@ class BinStatorMemoryIT {
             port = probe.getLocalPort();
         }
         try (CommandProcess stator = CommandProcess.start(List.of(REPO.resolve("bin/stator").toString(), "--port",
-                Integer.toString(port), "--data-dir", dir.resolve("data").toString(), "--memory", "512MB"),
+                Integer.toString(port), "--data-dir", dir.resolve("data").toString(), "--memory", "512MB",
+                // The load runs as fast as it goes, faster than a new table's throughput: measured, not throttled.
+                "--throughput", "report"),
                 dir, Map.of())) {
             assertEquals("Stator listening on http://127.0.0.1:" + port, stator.awaitLine(Duration.ofMinutes(10)));
             long pid = stator.process().pid(); // bin/stator execs the JVM: the same process

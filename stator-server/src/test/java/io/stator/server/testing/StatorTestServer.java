@@ -1,5 +1,6 @@
 package io.stator.server.testing;
 
+import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
 import java.io.IOException;
@@ -51,6 +52,10 @@ public final class StatorTestServer implements AutoCloseable {
     }
 
     /** A server on a free port over a new temporary directory. */
+    /** Capacity computed and reported, nothing throttled: the test servers' default. */
+    public static final ThroughputSettings REPORT_ONLY = new ThroughputSettings(ThroughputSettings.Mode.REPORT,
+            ThroughputSettings.DEFAULT_SPLIT_DELAY_MILLIS, ThroughputSettings.DEFAULT_TABLE_QUOTA_UNITS);
+
     public static StatorTestServer start() {
         return start(opts -> opts);
     }
@@ -59,7 +64,10 @@ public final class StatorTestServer implements AutoCloseable {
     public static StatorTestServer start(java.util.function.UnaryOperator<ServerOptions> adjust) {
         try {
             Path dir = Files.createTempDirectory("stator-test-");
-            StatorTestServer s = new StatorTestServer(dir, true, adjust.apply(ServerOptions.defaults(dir).withPort(0)));
+            // Functional tests load data faster than a new DynamoDB table would take it: they report
+            // capacity without throttling. Tests of throttling ask for it (ThroughputSettings.DEFAULTS).
+            ServerOptions options = ServerOptions.defaults(dir).withPort(0).withThroughput(REPORT_ONLY);
+            StatorTestServer s = new StatorTestServer(dir, true, adjust.apply(options));
             s.startServer();
             return s;
         } catch (IOException e) {
