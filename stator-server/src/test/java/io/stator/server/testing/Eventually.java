@@ -2,6 +2,7 @@ package io.stator.server.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.time.Duration;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -18,12 +19,21 @@ public final class Eventually {
 
     /** Reads until {@code done} holds, and returns that read; fails after the deadline. */
     public static <T> T until(String what, Supplier<T> read, Predicate<T> done) {
-        long deadline = System.nanoTime() + DEADLINE_MILLIS * 1_000_000;
+        return until(what, Duration.ofMillis(DEADLINE_MILLIS), read, done);
+    }
+
+    /**
+     * As {@link #until(String, Supplier, Predicate)}, within {@code deadline}: for what takes
+     * seconds by design (a stream consumer's lease and shard hand-offs), given room for a loaded
+     * machine.
+     */
+    public static <T> T until(String what, Duration deadline, Supplier<T> read, Predicate<T> done) {
+        long end = System.nanoTime() + deadline.toNanos();
         T last;
         while (true) {
             last = read.get();
             if (done.test(last)) return last;
-            if (System.nanoTime() > deadline) break;
+            if (System.nanoTime() > end) break;
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
@@ -31,7 +41,7 @@ public final class Eventually {
                 break;
             }
         }
-        return fail("not within " + DEADLINE_MILLIS + " ms: " + what + "; last read: " + last);
+        return fail("not within " + deadline.toMillis() + " ms: " + what + "; last read: " + last);
     }
 
     /** Sleeps, for tests that must let time pass (a propagation delay, writers in flight). */
