@@ -47,6 +47,14 @@ public final class CapacityMeter {
         /** A table deleted. */
         default void tableDeleted(TableDefinition table) {}
 
+        /**
+         * How many partitions of the table (index null, or a local index) or global index hold
+         * hashes in {@code [firstHash, lastHash]} (unsigned): a Scan page pays the minimum for each.
+         */
+        default int partitionsBetween(TableDefinition table, IndexDefinition index, long firstHash, long lastHash) {
+            return 1;
+        }
+
         /** Every operation runs and nothing is counted. */
         Admission ALL = new Admission() {
             @Override
@@ -93,10 +101,21 @@ public final class CapacityMeter {
         admission.beforeRead(table, index, onePartition, partitionHash);
     }
 
-    /** After a read: its price, debited. */
+    /**
+     * After a read: its price, debited. A Scan page is billed at least the minimum (a unit, half
+     * when eventually consistent) for every partition its range visited: a Scan of a new table
+     * holding one tiny item reports 4.0 and 2.0 on DynamoDB, its 4 partitions' minimums
+     * (dynamodb-throughput.md, section 3; an inference from that observation and the developer
+     * guide's "and the number of partitions searched").
+     */
     public ConsumedCapacity chargeRead(TableDefinition table, IndexDefinition index, boolean onePartition,
                                        long partitionHash, Usage.Read usage) {
         ConsumedCapacity consumed = read(usage);
+        if (!onePartition) {
+            int visited = admission.partitionsBetween(table, index, usage.firstHash(), usage.lastHash());
+            double minimum = visited * CapacityUnits.read(0, usage.consistentRead());
+            if (visited > 1) consumed = atLeast(consumed, index, minimum);
+        }
         admission.afterRead(table, index, onePartition, partitionHash, consumed);
         return consumed;
     }
@@ -138,6 +157,21 @@ public final class CapacityMeter {
     /** A write that did not commit but consumed all the same (its condition failed): debited. */
     public void chargeUncommitted(TableDefinition table, Usage.Write usage) {
         admission.debitWrite(table, usage, write(usage));
+    }
+
+    /** The read's units raised to a minimum on the arm it read (the table's, or the index's). */
+    private static ConsumedCapacity atLeast(ConsumedCapacity consumed, IndexDefinition index, double minimum) {
+        if (index == null) {
+            return consumed.tableUnits() >= minimum ? consumed
+                    : new ConsumedCapacity(minimum, consumed.globalIndexUnits(), consumed.localIndexUnits());
+        }
+        Double read = (index.global() ? consumed.globalIndexUnits() : consumed.localIndexUnits()).get(index.name());
+        if (read != null && read >= minimum) return consumed;
+        ConsumedCapacity.Builder b = new ConsumedCapacity.Builder().table(consumed.tableUnits());
+        consumed.globalIndexUnits().forEach((n, u) -> b.index(n, true, n.equals(index.name()) && index.global() ? minimum : u));
+        consumed.localIndexUnits().forEach((n, u) -> b.index(n, false, n.equals(index.name()) && !index.global() ? minimum : u));
+        if (read == null) b.index(index.name(), index.global(), minimum);
+        return b.build();
     }
 
     /** What the work described costs, by table and index (nothing is debited). */

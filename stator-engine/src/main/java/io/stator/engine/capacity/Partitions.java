@@ -95,6 +95,10 @@ final class Partitions {
     /** The partition holding a hash. */
     Partition of(long hash) {
         Partition[] p = partitions;
+        return p[indexOf(p, hash)];
+    }
+
+    private static int indexOf(Partition[] p, long hash) {
         int low = 0;
         int high = p.length - 1;
         while (low < high) {
@@ -102,12 +106,21 @@ final class Partitions {
             if (Long.compareUnsigned(p[mid].start, hash) <= 0) low = mid;
             else high = mid - 1;
         }
-        return p[low];
+        return low;
     }
 
     /** The partitions now, in hash order. */
     Partition[] all() {
         return partitions.clone();
+    }
+
+    /** How many partitions hold hashes in {@code [first, last]} (unsigned); 0 when first is past last. */
+    int countBetween(long first, long last) {
+        if (Long.compareUnsigned(first, last) > 0) return 0;
+        Partition[] p = partitions;
+        int from = indexOf(p, first);
+        int to = indexOf(p, last);
+        return to - from + 1;
     }
 
     /** The first hash of each partition, in order (for operators and tests). */

@@ -289,6 +289,11 @@ public final class Throughput implements CapacityMeter.Admission {
     }
 
     @Override
+    public int partitionsBetween(TableDefinition table, IndexDefinition index, long firstHash, long lastHash) {
+        return readResource(of(table, clock.millis()), index).partitions.countBetween(firstHash, lastHash);
+    }
+
+    @Override
     public void tableDeleted(TableDefinition table) {
         tables.remove(table.id());
     }

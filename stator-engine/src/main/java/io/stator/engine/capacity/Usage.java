@@ -42,7 +42,17 @@ public sealed interface Usage {
      * @param bytesFetched  on a local index, the sizes of the items fetched from the table for
      *                      its entries (billed to the table), summed; 0 otherwise
      * @param transactional part of TransactGetItems, or a replayed TransactWriteItems (twice the units)
+     * @param firstHash     the first partition-key hash (unsigned) the page's range covered
+     * @param lastHash      the last one, inclusive: a Scan page is billed at least the minimum
+     *                      once per partition it visited
      */
     record Read(IndexDefinition index, long bytesRead, long bytesFetched, boolean consistentRead,
-                boolean transactional) implements Usage {}
+                boolean transactional, long firstHash, long lastHash) implements Usage {
+
+        /** A read within one partition key's rows. */
+        public Read(IndexDefinition index, long bytesRead, long bytesFetched, boolean consistentRead,
+                    boolean transactional) {
+            this(index, bytesRead, bytesFetched, consistentRead, transactional, 0, 0);
+        }
+    }
 }

@@ -90,6 +90,7 @@ public final class Reads {
         String sortKey = table.keySchema().sortKey();
         Map<String, AttributeValue> last = null;
         boolean stoppedEarly = false;
+        long lastHash = hashBefore(to);
         if (Arrays.compareUnsigned(from, to) < 0) {
             try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, from, to, !plan.forward())) {
                 while (cursor.next()) {
@@ -114,6 +115,7 @@ public final class Reads {
                     }
                     if (scanned >= plan.limit() || pageBytes >= PageSize.PAGE_LIMIT) {
                         stoppedEarly = true;
+                        if (plan.forward()) lastHash = KeyLayout.hashOf(cursor.key());
                         break;
                     }
                 }
@@ -121,7 +123,8 @@ public final class Reads {
         }
         Map<String, AttributeValue> lastEvaluatedKey = stoppedEarly ? target.lastEvaluatedKey(last) : null;
         Usage.Read usage = new Usage.Read(target.index(), bytesRead, bytesFetched, plan.consistentRead(),
-                plan.transactional());
+                plan.transactional(), from.length >= KeyLayout.PARTITION_KEY_LENGTH_OFFSET ? KeyLayout.hashOf(from) : 0,
+                lastHash);
         return new Page(items, count, scanned, bytesRead, lastEvaluatedKey, usage, null);
     }
 
@@ -129,6 +132,17 @@ public final class Reads {
     private static Map<String, AttributeValue> returned(ReadPlan plan, Map<String, AttributeValue> item) {
         if (plan.projection() != null) return Projector.project(item, plan.projection());
         return plan.reprojectFetched() ? plan.target().projectedByIndex(item) : item;
+    }
+
+    /**
+     * The last hash (unsigned) before an exclusive upper bound: the one before its hash when the
+     * bound carries one, else the end of the hash space (the bound is past the table or index).
+     */
+    private static long hashBefore(byte[] to) {
+        if (to.length < KeyLayout.PARTITION_KEY_LENGTH_OFFSET) return -1L;
+        long hash = KeyLayout.hashOf(to);
+        boolean exactlyAtHash = to.length == KeyLayout.PARTITION_KEY_LENGTH_OFFSET;
+        return exactlyAtHash && hash != 0 ? hash - 1 : hash;
     }
 
     private static byte[] max(byte[] a, byte[] b) {

@@ -179,16 +179,9 @@ final class GlobalIndexUpdates {
                     + ". Requested WriteCapacityUnits: " + write + ". Refer to the Amazon DynamoDB Developer Guide for "
                     + "current limits and how to request higher limits.");
         }
-        Instant lastIncrease = current.lastIncreaseDateTime();
-        Instant lastDecrease = current.lastDecreaseDateTime();
-        int decreases = current.numberOfDecreasesToday();
-        if (read > current.readCapacityUnits() || write > current.writeCapacityUnits()) lastIncrease = now;
-        if (read < current.readCapacityUnits() || write < current.writeCapacityUnits()) {
-            lastDecrease = now;
-            decreases++;
-        }
+        // The index's decreases are limited as the table's are, counted on their own.
         return new IndexDefinition(name, index.id(), true, index.partitionKey(), index.sortKey(), index.projectionType(),
-                index.nonKeyAttributes(), new ProvisionedThroughput(read, write, lastIncrease, lastDecrease, decreases),
+                index.nonKeyAttributes(), TableUpdates.changedThroughput(current, read, write, now),
                 index.onDemandThroughput(), index.warmThroughput(), index.status(), index.backfilling(),
                 index.creationDateTime());
     }

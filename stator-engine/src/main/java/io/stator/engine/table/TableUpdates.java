@@ -224,9 +224,10 @@ public final class TableUpdates {
     /**
      * The provisioned throughput after a change, with DynamoDB's bookkeeping: dates of the last
      * increase and decrease, and decreases counted per UTC day; after four, one more an hour
-     * (LimitExceededException in between).
+     * (LimitExceededException in between). A table and each of its global indexes count their own
+     * (developer guide, ServiceQuotas).
      */
-    private static ProvisionedThroughput changedThroughput(ProvisionedThroughput current, long read, long write,
+    static ProvisionedThroughput changedThroughput(ProvisionedThroughput current, long read, long write,
                                                            Instant now) {
         Instant lastIncrease = current.lastIncreaseDateTime();
         Instant lastDecrease = current.lastDecreaseDateTime();

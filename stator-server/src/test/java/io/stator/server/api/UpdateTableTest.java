@@ -26,6 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.SSEType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
@@ -277,6 +279,30 @@ class UpdateTableTest {
 
         CLOCK.set(Instant.parse("2030-03-05T00:00:00Z"));
         setThroughput(table, 94, 101);
+        assertEquals(1L, describe(table).provisionedThroughput().numberOfDecreasesToday());
+    }
+
+    @Test
+    void aGlobalIndexCountsItsOwnDecreasesUnderTheSameLimit() {
+        String table = StatorTestServer.tableName();
+        server.client().createTable(Tables.provisioned(table, 100, 100)
+                .attributeDefinitions(Tables.definition("pk", ScalarAttributeType.S), Tables.definition("g", ScalarAttributeType.S))
+                .globalSecondaryIndexes(g -> g.indexName("gsi").keySchema(Tables.key("g", KeyType.HASH))
+                        .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY))
+                        .provisionedThroughput(t -> t.readCapacityUnits(100L).writeCapacityUnits(100L))).build());
+        CLOCK.set(Instant.parse("2030-03-04T10:00:00Z"));
+        for (int i = 1; i <= 4; i++) {
+            long units = 100 - i;
+            server.client().updateTable(b -> b.tableName(table).globalSecondaryIndexUpdates(u -> u.update(x -> x.indexName("gsi")
+                    .provisionedThroughput(t -> t.readCapacityUnits(units).writeCapacityUnits(100L)))));
+        }
+        assertError("LimitExceededException", DECREASE_LIMIT + "4. Last decrease at Monday, March 4, 2030 at 10:00:00 AM "
+                + "Coordinated Universal Time. Next decrease can be made at Monday, March 4, 2030 at 11:00:00 AM "
+                + "Coordinated Universal Time", () -> server.client().updateTable(b -> b.tableName(table)
+                        .globalSecondaryIndexUpdates(u -> u.update(x -> x.indexName("gsi")
+                                .provisionedThroughput(t -> t.readCapacityUnits(50L).writeCapacityUnits(100L))))));
+        // The table's own decreases are counted apart.
+        setThroughput(table, 99, 100);
         assertEquals(1L, describe(table).provisionedThroughput().numberOfDecreasesToday());
     }
 
