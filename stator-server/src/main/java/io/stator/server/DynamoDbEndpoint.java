@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32;
 
 /**
@@ -83,6 +84,7 @@ public final class DynamoDbEndpoint {
     private final byte[] healthLine;
     private final RequestMetrics requestMetrics;
     private final MetricsEndpoint scrapedHere;
+    private final AtomicBoolean metricsFaultReported = new AtomicBoolean();
 
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, String region) {
         this(actions, authenticator, null, region);
@@ -144,13 +146,9 @@ public final class DynamoDbEndpoint {
                 ? contentType : "application/json";
         long started = System.nanoTime();
         Dispatch dispatch = new Dispatch();
+        byte[] body;
         try {
-            byte[] body = execute(request, hasBody, dispatch);
-            if (requestMetrics != null) {
-                requestMetrics.succeeded(dispatch.operation, dispatch.input, dispatch.response,
-                        System.nanoTime() - started);
-            }
-            return new HttpReply(200, body).header("Content-Type", replyType);
+            body = execute(request, hasBody, dispatch);
         } catch (DynamoDbException e) {
             failed(dispatch, e);
             return error(e, replyType);
@@ -164,6 +162,19 @@ public final class DynamoDbEndpoint {
             e.printStackTrace(System.err);
             return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
         }
+        if (requestMetrics != null) {
+            // Outside the try above: the request has succeeded (a write is committed), and a fault
+            // in recording it must not answer it with an error the client would retry.
+            try {
+                requestMetrics.succeeded(dispatch.operation, dispatch.input, dispatch.response,
+                        System.nanoTime() - started);
+            } catch (RuntimeException e) {
+                if (!metricsFaultReported.getAndSet(true)) {
+                    System.err.println("stator: could not record a request's metrics (reported once): " + e);
+                }
+            }
+        }
+        return new HttpReply(200, body).header("Content-Type", replyType);
     }
 
     /** What is known of a request as it goes: its operation, then its input, then its response. */
@@ -174,7 +185,14 @@ public final class DynamoDbEndpoint {
     }
 
     private void failed(Dispatch dispatch, Throwable e) {
-        if (requestMetrics != null) requestMetrics.failed(dispatch.operation, dispatch.input, e);
+        if (requestMetrics == null) return;
+        try {
+            requestMetrics.failed(dispatch.operation, dispatch.input, e);
+        } catch (RuntimeException fault) {
+            if (!metricsFaultReported.getAndSet(true)) {
+                System.err.println("stator: could not record a request's metrics (reported once): " + fault);
+            }
+        }
     }
 
     /**
