@@ -17,6 +17,8 @@ import io.stator.server.api.Actions;
 import io.stator.server.auth.Caller;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
+import io.stator.server.metrics.MetricsEndpoint;
+import io.stator.server.metrics.RequestMetrics;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.Constraints;
 import io.stator.server.protocol.JsonText;
@@ -29,6 +31,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32;
 
 /**
@@ -37,7 +40,8 @@ import java.util.zip.CRC32;
  * <ol>
  *   <li>CORS: with an Origin header every reply allows any origin, and a preflight (OPTIONS) is
  *       answered at once;</li>
- *   <li>GET / answers the health line DynamoDB answers;</li>
+ *   <li>GET / answers the health line DynamoDB answers; GET /metrics, when this port serves the
+ *       metrics, answers them in Prometheus' text format ({@link MetricsEndpoint});</li>
  *   <li>anything but POST, or a body of another content type (DynamoDB takes JSON 1.0 and plain
  *       JSON only), gets DynamoDB's 404 {@code <UnknownOperationException/>};</li>
  *   <li>malformed JSON, or a body that is not Unicode text (bytes that are not UTF-8, a string
@@ -52,7 +56,8 @@ import java.util.zip.CRC32;
  *       --policies) where DynamoDB does (see {@code api/Permissions}).</li>
  * </ol>
  * Every reply carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the body,
- * which the AWS SDKs verify).
+ * which the AWS SDKs verify). Each POST is recorded in the {@link RequestMetrics}: its latency
+ * if it succeeded, else the kind of its error.
  */
 public final class DynamoDbEndpoint {
 
@@ -77,6 +82,9 @@ public final class DynamoDbEndpoint {
     private final Authenticator authenticator;
     private final AccessControl accessControl;
     private final byte[] healthLine;
+    private final RequestMetrics requestMetrics;
+    private final MetricsEndpoint scrapedHere;
+    private final AtomicBoolean metricsFaultReported = new AtomicBoolean();
 
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, String region) {
         this(actions, authenticator, null, region);
@@ -84,13 +92,26 @@ public final class DynamoDbEndpoint {
 
     /** @param accessControl who may do what (--policies); null for every caller may do everything */
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region) {
+        this(actions, authenticator, accessControl, region, null, null);
+    }
+
+    /**
+     * @param requestMetrics where each request is recorded; null to record nothing
+     * @param scrapedHere    the metrics GET /metrics answers on this port; null when it does not
+     *                       (it then gets the 404 any GET but the health check gets)
+     */
+    public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
+                            RequestMetrics requestMetrics, MetricsEndpoint scrapedHere) {
         this.actions = actions;
         this.authenticator = authenticator;
         this.accessControl = accessControl;
         this.healthLine = ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.US_ASCII);
+        this.requestMetrics = requestMetrics;
+        this.scrapedHere = scrapedHere;
     }
 
     public HttpReply handle(HttpRequestData request) {
+        if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
         HttpReply reply = respond(request);
         reply.header("x-amzn-RequestId", requestId());
         reply.header("x-amz-crc32", Long.toString(crc32(reply.body())));
@@ -123,17 +144,54 @@ public final class DynamoDbEndpoint {
         }
         String replyType = X_AMZ_JSON_1_0.equals(contentType) || X_AMZ_JSON_1_1.equals(contentType)
                 ? contentType : "application/json";
+        long started = System.nanoTime();
+        Dispatch dispatch = new Dispatch();
+        byte[] body;
         try {
-            return new HttpReply(200, execute(request, hasBody)).header("Content-Type", replyType);
+            body = execute(request, hasBody, dispatch);
         } catch (DynamoDbException e) {
+            failed(dispatch, e);
             return error(e, replyType);
         } catch (StorageFaultException e) {
+            failed(dispatch, e);
             // Logged once by the storage, with its cause; not once per request.
             return error(storageFault(e), replyType);
         } catch (RuntimeException | Error e) {
+            failed(dispatch, e);
             System.err.println("stator: internal error handling " + request.header("x-amz-target") + ": " + e);
             e.printStackTrace(System.err);
             return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
+        }
+        if (requestMetrics != null) {
+            // Outside the try above: the request has succeeded (a write is committed), and a fault
+            // in recording it must not answer it with an error the client would retry.
+            try {
+                requestMetrics.succeeded(dispatch.operation, dispatch.input, dispatch.response,
+                        System.nanoTime() - started);
+            } catch (RuntimeException e) {
+                if (!metricsFaultReported.getAndSet(true)) {
+                    System.err.println("stator: could not record a request's metrics (reported once): " + e);
+                }
+            }
+        }
+        return new HttpReply(200, body).header("Content-Type", replyType);
+    }
+
+    /** What is known of a request as it goes: its operation, then its input, then its response. */
+    private static final class Dispatch {
+        String operation;
+        ModelStructure input;
+        ResponseBody response;
+    }
+
+    private void failed(Dispatch dispatch, Throwable e) {
+        if (requestMetrics == null) return;
+        try {
+            requestMetrics.failed(dispatch.operation, dispatch.input, e);
+        } catch (RuntimeException fault) {
+            if (!metricsFaultReported.getAndSet(true)) {
+                System.err.println("stator: could not record a request's metrics (reported once): " + fault);
+            }
         }
     }
 
@@ -168,7 +226,7 @@ public final class DynamoDbEndpoint {
         });
     }
 
-    private byte[] execute(HttpRequestData request, boolean hasBody) throws DynamoDbException {
+    private byte[] execute(HttpRequestData request, boolean hasBody, Dispatch dispatch) throws DynamoDbException {
         String target = request.header("x-amz-target");
         ServiceModel.Operation operation = null;
         if (target != null && target.startsWith(TARGET_PREFIX)) {
@@ -180,15 +238,18 @@ public final class DynamoDbEndpoint {
             if (hasBody) checkWellFormed(request.body());
             throw DynamoDbException.unknownOperation(null);
         }
+        dispatch.operation = operation.name();
         RequestReader.Parsed parsed = hasBody ? RequestReader.parse(request.body(), operation.input()) : null;
         Caller caller = authenticator.authenticate(request);
         if (!hasBody) throw DynamoDbException.serialization(null);
         ModelStructure input = parsed.request();
+        dispatch.input = input;
         if (!actions.serves(operation.name())) {
             throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
         }
         Constraints.check(input, operation.input());
         ResponseBody body = new ResponseBody();
+        dispatch.response = body;
         try {
             actions.execute(operation.name(), input,
                     accessControl == null ? Authorizer.UNCHECKED : accessControl.authorizer(caller.accessKeyId()), body);

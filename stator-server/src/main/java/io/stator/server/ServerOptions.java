@@ -24,23 +24,46 @@ import java.util.function.Consumer;
  * @param ttlDelay                 how late Time to Live deletes an expired item
  * @param streams                  DynamoDB Streams' shards, retention and --stream-delay
  * @param throughput               whether throughput limits throttle (--throughput) and when partitions split
+ * @param metricsPort              a port serving GET /metrics only (--metrics-port), 0 for any free one; -1 for none
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
                             PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
-                            ThroughputSettings throughput) {
+                            ThroughputSettings throughput, int metricsPort) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
-                MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS);
+                MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1);
     }
 
     /** True when the server speaks HTTPS. */
     public boolean tls() { return tlsCertificateFile != null; }
+
+    /**
+     * Whether GET /metrics is answered on the DynamoDB port, unsigned: when signatures are not
+     * checked (anyone who reaches the port may read every table anyway), or when only this machine
+     * can reach it (a loopback address). With --credentials on another address the metrics, which
+     * name tables and show their traffic, are served only where the operator asks: --metrics-port.
+     */
+    public boolean metricsOnMainPort() {
+        return credentialsFile == null || isLoopback(host);
+    }
+
+    /** True when every address {@code host} resolves to is a loopback address. */
+    public static boolean isLoopback(String host) {
+        try {
+            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+                if (!a.isLoopbackAddress()) return false;
+            }
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
 
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
@@ -54,7 +77,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         change.accept(m);
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
-                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput);
+                m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
+                m.metricsPort);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -68,6 +92,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withThroughput(ThroughputSettings settings) { return with(o -> o.throughput = settings); }
 
     public ServerOptions withInMemory(boolean inMemory) { return with(o -> o.inMemory = inMemory); }
+
+    public ServerOptions withMetricsPort(int port) { return with(o -> o.metricsPort = port); }
 
     public ServerOptions withTls(Path certificateFile, Path keyFile) {
         return with(o -> {
@@ -99,6 +125,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public PropagationDelay ttlDelay;
         public StreamSettings streams;
         public ThroughputSettings throughput;
+        public int metricsPort;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -120,6 +147,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             ttlDelay = o.ttlDelay;
             streams = o.streams;
             throughput = o.throughput;
+            metricsPort = o.metricsPort;
         }
     }
 }

@@ -10,6 +10,7 @@ import io.stator.server.auth.SigV4Authenticator;
 import io.stator.server.auth.SignedRequest;
 import io.stator.server.http.NettyHttpServer;
 import io.stator.server.http.TlsContexts;
+import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.storage.rocksdb.RocksStorage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,13 +24,18 @@ public final class StatorServer implements AutoCloseable {
     /** Request worker threads: enough to keep a synced disk busy with group commits. */
     private static final int REQUEST_THREADS = 32;
 
+    /** Threads of the --metrics-port server: a scrape every few seconds needs no more. */
+    private static final int METRICS_THREADS = 1;
+
     private final Engine engine;
     private final NettyHttpServer http;
+    private final NettyHttpServer metricsHttp;
     private final String endpoint;
 
-    private StatorServer(Engine engine, NettyHttpServer http, String endpoint) {
+    private StatorServer(Engine engine, NettyHttpServer http, NettyHttpServer metricsHttp, String endpoint) {
         this.engine = engine;
         this.http = http;
+        this.metricsHttp = metricsHttp;
         this.endpoint = endpoint;
     }
 
@@ -82,10 +88,28 @@ public final class StatorServer implements AutoCloseable {
         // The endpoint address is known once bound; DescribeEndpoints reads it lazily.
         String address = hostForUrl(options.host()) + ":" + http.port();
         Actions actions = new Actions(engine, () -> address);
+        MetricsEndpoint metrics = new MetricsEndpoint(engine);
+        NettyHttpServer metricsHttp = null;
+        if (options.metricsPort() >= 0) {
+            try {
+                metricsHttp = NettyHttpServer.start(options.host(), options.metricsPort(), METRICS_THREADS, tls,
+                        options.connectionLimits(), metrics::handleMetricsPort);
+            } catch (Exception | Error e) {
+                http.close();
+                engine.close();
+                if (e instanceof java.net.BindException) {
+                    // Not a BindException: the command line would blame --port.
+                    throw new java.io.IOException("cannot listen on " + options.host() + ":" + options.metricsPort()
+                            + " (--metrics-port): " + e.getMessage(), e);
+                }
+                throw e;
+            }
+        }
         ready.complete(new DynamoDbEndpoint(actions, request -> authenticator.authenticate(
                 SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
-                        request.body())), accessControl, options.region()));
-        return new StatorServer(engine, http, (tls == null ? "http://" : "https://") + address);
+                        request.body())), accessControl, options.region(), metrics.requests(),
+                options.metricsOnMainPort() ? metrics : null));
+        return new StatorServer(engine, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
     }
 
     /**
@@ -129,6 +153,9 @@ public final class StatorServer implements AutoCloseable {
 
     public int port() { return http.port(); }
 
+    /** The port of --metrics-port's server, or -1 without one. */
+    public int metricsPort() { return metricsHttp == null ? -1 : metricsHttp.port(); }
+
     /** The engine behind the endpoint, for code that embeds Stator (and tests that reach past the API). */
     public Engine engine() { return engine; }
 
@@ -138,7 +165,11 @@ public final class StatorServer implements AutoCloseable {
         try {
             http.close();
         } finally {
-            engine.close();
+            try {
+                if (metricsHttp != null) metricsHttp.close();
+            } finally {
+                engine.close();
+            }
         }
     }
 

@@ -51,7 +51,8 @@ final class Partitions {
         // Cumulative figures for operators.
         final DoubleAdder consumedRead = new DoubleAdder();
         final DoubleAdder consumedWrite = new DoubleAdder();
-        final LongAdder throttleEvents = new LongAdder();
+        final LongAdder readThrottleEvents = new LongAdder();
+        final LongAdder writeThrottleEvents = new LongAdder();
 
         Partition(long start, long nowMillis) {
             this.start = start;

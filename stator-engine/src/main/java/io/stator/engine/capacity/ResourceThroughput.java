@@ -155,7 +155,9 @@ final class ResourceThroughput {
     /** Counts a throttle event of this resource (one per reason it gave). */
     void throttleEvent(String reason, Partitions.Partition partition) {
         throttleEvents.computeIfAbsent(reason, r -> new LongAdder()).increment();
-        if (partition != null && reason.endsWith("KeyRangeThroughputExceeded")) partition.throttleEvents.increment();
+        if (partition != null && reason.endsWith("KeyRangeThroughputExceeded")) {
+            (reason.contains("Write") ? partition.writeThrottleEvents : partition.readThrottleEvents).increment();
+        }
     }
 
     /** A refused request still shows its partition's heat. */

@@ -232,9 +232,13 @@ public final class Throughput implements CapacityMeter.Admission {
 
     // ---- for operators and tests ----------------------------------------------------------------
 
-    /** One partition's figures since the server started. */
+    /**
+     * One partition's figures since the server started (or since the split that made it): its
+     * first hash (unsigned), units taken, and the reads and writes it refused
+     * (KeyRangeThroughputExceeded).
+     */
     public record PartitionFigures(long firstHash, double consumedReadUnits, double consumedWriteUnits,
-                                   long keyRangeThrottleEvents) {}
+                                   long readKeyRangeThrottleEvents, long writeKeyRangeThrottleEvents) {}
 
     /**
      * One table's (index null) or global index's figures since the server started: units taken,
@@ -265,7 +269,7 @@ public final class Throughput implements CapacityMeter.Admission {
         List<PartitionFigures> partitions = new ArrayList<>();
         for (Partitions.Partition p : r.partitions.all()) {
             partitions.add(new PartitionFigures(p.start, p.consumedRead.sum(), p.consumedWrite.sum(),
-                    p.throttleEvents.sum()));
+                    p.readThrottleEvents.sum(), p.writeThrottleEvents.sum()));
         }
         return new ResourceFigures(table, index, r.arn, r.onDemand(), r.provisionedRead(), r.provisionedWrite(),
                 r.consumedRead.sum(), r.consumedWrite.sum(), events, partitions);

@@ -88,6 +88,7 @@ final class BatchGetItem implements Action<BatchGetItemInput> {
             g.writeArrayFieldStart(names.get(i));
             for (Map<String, AttributeValue> item : r.items()) AttributeValueJson.writeItem(g, item);
             g.writeEndArray();
+            response.returnedItems(names.get(i), r.items().size());
             if (r.consumed() != null) perTable.consumed(names.get(i), r.consumed());
         }
         g.writeEndObject();

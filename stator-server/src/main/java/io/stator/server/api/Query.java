@@ -93,5 +93,6 @@ final class Query implements Action<QueryInput> {
                 Boolean.TRUE.equals(request.consistentRead())));
         ReadRequests.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
                 request.tableName());
+        response.returnedItems(request.tableName(), page.count());
     }
 }

@@ -84,5 +84,6 @@ final class Scan implements Action<ScanInput> {
                 Boolean.TRUE.equals(request.consistentRead())));
         ReadRequests.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
                 request.tableName());
+        response.returnedItems(request.tableName(), page.count());
     }
 }

@@ -11,8 +11,6 @@ import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
 import io.stator.server.http.ConnectionLimits;
 import java.net.BindException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -104,6 +102,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "DynamoDB's take minutes).")
     String partitionSplitDelay = "5m";
 
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Also serve GET /metrics (Prometheus' text "
+            + "format) on PORT, unsigned, and nothing else there. GET /metrics on --port is served too, unless "
+            + "--credentials is given and --host is not a loopback address.")
+    Integer metricsPort;
+
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
@@ -147,6 +150,12 @@ public final class StatorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) return fail("--port must be between 0 and 65535, got " + port);
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            return fail("--metrics-port must be between 0 and 65535, got " + metricsPort);
+        }
+        if (metricsPort != null && metricsPort != 0 && metricsPort == port) {
+            return fail("--metrics-port must differ from --port (GET /metrics is served on --port already)");
+        }
         if (!region.matches("[a-z0-9-]+")) return fail("--region must look like us-east-1, got '" + region + "'");
         if (!accountId.matches("\\d{12}")) return fail("--account-id must be 12 digits, got '" + accountId + "'");
         if (credentials != null && !Files.isReadable(credentials)) {
@@ -223,6 +232,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.tlsKeyFile = tlsKey;
             o.connectionLimits = limits;
             o.memory = memory;
+            o.metricsPort = metricsPort == null ? -1 : metricsPort;
         });
         StatorServer server;
         try {
@@ -308,14 +318,7 @@ public final class StatorCommand implements Callable<Integer> {
     }
 
     private static boolean isLoopback(String host) {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(host)) {
-                if (!a.isLoopbackAddress()) return false;
-            }
-            return true;
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        return ServerOptions.isLoopback(host);
     }
 
     public static void main(String[] args) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The JSON body of one response. An action writes its members through {@link #json()}, which
@@ -18,6 +20,11 @@ public final class ResponseBody {
 
     private final ByteArrayBuilder buffer = new ByteArrayBuilder(256);
     private JsonGenerator generator;
+    // Items returned, per table, for the ReturnedItemCount metric: one table in fields (a Query,
+    // a Scan), more in the map (a BatchGetItem).
+    private String returnedTable;
+    private int returnedCount;
+    private Map<String, Integer> moreReturned;
 
     /** The generator, positioned inside the response's top-level object. */
     public JsonGenerator json() {
@@ -30,6 +37,29 @@ public final class ResponseBody {
             }
         }
         return generator;
+    }
+
+    /** Records that the response returns {@code count} items of {@code table} (as the request named it). */
+    public void returnedItems(String table, int count) {
+        if (returnedTable == null || returnedTable.equals(table)) {
+            returnedTable = table;
+            returnedCount += count;
+        } else {
+            if (moreReturned == null) moreReturned = new HashMap<>();
+            moreReturned.merge(table, count, Integer::sum);
+        }
+    }
+
+    /** Whether the response returns items (a Query, a Scan, a BatchGetItem), as counted by {@link #returnedItems(String, int)}. */
+    public boolean returnsItems() {
+        return returnedTable != null;
+    }
+
+    /** The items the response returns of {@code table}. */
+    public int returnedItems(String table) {
+        if (table == null) return 0;
+        if (table.equals(returnedTable)) return returnedCount;
+        return moreReturned == null ? 0 : moreReturned.getOrDefault(table, 0);
     }
 
     /** Closes the object and returns the bytes (empty when nothing was written). */

@@ -158,7 +158,44 @@ class StatorCommandTest {
         }
     }
 
+    @Test
+    void withCredentialsOnEveryAddressTheMetricsAreServedOnlyOnMetricsPort() throws Exception {
+        Path credentials = dir.resolve("credentials");
+        Files.writeString(credentials, "AKIDCLI cli-secret\n");
+        int metricsPort;
+        try (ServerSocket free = new ServerSocket(0)) {
+            metricsPort = free.getLocalPort();
+        }
+        CommandProcess stator = launch("--host", "0.0.0.0", "--credentials", credentials.toString(), "--port", "0",
+                "--metrics-port", Integer.toString(metricsPort), "--data-dir", dir.resolve("data").toString());
+        Matcher m = LISTENING.matcher(stator.awaitLine(STARTUP));
+        assertTrue(m.matches());
+        try (DynamoDbClient client = client("Stator listening on http://127.0.0.1:" + m.group(2), "AKIDCLI",
+                "cli-secret")) {
+            client.listTables();
+        }
+        RawHttp.Request scrape = new RawHttp.Request("GET", "/metrics", Map.of(), new byte[0]);
+        // Unsigned, on the DynamoDB port: the 404 any other GET gets.
+        assertEquals(404, RawHttp.exchange(Integer.parseInt(m.group(2)), scrape).status());
+        RawHttp.Response metrics = RawHttp.exchange(metricsPort, scrape);
+        assertEquals(200, metrics.status());
+        assertTrue(metrics.bodyText().contains("dynamodb_successful_request_latency_seconds_count{"
+                + "cloudwatch_metric=\"SuccessfulRequestLatency\",index=\"\",operation=\"ListTables\",table=\"\"} 1"),
+                metrics.bodyText());
+    }
+
     // ---- refusing to start --------------------------------------------------------------------
+
+    @Test
+    void aMetricsPortInUseIsRefusedWithOneLine() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress("127.0.0.1", 0));
+            String port = Integer.toString(taken.getLocalPort());
+            String reason = assertRefused(launch("--port", "0", "--metrics-port", port, "--data-dir",
+                    dir.resolve("data").toString()), port);
+            assertTrue(reason.contains("--metrics-port"), reason);
+        }
+    }
 
     @Test
     void helpPrintsUsageAndExitsZero() throws Exception {
@@ -170,7 +207,7 @@ class StatorCommandTest {
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
                 "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
                 "--max-connections", "--ttl-delay", "--memory", "--stream-delay", "--stream-shards",
-                "--stream-shard-period", "--stream-retention")) {
+                "--stream-shard-period", "--stream-retention", "--metrics-port")) {
             assertTrue(usage.contains(option), option + " in " + usage);
         }
     }

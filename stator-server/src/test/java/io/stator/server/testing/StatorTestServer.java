@@ -98,6 +98,9 @@ public final class StatorTestServer implements AutoCloseable {
 
     public int port() { return server.port(); }
 
+    /** The --metrics-port server's port, or -1 without one. */
+    public int metricsPort() { return server.metricsPort(); }
+
     public io.stator.engine.Engine engine() { return server.engine(); }
 
     public Path dataDirectory() { return dataDirectory; }
