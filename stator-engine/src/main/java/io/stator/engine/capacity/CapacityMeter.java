@@ -55,6 +55,14 @@ public final class CapacityMeter {
             return 1;
         }
 
+        /**
+         * One entry of a global index's backfill: true when its units were taken from the
+         * index's write capacity, false when the index has none left now (the backfill waits).
+         */
+        default boolean backfill(TableDefinition table, IndexDefinition index, double units) {
+            return true;
+        }
+
         /** Every operation runs and nothing is counted. */
         Admission ALL = new Admission() {
             @Override
@@ -172,6 +180,15 @@ public final class CapacityMeter {
         consumed.localIndexUnits().forEach((n, u) -> b.index(n, false, n.equals(index.name()) && !index.global() ? minimum : u));
         if (read == null) b.index(index.name(), index.global(), minimum);
         return b.build();
+    }
+
+    /**
+     * One entry copied by a global index's backfill, which consumes the index's write capacity
+     * (OnlineIndexConsumedWriteCapacity, developer guide) and is throttled by it: false when the
+     * index has none left now.
+     */
+    public boolean backfill(TableDefinition table, IndexDefinition index, long entryBytes) {
+        return admission.backfill(table, index, CapacityUnits.indexWrite(-1, entryBytes));
     }
 
     /** What the work described costs, by table and index (nothing is debited). */

@@ -152,6 +152,17 @@ final class ResourceThroughput {
         }
     }
 
+    /**
+     * A backfill's entry: takes its units while the write bucket holds any (partitions aside: a
+     * backfill walks the table in hash order, its writes spread over the index's partitions);
+     * false, taking nothing, when it is empty and throughput is enforced.
+     */
+    boolean takeBackfill(double units, long nowMillis, boolean enforced) {
+        if (enforced && !write.canStart(nowMillis)) return false;
+        write.take(units, nowMillis);
+        return true;
+    }
+
     /** Counts a throttle event of this resource (one per reason it gave). */
     void throttleEvent(String reason, Partitions.Partition partition) {
         throttleEvents.computeIfAbsent(reason, r -> new LongAdder()).increment();

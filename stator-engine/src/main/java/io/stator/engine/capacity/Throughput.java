@@ -298,6 +298,15 @@ public final class Throughput implements CapacityMeter.Admission {
     }
 
     @Override
+    public boolean backfill(TableDefinition table, IndexDefinition index, double units) {
+        long now = clock.millis();
+        TableThroughput t = of(table, now);
+        ResourceThroughput r = t.globalIndexes.get(index.id());
+        if (r == null) return true;
+        return r.takeBackfill(units, now, t.enforced);
+    }
+
+    @Override
     public void tableDeleted(TableDefinition table) {
         tables.remove(table.id());
     }

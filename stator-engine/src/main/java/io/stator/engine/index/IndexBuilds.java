@@ -9,6 +9,7 @@ import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
+import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.IndexDefinition.IndexStatus;
@@ -45,6 +46,7 @@ public final class IndexBuilds implements AutoCloseable {
     private final Storage storage;
     private final Catalog catalog;
     private final ItemLocks locks;
+    private final CapacityMeter meter;
     private volatile boolean closed;
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-index-builds");
@@ -52,10 +54,11 @@ public final class IndexBuilds implements AutoCloseable {
         return t;
     });
 
-    public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks) {
+    public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks, CapacityMeter meter) {
         this.storage = storage;
         this.catalog = catalog;
         this.locks = locks;
+        this.meter = meter;
     }
 
     /** Picks up builds and drops that a previous run left unfinished. */
@@ -115,7 +118,9 @@ public final class IndexBuilds implements AutoCloseable {
             while (more) {
                 keys.clear();
                 while (keys.size() < 1024 && (more = cursor.next())) keys.add(cursor.key());
-                for (byte[] rowKey : keys) copy(table, index, rowKey);
+                for (byte[] rowKey : keys) {
+                    if (!copy(table, index, rowKey)) return; // shutting down while throttled
+                }
                 if (closed || !stillCreating(table.id(), index.id())) return; // shutting down, or deleted meanwhile
             }
         }
@@ -132,19 +137,40 @@ public final class IndexBuilds implements AutoCloseable {
         return index != null && index.status() == IndexStatus.CREATING;
     }
 
-    /** Writes one item's entry as the item is now, under the item's lock. */
+    /**
+     * Writes one item's entry as the item is now, under the item's lock, once the index has write
+     * capacity for it (a backfill consumes the index's capacity, as on DynamoDB); while it has
+     * none, the lock is let go and the copy waits. False when the builds close meanwhile.
+     */
     @SuppressWarnings("try") // the item is held, not used
-    private void copy(TableDefinition table, IndexDefinition index, byte[] rowKey) {
-        try (ItemLocks.Held item = locks.lock(rowKey)) {
-            byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
-            if (stored == null) return; // deleted since the walk began: its change is queued
-            IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
-            if (entry == null) return;
-            try (WriteBatch batch = storage.newBatch()) {
-                IndexWrites.apply(storage, batch, new HashMap<ByteBuffer, byte[]>(), table.id(), index.id(), null,
-                        entry.key(), entry.value(), entry.size());
-                storage.commit(batch);
+    private boolean copy(TableDefinition table, IndexDefinition index, byte[] rowKey) {
+        while (true) {
+            try (ItemLocks.Held item = locks.lock(rowKey)) {
+                byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+                if (stored == null) return true; // deleted since the walk began: its change is queued
+                IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
+                if (entry == null) return true;
+                if (meter.backfill(table, index, entry.size())) {
+                    try (WriteBatch batch = storage.newBatch()) {
+                        IndexWrites.apply(storage, batch, new HashMap<ByteBuffer, byte[]>(), table.id(), index.id(),
+                                null, entry.key(), entry.value(), entry.size());
+                        storage.commit(batch);
+                    }
+                    return true;
+                }
             }
+            if (closed) return false;
+            sleepQuietly(BACKFILL_THROTTLE_PAUSE_MILLIS);
+        }
+    }
+
+    private static final long BACKFILL_THROTTLE_PAUSE_MILLIS = 50;
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

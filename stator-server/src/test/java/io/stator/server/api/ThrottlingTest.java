@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.stator.engine.capacity.Throughput;
 import io.stator.engine.capacity.ThroughputSettings;
+import io.stator.server.testing.Eventually;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.TestClock;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
@@ -305,6 +307,35 @@ class ThrottlingTest {
         assertEquals(List.of("None", "ProvisionedThroughputExceeded"),
                 cancelled.cancellationReasons().stream().map(CancellationReason::code).toList());
         assertFalse(dynamo.getItem(b -> b.tableName(other).key(Map.of("pk", s("t-1")))).hasItem(), "nothing written");
+    }
+
+    @Test
+    void aGlobalIndexBackfillConsumesTheIndexsWriteCapacity() throws InterruptedException {
+        String table = "backfill-" + System.nanoTime();
+        dynamo.createTable(b -> b.tableName(table)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
+                .provisionedThroughput(p -> p.readCapacityUnits(10L).writeCapacityUnits(1_000L)));
+        for (int i = 0; i < 400; i++) {
+            int n = i;
+            dynamo.putItem(b -> b.tableName(table).item(Map.of("pk", s("k" + n), "g", s("g" + n % 7), "pad", s(PAD_1_UNIT))));
+        }
+        // An index of 1 write unit a second (300 of burst) for 400 entries of one unit each.
+        dynamo.updateTable(b -> b.tableName(table)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"), a -> a.attributeName("g").attributeType("S"))
+                .globalSecondaryIndexUpdates(u -> u.create(c -> c.indexName("by-g")
+                        .keySchema(k -> k.attributeName("g").keyType("HASH"))
+                        .projection(p -> p.projectionType(ProjectionType.ALL))
+                        .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L)))));
+        Thread.sleep(1_000);
+        assertEquals(IndexStatus.CREATING, indexStatus(table), "the backfill waits for the index's capacity");
+        CLOCK.advance(Duration.ofSeconds(200));
+        Eventually.until("the backfill finishes once the index has capacity again", () -> indexStatus(table),
+                status -> status == IndexStatus.ACTIVE);
+    }
+
+    private IndexStatus indexStatus(String table) {
+        return dynamo.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes().get(0).indexStatus();
     }
 
     @Test

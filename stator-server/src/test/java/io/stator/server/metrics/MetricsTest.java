@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.server.ServerOptions;
 import io.stator.server.testing.PrometheusText;
 import io.stator.server.testing.RawHttp;
@@ -45,7 +46,7 @@ class MetricsTest {
     private static final TestClock CLOCK = new TestClock();
 
     @RegisterExtension
-    static final SharedServer server = new SharedServer(o -> o.withClock(CLOCK));
+    static final SharedServer server = new SharedServer(o -> o.withClock(CLOCK).withThroughput(ThroughputSettings.DEFAULTS));
 
     private static final String INDEX = "by-color";
 
@@ -124,10 +125,13 @@ class MetricsTest {
         assertThrows(ResourceNotFoundException.class,
                 () -> dynamo.getItem(b -> b.tableName("no-such-table").key(Map.of("pk", s("a")))));
 
-        // A write the table's bucket cannot hold (300 units, not full any more): throttled.
+        // A write of 300 units runs while the table's bucket holds anything, leaving it in debt...
+        tableWrites += dynamo.putItem(b -> b.tableName(table).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)
+                .item(Map.of("pk", s("big"), "pad", s("x".repeat(300 * 1024 - 100))))).consumedCapacity().table()
+                .capacityUnits();
+        // ...so the next one is throttled.
         ProvisionedThroughputExceededException throttled = assertThrows(ProvisionedThroughputExceededException.class,
-                () -> dynamo.putItem(b -> b.tableName(table).item(Map.of("pk", s("big"),
-                        "pad", s("x".repeat(300 * 1024 - 100)))))); // 300 write units
+                () -> dynamo.putItem(b -> b.tableName(table).item(Map.of("pk", s("small")))));
         assertEquals("TableWriteProvisionedThroughputExceeded", throttled.throttlingReasons().get(0).reason());
 
         PrometheusText m = scrape(server.port());
@@ -161,7 +165,7 @@ class MetricsTest {
         // Requests: latency, items returned, errors by kind.
         String latency = "dynamodb_successful_request_latency_seconds";
         assertEquals("histogram", m.type(latency));
-        assertEquals(4, m.sum(latency + "_count", "operation", "PutItem", "table", table, "index", ""));
+        assertEquals(5, m.sum(latency + "_count", "operation", "PutItem", "table", table, "index", ""));
         assertEquals(2, m.sum(latency + "_count", "operation", "GetItem", "table", table));
         assertEquals(1, m.sum(latency + "_count", "operation", "Query", "table", table, "index", INDEX));
         assertEquals(1, m.sum(latency + "_count", "operation", "Query", "table", table, "index", ""));
