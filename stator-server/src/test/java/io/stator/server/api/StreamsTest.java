@@ -1,19 +1,28 @@
 package io.stator.server.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stator.server.testing.Eventually;
 import io.stator.server.testing.StreamReading;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,6 +87,7 @@ class StreamsTest {
 
     @Test
     void newAndOldImagesShowEveryChangeAndNoRecordForAWriteThatChangesNothing() {
+        Instant writtenAt = CLOCK.instant(); // whole seconds: every test moves the clock by whole seconds
         String table = createTable(StreamViewType.NEW_AND_OLD_IMAGES);
         dynamo.putItem(b -> b.tableName(table).item(item("a", "1")));
         dynamo.putItem(b -> b.tableName(table).item(item("a", "1"))); // changes nothing
@@ -96,7 +106,7 @@ class StreamsTest {
         assertEquals(Map.of("pk", AttributeValue.fromS("a")), insert.dynamodb().keys());
         assertEquals(item("a", "1"), insert.dynamodb().newImage());
         assertTrue(insert.dynamodb().oldImage().isEmpty());
-        assertEquals(Instant.parse("2026-06-01T00:00:00Z"), insert.dynamodb().approximateCreationDateTime());
+        assertEquals(writtenAt, insert.dynamodb().approximateCreationDateTime());
         assertTrue(insert.dynamodb().sequenceNumber().length() >= 21);
         assertTrue(insert.dynamodb().sizeBytes() > 0);
         Record modify = records.get(1);
@@ -155,6 +165,47 @@ class StreamsTest {
         assertEquals(1, streams.listStreams(b -> b.tableName(table).limit(1)).streams().size());
         String last = streams.listStreams(b -> b.tableName(table).limit(1)).lastEvaluatedStreamArn();
         assertEquals(1, streams.listStreams(b -> b.tableName(table).exclusiveStartStreamArn(last)).streams().size());
+    }
+
+    @Test
+    void aStreamDisabledUnderLoadKeepsEveryRecordWrittenToIt() throws Exception {
+        String table = createTable(StreamViewType.NEW_AND_OLD_IMAGES);
+        String arn = streamArn(table);
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        Set<String> startedAfterDisable = ConcurrentHashMap.newKeySet();
+        AtomicBoolean disabled = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        List<Future<?>> running = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            int writer = w;
+            running.add(writers.submit(() -> {
+                for (int n = 0; !stop.get(); n++) {
+                    String key = "w" + writer + "-" + n;
+                    boolean after = disabled.get();
+                    dynamo.putItem(b -> b.tableName(table).item(item(key, "v")));
+                    if (after) startedAfterDisable.add(key);
+                    acknowledged.add(key);
+                }
+                return null;
+            }));
+        }
+        Eventually.until("writes under way", acknowledged::size, n -> n >= 200);
+        Set<String> beforeDisable = Set.copyOf(acknowledged);
+        dynamo.updateTable(b -> b.tableName(table).streamSpecification(s -> s.streamEnabled(false)));
+        disabled.set(true);
+        int atDisable = acknowledged.size();
+        Eventually.until("writes after the disable", acknowledged::size, n -> n >= atDisable + 100);
+        stop.set(true);
+        for (Future<?> f : running) f.get();
+        writers.shutdown();
+        CLOCK.advance(Duration.ofSeconds(2));
+
+        List<String> recorded = readAll(arn).stream().map(r -> r.dynamodb().keys().get("pk").s()).toList();
+        assertEquals(recorded.size(), Set.copyOf(recorded).size(), "no record twice");
+        assertTrue(recorded.containsAll(beforeDisable), "every write acknowledged before the disable has its record");
+        assertTrue(acknowledged.containsAll(recorded), "no record without its write");
+        for (String key : startedAfterDisable) assertFalse(recorded.contains(key), "no record once disabled: " + key);
     }
 
     @Test
