@@ -44,7 +44,11 @@ final class ResourceThroughput {
     ResourceThroughput(String arn, boolean index, Shape shape, long quota, long nowMillis) {
         this.arn = arn;
         this.index = index;
-        this.partitions = new Partitions(1, nowMillis);
+        // A new table or index starts with as many partitions as its throughput needs, in equal
+        // ranges; later growth doubles them (growFor).
+        this.partitions = shape.onDemand()
+                ? new Partitions(needed(shape.warmRead(), shape.warmWrite()), nowMillis)
+                : new Partitions(needed(shape.readUnits(), shape.writeUnits()), nowMillis);
         reshape(shape, quota, nowMillis);
     }
 
@@ -90,9 +94,13 @@ final class ResourceThroughput {
 
     /** Enough partitions for these rates: one per 3,000 read or 1,000 write units, whichever needs more. */
     private void growFor(double readUnits, double writeUnits, long nowMillis) {
-        int needed = (int) Math.max(Math.ceil(readUnits / Partitions.READ_CEILING),
-                Math.ceil(writeUnits / Partitions.WRITE_CEILING));
-        partitions.growTo(Math.max(1, needed), nowMillis);
+        partitions.growTo(needed(readUnits, writeUnits), nowMillis);
+    }
+
+    private static int needed(double readUnits, double writeUnits) {
+        int needed = (int) Math.min(Partitions.MAX_PARTITIONS, Math.max(Math.ceil(readUnits / Partitions.READ_CEILING),
+                Math.ceil(writeUnits / Partitions.WRITE_CEILING)));
+        return Math.max(1, needed);
     }
 
     // ---- checks: each returns null when the units fit, else the reason ----------------------

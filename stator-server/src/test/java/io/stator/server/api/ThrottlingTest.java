@@ -237,6 +237,34 @@ class ThrottlingTest {
     }
 
     @Test
+    void anOnDemandMaximumThrottlesAndARaisedWarmThroughputServesMoreAtOnce() {
+        String capped = "capped-" + System.nanoTime();
+        dynamo.createTable(b -> b.tableName(capped).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
+                .onDemandThroughput(o -> o.maxWriteRequestUnits(20L)));
+        // At most 20 write units a second: the third write of 10 finds the bucket empty.
+        put(capped, "a", PAD_10_UNITS);
+        put(capped, "b", PAD_10_UNITS);
+        ThrottlingException max = assertThrows(ThrottlingException.class, () -> put(capped, "c", PAD_10_UNITS));
+        assertEquals("Throughput exceeds the maximum OnDemandThroughput configured on table or index", max.getMessage()
+                .substring(0, max.getMessage().indexOf(" (Service")));
+        assertEquals(List.of(reason("TableWriteMaxOnDemandThroughputExceeded", ARN_PREFIX + capped)), reasons(max));
+        tick();
+        put(capped, "c", PAD_10_UNITS);
+
+        // A table created warm at 40,000 write units a second takes 20,000 at once, which a new
+        // table's 4,000 does not (aNewOnDemandTable...).
+        String warm = "warm-" + System.nanoTime();
+        dynamo.createTable(b -> b.tableName(warm).billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
+                .warmThroughput(w -> w.writeUnitsPerSecond(40_000L)));
+        assertEquals(40, partitions(warm));
+        assertEquals(0, writeSecond(warm, 20_000, 0, PAD_1_UNIT), "20,000 at once on a table warmed to 40,000");
+    }
+
+    @Test
     void aBatchPartlyOverTheLimitReturnsTheRestUnprocessedAndRetriesFinishIt() {
         String table = "batch-" + System.nanoTime();
         dynamo.createTable(b -> b.tableName(table)
