@@ -8,15 +8,18 @@ import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
-import io.stator.storage.Storage;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableArns;
+import io.stator.engine.table.TableCounters;
+import io.stator.engine.table.TableDefinition;
 import io.stator.engine.ttl.Expirer;
 import io.stator.engine.ttl.TimeToLive;
 import io.stator.engine.write.TransactionTokens;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
+import io.stator.storage.Storage;
 
 /**
  * The database, over one storage backend: every DynamoDB semantic lives below it, and it knows
@@ -45,7 +48,16 @@ public final class Engine implements AutoCloseable {
     /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
         this(storage, config, new CapacityMeter(new Throughput(config.clock(), config.throughput(),
-                new TableArns(config.region(), config.accountId()))));
+                new TableArns(config.region(), config.accountId()), new TableSizes(storage))));
+    }
+
+    /** Sizes from the stored counters (the same as DescribeTable's TableSizeBytes and IndexSizeBytes). */
+    private record TableSizes(Storage storage) implements Throughput.Sizes {
+        @Override
+        public long bytes(TableDefinition table, IndexDefinition index) {
+            TableCounters counters = new TableCounters(storage);
+            return index == null ? counters.sizeBytes(table.id()) : counters.indexSizeBytes(table.id(), index.id());
+        }
     }
 
     /** An engine whose operations are admitted and billed by {@code meter}. */

@@ -97,6 +97,12 @@ final class ResourceThroughput {
         partitions.growTo(needed(readUnits, writeUnits), nowMillis);
     }
 
+    /** Enough partitions for {@code bytes} of data, {@code partitionBytes} each. */
+    void growForSize(long bytes, long partitionBytes, long nowMillis) {
+        if (bytes <= partitionBytes) return;
+        partitions.growTo((int) Math.min(Partitions.MAX_PARTITIONS, (bytes + partitionBytes - 1) / partitionBytes), nowMillis);
+    }
+
     private static int needed(double readUnits, double writeUnits) {
         int needed = (int) Math.min(Partitions.MAX_PARTITIONS, Math.max(Math.ceil(readUnits / Partitions.READ_CEILING),
                 Math.ceil(writeUnits / Partitions.WRITE_CEILING)));

@@ -34,16 +34,32 @@ public final class Throughput implements CapacityMeter.Admission {
     private final ThroughputSettings settings;
     private final TableArns arns;
     private final ConcurrentHashMap<Long, TableThroughput> tables = new ConcurrentHashMap<>();
+    private final Sizes sizes;
+
+    /** The stored size of a table (index null) or of one of its indexes, in bytes. */
+    @FunctionalInterface
+    public interface Sizes {
+        long bytes(TableDefinition table, IndexDefinition index);
+
+        Sizes UNKNOWN = (table, index) -> 0;
+    }
 
     public Throughput(Clock clock, ThroughputSettings settings, TableArns arns) {
+        this(clock, settings, arns, Sizes.UNKNOWN);
+    }
+
+    /** @param sizes where the sizes that split partitions past {@link ThroughputSettings#partitionBytes} come from */
+    public Throughput(Clock clock, ThroughputSettings settings, TableArns arns, Sizes sizes) {
         this.clock = clock;
         this.settings = settings;
         this.arns = arns;
+        this.sizes = sizes;
     }
 
     /** One table's resources, as configured from the last definition seen. */
     private final class TableThroughput {
         volatile TableDefinition seen;
+        volatile long sizeCheckedMillis;
         volatile boolean enforced;
         final ResourceThroughput table;
         final Map<Integer, ResourceThroughput> globalIndexes = new ConcurrentHashMap<>();
@@ -104,7 +120,23 @@ public final class Throughput implements CapacityMeter.Admission {
         TableThroughput t = tables.get(definition.id());
         if (t == null) t = tables.computeIfAbsent(definition.id(), id -> new TableThroughput(definition, now));
         if (t.seen != definition) t.follow(definition, now);
+        if (now - t.sizeCheckedMillis >= ThroughputSettings.SIZE_CHECK_INTERVAL_MILLIS) splitForSize(t, now);
         return t;
+    }
+
+    /**
+     * Splits the partitions of a table or index whose data outgrew them (about 10 GB each): read
+     * from the stored counters about once a minute, not per request. The hash spreads a table's
+     * items evenly over equal ranges, so all partitions fill together and double together.
+     */
+    private void splitForSize(TableThroughput t, long now) {
+        t.sizeCheckedMillis = now;
+        TableDefinition d = t.seen;
+        t.table.growForSize(sizes.bytes(d, null), settings.partitionBytes(), now);
+        for (IndexDefinition index : d.globalIndexes()) {
+            ResourceThroughput r = t.globalIndexes.get(index.id());
+            if (r != null) r.growForSize(sizes.bytes(d, index), settings.partitionBytes(), now);
+        }
     }
 
     private ResourceThroughput readResource(TableThroughput t, IndexDefinition index) {

@@ -12,8 +12,22 @@ import java.util.Locale;
  * @param splitDelayMillis  how long a partition must run hot before it splits for heat
  * @param tableQuotaUnits   DynamoDB's default per-table quota, 40,000 read and 40,000 write units
  *                          a second (developer guide, ServiceQuotas; also DescribeLimits' table values)
+ * @param partitionBytes    the data a partition holds before it splits: about 10 GB on DynamoDB
+ *                          (developer guide, burst-adaptive-capacity); smaller in tests
  */
-public record ThroughputSettings(Mode mode, long splitDelayMillis, long tableQuotaUnits) {
+public record ThroughputSettings(Mode mode, long splitDelayMillis, long tableQuotaUnits, long partitionBytes) {
+
+    public ThroughputSettings(Mode mode, long splitDelayMillis, long tableQuotaUnits) {
+        this(mode, splitDelayMillis, tableQuotaUnits, DEFAULT_PARTITION_BYTES);
+    }
+
+    public ThroughputSettings withMode(Mode newMode) {
+        return new ThroughputSettings(newMode, splitDelayMillis, tableQuotaUnits, partitionBytes);
+    }
+
+    public ThroughputSettings withPartitionBytes(long bytes) {
+        return new ThroughputSettings(mode, splitDelayMillis, tableQuotaUnits, bytes);
+    }
 
     public enum Mode {
         ENFORCE, REPORT;
@@ -36,6 +50,9 @@ public record ThroughputSettings(Mode mode, long splitDelayMillis, long tableQuo
      */
     public static final long DEFAULT_SPLIT_DELAY_MILLIS = 5 * 60 * 1000L;
     public static final long DEFAULT_TABLE_QUOTA_UNITS = 40_000;
+    public static final long DEFAULT_PARTITION_BYTES = 10L * 1024 * 1024 * 1024;
+    /** How often a table's size is read to split partitions that outgrew {@link #partitionBytes}. */
+    public static final long SIZE_CHECK_INTERVAL_MILLIS = 60_000;
 
     public static final ThroughputSettings DEFAULTS =
             new ThroughputSettings(Mode.ENFORCE, DEFAULT_SPLIT_DELAY_MILLIS, DEFAULT_TABLE_QUOTA_UNITS);

@@ -10,6 +10,7 @@ import io.stator.engine.capacity.Throughput;
 import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.SharedServer;
+import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -364,6 +365,32 @@ class ThrottlingTest {
 
     private IndexStatus indexStatus(String table) {
         return dynamo.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes().get(0).indexStatus();
+    }
+
+    @Test
+    void partitionsSplitAsTheirDataOutgrowsThem() {
+        // Partitions of 1 MB instead of DynamoDB's 10 GB, so that a test can fill them.
+        TestClock clock = new TestClock();
+        clock.set(Instant.parse("2026-06-01T00:00:00Z"));
+        try (StatorTestServer small = StatorTestServer.start(o -> o.withClock(clock)
+                .withThroughput(StatorTestServer.REPORT_ONLY.withPartitionBytes(1024 * 1024)))) {
+            DynamoDbClient client = small.client();
+            String table = "growing-" + System.nanoTime();
+            client.createTable(b -> b.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
+                    .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
+                    .keySchema(k -> k.attributeName("pk").keyType("HASH")));
+            Throughput throughput = (Throughput) small.engine().capacityMeter().admission();
+            assertEquals(4, throughput.partitionStarts(small.engine().catalog().find(table), null).length);
+            String pad = "x".repeat(350 * 1024);
+            for (int i = 0; i < 30; i++) {
+                int n = i;
+                client.putItem(b -> b.tableName(table).item(Map.of("pk", s("big-" + n), "pad", s(pad))));
+            }
+            // About 10.5 MB: read within a minute, 11 partitions needed, so 4 double twice.
+            clock.advance(Duration.ofSeconds(61));
+            client.getItem(b -> b.tableName(table).key(Map.of("pk", s("big-0"))));
+            assertEquals(16, throughput.partitionStarts(small.engine().catalog().find(table), null).length);
+        }
     }
 
     @Test
