@@ -17,10 +17,19 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -391,6 +400,36 @@ class ThrottlingTest {
             client.getItem(b -> b.tableName(table).key(Map.of("pk", s("big-0"))));
             assertEquals(16, throughput.partitionStarts(small.engine().catalog().find(table), null).length);
         }
+    }
+
+    @Test
+    void theSdksOwnRetriesCarryAThrottledWriteThroughAsTimePasses() {
+        String table = "retried-" + System.nanoTime();
+        dynamo.createTable(b -> b.tableName(table)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
+                .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L)));
+        put(table, "big", "x".repeat(400 * 1024 - 100)); // 400 units from a bucket of 300: 100 in debt
+        // A client that retries as the SDK does by default for DynamoDB's throttling errors; 40
+        // seconds pass before each attempt (the test clock stands in for the backoff's time).
+        AtomicInteger attempts = new AtomicInteger();
+        ExecutionInterceptor timePasses = new ExecutionInterceptor() {
+            @Override
+            public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+                attempts.incrementAndGet();
+                CLOCK.advance(Duration.ofSeconds(40));
+            }
+        };
+        try (DynamoDbClient retrying = DynamoDbClient.builder().endpointOverride(server.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(5))
+                        .addExecutionInterceptor(timePasses))
+                .build()) {
+            retrying.putItem(b -> b.tableName(table).item(Map.of("pk", s("small"))));
+        }
+        assertEquals(3, attempts.get(), "throttled at -60 and -20 units, admitted at +20");
     }
 
     @Test
