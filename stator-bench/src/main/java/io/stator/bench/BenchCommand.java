@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -241,33 +242,15 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--memory", paramLabel = "SIZE", description = "Stator's --memory (default: ${DEFAULT-VALUE}).")
         String memory = "1GB";
 
-        @Option(names = "--connections", description = "Concurrent keep-alive connections (default: ${DEFAULT-VALUE}).")
-        int connections = 16;
-
-        @Option(names = "--items", description = "Items in the table (default: ${DEFAULT-VALUE}).")
-        long items = 100_000;
-
-        @Option(names = "--item-size", paramLabel = "BYTES", description = "Item size as DynamoDB measures it (default: ${DEFAULT-VALUE}).")
-        int itemBytes = 1024;
-
-        @Option(names = "--report", description = "The report to write the section into; the rest of it is kept "
-                + "(default: target/stator-bench/benchmarks.md).")
-        Path report;
-
-        @Option(names = "--work-dir", description = "Data directory and server log (default: target/stator-bench).")
-        Path workDir;
+        @Mixin
+        SectionOptions section = new SectionOptions();
 
         @Override
         public Integer call() throws IOException {
             if (minutes < 1) throw new IllegalArgumentException("--minutes must be at least 1");
-            Path home = Path.of(System.getProperty("stator.home", ".")).toAbsolutePath().normalize();
-            Path work = workDir != null ? workDir : home.resolve("target/stator-bench");
-            Path out = report != null ? report : work.resolve("benchmarks.md");
-            Files.createDirectories(work);
-            Soak.Options options = new Soak.Options(memory, minutes, connections, items, itemBytes);
-            List<Soak.Minute> result = Soak.run(options, new ServerKind.Places(home, work, work, null));
-            ReportSection.SOAK.write(out, Soak.markdown(options, result, Machine.describe()));
-            Compare.progress("report: %s", out);
+            Soak.Options options = new Soak.Options(memory, minutes, section.connections, section.items, section.itemBytes);
+            List<Soak.Minute> result = Soak.run(options, section.places());
+            section.write(ReportSection.SOAK, Soak.markdown(options, result, Machine.describe()));
             return 0;
         }
     }
@@ -282,6 +265,22 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--duration", paramLabel = "SECONDS", description = "Seconds per measurement (default: ${DEFAULT-VALUE}).")
         int seconds = 6;
 
+        @Mixin
+        SectionOptions section = new SectionOptions();
+
+        @Override
+        public Integer call() throws IOException {
+            if (rounds < 1 || seconds < 1) throw new IllegalArgumentException("--rounds and --duration must be at least 1");
+            StreamCost.Options options = new StreamCost.Options(rounds, section.connections, section.items,
+                    section.itemBytes, Duration.ofSeconds(2), Duration.ofSeconds(seconds));
+            StreamCost.Outcome outcome = StreamCost.run(options, section.places());
+            section.write(ReportSection.STREAMS, StreamCost.markdown(options, outcome, Machine.describe()));
+            return 0;
+        }
+    }
+
+    /** The options of the subcommands that write one section of the report (soak, streams). */
+    static final class SectionOptions {
         @Option(names = "--connections", description = "Concurrent keep-alive connections (default: ${DEFAULT-VALUE}).")
         int connections = 16;
 
@@ -298,19 +297,25 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--work-dir", description = "Data directory and server log (default: target/stator-bench).")
         Path workDir;
 
-        @Override
-        public Integer call() throws IOException {
-            if (rounds < 1 || seconds < 1) throw new IllegalArgumentException("--rounds and --duration must be at least 1");
-            Path home = Path.of(System.getProperty("stator.home", ".")).toAbsolutePath().normalize();
-            Path work = workDir != null ? workDir : home.resolve("target/stator-bench");
-            Path out = report != null ? report : work.resolve("benchmarks.md");
-            Files.createDirectories(work);
-            StreamCost.Options options = new StreamCost.Options(rounds, connections, items, itemBytes,
-                    Duration.ofSeconds(2), Duration.ofSeconds(seconds));
-            StreamCost.Outcome outcome = StreamCost.run(options, new ServerKind.Places(home, work, work, null));
-            ReportSection.STREAMS.write(out, StreamCost.markdown(options, outcome, Machine.describe()));
+        private Path home() {
+            return Path.of(System.getProperty("stator.home", ".")).toAbsolutePath().normalize();
+        }
+
+        private Path work() {
+            return workDir != null ? workDir : home().resolve("target/stator-bench");
+        }
+
+        /** Where the server's data and log go (created). */
+        ServerKind.Places places() throws IOException {
+            Files.createDirectories(work());
+            return new ServerKind.Places(home(), work(), work(), null);
+        }
+
+        /** Writes the section into the report, in place of its last run's. */
+        void write(ReportSection which, String section) throws IOException {
+            Path out = report != null ? report : work().resolve("benchmarks.md");
+            which.write(out, section);
             Compare.progress("report: %s", out);
-            return 0;
         }
     }
 

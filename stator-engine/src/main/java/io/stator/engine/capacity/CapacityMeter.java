@@ -16,27 +16,35 @@ import java.util.List;
  */
 public final class CapacityMeter {
 
-    /** Admission control: refuses by throwing DynamoDB's throttling error. */
+    /**
+     * Admission control: refuses by throwing DynamoDB's throttling error. Every method has a
+     * default that admits and counts nothing, so that an implementation (a test's) says only
+     * what it changes.
+     */
     public interface Admission {
         /**
          * Before a read of a table or index ({@code index} null for the table).
          *
          * @param onePartition   the read stays in one partition key (GetItem, Query), whose hash follows
          */
-        void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash);
+        default void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition,
+                                long partitionHash) {}
 
         /** After the read: what it consumed. */
-        void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash,
-                       ConsumedCapacity consumed);
+        default void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long partitionHash,
+                               ConsumedCapacity consumed) {}
 
         /**
          * A write priced, before it commits: the error to throw if it may not run now, else null.
          * Nothing is debited.
          */
-        ThroughputExceededException refusal(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed);
+        default ThroughputExceededException refusal(TableDefinition table, Usage.Write usage,
+                                                    ConsumedCapacity consumed) {
+            return null;
+        }
 
         /** A write's units taken (admitted, or refused by its condition, which consumes all the same). */
-        void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed);
+        default void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
 
         /**
          * A table created or changed (CreateTable, UpdateTable): its partitions follow its
@@ -64,23 +72,7 @@ public final class CapacityMeter {
         }
 
         /** Every operation runs and nothing is counted. */
-        Admission ALL = new Admission() {
-            @Override
-            public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash) {}
-
-            @Override
-            public void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash,
-                                  ConsumedCapacity consumed) {}
-
-            @Override
-            public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage,
-                                                       ConsumedCapacity consumed) {
-                return null;
-            }
-
-            @Override
-            public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
-        };
+        Admission ALL = new Admission() {};
     }
 
     private final Admission admission;

@@ -135,34 +135,29 @@ final class ResourceThroughput {
     // ---- debits ------------------------------------------------------------------------------
 
     void takeRead(double units, Partitions.Partition partition, long nowMillis, long splitDelayMillis) {
-        read.take(units, nowMillis);
-        consumedRead.add(units);
-        if (partition != null) {
-            partition.read.take(units, nowMillis);
-            partition.consumedRead.add(units);
-            if (partition.record(units, 0, nowMillis, splitDelayMillis)) partitions.split(partition, nowMillis);
-        }
-        OnDemandScaling scaling = readScaling;
-        if (scaling != null) {
-            double before = scaling.allowance();
-            double after = scaling.record(units, nowMillis);
-            if (after > before) growFor(after, 0, nowMillis);
-        }
+        take(false, units, partition, nowMillis, splitDelayMillis);
     }
 
     void takeWrite(double units, Partitions.Partition partition, long nowMillis, long splitDelayMillis) {
-        write.take(units, nowMillis);
-        consumedWrite.add(units);
+        take(true, units, partition, nowMillis, splitDelayMillis);
+    }
+
+    /** Takes units from the bucket and the partition, counts them, and lets heat and peaks grow partitions. */
+    private void take(boolean isWrite, double units, Partitions.Partition partition, long nowMillis, long splitDelayMillis) {
+        (isWrite ? write : read).take(units, nowMillis);
+        (isWrite ? consumedWrite : consumedRead).add(units);
         if (partition != null) {
-            partition.write.take(units, nowMillis);
-            partition.consumedWrite.add(units);
-            if (partition.record(0, units, nowMillis, splitDelayMillis)) partitions.split(partition, nowMillis);
+            (isWrite ? partition.write : partition.read).take(units, nowMillis);
+            (isWrite ? partition.consumedWrite : partition.consumedRead).add(units);
+            boolean hot = isWrite ? partition.record(0, units, nowMillis, splitDelayMillis)
+                    : partition.record(units, 0, nowMillis, splitDelayMillis);
+            if (hot) partitions.split(partition, nowMillis);
         }
-        OnDemandScaling scaling = writeScaling;
+        OnDemandScaling scaling = isWrite ? writeScaling : readScaling;
         if (scaling != null) {
             double before = scaling.allowance();
             double after = scaling.record(units, nowMillis);
-            if (after > before) growFor(0, after, nowMillis);
+            if (after > before) growFor(isWrite ? 0 : after, isWrite ? after : 0, nowMillis);
         }
     }
 

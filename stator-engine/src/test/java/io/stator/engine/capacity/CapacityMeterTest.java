@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
-import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
@@ -71,20 +70,10 @@ class CapacityMeterTest {
                 ErrorType.PROVISIONED_THROUGHPUT_EXCEEDED, "refused", List.of());
         CapacityMeter refusingWrites = new CapacityMeter(new CapacityMeter.Admission() {
             @Override
-            public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash) {}
-
-            @Override
-            public void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash,
-                                  ConsumedCapacity consumed) {}
-
-            @Override
             public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage,
                                                        ConsumedCapacity consumed) {
                 return refused;
             }
-
-            @Override
-            public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
         });
         try (TestEngine test = TestEngine.open(directory, refusingWrites)) {
             TableDefinition table = test.createTable("t", false, null, null);

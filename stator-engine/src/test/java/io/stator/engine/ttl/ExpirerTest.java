@@ -12,7 +12,6 @@ import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.Usage;
 import io.stator.engine.item.RowKeys;
-import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TimeToLiveDescription.TimeToLiveStatus;
 import io.stator.engine.testing.TestEngine;
@@ -56,21 +55,11 @@ class ExpirerTest {
     void open() {
         CapacityMeter meter = new CapacityMeter(new CapacityMeter.Admission() {
             @Override
-            public void beforeRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash) {}
-
-            @Override
-            public void afterRead(TableDefinition table, IndexDefinition index, boolean onePartition, long hash,
-                                  ConsumedCapacity consumed) {}
-
-            @Override
             public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage,
                                                        ConsumedCapacity consumed) {
                 writesAdmitted.incrementAndGet();
                 return null;
             }
-
-            @Override
-            public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
         });
         test = TestEngine.open(directory, meter, clock);
         engine = test.engine();

@@ -159,11 +159,7 @@ class ThrottlingTest {
     void aProvisionedTablesHotPartitionRunsOnBurstAndAdaptiveCapacityUntilItsCeiling() {
         // 400 units over 4 partitions: provisioned at 4,000 first (4 partitions), then lowered;
         // partitions are never merged.
-        String table = "provisioned-" + System.nanoTime();
-        dynamo.createTable(b -> b.tableName(table)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
-                .provisionedThroughput(p -> p.readCapacityUnits(10L).writeCapacityUnits(4_000L)));
+        String table = provisionedTable("provisioned", 10, 4_000);
         dynamo.updateTable(b -> b.tableName(table).provisionedThroughput(p -> p.readCapacityUnits(10L)
                 .writeCapacityUnits(400L)));
         assertEquals(4, partitions(table), "partitions are never merged");
@@ -276,11 +272,7 @@ class ThrottlingTest {
 
     @Test
     void aBatchPartlyOverTheLimitReturnsTheRestUnprocessedAndRetriesFinishIt() {
-        String table = "batch-" + System.nanoTime();
-        dynamo.createTable(b -> b.tableName(table)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
-                .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L)));
+        String table = provisionedTable("batch", 1, 1);
         // 1 unit a second, 300 of burst: 25 items of 20 units fit 15 at a time.
         Map<String, List<WriteRequest>> request = Map.of(table, items(25, "x".repeat(20 * 1024 - 100)));
         BatchWriteItemResponse first = dynamo.batchWriteItem(b -> b.requestItems(request));
@@ -349,11 +341,7 @@ class ThrottlingTest {
 
     @Test
     void aGlobalIndexBackfillConsumesTheIndexsWriteCapacity() throws InterruptedException {
-        String table = "backfill-" + System.nanoTime();
-        dynamo.createTable(b -> b.tableName(table)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
-                .provisionedThroughput(p -> p.readCapacityUnits(10L).writeCapacityUnits(1_000L)));
+        String table = provisionedTable("backfill", 10, 1_000);
         for (int i = 0; i < 400; i++) {
             int n = i;
             dynamo.putItem(b -> b.tableName(table).item(Map.of("pk", s("k" + n), "g", s("g" + n % 7), "pad", s(PAD_1_UNIT))));
@@ -404,11 +392,7 @@ class ThrottlingTest {
 
     @Test
     void theSdksOwnRetriesCarryAThrottledWriteThroughAsTimePasses() {
-        String table = "retried-" + System.nanoTime();
-        dynamo.createTable(b -> b.tableName(table)
-                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
-                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
-                .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L)));
+        String table = provisionedTable("retried", 1, 1);
         put(table, "big", "x".repeat(400 * 1024 - 100)); // 400 units from a bucket of 300: 100 in debt
         // A client that retries as the SDK does by default for DynamoDB's throttling errors; 40
         // seconds pass before each attempt (the test clock stands in for the backoff's time).
@@ -445,6 +429,15 @@ class ThrottlingTest {
     }
 
     // ---- helpers ---------------------------------------------------------------------------------
+
+    private String provisionedTable(String prefix, long read, long write) {
+        String table = prefix + "-" + System.nanoTime();
+        dynamo.createTable(b -> b.tableName(table)
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
+                .provisionedThroughput(p -> p.readCapacityUnits(read).writeCapacityUnits(write)));
+        return table;
+    }
 
     private String onDemandTable() {
         String table = "on-demand-" + System.nanoTime();
