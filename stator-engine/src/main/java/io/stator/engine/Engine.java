@@ -48,15 +48,27 @@ public final class Engine implements AutoCloseable {
     /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
         this(storage, config, new CapacityMeter(new Throughput(config.clock(), config.throughput(),
-                new TableArns(config.region(), config.accountId()), new TableSizes(storage))));
+                new TableArns(config.region(), config.accountId()), new StoredThroughput(new TableCounters(storage)))));
     }
 
-    /** Sizes from the stored counters (the same as DescribeTable's TableSizeBytes and IndexSizeBytes). */
-    private record TableSizes(Storage storage) implements Throughput.Sizes {
+    /**
+     * Sizes from the stored counters (DescribeTable's TableSizeBytes and IndexSizeBytes), and the
+     * partitions kept beside them.
+     */
+    private record StoredThroughput(TableCounters counters) implements Throughput.Stored {
         @Override
         public long bytes(TableDefinition table, IndexDefinition index) {
-            TableCounters counters = new TableCounters(storage);
             return index == null ? counters.sizeBytes(table.id()) : counters.indexSizeBytes(table.id(), index.id());
+        }
+
+        @Override
+        public long[] partitionStarts(TableDefinition table, IndexDefinition index) {
+            return counters.partitionStarts(table.id(), index == null ? 0 : index.id());
+        }
+
+        @Override
+        public void savePartitionStarts(TableDefinition table, IndexDefinition index, long[] starts) {
+            counters.savePartitionStarts(table.id(), index == null ? 0 : index.id(), starts);
         }
     }
 

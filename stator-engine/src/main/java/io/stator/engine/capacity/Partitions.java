@@ -2,6 +2,7 @@ package io.stator.engine.capacity;
 
 import io.stator.core.key.KeyLayout;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -82,11 +83,27 @@ final class Partitions {
     }
 
     private volatile Partition[] partitions;
+    /** Told the partitions' first hashes after every split, to keep them across restarts. */
+    private final Consumer<long[]> changed;
 
-    Partitions(int count, long nowMillis) {
+    /** {@code count} equal ranges. */
+    Partitions(int count, long nowMillis, Consumer<long[]> changed) {
         Partition[] p = new Partition[Math.max(1, count)];
         for (int i = 0; i < p.length; i++) p[i] = new Partition(KeyLayout.segmentStart(i, p.length), nowMillis);
         this.partitions = p;
+        this.changed = changed;
+    }
+
+    /** The partitions kept from before a restart: their first hashes, the first 0, in order. */
+    Partitions(long[] starts, long nowMillis, Consumer<long[]> changed) {
+        Partition[] p = new Partition[starts.length];
+        for (int i = 0; i < p.length; i++) p[i] = new Partition(starts[i], nowMillis);
+        this.partitions = p;
+        this.changed = changed;
+    }
+
+    Partitions(int count, long nowMillis) {
+        this(count, nowMillis, starts -> { });
     }
 
     int count() {
@@ -135,6 +152,7 @@ final class Partitions {
     /** Splits every partition in two until there are at least {@code count}. */
     synchronized void growTo(int count, long nowMillis) {
         count = Math.min(count, MAX_PARTITIONS);
+        if (partitions.length >= count) return;
         while (partitions.length < count) {
             Partition[] old = partitions;
             Partition[] doubled = new Partition[old.length * 2];
@@ -144,6 +162,7 @@ final class Partitions {
             }
             partitions = doubled;
         }
+        changed.accept(starts());
     }
 
     /** Splits one partition in two at the middle of its range (split for heat). */
@@ -159,6 +178,7 @@ final class Partitions {
         split[i + 1] = new Partition(middle, nowMillis);
         System.arraycopy(old, i + 1, split, i + 2, old.length - i - 1);
         partitions = split;
+        changed.accept(starts());
     }
 
     /** The middle of partition {@code i}'s range [start, next start), unsigned; the last one ends at 2^64. */

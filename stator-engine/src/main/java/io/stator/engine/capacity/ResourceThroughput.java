@@ -2,6 +2,7 @@ package io.stator.engine.capacity;
 
 import io.stator.engine.capacity.ThroughputExceededException.Reason;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
@@ -41,14 +42,21 @@ final class ResourceThroughput {
     private volatile boolean readCapIsMaximum;
     private volatile boolean writeCapIsMaximum;
 
-    ResourceThroughput(String arn, boolean index, Shape shape, long quota, long nowMillis) {
+    /**
+     * @param kept    the partitions' first hashes kept from before a restart, or empty
+     * @param changed told the first hashes after every split, to keep them
+     */
+    ResourceThroughput(String arn, boolean index, Shape shape, long quota, long nowMillis, long[] kept,
+                       Consumer<long[]> changed) {
         this.arn = arn;
         this.index = index;
         // A new table or index starts with as many partitions as its throughput needs, in equal
-        // ranges; later growth doubles them (growFor).
-        this.partitions = shape.onDemand()
-                ? new Partitions(needed(shape.warmRead(), shape.warmWrite()), nowMillis)
-                : new Partitions(needed(shape.readUnits(), shape.writeUnits()), nowMillis);
+        // ranges; later growth doubles them (growFor). After a restart, they are the ones kept.
+        int needed = shape.onDemand() ? needed(shape.warmRead(), shape.warmWrite())
+                : needed(shape.readUnits(), shape.writeUnits());
+        this.partitions = kept.length > 0 ? new Partitions(kept, nowMillis, changed)
+                : new Partitions(needed, nowMillis, changed);
+        if (kept.length == 0) changed.accept(partitions.starts());
         reshape(shape, quota, nowMillis);
     }
 

@@ -34,26 +34,34 @@ public final class Throughput implements CapacityMeter.Admission {
     private final ThroughputSettings settings;
     private final TableArns arns;
     private final ConcurrentHashMap<Long, TableThroughput> tables = new ConcurrentHashMap<>();
-    private final Sizes sizes;
+    private final Stored stored;
 
-    /** The stored size of a table (index null) or of one of its indexes, in bytes. */
-    @FunctionalInterface
-    public interface Sizes {
+    /**
+     * What the model reads from and keeps in storage: the size of a table (index null) or of one
+     * of its global indexes, and their partitions (so that a restart does not merge them).
+     */
+    public interface Stored {
         long bytes(TableDefinition table, IndexDefinition index);
 
-        Sizes UNKNOWN = (table, index) -> 0;
+        default long[] partitionStarts(TableDefinition table, IndexDefinition index) {
+            return new long[0];
+        }
+
+        default void savePartitionStarts(TableDefinition table, IndexDefinition index, long[] starts) {}
+
+        Stored NOTHING = (table, index) -> 0;
     }
 
     public Throughput(Clock clock, ThroughputSettings settings, TableArns arns) {
-        this(clock, settings, arns, Sizes.UNKNOWN);
+        this(clock, settings, arns, Stored.NOTHING);
     }
 
-    /** @param sizes where the sizes that split partitions past {@link ThroughputSettings#partitionBytes} come from */
-    public Throughput(Clock clock, ThroughputSettings settings, TableArns arns, Sizes sizes) {
+    /** @param stored sizes (that split partitions past {@link ThroughputSettings#partitionBytes}) and kept partitions */
+    public Throughput(Clock clock, ThroughputSettings settings, TableArns arns, Stored stored) {
         this.clock = clock;
         this.settings = settings;
         this.arns = arns;
-        this.sizes = sizes;
+        this.stored = stored;
     }
 
     /** One table's resources, as configured from the last definition seen. */
@@ -66,7 +74,8 @@ public final class Throughput implements CapacityMeter.Admission {
 
         TableThroughput(TableDefinition definition, long now) {
             table = new ResourceThroughput(arns.tableArn(definition.name()), false, shape(definition, null),
-                    settings.tableQuotaUnits(), now);
+                    settings.tableQuotaUnits(), now, stored.partitionStarts(definition, null),
+                    starts -> stored.savePartitionStarts(definition, null, starts));
             follow(definition, now);
         }
 
@@ -91,7 +100,8 @@ public final class Throughput implements CapacityMeter.Admission {
                 if (r == null) {
                     globalIndexes.put(index.id(), new ResourceThroughput(
                             arns.tableArn(definition.name()) + "/index/" + index.name(), true, is,
-                            settings.tableQuotaUnits(), now));
+                            settings.tableQuotaUnits(), now, stored.partitionStarts(definition, index),
+                            starts -> stored.savePartitionStarts(definition, index, starts)));
                 } else if (!is.equals(r.shape())) {
                     r.reshape(is, settings.tableQuotaUnits(), now);
                 }
@@ -132,10 +142,10 @@ public final class Throughput implements CapacityMeter.Admission {
     private void splitForSize(TableThroughput t, long now) {
         t.sizeCheckedMillis = now;
         TableDefinition d = t.seen;
-        t.table.growForSize(sizes.bytes(d, null), settings.partitionBytes(), now);
+        t.table.growForSize(stored.bytes(d, null), settings.partitionBytes(), now);
         for (IndexDefinition index : d.globalIndexes()) {
             ResourceThroughput r = t.globalIndexes.get(index.id());
-            if (r != null) r.growForSize(sizes.bytes(d, index), settings.partitionBytes(), now);
+            if (r != null) r.growForSize(stored.bytes(d, index), settings.partitionBytes(), now);
         }
     }
 

@@ -25,6 +25,7 @@ public final class TableCounters {
     private static final byte INDEX_ITEM_COUNT = 'i';
     private static final byte INDEX_SIZE_BYTES = 's';
     private static final byte COLLECTION_SIZE = 'c';
+    private static final byte PARTITIONS = 'p';
 
     private final Storage storage;
 
@@ -57,6 +58,7 @@ public final class TableCounters {
         try (WriteBatch batch = storage.newBatch()) {
             batch.delete(Keyspace.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId));
             batch.delete(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId));
+            batch.delete(Keyspace.COUNTERS, indexKey(tableId, PARTITIONS, indexId));
             storage.commit(batch);
         }
     }
@@ -81,6 +83,30 @@ public final class TableCounters {
 
     public long sizeBytes(long tableId) {
         return Counters.decode(storage.get(Keyspace.COUNTERS, key(tableId, SIZE_BYTES)));
+    }
+
+    /**
+     * The partitions of the table (index id 0) or of a global index, as their first hashes, kept so
+     * that a restart does not merge them (partitions are split, never merged); empty when none
+     * were kept.
+     */
+    public long[] partitionStarts(long tableId, int indexId) {
+        byte[] stored = storage.get(Keyspace.COUNTERS, indexKey(tableId, PARTITIONS, indexId));
+        if (stored == null) return new long[0];
+        ByteBuffer b = ByteBuffer.wrap(stored);
+        long[] starts = new long[stored.length / Long.BYTES];
+        for (int i = 0; i < starts.length; i++) starts[i] = b.getLong();
+        return starts;
+    }
+
+    /** Keeps the partitions of the table (index id 0) or of a global index; dropped with the table. */
+    public void savePartitionStarts(long tableId, int indexId, long[] starts) {
+        ByteBuffer b = ByteBuffer.allocate(starts.length * Long.BYTES);
+        for (long start : starts) b.putLong(start);
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.put(Keyspace.COUNTERS, indexKey(tableId, PARTITIONS, indexId), b.array());
+            storage.commit(batch);
+        }
     }
 
     /** Drops a deleted table's counters. */

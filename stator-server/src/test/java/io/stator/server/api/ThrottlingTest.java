@@ -387,6 +387,10 @@ class ThrottlingTest {
             clock.advance(Duration.ofSeconds(61));
             client.getItem(b -> b.tableName(table).key(Map.of("pk", s("big-0"))));
             assertEquals(16, throughput.partitionStarts(small.engine().catalog().find(table), null).length);
+            // Partitions are never merged, a restart included.
+            small.restart();
+            Throughput restarted = (Throughput) small.engine().capacityMeter().admission();
+            assertEquals(16, restarted.partitionStarts(small.engine().catalog().find(table), null).length);
         }
     }
 
