@@ -3,6 +3,7 @@ package io.stator.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
 import java.nio.file.Files;
@@ -33,7 +34,10 @@ class GeneratorSmokeTest {
     static void startStatorAndLoad() throws Exception {
         Path credentials = Files.writeString(dir.resolve("credentials"),
                 SigV4Signer.Credentials.BENCH.accessKey() + " " + SigV4Signer.Credentials.BENCH.secretKey() + "\n");
-        server = StatorServer.start(ServerOptions.defaults(dir.resolve("data")).withPort(0).withCredentials(credentials));
+        // As the benchmark runs Stator: throughput reported, not enforced (the workloads go far past a
+        // new table's, on purpose).
+        server = StatorServer.start(ServerOptions.defaults(dir.resolve("data")).withPort(0).withCredentials(credentials)
+                .withThroughput(ThroughputSettings.DEFAULTS.withMode(ThroughputSettings.Mode.REPORT)));
         endpoint = Endpoint.local(server.port());
         requests = new DynamoRequests(endpoint, SigV4Signer.Credentials.BENCH);
         TABLE.create(requests);
