@@ -80,7 +80,7 @@ public final class Engine implements AutoCloseable {
         this.catalog = new Catalog(storage, new TableArns(config.region(), config.accountId()), config.clock());
         ItemLocks locks = new StripedItemLocks();
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
-        this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter);
+        this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator);
         WritePipeline pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
                 config.itemCollectionLimitBytes());
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);

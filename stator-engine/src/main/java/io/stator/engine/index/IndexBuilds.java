@@ -47,6 +47,7 @@ public final class IndexBuilds implements AutoCloseable {
     private final Catalog catalog;
     private final ItemLocks locks;
     private final CapacityMeter meter;
+    private final IndexPropagator propagator;
     private volatile boolean closed;
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-index-builds");
@@ -54,11 +55,13 @@ public final class IndexBuilds implements AutoCloseable {
         return t;
     });
 
-    public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks, CapacityMeter meter) {
+    public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks, CapacityMeter meter,
+                       IndexPropagator propagator) {
         this.storage = storage;
         this.catalog = catalog;
         this.locks = locks;
         this.meter = meter;
+        this.propagator = propagator;
     }
 
     /** Picks up builds and drops that a previous run left unfinished. */
@@ -151,12 +154,16 @@ public final class IndexBuilds implements AutoCloseable {
                 IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
                 if (entry == null) return true;
                 if (meter.backfill(table, index, entry.size())) {
-                    try (WriteBatch batch = storage.newBatch()) {
-                        IndexWrites.apply(storage, batch, new HashMap<ByteBuffer, byte[]>(), table.id(), index.id(),
-                                null, entry.key(), entry.value(), entry.size());
-                        storage.commit(batch);
-                    }
-                    return true;
+                    // Not while the propagator applies queued changes: both read the entry before
+                    // writing it with counters (IndexWrites).
+                    return propagator.exclusively(() -> {
+                        try (WriteBatch batch = storage.newBatch()) {
+                            IndexWrites.apply(storage, batch, new HashMap<ByteBuffer, byte[]>(), table.id(), index.id(),
+                                    null, entry.key(), entry.value(), entry.size());
+                            storage.commit(batch);
+                        }
+                        return true;
+                    });
                 }
             }
             if (closed) return false;

@@ -10,6 +10,7 @@ import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,6 +44,12 @@ public final class IndexPropagator implements AutoCloseable {
 
     private final Storage storage;
     private final Catalog catalog;
+    /**
+     * Held while a run of records is applied, and by a backfill while it copies one entry: both
+     * read what the index holds, then write with counters moved by it, so they must not
+     * interleave on one entry (each would count a new entry once: ItemCount one too many).
+     */
+    private final ReentrantLock applying = new ReentrantLock();
     private final Clock clock;
     private final PropagationDelay delay;
     private final AtomicLong sequence;
@@ -143,6 +150,7 @@ public final class IndexPropagator implements AutoCloseable {
             long now = clock.millis();
             int applied = 0;
             long nextDue = -1;
+            applying.lock();
             try (WriteBatch batch = storage.newBatch()) {
                 Map<ByteBuffer, byte[]> written = new HashMap<>();
                 for (byte[][] r : records) {
@@ -159,6 +167,8 @@ public final class IndexPropagator implements AutoCloseable {
                     applied++;
                 }
                 if (applied > 0) storage.commit(batch);
+            } finally {
+                applying.unlock();
             }
             if (nextDue >= 0) return nextDue;
             if (applied < BATCH_RECORDS && !pending) return -1;
@@ -178,6 +188,19 @@ public final class IndexPropagator implements AutoCloseable {
         // The table or index was deleted since, or is being: nothing to maintain.
         if (index == null || index.status() == IndexDefinition.IndexStatus.DELETING) return;
         IndexWrites.apply(storage, batch, written, tableId, indexId, oldKey, newKey, newValue, newSize);
+    }
+
+    /**
+     * Runs a backfill's copy of one entry with no run of records being applied meanwhile (see
+     * {@link #applying}).
+     */
+    <T> T exclusively(java.util.function.Supplier<T> copy) {
+        applying.lock();
+        try {
+            return copy.get();
+        } finally {
+            applying.unlock();
+        }
     }
 
     /** Waits until every record queued before this call has been applied (tests, shutdown). */
