@@ -14,6 +14,7 @@ import io.stator.server.protocol.request.DescribeLimitsInput;
 import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
 import io.stator.server.protocol.request.DescribeTimeToLiveInput;
+import io.stator.server.protocol.request.ExecuteStatementInput;
 import io.stator.server.protocol.request.GetItemInput;
 import io.stator.server.protocol.request.GetRecordsInput;
 import io.stator.server.protocol.request.GetShardIteratorInput;
@@ -78,6 +79,7 @@ public final class Actions {
         serve("BatchWriteItem", BatchWriteItemInput.class, new BatchWriteItem(engine));
         serve("TransactWriteItems", TransactWriteItemsInput.class, new TransactWriteItems(engine));
         serve("TransactGetItems", TransactGetItemsInput.class, new TransactGetItems(engine));
+        serve("ExecuteStatement", ExecuteStatementInput.class, new ExecuteStatement(engine));
         serve("PutResourcePolicy", PutResourcePolicyInput.class, new PutResourcePolicy(engine));
         serve("GetResourcePolicy", GetResourcePolicyInput.class, new GetResourcePolicy(engine));
         serve("DeleteResourcePolicy", DeleteResourcePolicyInput.class, new DeleteResourcePolicy(engine));

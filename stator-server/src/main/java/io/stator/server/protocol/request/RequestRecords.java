@@ -51,6 +51,7 @@ public final class RequestRecords {
             case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
             case "DescribeTimeToLiveInput" ->
                     bound(members, DescribeTimeToLiveInput.MEMBERS, DescribeTimeToLiveInput::of);
+            case "ExecuteStatementInput" -> bound(members, ExecuteStatementInput.MEMBERS, ExecuteStatementInput::of);
             case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
             case "Get" -> bound(members, Get.MEMBERS, Get::of);
             case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);
