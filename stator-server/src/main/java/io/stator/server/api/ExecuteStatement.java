@@ -11,6 +11,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
+import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.item.ItemLimits;
 import io.stator.engine.read.KeyConditions;
 import io.stator.engine.read.Page;
@@ -37,8 +38,8 @@ import java.util.Map;
 /**
  * ExecuteStatement: one PartiQL statement, run as the engine operation the JSON API would run
  * for it. A SELECT whose WHERE fixes the partition key with {@code =} is a Query (a sort key
- * condition among the AND terms becomes its key condition, the other terms its filter);
- * anything else is a Scan with the WHERE clause as its filter. INSERT is a put on condition that
+ * condition among the AND terms becomes its key condition, the other terms its filter); with
+ * {@code IN}, a Query of each partition in turn; anything else is a Scan with the WHERE clause as its filter. INSERT is a put on condition that
  * no item has the key (DuplicateItemException otherwise); UPDATE and DELETE take the full primary
  * key from equalities in WHERE, the other terms becoming the write's condition; UPDATE also
  * requires the item to exist (ConditionalCheckFailedException otherwise), as DynamoDB's UPDATE
@@ -113,6 +114,17 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
             }
         }
         boolean query = keyTerms.size() == partitionKey.size();
+        Condition.In partitionIn = null;
+        if (!query && partitionKey.size() == 1) {
+            for (Condition t : terms) {
+                if (PartiqlPlans.isIn(t, partitionKey.get(0))) {
+                    partitionIn = (Condition.In) t;
+                    keyTerms.add(t);
+                    query = true;
+                    break;
+                }
+            }
+        }
         if (query && sortKey.size() == 1) {
             for (Condition t : terms) {
                 if (!keyTerms.contains(t) && PartiqlPlans.sortKeyCondition(t, sortKey.get(0))) {
@@ -125,13 +137,20 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         rest.removeAll(keyTerms);
         // A Query's filter may not read key attributes; such a statement is run as a Scan, which
         // returns the same items (at a Scan's cost).
-        if (query && rest.stream().anyMatch(t -> PartiqlPlans.mentions(t, keyAttributes))) query = false;
+        if (query && rest.stream().anyMatch(t -> PartiqlPlans.mentions(t, keyAttributes))) {
+            query = false;
+            partitionIn = null;
+        }
         if (s.orderBy() != null && !query) {
             // DynamoDB Local's wording (INCOMPLETE_KEY_IN_WHERE_CLAUSE_FOR_ORDER_BY).
             throw DynamoDbException.validation(
                     "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
         }
-        if (query) {
+        if (partitionIn != null) {
+            keyTerms.remove(partitionIn);
+            page = queryEach(table, s, partitionKey.get(0), partitionIn, keyTerms, PartiqlPlans.and(rest), startKey,
+                    limit, consistent);
+        } else if (query) {
             page = engine.items().query(table, new QuerySpec(s.indexName(),
                     KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), PartiqlPlans.and(rest), false,
                     s.projection(), null, startKey, limit, !s.descending(), consistent));
@@ -150,6 +169,50 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         }
         ItemResponses.writeConsumedCapacity(g, request.returnConsumedCapacity(), s.tableName(), page.consumed());
         response.returnedItems(s.tableName(), page.count());
+    }
+
+    /**
+     * {@code partitionKey IN (...)}: a Query of each partition, in the order written, as one page
+     * (Limit counts the items read across them, as it would in one Query; capacity is their
+     * sum). A NextToken's partition key says which of them to go on with.
+     */
+    private Page queryEach(TableDefinition table, Statement.Select s, String partitionKey, Condition.In in,
+                           List<Condition> sortKeyTerms, Condition filter, Map<String, AttributeValue> startKey,
+                           int limit, boolean consistent) {
+        List<AttributeValue> values = new ArrayList<>();
+        for (Operand candidate : in.candidates()) {
+            AttributeValue v = ((Operand.Constant) candidate).value();
+            if (!values.contains(v)) values.add(v);
+        }
+        int from = 0;
+        if (startKey != null) {
+            from = values.indexOf(startKey.get(partitionKey));
+            if (from < 0) throw DynamoDbException.validation("Invalid NextToken");
+        }
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder();
+        int count = 0;
+        int scanned = 0;
+        long bytes = 0;
+        Map<String, AttributeValue> lastEvaluatedKey = null;
+        Page last = null;
+        for (int i = from; i < values.size() && lastEvaluatedKey == null; i++) {
+            List<Condition> keyTerms = new ArrayList<>();
+            keyTerms.add(new Condition.Comparison(Condition.Comparator.EQ,
+                    new Operand.PathOperand(Path.of(partitionKey)), new Operand.Constant(values.get(i))));
+            keyTerms.addAll(sortKeyTerms);
+            last = engine.items().query(table, new QuerySpec(s.indexName(),
+                    KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), filter, false, s.projection(), null,
+                    i == from ? startKey : null, limit - scanned, !s.descending(), consistent));
+            items.addAll(last.items());
+            count += last.count();
+            scanned += last.scannedCount();
+            bytes += last.bytesRead();
+            if (last.consumed() != null) consumed.add(last.consumed());
+            lastEvaluatedKey = last.lastEvaluatedKey();
+        }
+        if (last == null) return new Page(List.of(), 0, 0, 0, null, null, ConsumedCapacity.ofTable(0));
+        return new Page(items, count, scanned, bytes, lastEvaluatedKey, last.usage(), consumed.build());
     }
 
     private static Map<String, AttributeValue> nextToken(String token) {

@@ -68,6 +68,12 @@ final class PartiqlPlans {
         };
     }
 
+    /** True when {@code term} is {@code attribute IN (constants)}. */
+    static boolean isIn(Condition term, String attribute) {
+        return term instanceof Condition.In in && isAttribute(in.value(), attribute)
+                && in.candidates().stream().allMatch(o -> o instanceof Operand.Constant);
+    }
+
     /** True when {@code term} reads any of {@code attributes} (at the top level or inside). */
     static boolean mentions(Condition term, List<String> attributes) {
         return switch (term) {

@@ -166,9 +166,41 @@ class ExecuteStatementTest {
     }
 
     @Test
-    void inOnThePartitionKeyReturnsTheItemsOfEach() {
-        ExecuteStatementResponse partiql = select(" WHERE pk IN ('a', 'd') AND sk = 1");
+    void inOnThePartitionKeyIsAQueryOfEachPartitionInTurn() {
+        ExecuteStatementResponse partiql = select(" WHERE pk IN ('d', 'a') AND sk >= 4 AND n > 8");
+        List<Map<String, AttributeValue>> expected = new ArrayList<>();
+        double units = 0;
+        for (String pk : List.of("d", "a")) {
+            QueryResponse query = client().query(b -> b.tableName(TABLE)
+                    .keyConditionExpression("pk = :pk AND sk >= :sk").filterExpression("n > :n")
+                    .expressionAttributeValues(Map.of(":pk", s(pk), ":sk", n(4), ":n", n(8)))
+                    .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+            expected.addAll(query.items());
+            units += query.consumedCapacity().capacityUnits();
+        }
         assertEquals(2, partiql.items().size());
+        assertSameItems(expected, partiql.items());
+        assertEquals(units, partiql.consumedCapacity().capacityUnits());
+    }
+
+    @Test
+    void limitAndNextTokenPageThroughTheQueriesOfIn() {
+        List<Map<String, AttributeValue>> paged = new ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            String from = token;
+            ExecuteStatementResponse page = execute("SELECT * FROM \"" + TABLE + "\" WHERE pk IN ['b', 'c']",
+                    b -> b.limit(3).nextToken(from));
+            assertTrue(page.items().size() <= 3);
+            paged.addAll(page.items());
+            token = page.nextToken();
+            pages++;
+        } while (token != null);
+        assertEquals(10, paged.size());
+        assertEquals(List.of("b", "b", "b", "b", "b", "c", "c", "c", "c", "c"),
+                paged.stream().map(i -> i.get("pk").s()).toList());
+        assertEquals(4, pages);
     }
 
     @Test
