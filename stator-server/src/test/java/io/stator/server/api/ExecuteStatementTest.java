@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stator.server.testing.Eventually;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.Tables;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ExecuteStatementRequest;
 import software.amazon.awssdk.services.dynamodb.model.ExecuteStatementResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -55,12 +57,16 @@ class ExecuteStatementTest {
     static void createTableAndItems() {
         client().createTable(b -> b.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(Tables.definition("pk", ScalarAttributeType.S),
-                        Tables.definition("sk", ScalarAttributeType.N))
-                .keySchema(Tables.key("pk", KeyType.HASH), Tables.key("sk", KeyType.RANGE)));
+                        Tables.definition("sk", ScalarAttributeType.N), Tables.definition("genre", ScalarAttributeType.S),
+                        Tables.definition("n", ScalarAttributeType.N))
+                .keySchema(Tables.key("pk", KeyType.HASH), Tables.key("sk", KeyType.RANGE))
+                .globalSecondaryIndexes(i -> i.indexName("byGenre")
+                        .keySchema(Tables.key("genre", KeyType.HASH), Tables.key("n", KeyType.RANGE))
+                        .projection(p -> p.projectionType(ProjectionType.ALL))));
         for (String pk : List.of("a", "b", "c", "d")) {
             for (int sk = 1; sk <= 5; sk++) {
                 execute("INSERT INTO \"" + TABLE + "\" VALUE {'pk': ?, 'sk': ?, 'n': " + (sk * 2)
-                        + ", 'tags': <<'x', 'y'>>, 'nested': {'list': [1, 'two'], 'm': {'k': 'v'}}, 'text': 'item "
+                        + ", 'genre': '" + (pk.compareTo("b") <= 0 ? "rock" : "jazz") + "', 'tags': <<'x', 'y'>>, 'nested': {'list': [1, 'two'], 'm': {'k': 'v'}}, 'text': 'item "
                         + pk + sk + "'}", s(pk), n(sk));
             }
         }
@@ -146,6 +152,24 @@ class ExecuteStatementTest {
                 .expressionAttributeValues(Map.of(":pk", s("c"), ":sk", n(4))));
         assertEquals(2, partiql.items().size());
         assertSameItems(query.items(), partiql.items());
+    }
+
+    @Test
+    void selectFromAnIndexIsTheQueryOfTheIndex() {
+        Eventually.until("the index holds the ten rock items", () -> client().query(b -> b.tableName(TABLE)
+                .indexName("byGenre").keyConditionExpression("genre = :g")
+                .expressionAttributeValues(Map.of(":g", s("rock")))).count(), c -> c == 10);
+        ExecuteStatementResponse partiql = execute("SELECT pk, sk, n FROM \"" + TABLE + "\".\"byGenre\""
+                        + " WHERE genre = 'rock' AND n > 4 AND sk <> 5 ORDER BY n DESC",
+                b -> b.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+        QueryResponse query = client().query(b -> b.tableName(TABLE).indexName("byGenre")
+                .keyConditionExpression("genre = :g AND n > :n").filterExpression("sk <> :sk")
+                .projectionExpression("pk, sk, n").scanIndexForward(false)
+                .expressionAttributeValues(Map.of(":g", s("rock"), ":n", n(4), ":sk", n(5)))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+        assertEquals(4, partiql.items().size());
+        assertSameItems(query.items(), partiql.items());
+        assertSameCapacity(query.consumedCapacity(), partiql.consumedCapacity());
     }
 
     @Test
