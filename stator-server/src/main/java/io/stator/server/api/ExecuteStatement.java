@@ -2,7 +2,6 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
@@ -12,7 +11,6 @@ import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
 import io.stator.engine.capacity.ConsumedCapacity;
-import io.stator.engine.item.ItemLimits;
 import io.stator.engine.read.KeyConditions;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
@@ -21,9 +19,7 @@ import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ConditionalCheckFailedException;
-import io.stator.engine.write.ItemUpdate;
 import io.stator.engine.write.ItemWrite;
-import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.AttributeValueJson;
@@ -63,9 +59,12 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         Statement statement = PartiqlParser.parse(request.statement(), parameters);
         switch (statement) {
             case Statement.Select s -> select(s, request, access, response);
-            case Statement.Insert s -> write(insert(s, request, access), true, s.tableName(), request, response);
-            case Statement.Update s -> write(update(s, request, access), false, s.tableName(), request, response);
-            case Statement.Delete s -> write(delete(s, request, access), false, s.tableName(), request, response);
+            case Statement.Insert s -> write(PartiqlWrites.insert(engine, s, access, request.returnConsumedCapacity()),
+                    true, s.tableName(), request, response);
+            case Statement.Update s -> write(PartiqlWrites.update(engine, s, access, request.returnConsumedCapacity(),
+                    returnsOldItemOnFailure(request)), false, s.tableName(), request, response);
+            case Statement.Delete s -> write(PartiqlWrites.delete(engine, s, access, request.returnConsumedCapacity(),
+                    returnsOldItemOnFailure(request)), false, s.tableName(), request, response);
         }
     }
 
@@ -227,45 +226,6 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
 
     // ---- writes -------------------------------------------------------------------------------
 
-    private ItemWrite insert(Statement.Insert s, ExecuteStatementInput request, Authorizer access) {
-        ItemLimits.checkNesting(s.item());
-        ItemLimits.checkItemSize(s.item());
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLInsert", s.tableName(), null, new Permissions.Keys()
-                    .returnConsumedCapacity(request.returnConsumedCapacity()));
-        }
-        TableDefinition table = engine.tables().require(s.tableName());
-        Condition absent = new Condition.Function(new Operand.FunctionCall("attribute_not_exists",
-                List.of(new Operand.PathOperand(Path.of(table.keySchema().partitionKey())))));
-        return ItemWrite.put(table, s.item(), absent, ReturnValues.NONE, false, false);
-    }
-
-    private ItemWrite update(Statement.Update s, ExecuteStatementInput request, Authorizer access) {
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLUpdate", s.tableName(), null, new Permissions.Keys()
-                    .returnConsumedCapacity(request.returnConsumedCapacity()));
-        }
-        TableDefinition table = engine.tables().require(s.tableName());
-        List<Condition> terms = PartiqlPlans.terms(s.where());
-        Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
-        terms.add(0, new Condition.Function(new Operand.FunctionCall("attribute_exists",
-                List.of(new Operand.PathOperand(Path.of(table.keySchema().partitionKey()))))));
-        return ItemWrite.update(table, key, PartiqlPlans.and(terms), returnValues(s.returning()),
-                returnsOldItemOnFailure(request), new ItemUpdate.Expression(s.actions()));
-    }
-
-    private ItemWrite delete(Statement.Delete s, ExecuteStatementInput request, Authorizer access) {
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLDelete", s.tableName(), null, new Permissions.Keys()
-                    .returnConsumedCapacity(request.returnConsumedCapacity()));
-        }
-        TableDefinition table = engine.tables().require(s.tableName());
-        List<Condition> terms = PartiqlPlans.terms(s.where());
-        Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
-        return ItemWrite.delete(table, key, PartiqlPlans.and(terms), returnValues(s.returning()),
-                returnsOldItemOnFailure(request));
-    }
-
     private void write(ItemWrite write, boolean insert, String tableName, ExecuteStatementInput request,
                        ResponseBody response) throws IOException {
         WriteResult result;
@@ -274,9 +234,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         } catch (ConditionalCheckFailedException e) {
             // INSERT's only condition is that the key is free. The text is DynamoDB Local's
             // (ValidationExceptionMessages.DUPLICATE_ITEM_IN_TABLE).
-            if (insert) {
-                throw new DynamoDbException(ErrorType.DUPLICATE_ITEM, "Duplicate primary key exists in table");
-            }
+            if (insert) throw PartiqlWrites.duplicateItem();
             throw e;
         }
         JsonGenerator g = response.json();
@@ -287,20 +245,6 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         ItemResponses.writeConsumedCapacity(g, request.returnConsumedCapacity(), tableName, result.consumed());
     }
 
-    private static List<String> keyAttributes(TableDefinition table) {
-        KeySchema keys = table.keySchema();
-        return keys.hasSortKey() ? List.of(keys.partitionKey(), keys.sortKey()) : List.of(keys.partitionKey());
-    }
-
-    private static ReturnValues returnValues(Statement.Returning returning) {
-        return switch (returning) {
-            case NONE -> ReturnValues.NONE;
-            case ALL_OLD -> ReturnValues.ALL_OLD;
-            case ALL_NEW -> ReturnValues.ALL_NEW;
-            case MODIFIED_OLD -> ReturnValues.UPDATED_OLD;
-            case MODIFIED_NEW -> ReturnValues.UPDATED_NEW;
-        };
-    }
 
     private static boolean returnsOldItemOnFailure(ExecuteStatementInput request) {
         return "ALL_OLD".equals(request.returnValuesOnConditionCheckFailure());
