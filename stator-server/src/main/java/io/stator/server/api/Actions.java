@@ -3,6 +3,7 @@ package io.stator.server.api;
 import io.stator.engine.Engine;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.request.BatchExecuteStatementInput;
 import io.stator.server.protocol.request.BatchGetItemInput;
 import io.stator.server.protocol.request.BatchWriteItemInput;
 import io.stator.server.protocol.request.CreateTableInput;
@@ -80,6 +81,7 @@ public final class Actions {
         serve("TransactWriteItems", TransactWriteItemsInput.class, new TransactWriteItems(engine));
         serve("TransactGetItems", TransactGetItemsInput.class, new TransactGetItems(engine));
         serve("ExecuteStatement", ExecuteStatementInput.class, new ExecuteStatement(engine));
+        serve("BatchExecuteStatement", BatchExecuteStatementInput.class, new BatchExecuteStatement(engine));
         serve("PutResourcePolicy", PutResourcePolicyInput.class, new PutResourcePolicy(engine));
         serve("GetResourcePolicy", GetResourcePolicyInput.class, new GetResourcePolicy(engine));
         serve("DeleteResourcePolicy", DeleteResourcePolicyInput.class, new DeleteResourcePolicy(engine));

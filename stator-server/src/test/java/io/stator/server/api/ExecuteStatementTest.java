@@ -307,9 +307,7 @@ class ExecuteStatementTest {
     }
 
     @Test
-    void batchExecuteStatementAndExecuteTransactionAreNotServedYet() {
-        assertEquals("UnknownOperationException", assertUnknown(() -> client().batchExecuteStatement(b -> b
-                .statements(s -> s.statement("SELECT * FROM \"" + TABLE + "\"")))));
+    void executeTransactionIsNotServedYet() {
         assertEquals("UnknownOperationException", assertUnknown(() -> client().executeTransaction(b -> b
                 .transactStatements(s -> s.statement("SELECT * FROM \"" + TABLE + "\"")))));
     }

@@ -21,7 +21,10 @@ public final class RequestRecords {
         return switch (shape) {
             case "AttributeDefinition" -> bound(members, AttributeDefinition.MEMBERS, AttributeDefinition::of);
             case "AttributeValueUpdate" -> bound(members, AttributeValueUpdate.MEMBERS, AttributeValueUpdate::of);
+            case "BatchExecuteStatementInput" ->
+                    bound(members, BatchExecuteStatementInput.MEMBERS, BatchExecuteStatementInput::of);
             case "BatchGetItemInput" -> bound(members, BatchGetItemInput.MEMBERS, BatchGetItemInput::of);
+            case "BatchStatementRequest" -> bound(members, BatchStatementRequest.MEMBERS, BatchStatementRequest::of);
             case "BatchWriteItemInput" -> bound(members, BatchWriteItemInput.MEMBERS, BatchWriteItemInput::of);
             case "Condition" -> bound(members, Condition.MEMBERS, Condition::of);
             case "ConditionCheck" -> bound(members, ConditionCheck.MEMBERS, ConditionCheck::of);
