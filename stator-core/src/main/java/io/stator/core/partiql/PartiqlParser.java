@@ -252,6 +252,13 @@ public final class PartiqlParser {
         return predicate();
     }
 
+    /** Where predicate() reads its left operand: there a condition function may stand alone. */
+    private int predicateStart = -1;
+
+    private boolean conditionExpected(int at) {
+        return at == predicateStart;
+    }
+
     private Condition predicate() {
         if (peek().is(Type.LPAREN)) {
             // "(" opens a condition here: an operand in parentheses is not part of the dialect.
@@ -262,10 +269,14 @@ public final class PartiqlParser {
             depth--;
             return inner;
         }
+        predicateStart = pos;
         Operand left = operand();
+        predicateStart = -1;
         Token t = peek();
         Comparator comparator = comparator(t);
+        boolean conditionFunction = left instanceof Operand.FunctionCall f && !f.name().equals("size");
         if (comparator != null) {
+            if (conditionFunction) throw unexpected();
             next();
             if (peek().isWord("MISSING")) throw DynamoDbException.validation("MISSING must be compared using IS operator");
             return new Condition.Comparison(comparator, left, operand());
@@ -312,7 +323,7 @@ public final class PartiqlParser {
         } else if (left instanceof Operand.FunctionCall call && !call.name().equals("size") && !negated) {
             return new Condition.Function(call);
         }
-        if (c == null) throw unexpected();
+        if (c == null || conditionFunction) throw unexpected();
         return negated ? new Condition.Not(c) : c;
     }
 
@@ -354,7 +365,13 @@ public final class PartiqlParser {
     /** A path, a function call, or a literal (a parameter included). */
     private Operand operand() {
         Token t = peek();
-        if (t.is(Type.WORD) && peekAhead(1).is(Type.LPAREN) && !isKeyword(t)) return functionCall(FUNCTIONS);
+        if (t.is(Type.WORD) && peekAhead(1).is(Type.LPAREN) && !isKeyword(t)) {
+            int at = pos;
+            Operand.FunctionCall call = functionCall(FUNCTIONS);
+            // Only size() has a value; the others are conditions, allowed only where a condition is.
+            if (!call.name().equals("size") && !conditionExpected(at)) throw unexpectedAt(at);
+            return call;
+        }
         if (t.is(Type.QUOTED) || (t.is(Type.WORD) && !isKeyword(t))) return new Operand.PathOperand(path());
         return new Operand.Constant(literal());
     }

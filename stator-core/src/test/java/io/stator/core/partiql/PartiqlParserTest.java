@@ -14,6 +14,7 @@ import io.stator.core.expression.Path;
 import io.stator.core.expression.UpdateAction;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -173,6 +174,11 @@ class PartiqlParserTest {
         "SELECT * FROM t WHERE a = <<1, 'x'>>~Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags",
         "SELECT * FROM t WHERE foo(a)~Unrecognized function: foo",
         "SELECT * FROM t WHERE \"\" = 1~Path component cannot be an empty string",
+        "SELECT * FROM t WHERE contains(a, 'x') = TRUE~Statement wasn't well formed, can't be processed: Unexpected token",
+        "SELECT * FROM t WHERE a = begins_with(b, 'x')~Statement wasn't well formed, can't be processed: Unexpected token",
+        "SELECT * FROM t WHERE begins_with(a)~Statement wasn't well formed, can't be processed: Unexpected token",
+        "SELECT * FROM t WHERE size(a)~Statement wasn't well formed, can't be processed: Unexpected token",
+        "UPDATE t SET a = size(b) WHERE pk = 1~Unrecognized function: size",
     })
     void refusesWithDynamoDbsWording(String statement, String message) {
         DynamoDbException e = assertThrows(DynamoDbException.class, () -> parse(statement));
@@ -189,5 +195,56 @@ class PartiqlParserTest {
         parse(atLimit);
         String deepList = "INSERT INTO t VALUE {'a': " + "[".repeat(PartiqlParser.MAX_DEPTH) + "]".repeat(PartiqlParser.MAX_DEPTH) + "}";
         assertThrows(DynamoDbException.class, () -> parse(deepList));
+    }
+
+    /**
+     * Statements cut at every token and spliced with each other: the parser refuses with a
+     * DynamoDbException or gives a statement whose WHERE the evaluator and whose SET the update
+     * applier can run without an internal error.
+     */
+    @Test
+    void anyCutOrSpliceIsRefusedOrRuns() {
+        List<String> statements = List.of(
+                "SELECT a, b.c[1] FROM \"t\".\"i\" WHERE pk = 'a' AND (sk BETWEEN 1 AND 2 OR NOT contains(tags, 'x'))"
+                        + " AND size(name) > 2 AND x IS NOT MISSING AND y IN (1, 2) ORDER BY sk DESC",
+                "INSERT INTO t VALUE {'pk': 'a', 'l': [1, {'m': <<'x'>>}], 'n': -1.5e3, 'b': TRUE, 'z': NULL}",
+                "UPDATE t SET a = a + 1, b = list_append(b, [1]) REMOVE c WHERE pk = 'a' AND attribute_type(d, 'S')"
+                        + " RETURNING MODIFIED OLD *",
+                "DELETE FROM t WHERE pk = ? AND sk <> ? RETURNING ALL OLD *");
+        List<String> pieces = new ArrayList<>();
+        for (String s : statements) pieces.addAll(List.of(s.split("(?<= )")));
+        java.util.Random random = new java.util.Random(7);
+        List<String> inputs = new ArrayList<>();
+        for (String s : statements) {
+            for (int cut = 0; cut <= s.length(); cut++) inputs.add(s.substring(0, cut));
+        }
+        for (int i = 0; i < 5000; i++) {
+            StringBuilder b = new StringBuilder();
+            int n = 1 + random.nextInt(12);
+            for (int j = 0; j < n; j++) b.append(pieces.get(random.nextInt(pieces.size())));
+            inputs.add(b.toString());
+        }
+        for (String input : inputs) {
+            Statement statement;
+            try {
+                statement = PartiqlParser.parse(input, List.of(s("a"), n("1")));
+            } catch (DynamoDbException e) {
+                continue;
+            }
+            Condition where = switch (statement) {
+                case Statement.Select sel -> sel.where();
+                case Statement.Update u -> u.where();
+                case Statement.Delete d -> d.where();
+                case Statement.Insert ins -> null;
+            };
+            if (where != null) ConditionEvaluator.matches(where, ITEM);
+            if (statement instanceof Statement.Update u) {
+                try {
+                    io.stator.core.expression.UpdateApplier.apply(u.actions(), ITEM);
+                } catch (DynamoDbException e) {
+                    // a type mismatch at run time, as the JSON API reports it
+                }
+            }
+        }
     }
 }
