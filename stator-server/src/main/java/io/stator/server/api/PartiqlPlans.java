@@ -128,7 +128,7 @@ final class PartiqlPlans {
         return key;
     }
 
-    /** The top-level attribute names of a path list, for checks on key attributes. */
+    /** True when {@code path} is one of the key attributes itself (ORDER BY may name only those). */
     static boolean isKeyPath(Path path, List<String> keyAttributes) {
         return path.isTopLevel() && keyAttributes.contains(path.topLevelName());
     }
