@@ -260,7 +260,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction", "CreateBackup", "UpdateContinuousBackups"})
+    @ValueSource(strings = {"ExecuteTransaction", "CreateBackup", "UpdateContinuousBackups"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 

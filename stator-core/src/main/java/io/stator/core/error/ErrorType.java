@@ -34,6 +34,7 @@ public enum ErrorType {
     TRANSACTION_IN_PROGRESS("com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400, "Message"),
     IDEMPOTENT_PARAMETER_MISMATCH(
             "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400, "Message"),
+    DUPLICATE_ITEM("com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400, "message"),
     POLICY_NOT_FOUND("com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400, "message"),
     INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message"),
     // DynamoDB Streams' own errors (botocore's dynamodbstreams service-2.json declares them; the

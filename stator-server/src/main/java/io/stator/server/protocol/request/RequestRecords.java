@@ -21,7 +21,10 @@ public final class RequestRecords {
         return switch (shape) {
             case "AttributeDefinition" -> bound(members, AttributeDefinition.MEMBERS, AttributeDefinition::of);
             case "AttributeValueUpdate" -> bound(members, AttributeValueUpdate.MEMBERS, AttributeValueUpdate::of);
+            case "BatchExecuteStatementInput" ->
+                    bound(members, BatchExecuteStatementInput.MEMBERS, BatchExecuteStatementInput::of);
             case "BatchGetItemInput" -> bound(members, BatchGetItemInput.MEMBERS, BatchGetItemInput::of);
+            case "BatchStatementRequest" -> bound(members, BatchStatementRequest.MEMBERS, BatchStatementRequest::of);
             case "BatchWriteItemInput" -> bound(members, BatchWriteItemInput.MEMBERS, BatchWriteItemInput::of);
             case "Condition" -> bound(members, Condition.MEMBERS, Condition::of);
             case "ConditionCheck" -> bound(members, ConditionCheck.MEMBERS, ConditionCheck::of);
@@ -51,6 +54,7 @@ public final class RequestRecords {
             case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
             case "DescribeTimeToLiveInput" ->
                     bound(members, DescribeTimeToLiveInput.MEMBERS, DescribeTimeToLiveInput::of);
+            case "ExecuteStatementInput" -> bound(members, ExecuteStatementInput.MEMBERS, ExecuteStatementInput::of);
             case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
             case "Get" -> bound(members, Get.MEMBERS, Get::of);
             case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);

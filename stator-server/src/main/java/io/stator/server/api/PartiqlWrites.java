@@ -1,0 +1,92 @@
+package io.stator.server.api;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.core.expression.Condition;
+import io.stator.core.expression.Operand;
+import io.stator.core.expression.Path;
+import io.stator.core.model.AttributeValue;
+import io.stator.core.partiql.Statement;
+import io.stator.engine.Engine;
+import io.stator.engine.item.ItemLimits;
+import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.ItemUpdate;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.ReturnValues;
+import io.stator.server.access.Authorizer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * PartiQL's INSERT, UPDATE and DELETE as the write pipeline's {@link ItemWrite}s, for
+ * ExecuteStatement and BatchExecuteStatement: INSERT is a put on condition that the key is free,
+ * UPDATE an update on condition that the item exists (PartiQL's UPDATE never creates one), DELETE
+ * a delete; UPDATE's and DELETE's key comes from WHERE's equalities, its other terms are the
+ * write's condition.
+ */
+final class PartiqlWrites {
+
+    private PartiqlWrites() {}
+
+    /** INSERT's failure when the key is taken; the text is DynamoDB Local's (DUPLICATE_ITEM_IN_TABLE). */
+    static DynamoDbException duplicateItem() {
+        return new DynamoDbException(ErrorType.DUPLICATE_ITEM, "Duplicate primary key exists in table");
+    }
+
+    static ItemWrite insert(Engine engine, Statement.Insert s, Authorizer access, String returnConsumedCapacity) {
+        ItemLimits.checkNesting(s.item());
+        ItemLimits.checkItemSize(s.item());
+        if (access.enforced()) {
+            Permissions.item(access, engine, "PartiQLInsert", s.tableName(), null, new Permissions.Keys()
+                    .returnConsumedCapacity(returnConsumedCapacity));
+        }
+        TableDefinition table = engine.tables().require(s.tableName());
+        Condition absent = new Condition.Function(new Operand.FunctionCall("attribute_not_exists",
+                List.of(new Operand.PathOperand(Path.of(table.keySchema().partitionKey())))));
+        return ItemWrite.put(table, s.item(), absent, ReturnValues.NONE, false, false);
+    }
+
+    static ItemWrite update(Engine engine, Statement.Update s, Authorizer access, String returnConsumedCapacity,
+                            boolean returnOldItemOnFailure) {
+        if (access.enforced()) {
+            Permissions.item(access, engine, "PartiQLUpdate", s.tableName(), null, new Permissions.Keys()
+                    .returnConsumedCapacity(returnConsumedCapacity));
+        }
+        TableDefinition table = engine.tables().require(s.tableName());
+        List<Condition> terms = PartiqlPlans.terms(s.where());
+        Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
+        terms.add(0, new Condition.Function(new Operand.FunctionCall("attribute_exists",
+                List.of(new Operand.PathOperand(Path.of(table.keySchema().partitionKey()))))));
+        return ItemWrite.update(table, key, PartiqlPlans.and(terms), returnValues(s.returning()),
+                returnOldItemOnFailure, new ItemUpdate.Expression(s.actions()));
+    }
+
+    static ItemWrite delete(Engine engine, Statement.Delete s, Authorizer access, String returnConsumedCapacity,
+                            boolean returnOldItemOnFailure) {
+        if (access.enforced()) {
+            Permissions.item(access, engine, "PartiQLDelete", s.tableName(), null, new Permissions.Keys()
+                    .returnConsumedCapacity(returnConsumedCapacity));
+        }
+        TableDefinition table = engine.tables().require(s.tableName());
+        List<Condition> terms = PartiqlPlans.terms(s.where());
+        Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
+        return ItemWrite.delete(table, key, PartiqlPlans.and(terms), returnValues(s.returning()),
+                returnOldItemOnFailure);
+    }
+
+    static List<String> keyAttributes(TableDefinition table) {
+        KeySchema keys = table.keySchema();
+        return keys.hasSortKey() ? List.of(keys.partitionKey(), keys.sortKey()) : List.of(keys.partitionKey());
+    }
+
+    private static ReturnValues returnValues(Statement.Returning returning) {
+        return switch (returning) {
+            case NONE -> ReturnValues.NONE;
+            case ALL_OLD -> ReturnValues.ALL_OLD;
+            case ALL_NEW -> ReturnValues.ALL_NEW;
+            case MODIFIED_OLD -> ReturnValues.UPDATED_OLD;
+            case MODIFIED_NEW -> ReturnValues.UPDATED_NEW;
+        };
+    }
+}
