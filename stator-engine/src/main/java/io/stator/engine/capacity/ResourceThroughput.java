@@ -1,7 +1,6 @@
 package io.stator.engine.capacity;
 
 import io.stator.engine.capacity.ThroughputExceededException.Reason;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -202,6 +201,4 @@ final class ResourceThroughput {
     Reason reasonFor(String reason) {
         return new Reason(reason, arn);
     }
-
-    static List<Reason> none() { return List.of(); }
 }

@@ -54,10 +54,6 @@ final class TokenBucket {
         return balance;
     }
 
-    synchronized double ratePerSecond() {
-        return ratePerSecond;
-    }
-
     private void refill(long nowMillis) {
         long elapsed = nowMillis - refilledMillis;
         if (elapsed <= 0) return; // a clock moved back (a test's) refills nothing
