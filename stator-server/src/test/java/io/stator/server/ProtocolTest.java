@@ -260,7 +260,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ExecuteTransaction", "CreateBackup", "UpdateContinuousBackups"})
+    @ValueSource(strings = {"CreateBackup", "UpdateContinuousBackups", "ExportTableToPointInTime"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 

@@ -87,6 +87,7 @@ public final class PartiqlParser {
         else if (first.isWord("INSERT")) s = insert();
         else if (first.isWord("UPDATE")) s = update();
         else if (first.isWord("DELETE")) s = delete();
+        else if (first.isWord("EXISTS")) s = exists();
         else throw malformed("Expected data manipulation");
         if (peek().is(Type.SEMICOLON)) next();
         if (!peek().is(Type.EOF)) throw unexpected();
@@ -144,6 +145,16 @@ public final class PartiqlParser {
             if (where == null) throw DynamoDbException.validation("Must have WHERE clause in the statement when using ORDER BY clause.");
         }
         return new Statement.Select(projection, table, index, where, orderBy, descending);
+    }
+
+    /** {@code EXISTS(SELECT ...)}: a transaction's condition check (whether it may stand is the front end's call). */
+    private Statement.Exists exists() {
+        next();
+        expect(Type.LPAREN);
+        if (!peek().isWord("SELECT")) throw unexpected();
+        Statement.Select select = select();
+        expect(Type.RPAREN);
+        return new Statement.Exists(select);
     }
 
     private Statement.Insert insert() {

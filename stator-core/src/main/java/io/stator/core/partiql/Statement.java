@@ -46,6 +46,16 @@ public sealed interface Statement {
         }
     }
 
+    /**
+     * {@code EXISTS(SELECT * FROM "table" WHERE ...)}: in a write transaction, the condition that
+     * the item named by the full primary key exists and satisfies the other terms (DynamoDB's
+     * ConditionCheck in PartiQL; "PartiQL for DynamoDB", EXISTS function).
+     */
+    record Exists(Select select) implements Statement {
+        @Override
+        public String tableName() { return select.tableName(); }
+    }
+
     /** {@code DELETE FROM "table" WHERE ... [RETURNING ALL OLD *]}. */
     record Delete(String tableName, Condition where, Returning returning) implements Statement {}
 }

@@ -147,6 +147,18 @@ class PartiqlParserTest {
         assertEquals(Statement.Returning.NONE, ((Statement.Delete) parse("DELETE FROM T WHERE pk = 'x'")).returning());
     }
 
+    @Test
+    void existsWrapsASelect() {
+        Statement.Exists s = (Statement.Exists) parse(
+                "EXISTS(SELECT * FROM \"Music\" WHERE Artist = 'Acme Band' AND SongTitle = ? AND Awards IS MISSING)",
+                s("PartiQL Rocks"));
+        assertEquals("Music", s.tableName());
+        assertInstanceOf(Condition.And.class, s.select().where());
+        assertThrows(DynamoDbException.class, () -> parse("EXISTS SELECT * FROM t WHERE a = 1"));
+        assertThrows(DynamoDbException.class, () -> parse("EXISTS(DELETE FROM t WHERE a = 1)"));
+        assertThrows(DynamoDbException.class, () -> parse("EXISTS(SELECT * FROM t WHERE a = 1"));
+    }
+
     /** The texts are DynamoDB Local's (see PartiqlParser's class comment). */
     @ParameterizedTest(name = "[{index}] {0}")
     @CsvSource(delimiter = '~', quoteCharacter = '`', value = {
@@ -236,6 +248,7 @@ class PartiqlParserTest {
                 case Statement.Update u -> u.where();
                 case Statement.Delete d -> d.where();
                 case Statement.Insert ins -> null;
+                case Statement.Exists x -> x.select().where();
             };
             if (where != null) ConditionEvaluator.matches(where, ITEM);
             if (statement instanceof Statement.Update u) {

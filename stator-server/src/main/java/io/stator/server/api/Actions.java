@@ -16,6 +16,7 @@ import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
 import io.stator.server.protocol.request.DescribeTimeToLiveInput;
 import io.stator.server.protocol.request.ExecuteStatementInput;
+import io.stator.server.protocol.request.ExecuteTransactionInput;
 import io.stator.server.protocol.request.GetItemInput;
 import io.stator.server.protocol.request.GetRecordsInput;
 import io.stator.server.protocol.request.GetShardIteratorInput;
@@ -82,6 +83,7 @@ public final class Actions {
         serve("TransactGetItems", TransactGetItemsInput.class, new TransactGetItems(engine));
         serve("ExecuteStatement", ExecuteStatementInput.class, new ExecuteStatement(engine));
         serve("BatchExecuteStatement", BatchExecuteStatementInput.class, new BatchExecuteStatement(engine));
+        serve("ExecuteTransaction", ExecuteTransactionInput.class, new ExecuteTransaction(engine));
         serve("PutResourcePolicy", PutResourcePolicyInput.class, new PutResourcePolicy(engine));
         serve("GetResourcePolicy", GetResourcePolicyInput.class, new GetResourcePolicy(engine));
         serve("DeleteResourcePolicy", DeleteResourcePolicyInput.class, new DeleteResourcePolicy(engine));

@@ -98,6 +98,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
                 case Statement.Insert s -> PartiqlWrites.insert(engine, s, access, returnConsumedCapacity);
                 case Statement.Update s -> PartiqlWrites.update(engine, s, access, returnConsumedCapacity, returnOld);
                 case Statement.Delete s -> PartiqlWrites.delete(engine, s, access, returnConsumedCapacity, returnOld);
+                case Statement.Exists s -> throw PartiqlWrites.existsOutsideTransaction();
             };
             insert = statement instanceof Statement.Insert;
             if (write == null) {

@@ -65,6 +65,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
                     returnsOldItemOnFailure(request)), false, s.tableName(), request, response);
             case Statement.Delete s -> write(PartiqlWrites.delete(engine, s, access, request.returnConsumedCapacity(),
                     returnsOldItemOnFailure(request)), false, s.tableName(), request, response);
+            case Statement.Exists s -> throw PartiqlWrites.existsOutsideTransaction();
         }
     }
 

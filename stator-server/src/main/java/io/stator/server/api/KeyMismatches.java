@@ -1,6 +1,6 @@
 package io.stator.server.api;
 
-import io.stator.engine.item.KeySchemaMismatchException;
+import io.stator.core.error.DynamoDbException;
 import io.stator.engine.write.CancellationReason;
 import io.stator.engine.write.TransactionCanceledException;
 
@@ -11,10 +11,11 @@ import io.stator.engine.write.TransactionCanceledException;
  */
 final class KeyMismatches {
 
-    private KeySchemaMismatchException first;
+    private DynamoDbException first;
     private int position = -1;
 
-    void record(int action, KeySchemaMismatchException e) {
+    /** @param e a KeySchemaMismatchException, or PartiQL's key missing from WHERE */
+    void record(int action, DynamoDbException e) {
         if (first == null) {
             first = e;
             position = action;

@@ -103,6 +103,18 @@ final class PartiqlPlans {
     }
 
     /**
+     * A WHERE clause that does not name one item by its whole primary key, where a statement must:
+     * a ValidationException apart, because ExecuteTransaction reports it as the statement's
+     * cancellation reason (ValidationError) as it does a key of the wrong type (DynamoDB Local
+     * does so; DynamoDB's own answer is not recorded).
+     */
+    static final class IncompleteKeyException extends DynamoDbException {
+        IncompleteKeyException(String message) {
+            super(io.stator.core.error.ErrorType.VALIDATION, message);
+        }
+    }
+
+    /**
      * The primary key an UPDATE or DELETE names: one equality on each key attribute. Removes
      * those terms from {@code terms}, leaving the write's condition.
      */
@@ -114,13 +126,13 @@ final class PartiqlPlans {
                 if (equality(t, attribute) == null) continue;
                 if (found != null) {
                     // DynamoDB Local's wording (ValidationExceptionMessages.MULTIPLE_CONDITIONS_ON_SAME_KEY).
-                    throw DynamoDbException.validation("Multiple conditions on same key " + attribute
+                    throw new IncompleteKeyException("Multiple conditions on same key " + attribute
                             + ". Only single item Update/Insert/Delete are supported");
                 }
                 found = t;
             }
             if (found == null) {
-                throw DynamoDbException.validation("Where clause does not contain a mandatory equality on all key attributes");
+                throw new IncompleteKeyException("Where clause does not contain a mandatory equality on all key attributes");
             }
             key.put(attribute, equality(found, attribute));
             terms.remove(found);

@@ -34,6 +34,14 @@ final class PartiqlWrites {
         return new DynamoDbException(ErrorType.DUPLICATE_ITEM, "Duplicate primary key exists in table");
     }
 
+    /**
+     * EXISTS is a transaction's condition check and nothing else; the text is the one DynamoDB
+     * Local gives, as recorded by other emulators' tests.
+     */
+    static DynamoDbException existsOutsideTransaction() {
+        return DynamoDbException.validation("EXISTS can only be used in ExecuteTransaction write requests.");
+    }
+
     static ItemWrite insert(Engine engine, Statement.Insert s, Authorizer access, String returnConsumedCapacity) {
         ItemLimits.checkNesting(s.item());
         ItemLimits.checkItemSize(s.item());

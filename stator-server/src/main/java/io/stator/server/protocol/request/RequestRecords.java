@@ -55,6 +55,8 @@ public final class RequestRecords {
             case "DescribeTimeToLiveInput" ->
                     bound(members, DescribeTimeToLiveInput.MEMBERS, DescribeTimeToLiveInput::of);
             case "ExecuteStatementInput" -> bound(members, ExecuteStatementInput.MEMBERS, ExecuteStatementInput::of);
+            case "ExecuteTransactionInput" ->
+                    bound(members, ExecuteTransactionInput.MEMBERS, ExecuteTransactionInput::of);
             case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
             case "Get" -> bound(members, Get.MEMBERS, Get::of);
             case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);
@@ -76,6 +78,7 @@ public final class RequestRecords {
             case "OnDemandThroughput" -> bound(members, OnDemandThroughput.MEMBERS, OnDemandThroughput::of);
             case "OnDemandThroughputOverride" ->
                     bound(members, OnDemandThroughputOverride.MEMBERS, OnDemandThroughputOverride::of);
+            case "ParameterizedStatement" -> bound(members, ParameterizedStatement.MEMBERS, ParameterizedStatement::of);
             case "Projection" -> bound(members, Projection.MEMBERS, Projection::of);
             case "ProvisionedThroughput" -> bound(members, ProvisionedThroughput.MEMBERS, ProvisionedThroughput::of);
             case "ProvisionedThroughputOverride" ->

@@ -1,0 +1,38 @@
+// Generated from DynamoDB's service model by RequestRecordsGenerator: do not edit.
+// To regenerate, run RequestRecordsTest with -Dstator.regenerate=true (docs/architecture.md).
+package io.stator.server.protocol.request;
+
+import io.stator.core.model.AttributeValue;
+import java.util.List;
+
+/** DynamoDB's {@code ParameterizedStatement}, as a request carries it. */
+public record ParameterizedStatement(
+        String statement,
+        Unvalidated<List<AttributeValue>> parameters,
+        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+
+    /** The members, in the model's order: the record's components. */
+    static final List<String> MEMBERS = List.of(
+            "Statement",
+            "Parameters",
+            "ReturnValuesOnConditionCheckFailure");
+
+    /** The record of the members' values, in the model's order. */
+    @SuppressWarnings("unchecked")
+    static ParameterizedStatement of(Object[] values) {
+        return new ParameterizedStatement(
+                (String) values[0],
+                (Unvalidated<List<AttributeValue>>) values[1],
+                (String) values[2]);
+    }
+
+    @Override
+    public Object member(int index) {
+        return switch (index) {
+            case 0 -> statement;
+            case 1 -> parameters;
+            case 2 -> returnValuesOnConditionCheckFailure;
+            default -> throw new IndexOutOfBoundsException(index);
+        };
+    }
+}
