@@ -78,6 +78,7 @@ public final class Engine implements AutoCloseable {
         this.config = config;
         this.meter = meter;
         this.catalog = new Catalog(storage, new TableArns(config.region(), config.accountId()), config.clock());
+        catalog.onChange(meter::tableChanged);
         ItemLocks locks = new StripedItemLocks();
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
         this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator);

@@ -66,7 +66,6 @@ public final class Tables {
         // Stream records are staged from the first write after the definition is committed.
         if (spec.stream() != null && spec.stream().enabled()) streams.register();
         TableDefinition created = catalog.create(TableCreation.definition(spec, catalog.arns(), clock));
-        meter.tableChanged(created);
         if (created.stream() != null) streams.tableChanged(created.name());
         return created;
     }
@@ -89,7 +88,6 @@ public final class Tables {
         });
         applied.get().createdIndexes().forEach(index -> indexBuilds.backfill(name, index));
         applied.get().deletedIndexes().forEach(index -> indexBuilds.drop(name, index));
-        meter.tableChanged(updated);
         TableDefinition before = applied.get().before();
         if (changes.contains(TableChange.STREAM_SPECIFICATION)) streams.tableChanged(name);
         return new TableUpdates.Result(before, updated, TableUpdates.asStillUpdating(before, updated, changes), changes);

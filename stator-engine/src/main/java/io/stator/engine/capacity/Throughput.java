@@ -128,8 +128,10 @@ public final class Throughput implements CapacityMeter.Admission {
 
     private TableThroughput of(TableDefinition definition, long now) {
         TableThroughput t = tables.get(definition.id());
+        // Made from the first definition met; later ones come from the catalog (tableChanged),
+        // never from requests, whose definitions may be older than the one already followed
+        // (a request that looked its table up before a backfill finished).
         if (t == null) t = tables.computeIfAbsent(definition.id(), id -> new TableThroughput(definition, now));
-        if (t.seen != definition) t.follow(definition, now);
         if (now - t.sizeCheckedMillis >= ThroughputSettings.SIZE_CHECK_INTERVAL_MILLIS) splitForSize(t, now);
         return t;
     }
@@ -331,7 +333,8 @@ public final class Throughput implements CapacityMeter.Admission {
 
     @Override
     public void tableChanged(TableDefinition table) {
-        of(table, clock.millis());
+        long now = clock.millis();
+        of(table, now).follow(table, now);
     }
 
     @Override

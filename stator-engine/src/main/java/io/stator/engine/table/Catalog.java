@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -155,6 +157,7 @@ public final class Catalog {
             nextId++;
             tables.put(table.name(), table);
             byId.put(table.id(), table);
+            published(table);
             return table;
         }
     }
@@ -237,6 +240,23 @@ public final class Catalog {
         }
         tables.put(updated.name(), updated);
         byId.put(updated.id(), updated);
+        published(updated);
+    }
+
+    private final List<Consumer<TableDefinition>> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * Calls {@code listener} with every definition the catalog publishes (a created table, each
+     * change), in the order published, under the catalog's change lock: quick work only. Those
+     * who keep state per definition (the capacity meter) follow these rather than the
+     * definitions requests carry, which may be older than the latest.
+     */
+    public void onChange(Consumer<TableDefinition> listener) {
+        listeners.add(listener);
+    }
+
+    private void published(TableDefinition table) {
+        for (Consumer<TableDefinition> l : listeners) l.accept(table);
     }
 
     /** Deletes a table and drops its items. Returns the definition it had. */
