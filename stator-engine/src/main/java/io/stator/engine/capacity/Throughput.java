@@ -205,8 +205,7 @@ public final class Throughput implements CapacityMeter.Admission {
             indexUnits = new double[n];
             for (Usage.IndexWrite w : usage.indexes()) {
                 if (!w.global()) continue;
-                IndexDefinition index = table.index(w.indexName());
-                ResourceThroughput r = index == null ? null : t.globalIndexes.get(index.id());
+                ResourceThroughput r = t.globalIndexes.get(w.indexId());
                 if (r == null) continue;
                 indexUnits[indexes.size()] = CapacityUnits.indexWrite(w.removedBytes(), w.writtenBytes());
                 indexes.add(r);
