@@ -1,7 +1,9 @@
 package io.stator.engine.capacity;
 
 import io.stator.core.key.KeyLayout;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
@@ -153,14 +155,21 @@ final class Partitions {
     synchronized void growTo(int count, long nowMillis) {
         count = Math.min(count, MAX_PARTITIONS);
         if (partitions.length >= count) return;
+        // In rounds, each halving every one of the widest ranges: a table of equal ranges
+        // doubles, one that split for heat (any number) evens out first; never past the ceiling.
         while (partitions.length < count) {
             Partition[] old = partitions;
-            Partition[] doubled = new Partition[old.length * 2];
+            long widest = 0;
+            for (int i = 0; i < old.length; i++) widest = maxUnsigned(widest, widthLess1(old, i));
+            if (widest == 0) break; // every range holds one hash
+            List<Partition> next = new ArrayList<>(Math.min(count, old.length * 2));
             for (int i = 0; i < old.length; i++) {
-                doubled[2 * i] = old[i];
-                doubled[2 * i + 1] = new Partition(middle(old, i), nowMillis);
+                next.add(old[i]);
+                if (old.length + (next.size() - i - 1) < MAX_PARTITIONS && widthLess1(old, i) == widest) {
+                    next.add(new Partition(middle(old, i), nowMillis));
+                }
             }
-            partitions = doubled;
+            partitions = next.toArray(new Partition[0]);
         }
         changed.accept(starts());
     }
@@ -179,6 +188,15 @@ final class Partitions {
         System.arraycopy(old, i + 1, split, i + 2, old.length - i - 1);
         partitions = split;
         changed.accept(starts());
+    }
+
+    /** Partition {@code i}'s width minus one, unsigned (the one range of 2^64 hashes gives -1, the largest). */
+    private static long widthLess1(Partition[] p, int i) {
+        return (i + 1 < p.length ? p[i + 1].start : 0L) - p[i].start - 1;
+    }
+
+    private static long maxUnsigned(long a, long b) {
+        return Long.compareUnsigned(a, b) >= 0 ? a : b;
     }
 
     /** The middle of partition {@code i}'s range [start, next start), unsigned; the last one ends at 2^64. */

@@ -46,6 +46,28 @@ class ThroughputModelTest {
     }
 
     @Test
+    void growingStopsAtTheCeilingEvenFromARangeSplitForHeat() {
+        Partitions p = new Partitions(1, 0);
+        p.split(p.of(5), 0);
+        p.split(p.of(5), 0); // three ranges: a quarter, a quarter, a half
+        assertEquals(3, p.count());
+        p.growTo(4, 0);
+        assertEquals(4, p.count(), "the half is halved first");
+        assertEquals(java.util.List.of(0L, 1L << 62, Long.MIN_VALUE, 0xC000_0000_0000_0000L),
+                java.util.Arrays.stream(p.starts()).boxed().toList());
+        p.split(p.of(5), 0);
+        p.growTo(Partitions.MAX_PARTITIONS + 1, 0);
+        assertEquals(Partitions.MAX_PARTITIONS, p.count());
+        p.growTo(Integer.MAX_VALUE, 0);
+        p.split(p.of(7), 0);
+        assertEquals(Partitions.MAX_PARTITIONS, p.count(), "4,096 at most");
+        long[] starts = p.starts();
+        for (int i = 1; i < starts.length; i++) {
+            assertTrue(Long.compareUnsigned(starts[i - 1], starts[i]) < 0, "ranges in order at " + i);
+        }
+    }
+
+    @Test
     void aPartitionHotForTheSplitDelaySplitsAndOneHashNeverDoes() {
         Partitions p = new Partitions(1, 0);
         Partitions.Partition hot = p.of(42);

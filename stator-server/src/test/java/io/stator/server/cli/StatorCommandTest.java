@@ -324,6 +324,16 @@ class StatorCommandTest {
     }
 
     @Test
+    void throughputSettingsThatCannotBeAreRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--throughput", "bogus"),
+                "--throughput must be enforce or report, got 'bogus'");
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
+                        "--partition-split-delay", "5"),
+                "--partition-split-delay must be a duration such as 500ms, 20s or 2m, got '5'");
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
     void streamSettingsShapeANewStream() throws Exception {
         CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
                 "--stream-shards", "2", "--stream-shard-period", "1h", "--stream-retention", "2h");
