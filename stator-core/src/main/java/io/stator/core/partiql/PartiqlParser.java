@@ -173,9 +173,8 @@ public final class PartiqlParser {
             throw DynamoDbException.validation(
                     "FROM clause may only contain a single table name in data manipulation statements");
         }
-        // Anything else before VALUE (an alias, say) is a leftover token, as recorded from DynamoDB
-        // by dynamodb-conformance.
-        if (!peek().isWord("VALUE") && !peek().isWord("VALUES")) throw leftover();
+        // An alias before VALUE is a leftover token, as recorded from DynamoDB by dynamodb-conformance.
+        if (peek().is(Type.QUOTED) || (peek().is(Type.WORD) && !isKeyword(peek()))) throw leftover();
         if (peek().isWord("VALUES")) {
             throw DynamoDbException.validation("Unsupported operation: Inserting multiple items in a single statement is not supported, use \"INSERT INTO tableName VALUE item\" instead");
         }
