@@ -42,6 +42,11 @@ final class PartiqlLexer {
                 while (i < n && s.charAt(i) != '\n') i++;
                 continue;
             }
+            if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*' && s.indexOf("*/", i + 2) < 0) {
+                // An unterminated block comment: the parser refuses it as it does '#'.
+                tokens.add(new Token(Type.UNKNOWN, "/*", start));
+                break;
+            }
             if (Character.isLetter(c) || c == '_' || c == '$') {
                 while (i < n && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_' || s.charAt(i) == '$')) i++;
                 tokens.add(new Token(Type.WORD, s.substring(start, i), start));

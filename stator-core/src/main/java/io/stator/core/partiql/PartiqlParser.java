@@ -65,9 +65,20 @@ public final class PartiqlParser {
     private int parameterCount;
     private int depth;
 
+    /**
+     * An error found by a check DynamoDB makes once the statement has parsed (an alias, an index
+     * on a write): raised only if no syntax error comes first.
+     */
+    private DynamoDbException afterParse;
+
     private PartiqlParser(String text, List<AttributeValue> parameters) {
         this.tokens = PartiqlLexer.tokenize(text);
         this.parameters = parameters == null ? List.of() : parameters;
+        for (Token t : tokens) {
+            // A '#' comment or an unterminated block comment cannot be read at all: DynamoDB
+            // answers the envelope with nothing after it, as recorded by dynamodb-conformance.
+            if (t.is(Type.UNKNOWN) && (t.text().equals("#") || t.text().equals("/*"))) throw malformed("");
+        }
     }
 
     /**
@@ -90,7 +101,8 @@ public final class PartiqlParser {
         else if (first.isWord("EXISTS")) s = exists();
         else throw malformed("Expected data manipulation");
         if (peek().is(Type.SEMICOLON)) next();
-        if (!peek().is(Type.EOF)) throw unexpected();
+        if (!peek().is(Type.EOF)) throw leftover();
+        if (afterParse != null) throw afterParse;
         // DynamoDB accepts more values than ?s and ignores the rest (recorded by others against
         // DynamoDB); fewer is an error, raised where the missing one is used.
         return s;
@@ -125,6 +137,7 @@ public final class PartiqlParser {
             index = identifier();
             if (peek().is(Type.DOT)) throw DynamoDbException.validation("A path may contain at most 2 components in the FROM clause");
         }
+        alias();
         Condition where = null;
         if (peek().isWord("WHERE")) {
             next();
@@ -142,6 +155,9 @@ public final class PartiqlParser {
                 next();
                 descending = true;
             }
+            // ORDER BY ahead of WHERE is a leftover token (as recorded from DynamoDB by
+            // dynamodb-conformance), not a missing WHERE.
+            if (where == null && peek().isWord("WHERE")) throw leftover();
             if (where == null) throw DynamoDbException.validation("Must have WHERE clause in the statement when using ORDER BY clause.");
         }
         return new Statement.Select(projection, table, index, where, orderBy, descending);
@@ -161,6 +177,15 @@ public final class PartiqlParser {
         next();
         expectWord("INTO");
         String table = identifier();
+        if (peek().is(Type.DOT)) {
+            // Recorded from DynamoDB by dynamodb-conformance as containing "FROM clause may only
+            // contain a single table name", whether or not the index exists; the rest is DynamoDB
+            // Local's wording (DML_INVALID_FROM).
+            throw DynamoDbException.validation(
+                    "FROM clause may only contain a single table name in data manipulation statements");
+        }
+        // An alias before VALUE is a leftover token, as recorded from DynamoDB by dynamodb-conformance.
+        if (peek().is(Type.QUOTED) || (peek().is(Type.WORD) && !isKeyword(peek()))) throw leftover();
         if (peek().isWord("VALUES")) {
             throw DynamoDbException.validation("Unsupported operation: Inserting multiple items in a single statement is not supported, use \"INSERT INTO tableName VALUE item\" instead");
         }
@@ -179,6 +204,8 @@ public final class PartiqlParser {
     private Statement.Update update() {
         next();
         String table = identifier();
+        noIndexOnWrite();
+        alias();
         List<UpdateAction> actions = new ArrayList<>();
         while (peek().isWord("SET") || peek().isWord("REMOVE")) {
             boolean set = next().isWord("SET");
@@ -202,9 +229,43 @@ public final class PartiqlParser {
         next();
         expectWord("FROM");
         String table = identifier();
+        noIndexOnWrite();
+        alias();
         expectWord("WHERE");
         Condition where = condition();
         return new Statement.Delete(table, where, returning(true));
+    }
+
+    /**
+     * A table alias ({@code "t" x}, {@code "t" AS x}): parsed, then refused once the statement has
+     * parsed, with "Aliasing is not supported" (as recorded from DynamoDB by dynamodb-conformance).
+     */
+    private void alias() {
+        boolean as = peek().isWord("AS");
+        Token t = as ? peekAhead(1) : peek();
+        if (!t.is(Type.QUOTED) && !(t.is(Type.WORD) && !isKeyword(t))) {
+            if (as) {
+                next();
+                throw unexpected();
+            }
+            return;
+        }
+        if (as) next();
+        next();
+        if (afterParse == null) afterParse = DynamoDbException.validation("Aliasing is not supported");
+    }
+
+    /**
+     * An index after UPDATE's or DELETE's table: grammatical, and refused once the statement has
+     * parsed, with "This operation is not supported on an index" (as recorded from DynamoDB by
+     * dynamodb-conformance).
+     */
+    private void noIndexOnWrite() {
+        if (!peek().is(Type.DOT)) return;
+        next();
+        identifier();
+        if (peek().is(Type.DOT)) throw DynamoDbException.validation("A path may contain at most 2 components in the FROM clause");
+        if (afterParse == null) afterParse = DynamoDbException.validation("This operation is not supported on an index");
     }
 
     /** {@code RETURNING (ALL|MODIFIED) (OLD|NEW) *}; DELETE allows only ALL OLD. */
@@ -290,7 +351,12 @@ public final class PartiqlParser {
             if (conditionFunction) throw unexpected();
             next();
             if (peek().isWord("MISSING")) throw DynamoDbException.validation("MISSING must be compared using IS operator");
-            return new Condition.Comparison(comparator, left, operand());
+            Operand right = operand();
+            if (comparator != Comparator.EQ && comparator != Comparator.NE) {
+                ordered(t.text(), left);
+                ordered(t.text(), right);
+            }
+            return new Condition.Comparison(comparator, left, right);
         }
         boolean negated = false;
         if (t.isWord("NOT") && (peekAhead(1).isWord("BETWEEN") || peekAhead(1).isWord("IN"))) {
@@ -303,7 +369,9 @@ public final class PartiqlParser {
             next();
             Operand lower = operand();
             expectWord("AND");
-            c = new Condition.Between(left, lower, operand());
+            Operand upper = operand();
+            for (Operand o : List.of(left, lower, upper)) ordered("BETWEEN", o);
+            c = new Condition.Between(left, lower, upper);
         } else if (t.isWord("IN")) {
             next();
             c = in(left);
@@ -336,6 +404,19 @@ public final class PartiqlParser {
         }
         if (c == null || conditionFunction) throw unexpected();
         return negated ? new Condition.Not(c) : c;
+    }
+
+    /**
+     * An ordering operator's constant operand must be of an ordered type (S, N, B): checked for
+     * the statement, not per item, and raised once it has parsed. The message is as recorded from
+     * DynamoDB by dynamodb-conformance (the operator as written, the operand's type).
+     */
+    private void ordered(String operator, Operand operand) {
+        if (afterParse != null || !(operand instanceof Operand.Constant c)) return;
+        AttributeValue v = c.value();
+        if (v instanceof AttributeValue.S || v instanceof AttributeValue.N || v instanceof AttributeValue.B) return;
+        afterParse = DynamoDbException.validation("Incorrect operand type for operator or function; operator or function: "
+                + operator + ", operand type: " + v.type());
     }
 
     /** {@code IN (a, b)} or {@code IN [a, b]}: constants only (DynamoDB's IN takes a sequence). */
@@ -594,6 +675,11 @@ public final class PartiqlParser {
 
     private DynamoDbException unexpected() {
         return unexpectedAt(pos);
+    }
+
+    /** A token after a complete statement; the detail is as recorded from DynamoDB by dynamodb-conformance. */
+    private static DynamoDbException leftover() {
+        return malformed("Unexpected token after expression");
     }
 
     private DynamoDbException unexpectedAt(int index) {

@@ -116,8 +116,10 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
             }
             return new Outcome(tableName, null, "ConditionalCheckFailed", e.getMessage(), e.item());
         } catch (DynamoDbException e) {
-            return new Outcome(e.type() == ErrorType.RESOURCE_NOT_FOUND ? null : tableName, null, code(e.type()),
-                    e.getMessage(), null);
+            // A member refused before it ran (no table, or not valid) names no table, as recorded
+            // from DynamoDB by dynamodb-conformance; one that ran and failed does.
+            boolean ran = e.type() != ErrorType.RESOURCE_NOT_FOUND && e.type() != ErrorType.VALIDATION;
+            return new Outcome(ran ? tableName : null, null, code(e.type()), e.getMessage(), null);
         }
     }
 
@@ -141,7 +143,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
         Map<String, AttributeValue> item = page.item();
         Condition rest = PartiqlPlans.and(terms);
         if (item != null && rest != null && !ConditionEvaluator.matches(rest, item)) item = null;
-        if (item != null && s.projection() != null) item = Projector.project(item, s.projection());
+        if (item != null && s.projection() != null) item = PartiqlPlans.named(Projector.project(item, s.projection()), s.projection());
         return new Outcome(s.tableName(), item, null, null, null);
     }
 

@@ -25,7 +25,15 @@ import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ExecuteStatementInput;
+import io.stator.core.expression.ConditionEvaluator;
+import io.stator.core.expression.Projector;
+import io.stator.engine.index.IndexEntries;
+import io.stator.engine.read.Select;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -41,9 +49,8 @@ import java.util.Map;
  * requires the item to exist (ConditionalCheckFailedException otherwise), as DynamoDB's UPDATE
  * never creates an item.
  *
- * <p>NextToken is the page's LastEvaluatedKey in the engine's item encoding, in base64: opaque to
- * clients, as DynamoDB's is, but not tied to the statement (DynamoDB's is; "NextToken does not
- * match request" is not reported).
+ * <p>NextToken is the page's LastEvaluatedKey in the engine's item encoding, in base64, after a
+ * digest of the statement: opaque to clients and tied to the statement, as DynamoDB's is.
  */
 final class ExecuteStatement implements Action<ExecuteStatementInput> {
 
@@ -80,14 +87,21 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         TableDefinition table = engine.tables().require(s.tableName());
         List<String> partitionKey;
         List<String> sortKey;
+        IndexDefinition index = null;
         if (s.indexName() == null) {
             KeySchema keys = table.keySchema();
             partitionKey = List.of(keys.partitionKey());
             sortKey = keys.hasSortKey() ? List.of(keys.sortKey()) : List.of();
         } else {
-            IndexDefinition index = table.index(s.indexName());
-            if (index == null) {
-                throw DynamoDbException.resourceNotFound("Requested resource not found");
+            index = table.index(s.indexName());
+            if (index == null || index.status() == IndexDefinition.IndexStatus.DELETING) {
+                // As recorded from DynamoDB by dynamodb-conformance: no index name appended
+                // (Query's wording appends it), also when the qualifier names the table itself.
+                throw DynamoDbException.validation("The table does not have the specified index");
+            }
+            if (index.global() && Boolean.TRUE.equals(request.consistentRead())) {
+                // As recorded from DynamoDB by dynamodb-conformance (Query words it differently).
+                throw DynamoDbException.validation("Strongly consistent read is not supported on Global Secondary Indexes");
             }
             partitionKey = index.partitionKey().stream().map(IndexDefinition.KeyAttribute::name).toList();
             sortKey = index.sortKey().stream().map(IndexDefinition.KeyAttribute::name).toList();
@@ -99,7 +113,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
             throw DynamoDbException.validation("Variable reference " + s.orderBy().topLevelName()
                     + " in ORDER BY clause must be part of the primary key");
         }
-        Map<String, AttributeValue> startKey = nextToken(request.nextToken());
+        Map<String, AttributeValue> startKey = nextToken(request.nextToken(), request.statement());
         int limit = ReadRequests.limit(request.limit());
         boolean consistent = Boolean.TRUE.equals(request.consistentRead());
         Page page;
@@ -135,6 +149,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         }
         List<Condition> rest = new ArrayList<>(terms);
         rest.removeAll(keyTerms);
+        if (query && index != null) PartiqlPlans.checkFilterProjected(table, index, rest);
         // A Query's filter may not read key attributes; such a statement is run as a Scan, which
         // returns the same items (at a Scan's cost).
         if (query && rest.stream().anyMatch(t -> PartiqlPlans.mentions(t, keyAttributes))) {
@@ -150,20 +165,27 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
             keyTerms.remove(partitionIn);
             page = queryEach(table, s, partitionKey.get(0), partitionIn, keyTerms, PartiqlPlans.and(rest), startKey,
                     limit, consistent);
+        } else if (query && index != null && !index.global() && !projects(table, index, s.projection())) {
+            page = queryReachingBack(table, s, keyTerms, PartiqlPlans.and(rest), startKey, limit, consistent);
         } else if (query) {
             page = engine.items().query(table, new QuerySpec(s.indexName(),
                     KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), PartiqlPlans.and(rest), false,
                     s.projection(), null, startKey, limit, !s.descending(), consistent));
+        } else if (index != null && !index.global() && s.where() != null
+                && !PartiqlPlans.projectsAll(table, index, s.where())) {
+            page = scanFilteringProjection(table, index, s, startKey, limit, consistent);
         } else {
             page = engine.items().scan(table, new ScanSpec(s.indexName(), s.where(), s.projection(), null, startKey,
                     0, 1, limit, consistent));
         }
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Items");
-        for (Map<String, AttributeValue> item : page.items()) AttributeValueJson.writeItem(g, item);
+        for (Map<String, AttributeValue> item : page.items()) {
+            AttributeValueJson.writeItem(g, PartiqlPlans.named(item, s.projection()));
+        }
         g.writeEndArray();
         if (page.lastEvaluatedKey() != null) {
-            g.writeStringField("NextToken", Base64.getEncoder().encodeToString(ItemCodec.encode(page.lastEvaluatedKey())));
+            g.writeStringField("NextToken", nextToken(page.lastEvaluatedKey(), request.statement()));
             g.writeFieldName("LastEvaluatedKey");
             AttributeValueJson.writeItem(g, page.lastEvaluatedKey());
         }
@@ -215,13 +237,102 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         return new Page(items, count, scanned, bytes, lastEvaluatedKey, last.usage(), consumed.build());
     }
 
-    private static Map<String, AttributeValue> nextToken(String token) {
+    /**
+     * A keyed read of a local index naming attributes it does not project: the index's entries,
+     * then each one's item read from the table, as a GetItem is (rounded up per item), for every
+     * entry walked whether or not the filter keeps it. As recorded from DynamoDB by
+     * dynamodb-conformance: the table arm is charged on rows walked, and less for a smaller Limit
+     * (Query's own fetches are billed summed, so this is not the engine's Query).
+     */
+    private Page queryReachingBack(TableDefinition table, Statement.Select s, List<Condition> keyTerms,
+                                   Condition filter, Map<String, AttributeValue> startKey, int limit,
+                                   boolean consistent) {
+        Page entries = engine.items().query(table, new QuerySpec(s.indexName(),
+                KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), null, false, null, null, startKey, limit,
+                !s.descending(), consistent));
+        ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder();
+        if (entries.consumed() != null) consumed.add(entries.consumed());
+        List<String> tableKey = PartiqlWrites.keyAttributes(table);
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (Map<String, AttributeValue> entry : entries.items()) {
+            Map<String, AttributeValue> key = new java.util.LinkedHashMap<>();
+            for (String k : tableKey) key.put(k, entry.get(k));
+            Page fetched = engine.items().get(table, key, consistent, null);
+            if (fetched.consumed() != null) consumed.add(fetched.consumed());
+            Map<String, AttributeValue> item = fetched.item();
+            if (item == null || (filter != null && !ConditionEvaluator.matches(filter, item))) continue;
+            items.add(Projector.project(item, s.projection()));
+        }
+        return new Page(items, items.size(), entries.scannedCount(), entries.bytesRead(), entries.lastEvaluatedKey(),
+                entries.usage(), consumed.build());
+    }
+
+    /**
+     * An unkeyed read of a local index whose WHERE names attributes the index does not project:
+     * DynamoDB filters what the index holds (such an attribute is missing there), as recorded by
+     * dynamodb-conformance, where the engine's Scan would fetch the items from the table for the
+     * filter. So the index is scanned unfiltered (fetching only for a projection that needs it)
+     * and filtered here, each item as the index projects it; Limit and capacity are the Scan's.
+     */
+    private Page scanFilteringProjection(TableDefinition table, IndexDefinition index, Statement.Select s,
+                                         Map<String, AttributeValue> startKey, int limit, boolean consistent) {
+        boolean reachBack = !projects(table, index, s.projection());
+        Page scanned = engine.items().scan(table, new ScanSpec(s.indexName(), null, null,
+                reachBack ? Select.ALL_ATTRIBUTES : null, startKey, 0, 1, limit, consistent));
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (Map<String, AttributeValue> item : scanned.items()) {
+            Map<String, AttributeValue> held = IndexEntries.project(table, index, item);
+            if (!ConditionEvaluator.matches(s.where(), held)) continue;
+            items.add(s.projection() == null ? held : Projector.project(item, s.projection()));
+        }
+        return new Page(items, items.size(), scanned.scannedCount(), scanned.bytesRead(), scanned.lastEvaluatedKey(),
+                scanned.usage(), scanned.consumed());
+    }
+
+    /** True when the index projects every attribute of the projection (or it is {@code *}). */
+    private static boolean projects(TableDefinition table, IndexDefinition index, List<Path> projection) {
+        if (projection == null) return true;
+        for (Path p : projection) if (!index.projects(p.topLevelName(), table.keySchema())) return false;
+        return true;
+    }
+
+    /**
+     * A NextToken is the page's LastEvaluatedKey in the engine's item encoding, after a digest of
+     * the statement it continues: DynamoDB refuses a token replayed against another statement
+     * (recorded by dynamodb-conformance with a token of one index read replayed against another).
+     */
+    private static String nextToken(Map<String, AttributeValue> lastEvaluatedKey, String statement) {
+        byte[] key = ItemCodec.encode(lastEvaluatedKey);
+        byte[] token = new byte[TOKEN_DIGEST + key.length];
+        System.arraycopy(statementDigest(statement), 0, token, 0, TOKEN_DIGEST);
+        System.arraycopy(key, 0, token, TOKEN_DIGEST, key.length);
+        return Base64.getEncoder().encodeToString(token);
+    }
+
+    private static Map<String, AttributeValue> nextToken(String token, String statement) {
         if (token == null) return null;
         try {
-            return ItemCodec.decode(Base64.getDecoder().decode(token));
+            byte[] bytes = Base64.getDecoder().decode(token);
+            if (bytes.length <= TOKEN_DIGEST
+                    || !Arrays.equals(bytes, 0, TOKEN_DIGEST, statementDigest(statement), 0, TOKEN_DIGEST)) {
+                throw new IllegalArgumentException("NextToken of another statement");
+            }
+            return ItemCodec.decode(Arrays.copyOfRange(bytes, TOKEN_DIGEST, bytes.length));
         } catch (RuntimeException e) {
-            // DynamoDB Local's wording (ValidationExceptionMessages.INVALID_NEXT_TOKEN).
+            // DynamoDB Local's wording (ValidationExceptionMessages.INVALID_NEXT_TOKEN); DynamoDB's
+            // for a token of another statement is not recorded.
             throw DynamoDbException.validation("Invalid NextToken");
+        }
+    }
+
+    /** How many bytes of the statement's SHA-256 a NextToken starts with. */
+    private static final int TOKEN_DIGEST = 8;
+
+    private static byte[] statementDigest(String statement) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(statement.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

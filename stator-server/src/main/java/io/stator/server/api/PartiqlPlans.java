@@ -4,11 +4,17 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
+import io.stator.core.expression.ConditionPaths;
+import io.stator.core.expression.Paths;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How a PartiQL statement's WHERE clause becomes the engine's terms: its top-level AND terms
@@ -138,6 +144,73 @@ final class PartiqlPlans {
             terms.remove(found);
         }
         return key;
+    }
+
+    /** True when every attribute {@code condition} reads is one {@code index} projects. */
+    static boolean projectsAll(TableDefinition table, IndexDefinition index, Condition condition) {
+        return unprojected(table, index, List.of(condition)).isEmpty();
+    }
+
+    /**
+     * A read keyed on an index may not filter on an attribute the index does not project, global
+     * or local. The message is as recorded from DynamoDB by dynamodb-conformance ("Secondary
+     * index", with neither Global nor Local, unlike the projection's).
+     */
+    static void checkFilterProjected(TableDefinition table, IndexDefinition index, List<Condition> filter) {
+        Set<String> missing = unprojected(table, index, filter);
+        if (!missing.isEmpty()) {
+            throw DynamoDbException.invalidParameter("Secondary index " + index.name()
+                    + " does not project one or more filter attributes: [" + String.join(", ", missing) + "]");
+        }
+    }
+
+    private static Set<String> unprojected(TableDefinition table, IndexDefinition index, List<Condition> terms) {
+        Set<String> missing = new LinkedHashSet<>();
+        for (Condition t : terms) {
+            for (String name : ConditionPaths.topLevelNames(t)) {
+                if (!index.projects(name, table.keySchema())) missing.add(name);
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * A projected item as SELECT returns it: an attribute named by a nested path of names comes
+     * back under the path's last name ({@code SELECT m.nested} answers {@code {"nested": ...}}),
+     * as recorded from DynamoDB by dynamodb-conformance. Top-level paths, and paths through a list
+     * index (whose naming is not recorded), are left as the projection made them.
+     */
+    static Map<String, AttributeValue> named(Map<String, AttributeValue> item, List<Path> projection) {
+        if (projection == null || projection.stream().noneMatch(PartiqlPlans::renamed)) return item;
+        Map<String, AttributeValue> named = item;
+        for (Path p : projection) {
+            if (renamed(p)) named = without(named, p.elements(), 0);
+        }
+        named = new LinkedHashMap<>(named);
+        for (Path p : projection) {
+            if (!renamed(p)) continue;
+            AttributeValue v = Paths.get(item, p);
+            if (v != null) named.put(((Path.Name) p.last()).name(), v);
+        }
+        return named;
+    }
+
+    private static boolean renamed(Path p) {
+        return !p.isTopLevel() && p.elements().stream().allMatch(e -> e instanceof Path.Name);
+    }
+
+    /** The item without the value at a path of names, and without the maps that leaves empty. */
+    private static Map<String, AttributeValue> without(Map<String, AttributeValue> item, List<Path.Element> path, int at) {
+        String name = ((Path.Name) path.get(at)).name();
+        Map<String, AttributeValue> copy = new LinkedHashMap<>(item);
+        if (at == path.size() - 1) {
+            copy.remove(name);
+        } else if (copy.get(name) instanceof AttributeValue.M m) {
+            Map<String, AttributeValue> rest = without(m.values(), path, at + 1);
+            if (rest.isEmpty()) copy.remove(name);
+            else copy.put(name, new AttributeValue.M(rest));
+        }
+        return copy;
     }
 
     /** True when {@code path} is one of the key attributes itself (ORDER BY may name only those). */

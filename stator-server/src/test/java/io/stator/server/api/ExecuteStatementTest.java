@@ -148,10 +148,18 @@ class ExecuteStatementTest {
         ExecuteStatementResponse partiql = execute("SELECT sk, nested.list[1], nested.m.k FROM \"" + TABLE
                 + "\" WHERE pk = ? AND sk >= ?", s("c"), n(4));
         QueryResponse query = client().query(b -> b.tableName(TABLE).keyConditionExpression("pk = :pk AND sk >= :sk")
-                .projectionExpression("sk, nested.#l[1], nested.m.k").expressionAttributeNames(Map.of("#l", "list"))
+                .projectionExpression("sk, nested.#l[1]").expressionAttributeNames(Map.of("#l", "list"))
                 .expressionAttributeValues(Map.of(":pk", s("c"), ":sk", n(4))));
+        // A nested path ending in a name comes back under that name (nested.m.k as k), as
+        // recorded from DynamoDB by dynamodb-conformance; the rest as ProjectionExpression has it.
+        List<Map<String, AttributeValue>> expected = new ArrayList<>();
+        for (Map<String, AttributeValue> item : query.items()) {
+            Map<String, AttributeValue> named = new java.util.LinkedHashMap<>(item);
+            named.put("k", s("v"));
+            expected.add(named);
+        }
         assertEquals(2, partiql.items().size());
-        assertSameItems(query.items(), partiql.items());
+        assertSameItems(expected, partiql.items());
     }
 
     @Test
