@@ -313,15 +313,4 @@ class ExecuteStatementTest {
         assertValidation("Number of parameters in request and statement don't match.",
                 () -> execute("SELECT * FROM \"" + TABLE + "\" WHERE pk = ?"));
     }
-
-    @Test
-    void executeTransactionIsNotServedYet() {
-        assertEquals("UnknownOperationException", assertUnknown(() -> client().executeTransaction(b -> b
-                .transactStatements(s -> s.statement("SELECT * FROM \"" + TABLE + "\"")))));
-    }
-
-    private static String assertUnknown(org.junit.jupiter.api.function.Executable call) {
-        return org.junit.jupiter.api.Assertions.assertThrows(
-                software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class, call).awsErrorDetails().errorCode();
-    }
 }
