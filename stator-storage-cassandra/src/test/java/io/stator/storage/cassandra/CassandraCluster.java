@@ -461,6 +461,11 @@ public final class CassandraCluster implements AutoCloseable {
             config.withStringList(DefaultDriverOption.METADATA_SCHEMA_REFRESHED_KEYSPACES, schemaKeyspaces);
         }
         return config
+                // Protocol v5 fails here: under lightweight-transaction contention the driver
+                // (4.19) could not decode an error frame from Cassandra 5.0.9 (IndexOutOfBounds
+                // in the frame decoder) and closed the connection; v4 reports the same contention
+                // as a CAS write timeout.
+                .withString(DefaultDriverOption.PROTOCOL_VERSION, "V4")
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, REQUEST_TIMEOUT)
                 .withDuration(DefaultDriverOption.CONNECTION_CONNECT_TIMEOUT, Duration.ofSeconds(10))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
