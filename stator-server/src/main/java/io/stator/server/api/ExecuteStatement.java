@@ -3,6 +3,7 @@ package io.stator.server.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
+import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
 import io.stator.core.item.ItemCodec;
@@ -114,10 +115,13 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         }
         boolean query = keyTerms.size() == partitionKey.size();
         Condition.In partitionIn = null;
+        Condition partitionInTerm = null;
         if (!query && partitionKey.size() == 1) {
             for (Condition t : terms) {
-                if (PartiqlPlans.isIn(t, partitionKey.get(0))) {
-                    partitionIn = (Condition.In) t;
+                Condition.In in = PartiqlPlans.partitionIn(t, partitionKey.get(0));
+                if (in != null) {
+                    partitionIn = in;
+                    partitionInTerm = t;
                     keyTerms.add(t);
                     query = true;
                     break;
@@ -134,11 +138,23 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         }
         List<Condition> rest = new ArrayList<>(terms);
         rest.removeAll(keyTerms);
-        // A Query's filter may not read key attributes; such a statement is run as a Scan, which
-        // returns the same items (at a Scan's cost).
-        if (query && rest.stream().anyMatch(t -> PartiqlPlans.mentions(t, keyAttributes))) {
-            query = false;
-            partitionIn = null;
+        // A Query's FilterExpression may not read key attributes, but WHERE may test them beyond
+        // the key condition (sk <> 3, sk IN (...), a second sort key term). DynamoDB still runs
+        // such a statement as a Query of the partition (its SELECT reference: an equality or IN
+        // on the partition key avoids a full scan), so those terms are applied here to the
+        // Query's items: the same items read, so the same capacity and the same pages. (They
+        // used to turn the statement into a Scan of the whole table.)
+        List<Condition> keyFilter = new ArrayList<>();
+        if (query) {
+            for (Condition t : rest) if (PartiqlPlans.mentions(t, keyAttributes)) keyFilter.add(t);
+            rest.removeAll(keyFilter);
+        }
+        List<Path> projection = s.projection();
+        if (!keyFilter.isEmpty() && projection != null) {
+            projection = new ArrayList<>(projection);
+            for (String key : keyAttributes) {
+                if (!PartiqlPlans.projects(projection, key)) projection.add(Path.of(key));
+            }
         }
         if (s.orderBy() != null && !query) {
             // DynamoDB Local's wording (INCOMPLETE_KEY_IN_WHERE_CLAUSE_FOR_ORDER_BY).
@@ -146,17 +162,18 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
                     "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
         }
         if (partitionIn != null) {
-            keyTerms.remove(partitionIn);
-            page = queryEach(table, s, partitionKey.get(0), partitionIn, keyTerms, PartiqlPlans.and(rest), startKey,
-                    limit, consistent);
+            keyTerms.remove(partitionInTerm);
+            page = queryEach(table, s, projection, partitionKey.get(0), partitionIn, keyTerms, PartiqlPlans.and(rest),
+                    startKey, limit, consistent);
         } else if (query) {
             page = engine.items().query(table, new QuerySpec(s.indexName(),
                     KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), PartiqlPlans.and(rest), false,
-                    s.projection(), null, startKey, limit, !s.descending(), consistent));
+                    projection, null, startKey, limit, !s.descending(), consistent));
         } else {
             page = engine.items().scan(table, new ScanSpec(s.indexName(), s.where(), s.projection(), null, startKey,
                     0, 1, limit, consistent));
         }
+        if (!keyFilter.isEmpty()) page = keyFiltered(page, PartiqlPlans.and(keyFilter), s.projection(), keyAttributes);
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Items");
         for (Map<String, AttributeValue> item : page.items()) AttributeValueJson.writeItem(g, item);
@@ -175,7 +192,8 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
      * (Limit counts the items read across them, as it would in one Query; capacity is their
      * sum). A NextToken's partition key says which of them to go on with.
      */
-    private Page queryEach(TableDefinition table, Statement.Select s, String partitionKey, Condition.In in,
+    private Page queryEach(TableDefinition table, Statement.Select s, List<Path> projection, String partitionKey,
+                           Condition.In in,
                            List<Condition> sortKeyTerms, Condition filter, Map<String, AttributeValue> startKey,
                            int limit, boolean consistent) {
         List<AttributeValue> values = new ArrayList<>();
@@ -201,7 +219,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
                     new Operand.PathOperand(Path.of(partitionKey)), new Operand.Constant(values.get(i))));
             keyTerms.addAll(sortKeyTerms);
             last = engine.items().query(table, new QuerySpec(s.indexName(),
-                    KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), filter, false, s.projection(), null,
+                    KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), filter, false, projection, null,
                     i == from ? startKey : null, limit - scanned, !s.descending(), consistent));
             items.addAll(last.items());
             count += last.count();
@@ -212,6 +230,29 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         }
         if (last == null) return new Page(List.of(), 0, 0, 0, null, null, ConsumedCapacity.ofTable(0));
         return new Page(items, count, scanned, bytes, lastEvaluatedKey, last.usage(), consumed.build());
+    }
+
+    /**
+     * The page's items that match {@code keyFilter} (WHERE's terms on key attributes that no key
+     * condition took), without the key attributes the projection did not ask for (they were
+     * projected only to be tested). Count, scanned count, LastEvaluatedKey and capacity stay the
+     * Query's: a filter changes what is returned, not what is read.
+     */
+    private static Page keyFiltered(Page page, Condition keyFilter, List<Path> projection, List<String> keyAttributes) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (Map<String, AttributeValue> item : page.items()) {
+            if (!ConditionEvaluator.matches(keyFilter, item)) continue;
+            if (projection != null) {
+                Map<String, AttributeValue> projected = new java.util.LinkedHashMap<>(item);
+                for (String key : keyAttributes) {
+                    if (!PartiqlPlans.projects(projection, key)) projected.remove(key);
+                }
+                item = projected;
+            }
+            items.add(item);
+        }
+        return new Page(items, items.size(), page.scannedCount(), page.bytesRead(), page.lastEvaluatedKey(),
+                page.usage(), page.consumed());
     }
 
     private static Map<String, AttributeValue> nextToken(String token) {
