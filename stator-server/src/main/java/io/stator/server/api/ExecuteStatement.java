@@ -36,7 +36,8 @@ import java.util.Map;
  * ExecuteStatement: one PartiQL statement, run as the engine operation the JSON API would run
  * for it. A SELECT whose WHERE fixes the partition key with {@code =} is a Query (a sort key
  * condition among the AND terms becomes its key condition, the other terms its filter); with
- * {@code IN}, a Query of each partition in turn; anything else is a Scan with the WHERE clause as its filter. INSERT is a put on condition that
+ * {@code IN} (or equalities joined by OR), a Query of each partition in turn; anything else is a
+ * Scan with the WHERE clause as its filter. INSERT is a put on condition that
  * no item has the key (DuplicateItemException otherwise); UPDATE and DELETE take the full primary
  * key from equalities in WHERE, the other terms becoming the write's condition; UPDATE also
  * requires the item to exist (ConditionalCheckFailedException otherwise), as DynamoDB's UPDATE
