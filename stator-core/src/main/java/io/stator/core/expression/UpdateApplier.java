@@ -119,6 +119,17 @@ public final class UpdateApplier {
                 joined.addAll(b.values());
                 yield new AttributeValue.L(List.copyOf(joined));
             }
+            // PartiQL's set_add(set, values) and set_delete(set, values) (UPDATE ... SET s =
+            // set_add(s, <<...>>)): ADD's and DELETE's set arithmetic, as a value. Both operands
+            // must exist, as list_append's must; a set left empty is no value, so SET removes
+            // the attribute, as DELETE does.
+            case FunctionCall f when f.name().equals("set_add") || f.name().equals("set_delete") -> {
+                AttributeValue set = value(f.arguments().get(0), item);
+                AttributeValue values = value(f.arguments().get(1), item);
+                if (!isSet(set)) throw wrongType();
+                yield f.name().equals("set_add") ? add(set, values, UpdateApplier::wrongType)
+                        : delete(set, values, UpdateApplier::wrongType);
+            }
             case Arithmetic a -> {
                 AttributeValue left = value(a.left(), item);
                 AttributeValue right = value(a.right(), item);
@@ -189,6 +200,10 @@ public final class UpdateApplier {
             }
             default -> throw mismatch.get();
         };
+    }
+
+    private static boolean isSet(AttributeValue v) {
+        return v instanceof AttributeValue.SS || v instanceof AttributeValue.NS || v instanceof AttributeValue.BS;
     }
 
     private static <T> List<T> union(List<T> a, List<T> b) {

@@ -56,8 +56,13 @@ public final class PartiqlParser {
     private static final Map<String, Integer> FUNCTIONS = Map.of("begins_with", 2, "contains", 2,
             "attribute_type", 2, "size", 1, "attribute_exists", 1, "attribute_not_exists", 1);
 
-    /** The functions SET may call (UpdateApplier's). */
-    private static final Map<String, Integer> UPDATE_FUNCTIONS = Map.of("list_append", 2, "if_not_exists", 2);
+    /**
+     * The functions SET may call (UpdateApplier's): the expression language's, and PartiQL's
+     * set_add and set_delete (DynamoDB's UPDATE reference: they add values to, or remove them
+     * from, a number or string set).
+     */
+    private static final Map<String, Integer> UPDATE_FUNCTIONS = Map.of("list_append", 2, "if_not_exists", 2,
+            "set_add", 2, "set_delete", 2);
 
     private final List<Token> tokens;
     private final List<AttributeValue> parameters;

@@ -37,6 +37,25 @@ class UpdateApplierTest {
         assertEquals(l(n("2"), n("1")), out.get("p"));
     }
 
+    /** PartiQL's set_add and set_delete (parsed by PartiqlParser, not by UpdateExpression's parser). */
+    @Test
+    void partiqlSetAddAndSetDelete() {
+        java.util.function.Function<String, Operand> path = name -> new Operand.PathOperand(Path.of(name));
+        java.util.function.BiFunction<String, AttributeValue, UpdateAction> call = (function, v) -> new UpdateAction.Set(
+                Path.of("s"), new Operand.FunctionCall(function, List.of(path.apply("s"), new Operand.Constant(v))));
+        Map<String, AttributeValue> item = map("k", s("1"), "s", ss("a", "b"));
+        assertEquals(ss("a", "b", "c"), UpdateApplier.apply(List.of(call.apply("set_add", ss("c", "a"))), item).get("s"));
+        assertEquals(ss("b"), UpdateApplier.apply(List.of(call.apply("set_delete", ss("a", "z"))), item).get("s"));
+        // Emptied, the set is removed (as DELETE removes it).
+        assertEquals(map("k", s("1")), UpdateApplier.apply(List.of(call.apply("set_delete", ss("a", "b"))), item));
+        DynamoDbException wrongType = assertThrows(DynamoDbException.class,
+                () -> UpdateApplier.apply(List.of(call.apply("set_add", n("1"))), item));
+        assertEquals("An operand in the update expression has an incorrect data type", wrongType.getMessage());
+        DynamoDbException missing = assertThrows(DynamoDbException.class,
+                () -> UpdateApplier.apply(List.of(call.apply("set_add", ss("x"))), map("k", s("1"))));
+        assertEquals("The provided expression refers to an attribute that does not exist in the item", missing.getMessage());
+    }
+
     @Test
     void setPastTheEndOfAListAppendsInIndexOrder() {
         Map<String, AttributeValue> out = update(map("a", l(n("0"))),

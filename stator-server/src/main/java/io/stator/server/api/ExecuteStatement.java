@@ -3,6 +3,7 @@ package io.stator.server.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
+import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
 import io.stator.core.item.ItemCodec;
@@ -43,7 +44,8 @@ import java.util.Map;
  * ExecuteStatement: one PartiQL statement, run as the engine operation the JSON API would run
  * for it. A SELECT whose WHERE fixes the partition key with {@code =} is a Query (a sort key
  * condition among the AND terms becomes its key condition, the other terms its filter); with
- * {@code IN}, a Query of each partition in turn; anything else is a Scan with the WHERE clause as its filter. INSERT is a put on condition that
+ * {@code IN} (or equalities joined by OR), a Query of each partition in turn; anything else is a
+ * Scan with the WHERE clause as its filter. INSERT is a put on condition that
  * no item has the key (DuplicateItemException otherwise); UPDATE and DELETE take the full primary
  * key from equalities in WHERE, the other terms becoming the write's condition; UPDATE also
  * requires the item to exist (ConditionalCheckFailedException otherwise), as DynamoDB's UPDATE
@@ -129,10 +131,13 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         }
         boolean query = keyTerms.size() == partitionKey.size();
         Condition.In partitionIn = null;
+        Condition partitionInTerm = null;
         if (!query && partitionKey.size() == 1) {
             for (Condition t : terms) {
-                if (PartiqlPlans.isIn(t, partitionKey.get(0))) {
-                    partitionIn = (Condition.In) t;
+                Condition.In in = PartiqlPlans.partitionIn(t, partitionKey.get(0));
+                if (in != null) {
+                    partitionIn = in;
+                    partitionInTerm = t;
                     keyTerms.add(t);
                     query = true;
                     break;
@@ -149,12 +154,23 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         }
         List<Condition> rest = new ArrayList<>(terms);
         rest.removeAll(keyTerms);
+        // A Query's FilterExpression may not read key attributes, but WHERE may test them beyond
+        // the key condition (sk <> 3, sk IN (...), a second sort key term). DynamoDB still runs
+        // such a statement as a Query of the partition (its SELECT reference: an equality or IN
+        // on the partition key avoids a full scan), so those terms are applied here to the
+        // Query's items: the same items read, so the same capacity and the same pages.
+        List<Condition> keyFilter = new ArrayList<>();
+        if (query) {
+            for (Condition t : rest) if (PartiqlPlans.mentions(t, keyAttributes)) keyFilter.add(t);
+            rest.removeAll(keyFilter);
+        }
         if (query && index != null) PartiqlPlans.checkFilterProjected(table, index, rest);
-        // A Query's filter may not read key attributes; such a statement is run as a Scan, which
-        // returns the same items (at a Scan's cost).
-        if (query && rest.stream().anyMatch(t -> PartiqlPlans.mentions(t, keyAttributes))) {
-            query = false;
-            partitionIn = null;
+        List<Path> projection = s.projection();
+        if (!keyFilter.isEmpty() && projection != null) {
+            projection = new ArrayList<>(projection);
+            for (String key : keyAttributes) {
+                if (!PartiqlPlans.projects(projection, key)) projection.add(Path.of(key));
+            }
         }
         if (s.orderBy() != null && !query) {
             // DynamoDB Local's wording (INCOMPLETE_KEY_IN_WHERE_CLAUSE_FOR_ORDER_BY).
@@ -162,15 +178,15 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
                     "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
         }
         if (partitionIn != null) {
-            keyTerms.remove(partitionIn);
-            page = queryEach(table, s, partitionKey.get(0), partitionIn, keyTerms, PartiqlPlans.and(rest), startKey,
-                    limit, consistent);
+            keyTerms.remove(partitionInTerm);
+            page = queryEach(table, s, projection, partitionKey.get(0), partitionIn, keyTerms, PartiqlPlans.and(rest),
+                    startKey, limit, consistent);
         } else if (query && index != null && !index.global() && !projects(table, index, s.projection())) {
-            page = queryReachingBack(table, s, keyTerms, PartiqlPlans.and(rest), startKey, limit, consistent);
+            page = queryReachingBack(table, s, projection, keyTerms, PartiqlPlans.and(rest), startKey, limit, consistent);
         } else if (query) {
             page = engine.items().query(table, new QuerySpec(s.indexName(),
                     KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), PartiqlPlans.and(rest), false,
-                    s.projection(), null, startKey, limit, !s.descending(), consistent));
+                    projection, null, startKey, limit, !s.descending(), consistent));
         } else if (index != null && !index.global() && s.where() != null
                 && !PartiqlPlans.projectsAll(table, index, s.where())) {
             page = scanFilteringProjection(table, index, s, startKey, limit, consistent);
@@ -178,6 +194,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
             page = engine.items().scan(table, new ScanSpec(s.indexName(), s.where(), s.projection(), null, startKey,
                     0, 1, limit, consistent));
         }
+        if (!keyFilter.isEmpty()) page = keyFiltered(page, PartiqlPlans.and(keyFilter), s.projection(), keyAttributes);
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Items");
         for (Map<String, AttributeValue> item : page.items()) {
@@ -198,7 +215,8 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
      * (Limit counts the items read across them, as it would in one Query; capacity is their
      * sum). A NextToken's partition key says which of them to go on with.
      */
-    private Page queryEach(TableDefinition table, Statement.Select s, String partitionKey, Condition.In in,
+    private Page queryEach(TableDefinition table, Statement.Select s, List<Path> projection, String partitionKey,
+                           Condition.In in,
                            List<Condition> sortKeyTerms, Condition filter, Map<String, AttributeValue> startKey,
                            int limit, boolean consistent) {
         List<AttributeValue> values = new ArrayList<>();
@@ -224,7 +242,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
                     new Operand.PathOperand(Path.of(partitionKey)), new Operand.Constant(values.get(i))));
             keyTerms.addAll(sortKeyTerms);
             last = engine.items().query(table, new QuerySpec(s.indexName(),
-                    KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), filter, false, s.projection(), null,
+                    KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), filter, false, projection, null,
                     i == from ? startKey : null, limit - scanned, !s.descending(), consistent));
             items.addAll(last.items());
             count += last.count();
@@ -244,9 +262,9 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
      * dynamodb-conformance: the table arm is charged on rows walked, and less for a smaller Limit
      * (Query's own fetches are billed summed, so this is not the engine's Query).
      */
-    private Page queryReachingBack(TableDefinition table, Statement.Select s, List<Condition> keyTerms,
-                                   Condition filter, Map<String, AttributeValue> startKey, int limit,
-                                   boolean consistent) {
+    private Page queryReachingBack(TableDefinition table, Statement.Select s, List<Path> projection,
+                                   List<Condition> keyTerms, Condition filter, Map<String, AttributeValue> startKey,
+                                   int limit, boolean consistent) {
         Page entries = engine.items().query(table, new QuerySpec(s.indexName(),
                 KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), null, false, null, null, startKey, limit,
                 !s.descending(), consistent));
@@ -261,7 +279,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
             if (fetched.consumed() != null) consumed.add(fetched.consumed());
             Map<String, AttributeValue> item = fetched.item();
             if (item == null || (filter != null && !ConditionEvaluator.matches(filter, item))) continue;
-            items.add(Projector.project(item, s.projection()));
+            items.add(Projector.project(item, projection));
         }
         return new Page(items, items.size(), entries.scannedCount(), entries.bytesRead(), entries.lastEvaluatedKey(),
                 entries.usage(), consumed.build());
@@ -307,6 +325,29 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         System.arraycopy(statementDigest(statement), 0, token, 0, TOKEN_DIGEST);
         System.arraycopy(key, 0, token, TOKEN_DIGEST, key.length);
         return Base64.getEncoder().encodeToString(token);
+    }
+
+    /**
+     * The page's items that match {@code keyFilter} (WHERE's terms on key attributes that no key
+     * condition took), without the key attributes the projection did not ask for (they were
+     * projected only to be tested). Count, scanned count, LastEvaluatedKey and capacity stay the
+     * Query's: a filter changes what is returned, not what is read.
+     */
+    private static Page keyFiltered(Page page, Condition keyFilter, List<Path> projection, List<String> keyAttributes) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (Map<String, AttributeValue> item : page.items()) {
+            if (!ConditionEvaluator.matches(keyFilter, item)) continue;
+            if (projection != null) {
+                Map<String, AttributeValue> projected = new java.util.LinkedHashMap<>(item);
+                for (String key : keyAttributes) {
+                    if (!PartiqlPlans.projects(projection, key)) projected.remove(key);
+                }
+                item = projected;
+            }
+            items.add(item);
+        }
+        return new Page(items, items.size(), page.scannedCount(), page.bytesRead(), page.lastEvaluatedKey(),
+                page.usage(), page.consumed());
     }
 
     private static Map<String, AttributeValue> nextToken(String token, String statement) {

@@ -80,6 +80,35 @@ final class PartiqlPlans {
                 && in.candidates().stream().allMatch(o -> o instanceof Operand.Constant);
     }
 
+    /**
+     * The partition keys {@code term} selects: the term itself if it is {@code attribute IN
+     * (constants)}; for equalities joined by OR ({@code pk = 1 OR pk = 2}), the IN they amount
+     * to, which DynamoDB's SELECT reference counts among the WHERE clauses that are no full scan;
+     * else null.
+     */
+    static Condition.In partitionIn(Condition term, String attribute) {
+        if (isIn(term, attribute)) return (Condition.In) term;
+        if (!(term instanceof Condition.Or)) return null;
+        List<Operand> values = new ArrayList<>();
+        if (!equalities(term, attribute, values)) return null;
+        return new Condition.In(new Operand.PathOperand(Path.of(attribute)), values);
+    }
+
+    private static boolean equalities(Condition c, String attribute, List<Operand> values) {
+        if (c instanceof Condition.Or or) {
+            return equalities(or.left(), attribute, values) && equalities(or.right(), attribute, values);
+        }
+        AttributeValue v = equality(c, attribute);
+        if (v == null) return false;
+        values.add(new Operand.Constant(v));
+        return true;
+    }
+
+    /** True when {@code projection} names {@code attribute} itself. */
+    static boolean projects(List<Path> projection, String attribute) {
+        return projection.stream().anyMatch(p -> p.isTopLevel() && p.topLevelName().equals(attribute));
+    }
+
     /** True when {@code term} reads any of {@code attributes} (at the top level or inside). */
     static boolean mentions(Condition term, List<String> attributes) {
         return switch (term) {
