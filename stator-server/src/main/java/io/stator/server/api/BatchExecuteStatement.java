@@ -22,6 +22,7 @@ import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.BatchExecuteStatementInput;
 import io.stator.server.protocol.request.BatchStatementRequest;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,8 +34,7 @@ import java.util.Map;
  * Error in its place in Responses (codes from the model's BatchStatementErrorCodeEnum); the others
  * are not affected. ConsumedCapacity is one entry per table, as BatchWriteItem's.
  *
- * <p>Not checked yet: that a batch holds only reads or only writes (DynamoDB's wording for a
- * mixed batch is not known here).
+ * <p>A batch holds only reads or only writes; one that mixes them is refused whole.
  */
 final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> {
 
@@ -56,10 +56,28 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
     public void execute(BatchExecuteStatementInput request, Authorizer access, ResponseBody response) throws IOException {
         Map<String, ConsumedCapacity.Builder> consumed = new LinkedHashMap<>();
         List<BatchStatementRequest> statements = request.statements();
+        // Every member parsed first: a batch holds reads or writes, never both, which fails the
+        // whole request (DynamoDB's API reference; the text is DynamoDB Local's). A member that
+        // does not parse is its own error and does not count either way.
+        List<Object> parsed = new ArrayList<>(statements.size());
+        Boolean reads = null;
+        for (BatchStatementRequest statement : statements) {
+            Object p = parse(statement);
+            parsed.add(p);
+            if (p instanceof Statement s && !(s instanceof Statement.Exists)) {
+                boolean read = s instanceof Statement.Select;
+                if (reads == null) reads = read;
+                else if (reads != read) {
+                    throw DynamoDbException.validation("Read and write requests together in the same batch is not supported.");
+                }
+            }
+        }
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Responses");
-        for (BatchStatementRequest statement : statements) {
-            Outcome outcome = run(statement, access, request.returnConsumedCapacity(), consumed);
+        for (int i = 0; i < statements.size(); i++) {
+            Outcome outcome = parsed.get(i) instanceof Statement statement
+                    ? run(statement, statements.get(i), access, request.returnConsumedCapacity(), consumed)
+                    : refused((DynamoDbException) parsed.get(i), null);
             g.writeStartObject();
             if (outcome.errorCode() != null) {
                 g.writeObjectFieldStart("Error");
@@ -84,14 +102,21 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
         ItemResponses.writeConsumedCapacities(g, request.returnConsumedCapacity(), byTable, null);
     }
 
-    private Outcome run(BatchStatementRequest request, Authorizer access, String returnConsumedCapacity,
-                        Map<String, ConsumedCapacity.Builder> consumed) {
-        String tableName = null;
-        boolean insert = false;
+    /** The member's statement, or the error that refuses it. */
+    private static Object parse(BatchStatementRequest request) {
         try {
             List<AttributeValue> parameters = request.parameters() == null ? null : request.parameters().validated();
-            Statement statement = PartiqlParser.parse(request.statement(), parameters);
-            tableName = statement.tableName();
+            return PartiqlParser.parse(request.statement(), parameters);
+        } catch (DynamoDbException e) {
+            return e;
+        }
+    }
+
+    private Outcome run(Statement statement, BatchStatementRequest request, Authorizer access,
+                        String returnConsumedCapacity, Map<String, ConsumedCapacity.Builder> consumed) {
+        String tableName = statement.tableName();
+        boolean insert = false;
+        try {
             boolean returnOld = "ALL_OLD".equals(request.returnValuesOnConditionCheckFailure());
             ItemWrite write = switch (statement) {
                 case Statement.Select s -> null;
@@ -116,11 +141,17 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
             }
             return new Outcome(tableName, null, "ConditionalCheckFailed", e.getMessage(), e.item());
         } catch (DynamoDbException e) {
-            // A member refused before it ran (no table, or not valid) names no table, as recorded
-            // from DynamoDB by dynamodb-conformance; one that ran and failed does.
-            boolean ran = e.type() != ErrorType.RESOURCE_NOT_FOUND && e.type() != ErrorType.VALIDATION;
-            return new Outcome(ran ? tableName : null, null, code(e.type()), e.getMessage(), null);
+            return refused(e, tableName);
         }
+    }
+
+    /**
+     * A member's error. One refused before it ran (no table, or not valid) names no table, as
+     * recorded from DynamoDB by dynamodb-conformance; one that ran and failed does.
+     */
+    private static Outcome refused(DynamoDbException e, String tableName) {
+        boolean ran = e.type() != ErrorType.RESOURCE_NOT_FOUND && e.type() != ErrorType.VALIDATION;
+        return new Outcome(ran ? tableName : null, null, code(e.type()), e.getMessage(), null);
     }
 
     private Outcome select(Statement.Select s, boolean consistent, Authorizer access, String returnConsumedCapacity,

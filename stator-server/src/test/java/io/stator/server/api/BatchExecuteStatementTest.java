@@ -108,4 +108,20 @@ class BatchExecuteStatementTest {
         // Four GetItems of small items cost what BatchGetItem's four keys cost.
         assertEquals(json.consumedCapacity().get(0).capacityUnits(), reads.consumedCapacity().get(0).capacityUnits());
     }
+
+    /** DynamoDB's API reference: a batch is all reads or all writes. The text is DynamoDB Local's. */
+    @Test
+    void readsAndWritesTogetherAreRefusedWhole() {
+        String q = "\"" + TABLE + "\"";
+        software.amazon.awssdk.services.dynamodb.model.DynamoDbException e = org.junit.jupiter.api.Assertions.assertThrows(
+                software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class, () -> batch(
+                        statement("SELEKT nothing"),
+                        statement("INSERT INTO " + q + " VALUE {'pk': 'mixed', 'sk': 1}"),
+                        statement("SELECT * FROM " + q + " WHERE pk = 'mixed' AND sk = 1")));
+        assertEquals("ValidationException", e.awsErrorDetails().errorCode());
+        assertEquals("Read and write requests together in the same batch is not supported.",
+                e.awsErrorDetails().errorMessage());
+        assertEquals(Map.of(), client().getItem(b -> b.tableName(TABLE)
+                .key(Map.of("pk", s("mixed"), "sk", n(1)))).item());
+    }
 }
