@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 
 /**
  * PartiQL from other clients and at its limits: the AWS CLI's {@code execute-statement} (botocore
- * signs and parses on its own) inserts, selects and deletes; BatchExecuteStatement takes 25
+ * signs and parses on its own) inserts, selects and deletes, its {@code execute-transaction}
+ * commits or cancels; BatchExecuteStatement takes 25
  * statements and refuses 26 with the service model's constraint message. The AWS CLI must be on
  * PATH: without it this test fails, saying so, as BinStatorAndAwsCliIT does.
  */
@@ -50,6 +51,31 @@ class ExecuteStatementCliTest {
         cli(aws, environment, "DELETE FROM \"" + table + "\" WHERE pk = 'a'");
         String all = cli(aws, environment, "SELECT * FROM \"" + table + "\"");
         assertTrue(all.contains("\"S\": \"b\"") && !all.contains("\"S\": \"a\""), all);
+    }
+
+    @Test
+    void theAwsCliRunsATransaction() throws Exception {
+        String table = "cli-txn-" + System.nanoTime();
+        onDemandTable(table);
+        String aws = requireOnPath("aws", "install the AWS CLI");
+        Map<String, String> environment = AwsCli.environment(dir);
+        cli(aws, environment, "INSERT INTO \"" + table + "\" VALUE {'pk': 'a', 'n': 1}");
+        String statements = "[{\"Statement\": \"EXISTS(SELECT * FROM \\\"" + table + "\\\" WHERE pk = 'a' AND n = 1)\"},"
+                + " {\"Statement\": \"INSERT INTO \\\"" + table + "\\\" VALUE {'pk': 'b', 'n': 2}\"}]";
+        Result r = CommandProcess.run(List.of(aws, "dynamodb", "execute-transaction", "--endpoint-url",
+                server.endpoint().toString(), "--transact-statements", statements, "--output", "json"), dir,
+                environment, Duration.ofSeconds(120));
+        assertEquals(0, r.exit(), () -> "aws dynamodb execute-transaction failed: " + r.stderr());
+        String b = cli(aws, environment, "SELECT n FROM \"" + table + "\" WHERE pk = 'b'");
+        assertTrue(b.contains("\"N\": \"2\""), b);
+
+        Result cancelled = CommandProcess.run(List.of(aws, "dynamodb", "execute-transaction", "--endpoint-url",
+                server.endpoint().toString(), "--transact-statements", statements.replace("'b'", "'c'")
+                        .replace("n = 1", "n = 5"), "--output", "json"), dir, environment, Duration.ofSeconds(120));
+        assertTrue(cancelled.exit() != 0 && cancelled.stderr().contains("TransactionCanceledException")
+                && cancelled.stderr().contains("[ConditionalCheckFailed, None]"), cancelled.stderr());
+        String c = cli(aws, environment, "SELECT * FROM \"" + table + "\" WHERE pk = 'c'");
+        assertTrue(!c.contains("\"S\": \"c\""), () -> "nothing of a cancelled transaction: " + c);
     }
 
     @Test
