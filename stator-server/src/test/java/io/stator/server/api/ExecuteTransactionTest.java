@@ -288,4 +288,18 @@ class ExecuteTransactionTest {
                 .clientRequestToken(token).transactStatements(st("UPDATE " + Q + " SET n = n + 2 WHERE pk = 'idem' AND sk = 1"))));
         assertEquals(n(1), item("idem", 1).get("n"));
     }
+
+    /** The service model's limit on a statement: 8,192 characters, at the edge and one past it. */
+    @Test
+    void aStatementOfEightKilobytesRunsAndOneCharacterMoreIsRefused() {
+        String head = "SELECT * FROM " + Q + " WHERE pk = 'r' AND sk = 1 AND v <> '";
+        String atLimit = head + "x".repeat(8192 - head.length() - 1) + "'";
+        assertEquals(8192, atLimit.length());
+        client().executeStatement(b -> b.statement(atLimit));
+        transaction(st(atLimit));
+        String over = head + "x".repeat(8192 - head.length()) + "'";
+        assertValidationContaining("Member must have length less than or equal to 8192",
+                () -> client().executeStatement(b -> b.statement(over)));
+        assertValidationContaining("Member must have length less than or equal to 8192", () -> transaction(st(over)));
+    }
 }
