@@ -47,6 +47,18 @@ public final class CapacityMeter {
         default void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
 
         /**
+         * A single write priced: its refusal returned (nothing debited), or its units debited and
+         * null returned; {@link #refusal} then {@link #debitWrite}, which an implementation may do
+         * in one pass.
+         */
+        default ThroughputExceededException admitWrite(TableDefinition table, Usage.Write usage,
+                                                       ConsumedCapacity consumed) {
+            ThroughputExceededException refused = refusal(table, usage, consumed);
+            if (refused == null) debitWrite(table, usage, consumed);
+            return refused;
+        }
+
+        /**
          * A table created or changed (CreateTable, UpdateTable): its partitions follow its
          * throughput now, not at its next request, so that a decrease does not merge them.
          */
@@ -123,9 +135,8 @@ public final class CapacityMeter {
     /** A write about to commit: its price, admitted and debited, or the refusal thrown. */
     public ConsumedCapacity admitWrite(TableDefinition table, Usage.Write usage) {
         ConsumedCapacity consumed = write(usage);
-        ThroughputExceededException refused = admission.refusal(table, usage, consumed);
+        ThroughputExceededException refused = admission.admitWrite(table, usage, consumed);
         if (refused != null) throw refused;
-        admission.debitWrite(table, usage, consumed);
         return consumed;
     }
 

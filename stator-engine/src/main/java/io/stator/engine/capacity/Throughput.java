@@ -217,7 +217,24 @@ public final class Throughput implements CapacityMeter.Admission {
 
     @Override
     public ThroughputExceededException refusal(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
+        return refusal(targets(table, usage, consumed));
+    }
+
+    @Override
+    public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
+        debit(targets(table, usage, consumed));
+    }
+
+    /** A single write: its targets found once, then refused or debited. */
+    @Override
+    public ThroughputExceededException admitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
         WriteTargets w = targets(table, usage, consumed);
+        ThroughputExceededException refused = refusal(w);
+        if (refused == null) debit(w);
+        return refused;
+    }
+
+    private ThroughputExceededException refusal(WriteTargets w) {
         TableThroughput t = w.throughput();
         List<Reason> reasons = null;
         String refused = t.table.refusesWrite(w.partition(), w.now());
@@ -238,9 +255,7 @@ public final class Throughput implements CapacityMeter.Admission {
         return t.enforced ? exception(t.table.onDemand(), reasons) : null;
     }
 
-    @Override
-    public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
-        WriteTargets w = targets(table, usage, consumed);
+    private void debit(WriteTargets w) {
         long split = settings.splitDelayMillis();
         w.throughput().table.takeWrite(w.tableUnits(), w.partition(), w.now(), split);
         for (int i = 0; i < w.indexes().size(); i++) {
