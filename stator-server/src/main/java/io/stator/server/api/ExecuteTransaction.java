@@ -1,6 +1,5 @@
 package io.stator.server.api;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Condition;
@@ -21,9 +20,7 @@ import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.TransactionCanceledException;
 import io.stator.engine.write.Transactions.ClientToken;
 import io.stator.engine.write.Transactions.WriteOutcome;
-import io.stator.engine.write.WriteResult;
 import io.stator.server.access.Authorizer;
-import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.RequestDigest;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ExecuteTransactionInput;
@@ -144,25 +141,17 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
 
         List<Page> results = engine.items().transactGet(gets);
 
-        JsonGenerator g = response.json();
-        g.writeArrayFieldStart("Responses");
-        PerTableResults perTable = new PerTableResults();
+        List<String> tableNames = new ArrayList<>(n);
+        List<Map<String, AttributeValue>> items = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             Statement.Select s = (Statement.Select) statements.get(i);
-            Page r = results.get(i);
-            perTable.consumed(s.tableName(), r.consumed());
-            Map<String, AttributeValue> item = r.item();
+            tableNames.add(s.tableName());
+            Map<String, AttributeValue> item = results.get(i).item();
             if (item != null && filters.get(i) != null && !ConditionEvaluator.matches(filters.get(i), item)) item = null;
             if (item != null && s.projection() != null) item = Projector.project(item, s.projection());
-            g.writeStartObject();
-            if (item != null) {
-                g.writeFieldName("Item");
-                AttributeValueJson.writeItem(g, item);
-            }
-            g.writeEndObject();
+            items.add(item);
         }
-        g.writeEndArray();
-        perTable.writeConsumedCapacity(g, request.returnConsumedCapacity(), "ReadCapacityUnits");
+        PerTableResults.writeTransactGet(response.json(), results, items, tableNames, request.returnConsumedCapacity());
     }
 
     // ---- writes -------------------------------------------------------------------------------
@@ -210,18 +199,10 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
             throw duplicatesNamed(e, statements);
         }
 
-        PerTableResults results = new PerTableResults();
-        for (int i = 0; i < n; i++) {
-            WriteResult r = outcome.results().get(i);
-            if (outcome.replayed()) {
-                results.consumed(statements.get(i).tableName(), r.consumed());
-            } else {
-                results.wrote(statements.get(i).tableName(), r);
-            }
-        }
-        // A replay reads the items instead of writing them, and is billed so.
-        results.writeConsumedCapacity(response.json(), capacity,
-                outcome.replayed() ? "ReadCapacityUnits" : "WriteCapacityUnits");
+        List<String> tableNames = new ArrayList<>(n);
+        for (Statement statement : statements) tableNames.add(statement.tableName());
+        PerTableResults.ofTransaction(outcome, tableNames).writeTransactionCapacity(response.json(), capacity,
+                outcome.replayed());
     }
 
     /**

@@ -1,8 +1,12 @@
 package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.read.Page;
+import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WriteResult;
+import io.stator.server.protocol.AttributeValueJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +31,49 @@ final class PerTableResults {
     void wrote(String tableName, WriteResult result) {
         consumed(tableName, result.consumed());
         if (result.itemCollectionSize() >= 0) metrics.computeIfAbsent(tableName, t -> new ArrayList<>()).add(result);
+    }
+
+    /**
+     * A write transaction's results: what each action wrote, or, for a replay under its
+     * ClientRequestToken, what reading its items consumed.
+     */
+    static PerTableResults ofTransaction(Transactions.WriteOutcome outcome, List<String> tableNames) {
+        PerTableResults results = new PerTableResults();
+        for (int i = 0; i < tableNames.size(); i++) {
+            WriteResult r = outcome.results().get(i);
+            if (outcome.replayed()) {
+                results.consumed(tableNames.get(i), r.consumed());
+            } else {
+                results.wrote(tableNames.get(i), r);
+            }
+        }
+        return results;
+    }
+
+    /** A write transaction's ConsumedCapacity: a replay reads the items instead of writing them, and is billed so (API reference). */
+    void writeTransactionCapacity(JsonGenerator g, String returnConsumedCapacity, boolean replayed) throws IOException {
+        writeConsumedCapacity(g, returnConsumedCapacity, replayed ? "ReadCapacityUnits" : "WriteCapacityUnits");
+    }
+
+    /**
+     * TransactGetItems' and ExecuteTransaction's answer: Responses, one per get in order (its item,
+     * or none), and ConsumedCapacity per table.
+     */
+    static void writeTransactGet(JsonGenerator g, List<Page> pages, List<Map<String, AttributeValue>> items,
+                                 List<String> tableNames, String returnConsumedCapacity) throws IOException {
+        g.writeArrayFieldStart("Responses");
+        PerTableResults perTable = new PerTableResults();
+        for (int i = 0; i < pages.size(); i++) {
+            perTable.consumed(tableNames.get(i), pages.get(i).consumed());
+            g.writeStartObject();
+            if (items.get(i) != null) {
+                g.writeFieldName("Item");
+                AttributeValueJson.writeItem(g, items.get(i));
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        perTable.writeConsumedCapacity(g, returnConsumedCapacity, "ReadCapacityUnits");
     }
 
     /**

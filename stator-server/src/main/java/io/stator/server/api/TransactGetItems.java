@@ -1,6 +1,5 @@
 package io.stator.server.api;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
@@ -11,7 +10,6 @@ import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.access.Authorizer;
-import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.Get;
 import io.stator.server.protocol.request.TransactGetItemsInput;
@@ -73,20 +71,8 @@ final class TransactGetItems implements Action<TransactGetItemsInput> {
 
         List<Page> results = engine.items().transactGet(gets);
 
-        JsonGenerator g = response.json();
-        g.writeArrayFieldStart("Responses");
-        PerTableResults perTable = new PerTableResults();
-        for (int i = 0; i < n; i++) {
-            Page r = results.get(i);
-            perTable.consumed(tableNames.get(i), r.consumed());
-            g.writeStartObject();
-            if (r.item() != null) {
-                g.writeFieldName("Item");
-                AttributeValueJson.writeItem(g, r.item());
-            }
-            g.writeEndObject();
-        }
-        g.writeEndArray();
-        perTable.writeConsumedCapacity(g, request.returnConsumedCapacity(), "ReadCapacityUnits");
+        List<Map<String, AttributeValue>> items = new ArrayList<>(n);
+        for (Page r : results) items.add(r.item());
+        PerTableResults.writeTransactGet(response.json(), results, items, tableNames, request.returnConsumedCapacity());
     }
 }

@@ -10,7 +10,6 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.Transactions.ClientToken;
 import io.stator.engine.write.Transactions.WriteOutcome;
-import io.stator.engine.write.WriteResult;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.RequestDigest;
 import io.stator.server.protocol.ResponseBody;
@@ -87,18 +86,8 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
         WriteOutcome outcome = engine.items().transactWrite(writes,
                 token == null ? null : new ClientToken(token, RequestDigest.of(request, "ClientRequestToken")));
 
-        PerTableResults results = new PerTableResults();
-        for (int i = 0; i < n; i++) {
-            WriteResult r = outcome.results().get(i);
-            if (outcome.replayed()) {
-                results.consumed(tableNames.get(i), r.consumed());
-            } else {
-                results.wrote(tableNames.get(i), r);
-            }
-        }
-        // A replay reads the items instead of writing them, and is billed so (API reference).
-        results.writeConsumedCapacity(response.json(), request.returnConsumedCapacity(),
-                outcome.replayed() ? "ReadCapacityUnits" : "WriteCapacityUnits");
+        PerTableResults results = PerTableResults.ofTransaction(outcome, tableNames);
+        results.writeTransactionCapacity(response.json(), request.returnConsumedCapacity(), outcome.replayed());
         results.writeItemCollectionMetrics(response.json(), request.returnItemCollectionMetrics());
     }
 
