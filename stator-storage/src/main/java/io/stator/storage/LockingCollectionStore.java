@@ -60,6 +60,7 @@ public final class LockingCollectionStore implements CollectionStore {
 
     @Override
     public boolean commit(List<Expected> expected, List<Change> changes) {
+        if (expected.isEmpty() && changes.isEmpty()) return true;
         byte[] any = !changes.isEmpty() ? changes.get(0).rowKey() : expected.get(0).rowKey();
         List<byte[]> keys = new ArrayList<>(expected.size() + changes.size());
         for (Expected e : expected) keys.add(e.rowKey());

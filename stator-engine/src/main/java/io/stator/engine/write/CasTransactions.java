@@ -340,10 +340,11 @@ public final class CasTransactions {
      * moment between the two reads. A row held by an undecided transaction makes the caller
      * conflict; one held by a decided one is settled first.
      *
-     * @throws ConflictException naming the position of a row an undecided transaction holds
+     * @throws ConflictException naming the position of a row an undecided transaction holds, or
+     *         when writes keep changing the rows
      */
     public List<byte[]> readAll(List<byte[]> rowKeys) {
-        while (true) {
+        for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
             List<byte[]> first = new ArrayList<>(rowKeys.size());
             boolean settled = false;
             for (int i = 0; i < rowKeys.size(); i++) {
@@ -366,7 +367,13 @@ public final class CasTransactions {
             for (byte[] stored : first) values.add(Envelope.decode(stored).committed());
             return values;
         }
+        // Writes kept changing the rows between the two reads: cancelled as a conflict, as
+        // DynamoDB cancels a TransactGetItems that meets writes in flight.
+        throw new ConflictException(0);
     }
+
+    /** How many times readAll reads the rows twice before it gives up. */
+    private static final int READ_ATTEMPTS = 32;
 
     /**
      * Finishes every transaction record older than the stale time: rolls its intents forward

@@ -115,7 +115,6 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
     private Outcome run(Statement statement, BatchStatementRequest request, Authorizer access,
                         String returnConsumedCapacity, Map<String, ConsumedCapacity.Builder> consumed) {
         String tableName = statement.tableName();
-        boolean insert = false;
         try {
             boolean returnOld = "ALL_OLD".equals(request.returnValuesOnConditionCheckFailure());
             ItemWrite write = switch (statement) {
@@ -125,20 +124,15 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
                 case Statement.Delete s -> PartiqlWrites.delete(engine, s, access, returnConsumedCapacity, returnOld);
                 case Statement.Exists s -> throw PartiqlWrites.existsOutsideTransaction();
             };
-            insert = statement instanceof Statement.Insert;
             if (write == null) {
                 return select((Statement.Select) statement, Boolean.TRUE.equals(request.consistentRead()), access,
                         returnConsumedCapacity, consumed);
             }
-            WriteResult result = engine.items().write(write);
+            WriteResult result = PartiqlWrites.run(engine, write, statement instanceof Statement.Insert);
             add(consumed, tableName, result.consumed());
             Map<String, AttributeValue> returned = result.returnedAttributes();
             return new Outcome(tableName, returned == null || returned.isEmpty() ? null : returned, null, null, null);
         } catch (ConditionalCheckFailedException e) {
-            if (insert) {
-                DynamoDbException duplicate = PartiqlWrites.duplicateItem();
-                return new Outcome(tableName, null, "DuplicateItem", duplicate.getMessage(), null);
-            }
             return new Outcome(tableName, null, "ConditionalCheckFailed", e.getMessage(), e.item());
         } catch (DynamoDbException e) {
             return refused(e, tableName);

@@ -6,36 +6,34 @@ import io.stator.core.expression.Condition;
 import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
+import io.stator.core.expression.Projector;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.index.IndexEntries;
 import io.stator.engine.read.KeyConditions;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ScanSpec;
+import io.stator.engine.read.Select;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
-import io.stator.engine.write.ConditionalCheckFailedException;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ExecuteStatementInput;
-import io.stator.core.expression.ConditionEvaluator;
-import io.stator.core.expression.Projector;
-import io.stator.engine.index.IndexEntries;
-import io.stator.engine.read.Select;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -381,15 +379,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
 
     private void write(ItemWrite write, boolean insert, String tableName, ExecuteStatementInput request,
                        ResponseBody response) throws IOException {
-        WriteResult result;
-        try {
-            result = engine.items().write(write);
-        } catch (ConditionalCheckFailedException e) {
-            // INSERT's only condition is that the key is free. The text is DynamoDB Local's
-            // (ValidationExceptionMessages.DUPLICATE_ITEM_IN_TABLE).
-            if (insert) throw PartiqlWrites.duplicateItem();
-            throw e;
-        }
+        WriteResult result = PartiqlWrites.run(engine, write, insert);
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Items");
         Map<String, AttributeValue> returned = result.returnedAttributes();

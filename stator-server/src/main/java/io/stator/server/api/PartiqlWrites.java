@@ -12,8 +12,10 @@ import io.stator.engine.item.ItemLimits;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemUpdate;
+import io.stator.engine.write.ConditionalCheckFailedException;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
+import io.stator.engine.write.WriteResult;
 import io.stator.server.access.Authorizer;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,19 @@ final class PartiqlWrites {
      */
     static DynamoDbException existsOutsideTransaction() {
         return DynamoDbException.validation("EXISTS can only be used in ExecuteTransaction write requests.");
+    }
+
+    /**
+     * Runs a statement's write; an INSERT whose condition (its key free) fails is
+     * DuplicateItemException, as DynamoDB answers it.
+     */
+    static WriteResult run(Engine engine, ItemWrite write, boolean insert) {
+        try {
+            return engine.items().write(write);
+        } catch (ConditionalCheckFailedException e) {
+            if (insert) throw duplicateItem();
+            throw e;
+        }
     }
 
     static ItemWrite insert(Engine engine, Statement.Insert s, Authorizer access, String returnConsumedCapacity) {

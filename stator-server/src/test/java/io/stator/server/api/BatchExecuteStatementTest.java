@@ -1,5 +1,7 @@
 package io.stator.server.api;
 
+import static io.stator.server.testing.Attrs.n;
+import static io.stator.server.testing.Attrs.s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -37,10 +39,6 @@ class BatchExecuteStatementTest {
     private static DynamoDbClient client() {
         return server.client();
     }
-
-    private static AttributeValue s(String v) { return AttributeValue.fromS(v); }
-
-    private static AttributeValue n(long v) { return AttributeValue.fromN(Long.toString(v)); }
 
     private static BatchStatementRequest statement(String text, AttributeValue... parameters) {
         BatchStatementRequest.Builder b = BatchStatementRequest.builder().statement(text);

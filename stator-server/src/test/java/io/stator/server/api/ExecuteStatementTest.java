@@ -1,5 +1,7 @@
 package io.stator.server.api;
 
+import static io.stator.server.testing.Attrs.n;
+import static io.stator.server.testing.Attrs.s;
 import static io.stator.server.testing.DynamoAssertions.assertError;
 import static io.stator.server.testing.DynamoAssertions.assertSameItem;
 import static io.stator.server.testing.DynamoAssertions.assertValidation;
@@ -48,10 +50,6 @@ class ExecuteStatementTest {
     private static DynamoDbClient client() {
         return server.client();
     }
-
-    private static AttributeValue s(String v) { return AttributeValue.fromS(v); }
-
-    private static AttributeValue n(long v) { return AttributeValue.fromN(Long.toString(v)); }
 
     @BeforeAll
     static void createTableAndItems() {

@@ -1,5 +1,7 @@
 package io.stator.server.api;
 
+import static io.stator.server.testing.Attrs.n;
+import static io.stator.server.testing.Attrs.s;
 import static io.stator.server.testing.DynamoAssertions.assertValidation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -53,10 +55,6 @@ class ExecuteTransactionTest {
     private static DynamoDbClient client() {
         return server.client();
     }
-
-    private static AttributeValue s(String v) { return AttributeValue.fromS(v); }
-
-    private static AttributeValue n(long v) { return AttributeValue.fromN(Long.toString(v)); }
 
     private static ParameterizedStatement st(String text, AttributeValue... parameters) {
         ParameterizedStatement.Builder b = ParameterizedStatement.builder().statement(text);

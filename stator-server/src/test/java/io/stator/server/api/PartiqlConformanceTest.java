@@ -1,5 +1,7 @@
 package io.stator.server.api;
 
+import static io.stator.server.testing.Attrs.n;
+import static io.stator.server.testing.Attrs.s;
 import static io.stator.server.testing.DynamoAssertions.assertValidation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -60,10 +62,6 @@ class PartiqlConformanceTest {
     private static DynamoDbClient client() {
         return server.client();
     }
-
-    private static AttributeValue s(String v) { return AttributeValue.fromS(v); }
-
-    private static AttributeValue n(String v) { return AttributeValue.fromN(v); }
 
     @BeforeAll
     static void createTables() {

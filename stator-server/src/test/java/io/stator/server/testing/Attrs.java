@@ -19,6 +19,8 @@ public final class Attrs {
 
     public static AttributeValue n(String v) { return AttributeValue.fromN(v); }
 
+    public static AttributeValue n(long v) { return AttributeValue.fromN(Long.toString(v)); }
+
     public static AttributeValue b(int... bytes) { return AttributeValue.fromB(bytes(bytes)); }
 
     public static AttributeValue bool(boolean v) { return AttributeValue.fromBool(v); }

@@ -210,6 +210,7 @@ public final class CassandraCollectionStore implements CollectionStore {
 
     @Override
     public boolean commit(List<Expected> expected, List<Change> changes) {
+        if (expected.isEmpty() && changes.isEmpty()) return true;
         byte[] any = !changes.isEmpty() ? changes.get(0).rowKey() : expected.get(0).rowKey();
         for (Expected e : expected) checkSameCollection(any, e.rowKey());
         for (Change c : changes) checkSameCollection(any, c.rowKey());
