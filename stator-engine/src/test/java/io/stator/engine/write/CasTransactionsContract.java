@@ -137,12 +137,16 @@ public abstract class CasTransactionsContract {
             for (int a = 0; a < 2; a++) {
                 CasTransactions server = a == 0 ? one : two;
                 auditors.add(pool.submit(() -> {
-                    while (!done.get()) {
+                    // Until the writers are done and this auditor has finished an audit: under
+                    // steady writes readAll may give up (a conflict) every time.
+                    boolean audited = false;
+                    while (!done.get() || !audited) {
                         try {
                             long seen = 0;
                             for (byte[] v : server.readAll(keys)) seen += amount(v);
                             assertEquals(total, seen, "an audit saw money appear or vanish");
                             audits.incrementAndGet();
+                            audited = true;
                         } catch (CasTransactions.ConflictException e) {
                             // a transaction mid-flight: audit again
                         }
