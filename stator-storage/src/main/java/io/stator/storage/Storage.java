@@ -32,6 +32,31 @@ public interface Storage extends AutoCloseable {
     Snapshot snapshot();
 
     /**
+     * A consistent view of at least these keys as of one moment (TransactGetItems' reads): a
+     * backend without global snapshots reads them together. Close it when done.
+     */
+    default Snapshot snapshotOf(Keyspace keyspace, java.util.List<byte[]> keys) {
+        return snapshot();
+    }
+
+    /**
+     * Whether several servers share this storage. When they do, the engine's in-process locks
+     * guard nothing across servers: every read-modify-write states what it read
+     * ({@link WriteBatch#expect}) and the backend checks it; snapshots are of the latest state
+     * (reads within a Query page are read-committed, as DynamoDB's are), except
+     * {@link #snapshotOf}.
+     */
+    default boolean shared() {
+        return false;
+    }
+
+    /**
+     * Makes a new table's rows storable (a backend that keeps a table per DynamoDB table creates
+     * it); called before the table's definition is committed.
+     */
+    default void createTable(long tableId) { }
+
+    /**
      * Iterates the keys in [fromInclusive, toExclusive) in ascending order, or descending when
      * {@code reverse}, as of the snapshot (or the latest state when it is null). Either bound may
      * be null for "unbounded". Close the cursor when done.

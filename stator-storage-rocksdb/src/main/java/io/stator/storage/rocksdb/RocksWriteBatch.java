@@ -63,6 +63,10 @@ final class RocksWriteBatch implements WriteBatch {
         }
     }
 
+    /** Unchecked: one server uses RocksDB, and the engine's item locks hold what it expects. */
+    @Override
+    public void expect(Keyspace keyspace, byte[] key, byte[] value) { }
+
     @Override
     public void addToCounter(Keyspace keyspace, byte[] key, long delta) {
         ColumnFamilyHandle handle = RocksStorage.handle(keyspaceHandles, keyspace);
