@@ -8,6 +8,8 @@ import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
+import io.stator.engine.shared.SharedStorage;
+import io.stator.engine.shared.SharedUpkeep;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
@@ -91,7 +93,11 @@ public final class Engine implements AutoCloseable {
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         indexBuilds.resume();
+        this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog) : null;
     }
+
+    /** On shared storage: the catalog refreshed and stale transactions finished, in the background. */
+    private final SharedUpkeep upkeep;
 
     public EngineConfig config() { return config; }
 
@@ -124,6 +130,7 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
+        if (upkeep != null) upkeep.close();
         expirer.close();
         indexBuilds.close();
         propagator.close();

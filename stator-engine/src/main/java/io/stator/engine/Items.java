@@ -14,6 +14,8 @@ import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ReadPlan;
 import io.stator.engine.read.Reads;
 import io.stator.engine.read.ScanSpec;
+import io.stator.storage.Keyspace;
+import io.stator.storage.RowHeldException;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
@@ -135,7 +137,7 @@ public final class Items {
     }
 
     public Page scan(TableDefinition table, ScanSpec spec) {
-        return read(ReadPlan.scan(table, spec));
+        return read(ReadPlan.scan(table, spec, storage::scanPosition));
     }
 
     /** One read, admitted before and charged after. */
@@ -251,7 +253,7 @@ public final class Items {
         }
         List<Page> results = new ArrayList<>(gets.size());
         long bytes = 0;
-        try (Snapshot snapshot = storage.snapshot()) {
+        try (Snapshot snapshot = snapshotOf(rowKeys)) {
             for (ReadPlan plan : plans) {
                 Page read = reads.read(plan, snapshot);
                 bytes += read.bytesRead();
@@ -263,5 +265,20 @@ public final class Items {
         }
         for (int i = 0; i < results.size(); i++) results.set(i, charged(plans.get(i), results.get(i)));
         return results;
+    }
+
+    /**
+     * The transaction's items as of one moment; on shared storage a row that another server's
+     * transaction holds cancels the read (TransactionConflict), as a claimed item does here.
+     */
+    private Snapshot snapshotOf(List<byte[]> rowKeys) {
+        try {
+            return storage.snapshotOf(Keyspace.ITEMS, rowKeys);
+        } catch (RowHeldException e) {
+            int at = 0;
+            for (int i = 0; i < rowKeys.size(); i++) if (java.util.Arrays.equals(rowKeys.get(i), e.key())) at = i;
+            throw TransactionCanceledException.at(at, rowKeys.size(), new CancellationReason(
+                    CancellationReason.TRANSACTION_CONFLICT, WritePipeline.TRANSACTION_ONGOING, null));
+        }
     }
 }

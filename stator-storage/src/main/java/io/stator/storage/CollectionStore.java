@@ -33,6 +33,14 @@ public interface CollectionStore {
     /** A row's new value, or null to delete it. */
     record Change(byte[] rowKey, byte[] value) {}
 
+    /**
+     * The row's position in {@link #scan}'s order: its hash on an ordered backend, another
+     * backend's own (Cassandra: its partition's token, shifted onto the same space).
+     */
+    default long position(byte[] rowKey) {
+        return RowKeyFraming.hash(rowKey);
+    }
+
     /** Makes the table's rows storable (a backend that keeps a table per table creates it). */
     void createTable(long tableId);
 

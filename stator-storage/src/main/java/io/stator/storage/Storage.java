@@ -51,6 +51,15 @@ public interface Storage extends AutoCloseable {
     }
 
     /**
+     * Where an item row falls in a scan (the 64-bit space that parallel-scan segments divide,
+     * unsigned): the row key's hash on an ordered store; another backend's own scan order
+     * otherwise (see {@link CollectionStore#position}).
+     */
+    default long scanPosition(byte[] rowKey) {
+        return RowKeyFraming.hash(rowKey);
+    }
+
+    /**
      * Makes a new table's rows storable (a backend that keeps a table per DynamoDB table creates
      * it); called before the table's definition is committed.
      */

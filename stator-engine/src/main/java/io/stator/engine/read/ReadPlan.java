@@ -97,8 +97,19 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
      * not reach inside one (as a Query may not at all).
      */
     public static ReadPlan scan(TableDefinition table, ScanSpec s) {
+        return scan(table, s, io.stator.core.key.KeyLayout::hashOf);
+    }
+
+    /**
+     * As {@link #scan(TableDefinition, ScanSpec)}, with the storage's scan positions (segments
+     * divide them, and a start key must lie in its segment): the row key's hash on an ordered
+     * store, the backend's own on shared storage.
+     */
+    public static ReadPlan scan(TableDefinition table, ScanSpec s, java.util.function.ToLongFunction<byte[]> positions) {
         ReadTarget target = ReadTarget.of(table, s.indexName(), s.consistentRead());
-        if (s.exclusiveStartKey() != null) target.checkScanStartKey(s.exclusiveStartKey(), s.segment(), s.totalSegments());
+        if (s.exclusiveStartKey() != null) {
+            target.checkScanStartKey(s.exclusiveStartKey(), s.segment(), s.totalSegments(), positions);
+        }
         target.checkSelect(s.select());
         if (s.projection() != null) {
             target.checkNoNestedKeyPaths(s.projection());

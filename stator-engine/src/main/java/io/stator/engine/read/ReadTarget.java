@@ -4,7 +4,6 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.Path;
 import io.stator.core.key.KeyLayout;
-import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.expression.ConditionPaths;
 import io.stator.engine.index.IndexEntries;
@@ -163,8 +162,8 @@ public final class ReadTarget {
     }
 
     /** A Scan's start key: a key of what is scanned, in the segment being scanned. */
-    void checkScanStartKey(Map<String, AttributeValue> start, int segment, int totalSegments) {
-        long hash;
+    void checkScanStartKey(Map<String, AttributeValue> start, int segment, int totalSegments,
+                           java.util.function.ToLongFunction<byte[]> positions) {
         if (index == null) {
             KeySchema schema = table.keySchema();
             try {
@@ -172,17 +171,13 @@ public final class ReadTarget {
             } catch (DynamoDbException e) {
                 throw DynamoDbException.validation("The provided starting key is invalid: " + e.getMessage());
             }
-            hash = PartitionHash.of(start.get(schema.partitionKey()));
         } else {
             checkStartKeyShape(start);
             for (KeyAttribute k : partitionKey()) checkStartKeyValue(k, true, start);
             for (KeyAttribute k : sortKey()) checkStartKeyValue(k, false, start);
             checkStartKeyTablePart(start);
-            List<AttributeValue> parts = new ArrayList<>(partitionKey().size());
-            for (KeyAttribute k : partitionKey()) parts.add(start.get(k.name()));
-            hash = PartitionHash.hash(KeyLayout.indexPartitionBytes(parts));
         }
-        if (KeyLayout.segmentOf(hash, totalSegments) != segment) {
+        if (KeyLayout.segmentOf(positions.applyAsLong(rowKey(start)), totalSegments) != segment) {
             throw DynamoDbException.validation("The provided starting key is invalid: Invalid ExclusiveStartKey. "
                     + "Please use ExclusiveStartKey with correct Segment. TotalSegments: " + totalSegments
                     + " Segment: " + segment);

@@ -76,9 +76,13 @@ public final class Reads {
         TableDefinition table = target.table();
         byte[] from = plan.range().from();
         byte[] to = plan.range().to();
+        // On shared storage a scan's positions are the backend's (Cassandra's tokens), not
+        // hashes: the scan resumes after the start key, which it gave in this segment, whatever
+        // the key's hash, and the storage finds the segment's end by position.
+        boolean sharedScan = storage.shared() && to.length <= KeyLayout.PARTITION_KEY_LENGTH_OFFSET;
         if (plan.exclusiveStartKey() != null) {
             byte[] start = target.rowKey(plan.exclusiveStartKey());
-            if (plan.forward()) from = max(from, KeyLayout.successor(start));
+            if (plan.forward()) from = sharedScan ? KeyLayout.successor(start) : max(from, KeyLayout.successor(start));
             else to = min(to, start);
         }
         List<Map<String, AttributeValue>> items = new ArrayList<>();
@@ -91,7 +95,7 @@ public final class Reads {
         Map<String, AttributeValue> last = null;
         boolean stoppedEarly = false;
         long lastHash = hashBefore(to);
-        if (Arrays.compareUnsigned(from, to) < 0) {
+        if (sharedScan || Arrays.compareUnsigned(from, to) < 0) {
             try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, from, to, !plan.forward())) {
                 while (cursor.next()) {
                     // Measured from the stored bytes, and decoded only as far as the filter

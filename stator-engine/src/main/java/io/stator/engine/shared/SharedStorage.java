@@ -1,17 +1,62 @@
 package io.stator.engine.shared;
 
+import io.stator.engine.write.CasTransactions;
 import io.stator.storage.CollectionStore;
+import io.stator.storage.CollectionStore.Change;
+import io.stator.storage.CollectionStore.Consistency;
+import io.stator.storage.CollectionStore.Expected;
+import io.stator.storage.CommitLostException;
 import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
+import io.stator.storage.RowHeldException;
+import io.stator.storage.RowKeyFraming;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
-/** The storage contract on a {@link CollectionStore} that several servers share (work in progress). */
+/**
+ * The storage contract on a {@link CollectionStore} that several servers share (Cassandra), so
+ * that the engine runs on it unchanged: its item locks still order one server's writers, and
+ * every read-modify-write states what it read ({@link WriteBatch#expect}), which this class
+ * checks by compare-and-set. Design: docs/storage-contract.md.
+ *
+ * <ul>
+ *   <li><b>Item rows</b> (ITEMS: items and local-index entries) are kept in
+ *       {@link CasTransactions}' envelopes. A batch whose rows are all of one item collection
+ *       commits as one compare-and-set ({@link CasTransactions#commit}); a batch over several
+ *       (TransactWriteItems) as a transaction on compare-and-set ({@link CasTransactions#write}),
+ *       its ClientRequestToken's row one more row of it. Strong reads settle the intents they
+ *       meet; ranges and scans give the committed values (read-committed, as DynamoDB's Query and
+ *       Scan are) and settle a row that a transaction holds.</li>
+ *   <li><b>The catalog, the counters' plain rows and the transactions' tokens</b> are one item
+ *       collection each, in a reserved table, keyed by their key as clustering bytes: ranges are
+ *       ranges of that collection, and expectations a compare-and-set on it. Tokens are kept in
+ *       envelopes like item rows, since they commit with their transaction's items.</li>
+ *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount and TableSizeBytes stay
+ *       0, item-collection sizes unchecked), and the key spaces of global-index propagation,
+ *       Time to Live's expiry index and stream records: reads find them empty and a batch that
+ *       writes them is refused. The engine refuses the features that would write them
+ *       ({@link #shared()}).</li>
+ * </ul>
+ * Snapshots are of the latest state, except {@link #snapshotOf}, which reads its rows as of one
+ * moment ({@link CasTransactions#readAll}) for TransactGetItems.
+ */
 public final class SharedStorage implements Storage {
 
+    /** How long a transaction may stay undecided before whoever meets it may abort it. */
+    static final long STALE_TRANSACTION_MILLIS = 10_000;
+
     private final CollectionStore store;
+    private final CasTransactions transactions;
     private final AutoCloseable onClose;
 
     /**
@@ -20,15 +65,335 @@ public final class SharedStorage implements Storage {
     public SharedStorage(CollectionStore store, Clock clock, AutoCloseable onClose) {
         this.store = store;
         this.onClose = onClose;
+        this.transactions = new CasTransactions(store, clock, STALE_TRANSACTION_MILLIS);
+        for (Keyspace k : META) store.createTable(metaTable(k));
     }
 
-    @Override public byte[] get(Keyspace keyspace, byte[] key) { throw new UnsupportedOperationException(); }
-    @Override public byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key) { throw new UnsupportedOperationException(); }
-    @Override public void commit(WriteBatch batch) { throw new UnsupportedOperationException(); }
-    @Override public Snapshot snapshot() { throw new UnsupportedOperationException(); }
-    @Override public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] from, byte[] to, boolean reverse) { throw new UnsupportedOperationException(); }
-    @Override public void deleteRange(Keyspace keyspace, byte[] from, byte[] to) { throw new UnsupportedOperationException(); }
-    @Override public WriteBatch newBatch() { throw new UnsupportedOperationException(); }
-    @Override public boolean shared() { return true; }
-    @Override public void close() { }
+    /** The transactions on compare-and-set that item rows are kept by (recovery runs through it). */
+    public CasTransactions transactions() { return transactions; }
+
+    @Override
+    public boolean shared() { return true; }
+
+    @Override
+    public long scanPosition(byte[] rowKey) {
+        return store.position(rowKey);
+    }
+
+    @Override
+    public void createTable(long tableId) {
+        store.createTable(tableId);
+    }
+
+    // ---- where each key space lives -------------------------------------------------------------
+
+    /** The key spaces kept as one collection each. */
+    private static final List<Keyspace> META = List.of(Keyspace.CATALOG, Keyspace.COUNTERS, Keyspace.TRANSACTION_TOKENS);
+
+    private static boolean isMeta(Keyspace k) {
+        return k == Keyspace.CATALOG || k == Keyspace.COUNTERS || k == Keyspace.TRANSACTION_TOKENS;
+    }
+
+    /** Not kept on shared storage yet: read as empty, never written. */
+    private static boolean isAbsent(Keyspace k) {
+        return !isMeta(k) && k != Keyspace.ITEMS;
+    }
+
+    /** The reserved table of a key space kept as one collection (below CasTransactions.RECORDS). */
+    static long metaTable(Keyspace k) {
+        return CasTransactions.RECORDS - 1 - k.ordinal();
+    }
+
+    private static byte[] metaRow(Keyspace k, byte[] key) {
+        return RowKeyFraming.rowKey(metaTable(k), 0, 0, k.storedName().getBytes(StandardCharsets.UTF_8), key);
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    @Override
+    public byte[] get(Keyspace keyspace, byte[] key) {
+        if (keyspace == Keyspace.ITEMS) return transactions.read(key);
+        if (keyspace == Keyspace.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
+        if (isMeta(keyspace)) return store.get(metaRow(keyspace, key), Consistency.STRONG);
+        return null;
+    }
+
+    @Override
+    public byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key) {
+        if (snapshot instanceof RowsRead read && keyspace == Keyspace.ITEMS) {
+            byte[] value = read.values.get(new Key(key));
+            if (value != null || read.values.containsKey(new Key(key))) return value;
+        }
+        return get(keyspace, key);
+    }
+
+    @Override
+    public Snapshot snapshot() {
+        return LATEST;
+    }
+
+    private static final Snapshot LATEST = () -> { };
+
+    @Override
+    public Snapshot snapshotOf(Keyspace keyspace, List<byte[]> keys) {
+        if (keyspace != Keyspace.ITEMS) return LATEST;
+        List<byte[]> values;
+        try {
+            values = transactions.readAll(keys);
+        } catch (CasTransactions.ConflictException e) {
+            throw new RowHeldException(keys.get(e.position()));
+        }
+        Map<Key, byte[]> read = new HashMap<>();
+        for (int i = 0; i < keys.size(); i++) read.put(new Key(keys.get(i)), values.get(i));
+        return new RowsRead(read);
+    }
+
+    /** Rows read together as of one moment. */
+    private record RowsRead(Map<Key, byte[]> values) implements Snapshot {
+        @Override
+        public void close() { }
+    }
+
+    /**
+     * Ranges of item rows are the engine's two shapes: within one item collection (a Query, whose
+     * bounds carry the whole partition key) or a scan of hash-space positions (whose bounds are
+     * at most {@code [table][kind][hash]} long, or start after a row key the scan gave).
+     */
+    @Override
+    public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] from, byte[] to, boolean reverse) {
+        if (isAbsent(keyspace)) return EMPTY;
+        if (isMeta(keyspace)) {
+            byte[] within = metaRow(keyspace, new byte[0]);
+            Cursor rows = store.range(within, from == null ? null : metaRow(keyspace, from),
+                    to == null ? null : metaRow(keyspace, to), reverse, Consistency.STRONG);
+            if (keyspace == Keyspace.TRANSACTION_TOKENS) rows = new Committed(rows);
+            return new Mapped(rows, RowKeyFraming::clustering, v -> v);
+        }
+        Cursor rows;
+        if (to.length > RowKeyFraming.LENGTH_OFFSET) {
+            byte[] upper = RowKeyFraming.sameCollection(from, to) ? to : null;
+            rows = store.range(from, from, upper, reverse, Consistency.STRONG);
+        } else {
+            if (reverse) throw new IllegalArgumentException("scans run forward");
+            long table = RowKeyFraming.tableId(from);
+            int kind = RowKeyFraming.kind(from);
+            byte[] startAfter = from.length > RowKeyFraming.LENGTH_OFFSET ? Arrays.copyOf(from, from.length - 1) : null;
+            long fromHash = from.length == RowKeyFraming.LENGTH_OFFSET ? RowKeyFraming.hash(from) : 0;
+            long toHash = to.length == RowKeyFraming.LENGTH_OFFSET ? RowKeyFraming.hash(to) : 0;
+            rows = store.scan(table, kind, fromHash, toHash, startAfter, Consistency.STRONG);
+        }
+        return new Committed(rows);
+    }
+
+    private static final Cursor EMPTY = new Cursor() {
+        @Override public boolean next() { return false; }
+        @Override public byte[] key() { throw new IllegalStateException(); }
+        @Override public byte[] value() { throw new IllegalStateException(); }
+        @Override public void close() { }
+    };
+
+    /** Item rows as their committed values; a row a transaction holds is settled by a strong read. */
+    private final class Committed implements Cursor {
+        private final Cursor rows;
+        private byte[] value;
+
+        Committed(Cursor rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public boolean next() {
+            while (rows.next()) {
+                byte[] stored = rows.value();
+                value = CasTransactions.claimed(stored) ? transactions.read(rows.key()) : CasTransactions.committedOf(stored);
+                if (value != null) return true;
+            }
+            return false;
+        }
+
+        @Override public byte[] key() { return rows.key(); }
+        @Override public byte[] value() { return value; }
+        @Override public void close() { rows.close(); }
+    }
+
+    private record Mapped(Cursor rows, Function<byte[], byte[]> keys, Function<byte[], byte[]> values) implements Cursor {
+        @Override public boolean next() { return rows.next(); }
+        @Override public byte[] key() { return keys.apply(rows.key()); }
+        @Override public byte[] value() { return values.apply(rows.value()); }
+        @Override public void close() { rows.close(); }
+    }
+
+    // ---- writes ---------------------------------------------------------------------------------
+
+    @Override
+    public WriteBatch newBatch() {
+        return new Batch();
+    }
+
+    /** What a batch writes and expects, kept until its commit. */
+    private static final class Batch implements WriteBatch {
+        final Map<Key, byte[]> expected = new LinkedHashMap<>();
+        final Map<Key, Keyspace> expectedIn = new HashMap<>();
+        final Map<Key, Write> writes = new LinkedHashMap<>();
+        int size;
+
+        @Override
+        public void put(Keyspace keyspace, byte[] key, byte[] value) {
+            write(keyspace, key, value);
+        }
+
+        @Override
+        public void delete(Keyspace keyspace, byte[] key) {
+            write(keyspace, key, null);
+        }
+
+        private void write(Keyspace keyspace, byte[] key, byte[] value) {
+            if (isAbsent(keyspace)) {
+                throw new IllegalStateException(keyspace.storedName() + " is not kept on shared storage yet");
+            }
+            writes.put(new Key(rowKey(keyspace, key)), new Write(keyspace, value));
+            size++;
+        }
+
+        /** Counters' additions are not kept on shared storage yet (see the class comment). */
+        @Override
+        public void addToCounter(Keyspace keyspace, byte[] key, long delta) { }
+
+        @Override
+        public void expect(Keyspace keyspace, byte[] key, byte[] value) {
+            if (isAbsent(keyspace)) throw new IllegalStateException(keyspace.storedName() + " is not kept on shared storage yet");
+            Key k = new Key(rowKey(keyspace, key));
+            expected.put(k, value);
+            expectedIn.put(k, keyspace);
+        }
+
+        @Override public int size() { return size; }
+        @Override public void close() { }
+    }
+
+    private record Write(Keyspace keyspace, byte[] value) {}
+
+    private static byte[] rowKey(Keyspace keyspace, byte[] key) {
+        return keyspace == Keyspace.ITEMS ? key : metaRow(keyspace, key);
+    }
+
+    @Override
+    public void commit(WriteBatch writeBatch) {
+        Batch batch = (Batch) writeBatch;
+        List<byte[]> items = new ArrayList<>();
+        List<byte[]> meta = new ArrayList<>();
+        for (Map.Entry<Key, Write> w : batch.writes.entrySet()) {
+            Keyspace k = w.getValue().keyspace();
+            (k == Keyspace.ITEMS || k == Keyspace.TRANSACTION_TOKENS ? items : meta).add(w.getKey().bytes());
+        }
+        // Expectations of rows the batch does not write (a ConditionCheck's item) join its rows.
+        for (Key k : batch.expected.keySet()) {
+            if (!batch.writes.containsKey(k)) (batch.expectedIn.get(k) == Keyspace.ITEMS ? items : meta).add(k.bytes());
+        }
+        if (!items.isEmpty()) {
+            if (oneCollection(items)) commitCollection(batch, items);
+            else commitTransaction(batch, items);
+        }
+        if (!meta.isEmpty()) commitMeta(batch, meta);
+    }
+
+    private static boolean oneCollection(List<byte[]> rows) {
+        for (byte[] r : rows) if (!RowKeyFraming.sameCollection(rows.get(0), r)) return false;
+        return true;
+    }
+
+    private void commitCollection(Batch batch, List<byte[]> rows) {
+        List<Expected> expected = new ArrayList<>();
+        List<Change> changes = new ArrayList<>();
+        for (byte[] r : rows) {
+            Key k = new Key(r);
+            if (batch.expected.containsKey(k)) expected.add(new Expected(r, batch.expected.get(k)));
+            Write w = batch.writes.get(k);
+            if (w != null) changes.add(new Change(r, w.value()));
+        }
+        if (!transactions.commit(expected, changes)) throw new CommitLostException();
+    }
+
+    private void commitTransaction(Batch batch, List<byte[]> rows) {
+        List<CasTransactions.Action> actions = new ArrayList<>(rows.size());
+        for (byte[] r : rows) {
+            Key k = new Key(r);
+            boolean checked = batch.expected.containsKey(k);
+            byte[] expectedValue = batch.expected.get(k);
+            Write w = batch.writes.get(k);
+            actions.add(new CasTransactions.Action() {
+                @Override
+                public byte[] rowKey() { return r; }
+
+                @Override
+                public byte[] apply(byte[] committed) {
+                    if (checked && !Arrays.equals(committed, expectedValue)) throw new CommitLostException();
+                    return w == null ? committed : w.value();
+                }
+            });
+        }
+        try {
+            transactions.write(actions);
+        } catch (CasTransactions.RefusedException e) {
+            if (e.getCause() instanceof CommitLostException lost) throw lost;
+            throw e;
+        } catch (CasTransactions.ConflictException e) {
+            throw new RowHeldException(rows.get(e.position()));
+        }
+    }
+
+    /** Rows of the reserved collections: one compare-and-set per collection written. */
+    private void commitMeta(Batch batch, List<byte[]> rows) {
+        Map<Long, List<byte[]>> byTable = new LinkedHashMap<>();
+        for (byte[] r : rows) byTable.computeIfAbsent(RowKeyFraming.tableId(r), t -> new ArrayList<>()).add(r);
+        for (List<byte[]> collection : byTable.values()) {
+            List<Expected> expected = new ArrayList<>();
+            List<Change> changes = new ArrayList<>();
+            for (byte[] r : collection) {
+                Key k = new Key(r);
+                if (batch.expected.containsKey(k)) expected.add(new Expected(r, batch.expected.get(k)));
+                Write w = batch.writes.get(k);
+                if (w != null) changes.add(new Change(r, w.value()));
+            }
+            if (!store.commit(expected, changes)) throw new CommitLostException();
+        }
+    }
+
+    @Override
+    public void deleteRange(Keyspace keyspace, byte[] from, byte[] to) {
+        if (keyspace == Keyspace.ITEMS) {
+            // The engine drops a whole table's rows (Catalog.delete): the backend's table goes.
+            store.dropTable(RowKeyFraming.tableId(from));
+        } else if (isMeta(keyspace)) {
+            List<Change> deletes = new ArrayList<>();
+            try (Cursor c = store.range(metaRow(keyspace, new byte[0]), metaRow(keyspace, from), metaRow(keyspace, to),
+                    false, Consistency.STRONG)) {
+                while (c.next()) deletes.add(new Change(c.key(), null));
+            }
+            if (!deletes.isEmpty()) store.commit(List.of(), deletes);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (onClose == null) return;
+        try {
+            onClose.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the shared storage's backend", e);
+        }
+    }
+
+    /** A key as a map key. */
+    private record Key(byte[] bytes) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && Arrays.equals(k.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+    }
 }

@@ -2,6 +2,7 @@ package io.stator.engine.table;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.key.KeyLayout;
+import io.stator.storage.CommitLostException;
 import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
@@ -10,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -44,8 +46,12 @@ public final class Catalog {
     private final ConcurrentSkipListMap<String, TableDefinition> tables = new ConcurrentSkipListMap<>();
     private final java.util.concurrent.ConcurrentHashMap<Long, TableDefinition> byId =
             new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each table's row as stored: what a change on shared storage expects to replace. */
+    private final java.util.concurrent.ConcurrentHashMap<String, byte[]> storedRows = new java.util.concurrent.ConcurrentHashMap<>();
     private final Object changeLock = new Object();
     private long nextId;
+    /** The next-id row as stored (null before the first table). */
+    private byte[] storedNextId;
 
     public Catalog(Storage storage, TableArns arns, Clock clock) {
         this.storage = storage;
@@ -61,23 +67,89 @@ public final class Catalog {
     public TableCounters counters() { return counters; }
 
     private void load() {
-        nextId = 1;
-        byte[] next = storage.get(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW});
-        if (next != null) nextId = ByteBuffer.wrap(next).getLong();
         List<byte[]> dropped = new ArrayList<>();
-        try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
-            while (c.next()) {
-                byte[] key = c.key();
-                if (key[0] == TABLE_ROW) {
-                    TableDefinition t = TableCodec.decode(c.value());
-                    tables.put(t.name(), t);
-                    byId.put(t.id(), t);
-                } else if (key[0] == DROPPED_ROW) {
-                    dropped.add(key);
+        synchronized (changeLock) {
+            readNextId();
+            try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
+                while (c.next()) {
+                    byte[] key = c.key();
+                    if (key[0] == TABLE_ROW) {
+                        cache(c.value());
+                    } else if (key[0] == DROPPED_ROW) {
+                        dropped.add(key);
+                    }
                 }
             }
         }
         for (byte[] key : dropped) dropRows(key);
+    }
+
+    private void readNextId() {
+        storedNextId = storage.get(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW});
+        nextId = storedNextId == null ? 1 : ByteBuffer.wrap(storedNextId).getLong();
+    }
+
+    /** Caches a stored table row; returns its definition. Called under the change lock (or while loading). */
+    private TableDefinition cache(byte[] stored) {
+        TableDefinition t = TableCodec.decode(stored);
+        tables.put(t.name(), t);
+        byId.put(t.id(), t);
+        storedRows.put(t.name(), stored);
+        return t;
+    }
+
+    private void uncache(TableDefinition t) {
+        tables.remove(t.name());
+        byId.remove(t.id());
+        storedRows.remove(t.name());
+    }
+
+    /**
+     * Reads every table's definition again, publishing those that changed and forgetting those
+     * gone: how a server sharing its storage with others learns of their table changes (the
+     * engine calls it every second on shared storage).
+     */
+    public void refresh() {
+        synchronized (changeLock) {
+            readNextId();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
+                while (c.next()) {
+                    if (c.key()[0] != TABLE_ROW) continue;
+                    TableDefinition t = TableCodec.decode(c.value());
+                    seen.add(t.name());
+                    if (!Arrays.equals(storedRows.get(t.name()), c.value())) published(cache(c.value()));
+                }
+            }
+            for (TableDefinition t : new ArrayList<>(tables.values())) if (!seen.contains(t.name())) uncache(t);
+        }
+    }
+
+    /**
+     * On shared storage, a table this server does not know yet may have been created by another:
+     * its row is read before the name is called unknown.
+     */
+    private TableDefinition findStored(String name) {
+        if (!storage.shared()) return null;
+        byte[] stored = storage.get(Keyspace.CATALOG, tableRow(name));
+        if (stored == null) return null;
+        synchronized (changeLock) {
+            if (Arrays.equals(storedRows.get(name), stored)) return tables.get(name);
+            TableDefinition t = cache(stored);
+            published(t);
+            return t;
+        }
+    }
+
+    /** Re-reads one table's row after another server changed it (a lost commit). Under the change lock. */
+    private void reread(String name) {
+        byte[] stored = storage.get(Keyspace.CATALOG, tableRow(name));
+        TableDefinition known = tables.get(name);
+        if (stored == null) {
+            if (known != null) uncache(known);
+        } else {
+            published(cache(stored));
+        }
     }
 
     /** The table with that storage id, or null (index propagation looks tables up by id). */
@@ -87,7 +159,8 @@ public final class Catalog {
 
     /** The table of that name, or null. */
     public TableDefinition find(String name) {
-        return tables.get(name);
+        TableDefinition t = tables.get(name);
+        return t != null ? t : findStored(name);
     }
 
     /**
@@ -96,7 +169,7 @@ public final class Catalog {
      * server's table ARNs, see {@link TableArns#tableName}).
      */
     public TableDefinition require(String nameOrArn, NotFoundMessage message) {
-        TableDefinition t = tables.get(arns.tableName(nameOrArn));
+        TableDefinition t = find(arns.tableName(nameOrArn));
         if (t == null) throw DynamoDbException.resourceNotFound(message.text(nameOrArn));
         return t;
     }
@@ -138,27 +211,39 @@ public final class Catalog {
      */
     public TableDefinition create(TableDefinition.Builder draft) {
         synchronized (changeLock) {
-            if (tables.containsKey(draft.name)) {
-                throw DynamoDbException.resourceInUse("Table already exists: " + draft.name);
+            while (true) {
+                if (tables.containsKey(draft.name) || findStored(draft.name) != null) {
+                    throw DynamoDbException.resourceInUse("Table already exists: " + draft.name);
+                }
+                draft.id = nextId;
+                draft.tableId = UUID.randomUUID().toString();
+                draft.creationDateTime = clock.instant();
+                if (draft.billingMode == TableDefinition.BillingMode.PAY_PER_REQUEST) {
+                    // DynamoDB dates an on-demand table's billing mode from its creation.
+                    draft.lastUpdateToPayPerRequestDateTime = draft.creationDateTime;
+                }
+                TableDefinition table = draft.build();
+                refuseUnshared(table);
+                byte[] row = TableCodec.encode(table);
+                byte[] next = ByteBuffer.allocate(8).putLong(nextId + 1).array();
+                storage.createTable(table.id());
+                try (WriteBatch batch = storage.newBatch()) {
+                    // On shared storage another server may have taken the id or the name meanwhile.
+                    batch.expect(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW}, storedNextId);
+                    batch.expect(Keyspace.CATALOG, tableRow(table.name()), null);
+                    batch.put(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW}, next);
+                    batch.put(Keyspace.CATALOG, tableRow(table.name()), row);
+                    storage.commit(batch);
+                } catch (CommitLostException e) {
+                    readNextId();
+                    continue;
+                }
+                nextId++;
+                storedNextId = next;
+                cache(row);
+                published(table);
+                return table;
             }
-            draft.id = nextId;
-            draft.tableId = UUID.randomUUID().toString();
-            draft.creationDateTime = clock.instant();
-            if (draft.billingMode == TableDefinition.BillingMode.PAY_PER_REQUEST) {
-                // DynamoDB dates an on-demand table's billing mode from its creation.
-                draft.lastUpdateToPayPerRequestDateTime = draft.creationDateTime;
-            }
-            TableDefinition table = draft.build();
-            try (WriteBatch batch = storage.newBatch()) {
-                batch.put(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW}, ByteBuffer.allocate(8).putLong(nextId + 1).array());
-                batch.put(Keyspace.CATALOG, tableRow(table.name()), TableCodec.encode(table));
-                storage.commit(batch);
-            }
-            nextId++;
-            tables.put(table.name(), table);
-            byId.put(table.id(), table);
-            published(table);
-            return table;
         }
     }
 
@@ -168,15 +253,9 @@ public final class Catalog {
      * concurrent updates cannot lose each other's changes; it may throw to refuse the update.
      */
     public TableDefinition update(String name, UnaryOperator<TableDefinition> change) {
-        synchronized (changeLock) {
-            TableDefinition current = tables.get(name);
-            if (current == null) {
-                throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
-            }
-            TableDefinition updated = change.apply(current);
-            store(updated);
-            return updated;
-        }
+        TableDefinition updated = change(name, change);
+        if (updated == null) throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+        return updated;
     }
 
     /**
@@ -184,25 +263,18 @@ public final class Catalog {
      * returns null, when there is no table of that name.
      */
     public TableDefinition updateIfPresent(String name, UnaryOperator<TableDefinition> change) {
-        synchronized (changeLock) {
-            TableDefinition current = tables.get(name);
-            if (current == null) return null;
-            TableDefinition updated = change.apply(current);
-            if (updated != current) store(updated);
-            return updated;
-        }
+        return change(name, change);
     }
 
     /** Changes one index's definition, if the table and index still exist. */
     public void updateIndexIfPresent(String tableName, String indexName, UnaryOperator<IndexDefinition> change) {
-        synchronized (changeLock) {
-            TableDefinition table = tables.get(tableName);
-            if (table == null || table.index(indexName) == null) return;
+        change(tableName, table -> {
+            if (table.index(indexName) == null) return table;
             TableDefinition.Builder b = table.toBuilder();
             b.globalIndexes = replace(table.globalIndexes(), indexName, change);
             b.localIndexes = replace(table.localIndexes(), indexName, change);
-            store(b.build());
-        }
+            return b.build();
+        });
     }
 
     /**
@@ -210,9 +282,7 @@ public final class Catalog {
      * used (DynamoDB prunes them when the index is gone).
      */
     public void removeIndex(String tableName, String indexName) {
-        synchronized (changeLock) {
-            TableDefinition table = tables.get(tableName);
-            if (table == null) return;
+        change(tableName, table -> {
             TableDefinition.Builder b = table.toBuilder();
             b.globalIndexes = table.globalIndexes().stream().filter(i -> !i.name().equals(indexName)).toList();
             java.util.Set<String> used = new java.util.HashSet<>();
@@ -221,7 +291,39 @@ public final class Catalog {
             for (IndexDefinition i : b.globalIndexes) i.keyAttributes().forEach(k -> used.add(k.name()));
             for (IndexDefinition i : table.localIndexes()) i.keyAttributes().forEach(k -> used.add(k.name()));
             b.attributeDefinitions = table.attributeDefinitions().stream().filter(d -> used.contains(d.name())).toList();
-            store(b.build());
+            return b.build();
+        });
+    }
+
+    /**
+     * Replaces the table's definition with the change applied to the current one, under the
+     * change lock (so it sees the latest definition and concurrent updates cannot lose each
+     * other's changes), and returns the result; null when there is no such table. On shared
+     * storage, when another server changed the row meanwhile, the change is applied again to
+     * the row it wrote.
+     */
+    private TableDefinition change(String name, UnaryOperator<TableDefinition> change) {
+        synchronized (changeLock) {
+            while (true) {
+                TableDefinition current = tables.get(name);
+                if (current == null) current = findStored(name);
+                if (current == null) return null;
+                TableDefinition updated = change.apply(current);
+                if (updated == current) return current;
+                refuseUnshared(updated);
+                byte[] row = TableCodec.encode(updated);
+                try (WriteBatch batch = storage.newBatch()) {
+                    batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
+                    batch.put(Keyspace.CATALOG, tableRow(name), row);
+                    storage.commit(batch);
+                } catch (CommitLostException e) {
+                    reread(name);
+                    continue;
+                }
+                cache(row);
+                published(updated);
+                return updated;
+            }
         }
     }
 
@@ -230,17 +332,6 @@ public final class Catalog {
         List<IndexDefinition> result = new ArrayList<>(indexes.size());
         for (IndexDefinition i : indexes) result.add(i.name().equals(name) ? change.apply(i) : i);
         return result;
-    }
-
-    /** Persists a changed definition and publishes it. Called under the change lock. */
-    private void store(TableDefinition updated) {
-        try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.CATALOG, tableRow(updated.name()), TableCodec.encode(updated));
-            storage.commit(batch);
-        }
-        tables.put(updated.name(), updated);
-        byId.put(updated.id(), updated);
-        published(updated);
     }
 
     private final List<Consumer<TableDefinition>> listeners = new CopyOnWriteArrayList<>();
@@ -264,22 +355,28 @@ public final class Catalog {
         TableDefinition table;
         byte[] droppedRow;
         synchronized (changeLock) {
-            table = tables.get(name);
-            if (table == null) {
-                throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+            while (true) {
+                table = find(name);
+                if (table == null) {
+                    throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+                }
+                if (table.deletionProtectionEnabled()) {
+                    throw DynamoDbException.validation(
+                            "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
+                }
+                droppedRow = ByteBuffer.allocate(9).put(DROPPED_ROW).putLong(table.id()).array();
+                try (WriteBatch batch = storage.newBatch()) {
+                    batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
+                    batch.delete(Keyspace.CATALOG, tableRow(name));
+                    batch.put(Keyspace.CATALOG, droppedRow, new byte[0]);
+                    storage.commit(batch);
+                } catch (CommitLostException e) {
+                    reread(name);
+                    continue;
+                }
+                uncache(table);
+                break;
             }
-            if (table.deletionProtectionEnabled()) {
-                throw DynamoDbException.validation(
-                        "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
-            }
-            droppedRow = ByteBuffer.allocate(9).put(DROPPED_ROW).putLong(table.id()).array();
-            try (WriteBatch batch = storage.newBatch()) {
-                batch.delete(Keyspace.CATALOG, tableRow(name));
-                batch.put(Keyspace.CATALOG, droppedRow, new byte[0]);
-                storage.commit(batch);
-            }
-            tables.remove(name);
-            byId.remove(table.id());
         }
         dropRows(droppedRow);
         return table;
@@ -295,6 +392,22 @@ public final class Catalog {
         try (WriteBatch batch = storage.newBatch()) {
             batch.delete(Keyspace.CATALOG, droppedRow);
             storage.commit(batch);
+        }
+    }
+
+    /**
+     * What shared storage does not keep yet (docs/storage-contract.md, "Built so far"): global
+     * secondary indexes, streams and Time to Live are refused there, before anything is
+     * written, rather than accepted and left undone.
+     */
+    private void refuseUnshared(TableDefinition table) {
+        if (!storage.shared()) return;
+        String feature = !table.globalIndexes().isEmpty() ? "Global secondary indexes are"
+                : table.stream() != null && table.stream().enabled() ? "DynamoDB Streams is"
+                : table.timeToLive() != null && table.timeToLive().expiring() ? "Time to Live is" : null;
+        if (feature != null) {
+            throw DynamoDbException.validation(feature + " not supported by this server's storage (shared storage, such as"
+                    + " Cassandra) yet");
         }
     }
 

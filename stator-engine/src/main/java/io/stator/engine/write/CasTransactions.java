@@ -5,6 +5,7 @@ import io.stator.storage.CollectionStore.Change;
 import io.stator.storage.CollectionStore.Consistency;
 import io.stator.storage.CollectionStore.Expected;
 import io.stator.storage.Cursor;
+import io.stator.storage.RowHeldException;
 import io.stator.storage.RowKeyFraming;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -21,8 +22,9 @@ import java.util.function.UnaryOperator;
  * claimed item by item in canonical order, one compare-and-set of the record that decides, then
  * the intents applied. Serializable and all or nothing, and correct when whoever runs a
  * transaction dies at any step: whoever meets its intents later finishes it (rolls it forward
- * once decided, aborts it once stale). Not yet used by the write pipeline, whose RocksDB backend
- * commits a transaction in one atomic batch; it is the piece the Cassandra backend builds on.
+ * once decided, aborts it once stale). {@code io.stator.engine.shared.SharedStorage} builds the
+ * storage contract on it for backends that several servers share (Cassandra); RocksDB commits a
+ * transaction in one atomic batch instead.
  *
  * <p><b>Rows</b> hold an envelope ({@link Envelope}): the committed value, a version (so that a
  * value changed and changed back is not mistaken for unchanged), and an intent when a transaction
@@ -293,6 +295,58 @@ public final class CasTransactions {
             byte[] next = change.apply(e.committed());
             if (cas(rowKey, stored, new Envelope(e.version() + 1, next, null, null).encode())) return e.committed();
         }
+    }
+
+    /**
+     * A commit of rows of one collection outside transactions (an item and its local-index
+     * entries): applies every change, each row's version moved on, if every expected row's
+     * committed value is the one given (null: absent) and nothing changed any row meanwhile.
+     * Rows held by decided or stale transactions are settled first.
+     *
+     * @return false, applying nothing, when an expected row holds another value or a row changed
+     *         while the commit ran
+     * @throws RowHeldException when a live transaction holds one of the rows
+     */
+    public boolean commit(List<Expected> expected, List<Change> changes) {
+        List<byte[]> keys = new ArrayList<>(expected.size() + changes.size());
+        for (Expected x : expected) keys.add(x.rowKey());
+        for (Change c : changes) if (indexOf(keys, c.rowKey()) < 0) keys.add(c.rowKey());
+        List<byte[]> stored = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] s = store.get(keys.get(i), Consistency.STRONG);
+            Envelope e = Envelope.decode(s);
+            if (e.intent() != null) {
+                if (!resolve(keys.get(i), s, e)) throw new RowHeldException(keys.get(i));
+                return false; // settled: the caller reads again
+            }
+            stored.add(s);
+        }
+        for (int i = 0; i < expected.size(); i++) {
+            if (!Arrays.equals(Envelope.decode(stored.get(i)).committed(), expected.get(i).value())) return false;
+        }
+        List<Expected> raw = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) raw.add(new Expected(keys.get(i), stored.get(i)));
+        List<Change> next = new ArrayList<>(changes.size());
+        for (Change c : changes) {
+            Envelope e = Envelope.decode(stored.get(indexOf(keys, c.rowKey())));
+            next.add(new Change(c.rowKey(), new Envelope(e.version() + 1, c.value(), null, null).encode()));
+        }
+        return store.commit(raw, next);
+    }
+
+    private static int indexOf(List<byte[]> keys, byte[] key) {
+        for (int i = 0; i < keys.size(); i++) if (Arrays.equals(keys.get(i), key)) return i;
+        return -1;
+    }
+
+    /** The committed value a stored envelope holds (null when absent), intents aside. */
+    public static byte[] committedOf(byte[] stored) {
+        return Envelope.decode(stored).committed();
+    }
+
+    /** True when a stored envelope carries a transaction's intent (a strong reader settles it by {@link #read}). */
+    public static boolean claimed(byte[] stored) {
+        return stored != null && Envelope.decode(stored).intent() != null;
     }
 
     /**

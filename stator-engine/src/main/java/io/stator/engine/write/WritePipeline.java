@@ -20,7 +20,9 @@ import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.lock.ItemClaimedException;
 import io.stator.engine.lock.ItemLocks;
+import io.stator.storage.CommitLostException;
 import io.stator.storage.Keyspace;
+import io.stator.storage.RowHeldException;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import io.stator.engine.table.Catalog;
@@ -121,40 +123,64 @@ public final class WritePipeline {
 
     @SuppressWarnings("try") // the holds are held, not used
     private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin) {
-        // Time to Live's deletions are neither admitted nor charged.
-        boolean metered = origin == ChangeRecord.Origin.REQUEST;
         try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
-            Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
-            p.origin = origin;
-            try {
-                check(p);
-            } catch (ConditionalCheckFailedException e) {
-                // A write whose condition fails consumes capacity all the same (developer guide,
-                // read-write-operations), billed on the item as it is.
-                if (metered) meter.chargeUncommitted(p.table, p.usage(false));
-                throw e;
-            }
-            compute(p);
-            if (p.changesNothing()) {
-                if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
-                return p;
-            }
-            deriveIndexChanges(p);
-            // Admitted once priced (the item before and after, its index changes), before
-            // anything is staged: a throttled write changes nothing.
-            if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
-            try (ItemLocks.Held collection = lockCollectionOf(p);
-                 WriteBatch batch = storage.newBatch()) {
+            for (int attempt = 1; ; attempt++) {
                 try {
-                    stage(batch, p, null);
-                    storage.commit(batch);
-                } finally {
-                    if (changeLog.wanted()) changeLog.settle(batch);
+                    return writeHeld(write, origin);
+                } catch (CommitLostException e) {
+                    // Another server changed the item since it was read (shared storage only):
+                    // read it again and start over, as its own writer would have.
+                    if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
+                } catch (RowHeldException e) {
+                    throw transactionConflict();
                 }
             }
-            if (p.queuedIndexChanges) propagator.wake();
+        }
+    }
+
+    /**
+     * How many times a write starts over after losing its commit to another server before it
+     * gives up with a retryable error.
+     */
+    private static final int MAX_ATTEMPTS = 100;
+
+    private static DynamoDbException tooMuchContention() {
+        return new DynamoDbException(ErrorType.INTERNAL_SERVER_ERROR, "Internal server error");
+    }
+
+    private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin) {
+        // Time to Live's deletions are neither admitted nor charged.
+        boolean metered = origin == ChangeRecord.Origin.REQUEST;
+        Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
+        p.origin = origin;
+        try {
+            check(p);
+        } catch (ConditionalCheckFailedException e) {
+            // A write whose condition fails consumes capacity all the same (developer guide,
+            // read-write-operations), billed on the item as it is.
+            if (metered) meter.chargeUncommitted(p.table, p.usage(false));
+            throw e;
+        }
+        compute(p);
+        if (p.changesNothing()) {
+            if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
             return p;
         }
+        deriveIndexChanges(p);
+        // Admitted once priced (the item before and after, its index changes), before
+        // anything is staged: a throttled write changes nothing.
+        if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
+        try (ItemLocks.Held collection = lockCollectionOf(p);
+             WriteBatch batch = storage.newBatch()) {
+            try {
+                stage(batch, p, null);
+                storage.commit(batch);
+            } finally {
+                if (changeLog.wanted()) changeLog.settle(batch);
+            }
+        }
+        if (p.queuedIndexChanges) propagator.wake();
+        return p;
     }
 
     private ItemLocks.Held lockForWrite(byte[] rowKey) {
@@ -196,87 +222,109 @@ public final class WritePipeline {
                     new CancellationReason(CancellationReason.TRANSACTION_CONFLICT, TRANSACTION_ONGOING, null));
         }
         try (items) {
-            List<Pending> pending = new ArrayList<>(n);
-            for (ItemWrite w : writes) pending.add(new Pending(w, w.table(), read(w.rowKey())));
-            // DynamoDB's order: each new item in request order (the first that cannot be made,
-            // say an update of a string by a number, cancels the transaction as a
-            // ValidationError, every other action None); then every condition, each failure
-            // reported.
-            for (int i = 0; i < n; i++) {
+            for (int attempt = 1; ; attempt++) {
                 try {
-                    compute(pending.get(i));
-                } catch (EmptyIndexKeyException e) {
-                    throw e; // the request's error, not the action's (see EmptyIndexKeyException)
-                } catch (DynamoDbException e) {
-                    throw TransactionCanceledException.at(i, n, CancellationReason.of(e));
+                    return writeClaimed(writes, beforeCommit);
+                } catch (CommitLostException e) {
+                    if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
+                } catch (RowHeldException e) {
+                    int at = 0;
+                    for (int i = 0; i < n; i++) if (Arrays.equals(rowKeys.get(i), e.key())) at = i;
+                    throw TransactionCanceledException.at(at, n,
+                            new CancellationReason(CancellationReason.TRANSACTION_CONFLICT, TRANSACTION_ONGOING, null));
                 }
             }
-            CancellationReason[] reasons = new CancellationReason[n];
-            Arrays.fill(reasons, CancellationReason.NONE);
-            boolean cancelled = false;
-            for (int i = 0; i < n; i++) {
-                try {
-                    check(pending.get(i));
-                } catch (ConditionalCheckFailedException e) {
-                    reasons[i] = CancellationReason.of(e);
-                    cancelled = true;
-                }
-            }
-            if (cancelled) {
-                // Capacity "is consumed even when a transaction is canceled" (developer guide,
-                // transaction-apis).
-                for (Pending p : pending) meter.chargeUncommitted(p.write.table(), p.usage(true));
-                throw new TransactionCanceledException(List.of(reasons));
-            }
-
-            for (Pending p : pending) p.table = current(p.write.table());
-            boolean queued = false;
-            try (ItemLocks.Held collections = lockCollectionsOf(pending);
-                 WriteBatch batch = storage.newBatch()) {
-                try {
-                    Map<CollectionKey, Long> collectionSizes = new HashMap<>();
-                    for (int i = 0; i < n; i++) {
-                        Pending p = pending.get(i);
-                        if (p.write.isConditionCheck() || p.changesNothing()) continue;
-                        try {
-                            deriveIndexChanges(p);
-                            stage(batch, p, collectionSizes);
-                            queued |= p.queuedIndexChanges;
-                        } catch (DynamoDbException e) {
-                            reasons[i] = CancellationReason.of(e);
-                            cancelled = true;
-                        }
-                    }
-                    if (cancelled) throw new TransactionCanceledException(List.of(reasons));
-                    // The actions admitted together once priced; a throttled one cancels the
-                    // transaction with its code (ProvisionedThroughputExceeded or ThrottlingError).
-                    List<TableDefinition> tables = new ArrayList<>(n);
-                    List<Usage.Write> usages = new ArrayList<>(n);
-                    for (Pending p : pending) {
-                        tables.add(p.table);
-                        usages.add(p.usage(true));
-                    }
-                    CapacityMeter.TransactionAdmission admission = meter.admitWrites(tables, usages);
-                    if (admission.refusals() != null) {
-                        for (int i = 0; i < n; i++) {
-                            ThroughputExceededException refused = admission.refusals()[i];
-                            if (refused != null) reasons[i] = CancellationReason.of(refused);
-                        }
-                        throw new TransactionCanceledException(List.of(reasons));
-                    }
-                    for (int i = 0; i < n; i++) pending.get(i).consumed = admission.consumed()[i];
-                    if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
-                    storage.commit(batch);
-                } finally {
-                    if (changeLog.wanted()) changeLog.settle(batch);
-                }
-            }
-            if (queued) propagator.wake();
-            // A ConditionCheck is billed as a write of the item it checks (measured on DynamoDB).
-            List<WriteResult> results = new ArrayList<>(n);
-            for (Pending p : pending) results.add(p.result(p.consumed));
-            return results;
         }
+    }
+
+    /** A transaction's stages once its items are held (again after a lost commit). */
+    @SuppressWarnings("try") // the holds are held, not used
+    private List<WriteResult> writeClaimed(List<ItemWrite> writes, BeforeCommit beforeCommit) {
+        int n = writes.size();
+        List<Pending> pending = new ArrayList<>(n);
+        for (ItemWrite w : writes) pending.add(new Pending(w, w.table(), read(w.rowKey())));
+        // DynamoDB's order: each new item in request order (the first that cannot be made,
+        // say an update of a string by a number, cancels the transaction as a
+        // ValidationError, every other action None); then every condition, each failure
+        // reported.
+        for (int i = 0; i < n; i++) {
+            try {
+                compute(pending.get(i));
+            } catch (EmptyIndexKeyException e) {
+                throw e; // the request's error, not the action's (see EmptyIndexKeyException)
+            } catch (DynamoDbException e) {
+                throw TransactionCanceledException.at(i, n, CancellationReason.of(e));
+            }
+        }
+        CancellationReason[] reasons = new CancellationReason[n];
+        Arrays.fill(reasons, CancellationReason.NONE);
+        boolean cancelled = false;
+        for (int i = 0; i < n; i++) {
+            try {
+                check(pending.get(i));
+            } catch (ConditionalCheckFailedException e) {
+                reasons[i] = CancellationReason.of(e);
+                cancelled = true;
+            }
+        }
+        if (cancelled) {
+            // Capacity "is consumed even when a transaction is canceled" (developer guide,
+            // transaction-apis).
+            for (Pending p : pending) meter.chargeUncommitted(p.write.table(), p.usage(true));
+            throw new TransactionCanceledException(List.of(reasons));
+        }
+
+        for (Pending p : pending) p.table = current(p.write.table());
+        boolean queued = false;
+        try (ItemLocks.Held collections = lockCollectionsOf(pending);
+             WriteBatch batch = storage.newBatch()) {
+            try {
+                Map<CollectionKey, Long> collectionSizes = new HashMap<>();
+                for (int i = 0; i < n; i++) {
+                    Pending p = pending.get(i);
+                    if (p.write.isConditionCheck() || p.changesNothing()) {
+                        // Its condition held on the item as read: so must the item at commit.
+                        batch.expect(Keyspace.ITEMS, p.write.rowKey(), p.oldStored);
+                        continue;
+                    }
+                    try {
+                        deriveIndexChanges(p);
+                        stage(batch, p, collectionSizes);
+                        queued |= p.queuedIndexChanges;
+                    } catch (DynamoDbException e) {
+                        reasons[i] = CancellationReason.of(e);
+                        cancelled = true;
+                    }
+                }
+                if (cancelled) throw new TransactionCanceledException(List.of(reasons));
+                // The actions admitted together once priced; a throttled one cancels the
+                // transaction with its code (ProvisionedThroughputExceeded or ThrottlingError).
+                List<TableDefinition> tables = new ArrayList<>(n);
+                List<Usage.Write> usages = new ArrayList<>(n);
+                for (Pending p : pending) {
+                    tables.add(p.table);
+                    usages.add(p.usage(true));
+                }
+                CapacityMeter.TransactionAdmission admission = meter.admitWrites(tables, usages);
+                if (admission.refusals() != null) {
+                    for (int i = 0; i < n; i++) {
+                        ThroughputExceededException refused = admission.refusals()[i];
+                        if (refused != null) reasons[i] = CancellationReason.of(refused);
+                    }
+                    throw new TransactionCanceledException(List.of(reasons));
+                }
+                for (int i = 0; i < n; i++) pending.get(i).consumed = admission.consumed()[i];
+                if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
+                storage.commit(batch);
+            } finally {
+                if (changeLog.wanted()) changeLog.settle(batch);
+            }
+        }
+        if (queued) propagator.wake();
+        // A ConditionCheck is billed as a write of the item it checks (measured on DynamoDB).
+        List<WriteResult> results = new ArrayList<>(n);
+        for (Pending p : pending) results.add(p.result(p.consumed));
+        return results;
     }
 
     // ---- the stages -------------------------------------------------------------------------
@@ -285,6 +333,8 @@ public final class WritePipeline {
     private static final class Pending {
         final ItemWrite write;
         TableDefinition table;
+        /** The item as stored when read (what a commit on shared storage expects), or null. */
+        final byte[] oldStored;
         final Map<String, AttributeValue> oldItem;
         Map<String, AttributeValue> newItem;
         long oldSize;
@@ -296,10 +346,11 @@ public final class WritePipeline {
         /** What the write consumed, once admitted. */
         ConsumedCapacity consumed;
 
-        Pending(ItemWrite write, TableDefinition table, Map<String, AttributeValue> oldItem) {
+        Pending(ItemWrite write, TableDefinition table, byte[] oldStored) {
             this.write = write;
             this.table = table;
-            this.oldItem = oldItem;
+            this.oldStored = oldStored;
+            this.oldItem = oldStored == null ? null : ItemCodec.decode(oldStored);
             this.newItem = oldItem; // until computed; a ConditionCheck keeps it
             this.oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
         }
@@ -337,10 +388,9 @@ public final class WritePipeline {
         return current != null ? current : requested;
     }
 
-    /** The item stored under the row key, or null. Called with the item held. */
-    private Map<String, AttributeValue> read(byte[] rowKey) {
-        byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
-        return stored == null ? null : ItemCodec.decode(stored);
+    /** The item stored under the row key, as stored, or null. Called with the item held. */
+    private byte[] read(byte[] rowKey) {
+        return storage.get(Keyspace.ITEMS, rowKey);
     }
 
     /** The write's condition on the item as stored; a null condition always holds. */
@@ -395,6 +445,7 @@ public final class WritePipeline {
      */
     private void stage(WriteBatch batch, Pending p, Map<CollectionKey, Long> pendingCollections) {
         TableDefinition table = p.table;
+        batch.expect(Keyspace.ITEMS, p.write.rowKey(), p.oldStored);
         if (p.newItem == null) {
             batch.delete(Keyspace.ITEMS, p.write.rowKey());
         } else {

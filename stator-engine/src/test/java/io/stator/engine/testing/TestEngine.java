@@ -48,11 +48,16 @@ public final class TestEngine implements AutoCloseable {
 
     /** An engine whose time is {@code clock}'s (Time to Live's tests move it). */
     public static TestEngine open(Path directory, CapacityMeter meter, Clock clock) {
-        EngineConfig config = new EngineConfig(EngineConfig.DEFAULT_REGION, EngineConfig.DEFAULT_ACCOUNT_ID, clock,
-                PropagationDelay.NONE, EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, PropagationDelay.NONE);
+        EngineConfig config = config(clock);
         RocksStorage storage = RocksStorage.open(directory);
         FaultyStorage faults = new FaultyStorage(storage);
         return new TestEngine(storage, new Engine(faults, config, meter), faults);
+    }
+
+    /** The configuration test engines run with: no propagation delays. */
+    public static EngineConfig config(Clock clock) {
+        return new EngineConfig(EngineConfig.DEFAULT_REGION, EngineConfig.DEFAULT_ACCOUNT_ID, clock,
+                PropagationDelay.NONE, EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, PropagationDelay.NONE);
     }
 
     public Engine engine() { return engine; }
@@ -70,6 +75,12 @@ public final class TestEngine implements AutoCloseable {
      */
     public TableDefinition createTable(String name, boolean sortKey, List<IndexSpec> globalIndexes,
                                        List<IndexSpec> localIndexes) {
+        return createTable(engine, name, sortKey, globalIndexes, localIndexes);
+    }
+
+    /** As {@link #createTable(String, boolean, List, List)}, on any engine. */
+    public static TableDefinition createTable(Engine engine, String name, boolean sortKey, List<IndexSpec> globalIndexes,
+                                              List<IndexSpec> localIndexes) {
         List<AttributeDefinition> definitions = new ArrayList<>();
         definitions.add(new AttributeDefinition("pk", AttributeValue.Type.S));
         List<KeyElement> key = new ArrayList<>(List.of(new KeyElement("pk", "HASH")));

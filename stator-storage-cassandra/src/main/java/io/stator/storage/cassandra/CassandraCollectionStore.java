@@ -25,6 +25,7 @@ import io.stator.storage.RowKeyFraming;
 import io.stator.storage.StorageFaultException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -93,8 +94,12 @@ public final class CassandraCollectionStore implements CollectionStore {
 
     @Override
     public void createTable(long tableId) {
+        // Cassandra 5.0 does not order schema changes: two servers creating one table at once
+        // could each make it under an id of its own, and rows written under the losing id
+        // vanish. Every server names the table's id the same way, so that they agree.
+        UUID id = UUID.nameUUIDFromBytes(table(tableId).getBytes(StandardCharsets.UTF_8));
         session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + table(tableId)
-                + " (pk blob, kind int, ck blob, hash bigint, value blob, PRIMARY KEY ((pk), kind, ck))")
+                + " (pk blob, kind int, ck blob, hash bigint, value blob, PRIMARY KEY ((pk), kind, ck)) WITH id = " + id)
                 .setTimeout(Duration.ofSeconds(60)));
     }
 
@@ -200,6 +205,11 @@ public final class CassandraCollectionStore implements CollectionStore {
         Iterator<Row> after = token >= lastToken ? java.util.Collections.emptyIterator()
                 : read(tableId, s -> s.scanRest().bind(token, lastToken, kind).setConsistencyLevel(level));
         return cursor(tableId, concat(rest, after));
+    }
+
+    @Override
+    public long position(byte[] rowKey) {
+        return token(pk(rowKey)) ^ Long.MIN_VALUE;
     }
 
     /** The Murmur3 token Cassandra gives a partition key. */

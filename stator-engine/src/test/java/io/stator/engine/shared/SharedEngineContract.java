@@ -1,0 +1,307 @@
+package io.stator.engine.shared;
+
+import static io.stator.engine.testing.TestEngine.item;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.core.model.AttributeValue;
+import io.stator.core.model.DynamoNumber;
+import io.stator.engine.Engine;
+import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.item.RowKeys;
+import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.engine.read.Page;
+import io.stator.engine.read.QuerySpec;
+import io.stator.engine.read.ScanSpec;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.testing.TestEngine;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.ReturnValues;
+import io.stator.engine.write.TransactionCanceledException;
+import io.stator.engine.Items;
+import io.stator.storage.CollectionStore;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two engines on one shared store, as two Stator servers on one Cassandra keyspace are. Each
+ * engine's item locks order only its own writers, so whatever holds here holds by the
+ * compare-and-set commits of {@link SharedStorage}. Runs on RocksDB behind the collection-store
+ * contract ({@code RocksSharedEngineTest}) and on a real Cassandra cluster
+ * ({@code CassandraSharedEngineTest}); a backend's subclass may scale the workloads down.
+ */
+public abstract class SharedEngineContract {
+
+    private Engine a;
+    private Engine b;
+
+    /** A store of its own for one test, empty. */
+    protected abstract CollectionStore openStore();
+
+    /** Releases what {@link #openStore} opened. */
+    protected void closeStore() { }
+
+    /** Rounds of the CreateTable race (each creates a table). */
+    protected int raceRounds() { return 20; }
+
+    /** Increments by each of six writers. */
+    protected int incrementsPerWriter() { return 100; }
+
+    /** Transfers by each of four writers. */
+    protected int transfersPerWriter() { return 60; }
+
+    @BeforeEach
+    void open() {
+        CollectionStore store = openStore();
+        a = engineOn(store);
+        b = engineOn(store);
+    }
+
+    static Engine engineOn(CollectionStore store) {
+        return new Engine(new SharedStorage(store, Clock.systemUTC(), null), TestEngine.config(Clock.systemUTC()),
+                new CapacityMeter());
+    }
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+        closeStore();
+    }
+
+    @Test
+    void aTableCreatedByOneServerServesOnTheOtherAtOnce() {
+        TableDefinition table = TestEngine.createTable(a, "t", true, null, null);
+        TableDefinition seen = b.catalog().find("t");
+        assertNotNull(seen, "read from the shared catalog on first use");
+        assertEquals(table.id(), seen.id());
+        a.items().write(ItemWrite.put(table, item("pk", "x", "sk", 1, "v", "a"), null, ReturnValues.NONE, false, false));
+        assertEquals(item("pk", "x", "sk", 1, "v", "a"), b.items().get(seen, item("pk", "x", "sk", 1), true, null).item());
+
+        DynamoDbException taken = assertThrows(DynamoDbException.class, () -> TestEngine.createTable(b, "t", false, null, null));
+        assertEquals("Table already exists: t", taken.getMessage());
+        TableDefinition other = TestEngine.createTable(b, "u", false, null, null);
+        assertTrue(other.id() != table.id(), "ids are allocated by compare-and-set across servers");
+
+        a.tables().delete("t");
+        b.catalog().refresh();
+        assertNull(b.catalog().find("t"));
+    }
+
+    @Test
+    void twoServersCreatingOneNameConcurrentlyMakeOneTable() throws Exception {
+        for (int round = 0; round < raceRounds(); round++) {
+            String name = "race" + round;
+            AtomicInteger created = new AtomicInteger();
+            AtomicInteger refused = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            for (Engine e : List.of(a, b, a, b)) {
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        TestEngine.createTable(e, name, false, null, null);
+                        created.incrementAndGet();
+                    } catch (DynamoDbException x) {
+                        assertEquals(ErrorType.RESOURCE_IN_USE, x.type());
+                        refused.incrementAndGet();
+                    }
+                }));
+            }
+            for (Thread t : threads) t.join();
+            assertEquals(1, created.get(), name);
+            assertEquals(3, refused.get(), name);
+        }
+        a.catalog().refresh();
+        b.catalog().refresh();
+        Set<Long> ids = new HashSet<>();
+        for (TableDefinition t : a.catalog().all()) assertTrue(ids.add(t.id()), "one id per table");
+        assertEquals(a.catalog().all().size(), b.catalog().all().size());
+    }
+
+    @Test
+    void incrementsFromBothServersOnOneItemAreExact() throws Exception {
+        TableDefinition table = TestEngine.createTable(a, "counter", false, null, null);
+        TableDefinition onB = b.catalog().find("counter");
+        Map<String, AttributeValue> key = item("pk", "c");
+        List<Thread> writers = new ArrayList<>();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        int perWriter = incrementsPerWriter();
+        for (int w = 0; w < 6; w++) {
+            Engine e = w % 2 == 0 ? a : b;
+            TableDefinition t = w % 2 == 0 ? table : onB;
+            writers.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < perWriter; i++) e.items().write(increment(t, key));
+                } catch (Throwable x) {
+                    failures.add(x);
+                }
+            }));
+        }
+        for (Thread t : writers) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+        assertEquals(item("pk", "c", "n", 6 * perWriter), a.items().get(table, key, true, null).item());
+    }
+
+    private static ItemWrite increment(TableDefinition table, Map<String, AttributeValue> key) {
+        return new ItemWrite(table, RowKeys.of(table, key), null, old -> {
+            Map<String, AttributeValue> next = new LinkedHashMap<>(key);
+            next.put("n", number(count(old) + 1));
+            return next;
+        }, false, ReturnValues.NONE, List.of());
+    }
+
+    private static long count(Map<String, AttributeValue> item) {
+        return item == null ? 0 : ((AttributeValue.N) item.get("n")).value().bigDecimal().longValueExact();
+    }
+
+    private static AttributeValue number(long n) {
+        return new AttributeValue.N(DynamoNumber.parse(Long.toString(n)));
+    }
+
+    @Test
+    void queriesAndScansPageThroughWhatEitherServerWrote() {
+        TableDefinition table = TestEngine.createTable(a, "items", true, null, List.of(TestEngine.localIndex("byLocal")));
+        TableDefinition onB = b.catalog().find("items");
+        for (int p = 0; p < 20; p++) {
+            for (int s = 0; s < 10; s++) {
+                Engine e = (p + s) % 2 == 0 ? a : b;
+                e.items().write(ItemWrite.put(p % 2 == 0 ? table : onB, item("pk", "p" + p, "sk", s, "lsk", 100 - s),
+                        null, ReturnValues.NONE, false, false));
+            }
+        }
+        // A Query in pages of 3, forward and backward, on the table and on the local index.
+        for (String index : new String[] {null, "byLocal"}) {
+            for (boolean forward : new boolean[] {true, false}) {
+                List<Map<String, AttributeValue>> read = new ArrayList<>();
+                Map<String, AttributeValue> start = null;
+                do {
+                    Page page = b.items().query(onB, new QuerySpec(index, Map.of("pk", new KeyCondition("EQ",
+                            List.of(new AttributeValue.S("p7")))), null, false, null, null, start, 3, forward, true));
+                    read.addAll(page.items());
+                    start = page.lastEvaluatedKey();
+                } while (start != null);
+                assertEquals(10, read.size(), index + " " + forward);
+                long first = ((AttributeValue.N) read.get(0).get("sk")).value().bigDecimal().longValue();
+                boolean ascendingSk = forward == (index == null);
+                assertEquals(ascendingSk ? 0 : 9, first, index + " " + forward);
+            }
+        }
+        // A Scan in pages, whole and in parallel segments: every item exactly once.
+        for (int total : new int[] {1, 4}) {
+            Set<String> seen = new HashSet<>();
+            for (int segment = 0; segment < total; segment++) {
+                Map<String, AttributeValue> start = null;
+                do {
+                    Page page = (segment % 2 == 0 ? a : b).items().scan(table,
+                            new ScanSpec(null, null, null, null, start, segment, total, 7, true));
+                    for (Map<String, AttributeValue> i : page.items()) {
+                        assertTrue(seen.add(i.get("pk") + "/" + i.get("sk")), "read twice: " + i);
+                    }
+                    start = page.lastEvaluatedKey();
+                } while (start != null);
+            }
+            assertEquals(200, seen.size(), total + " segments");
+        }
+    }
+
+    @Test
+    void transfersFromBothServersKeepTheTotalAndAuditsSeeItWhole() throws Exception {
+        TableDefinition table = TestEngine.createTable(a, "bank", false, null, null);
+        TableDefinition onB = b.catalog().find("bank");
+        int accounts = 20;
+        for (int i = 0; i < accounts; i++) {
+            a.items().write(ItemWrite.put(table, item("pk", "acct" + i, "n", 100), null, ReturnValues.NONE, false, false));
+        }
+        AtomicBoolean done = new AtomicBoolean();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        AtomicInteger transfers = new AtomicInteger();
+        AtomicInteger audits = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            Engine e = w % 2 == 0 ? a : b;
+            TableDefinition t = w % 2 == 0 ? table : onB;
+            long seed = w;
+            threads.add(Thread.ofPlatform().start(() -> {
+                Random random = new Random(seed);
+                for (int i = 0; i < transfersPerWriter(); i++) {
+                    int from = random.nextInt(accounts);
+                    int to = (from + 1 + random.nextInt(accounts - 1)) % accounts;
+                    int amount = 1 + random.nextInt(10);
+                    try {
+                        e.items().transactWrite(List.of(add(t, "acct" + from, -amount), add(t, "acct" + to, amount)), null);
+                        transfers.incrementAndGet();
+                    } catch (TransactionCanceledException conflict) {
+                        // TransactionConflict: the caller may retry, as with DynamoDB.
+                    } catch (Throwable x) {
+                        failures.add(x.toString());
+                    }
+                }
+            }));
+        }
+        List<Thread> auditors = new ArrayList<>();
+        for (Engine e : List.of(a, b)) {
+            TableDefinition t = e == a ? table : onB;
+            auditors.add(Thread.ofPlatform().start(() -> {
+                List<Items.Get> gets = new ArrayList<>();
+                for (int i = 0; i < accounts; i++) gets.add(new Items.Get(t, item("pk", "acct" + i), null));
+                while (!done.get()) {
+                    try {
+                        long total = 0;
+                        for (Page p : e.items().transactGet(gets)) total += count(p.items().get(0));
+                        if (total != 100L * accounts) failures.add("audit saw " + total);
+                        audits.incrementAndGet();
+                    } catch (TransactionCanceledException conflict) {
+                        // a transfer in flight: DynamoDB cancels such a read too
+                    } catch (Throwable x) {
+                        failures.add(x.toString());
+                    }
+                }
+            }));
+        }
+        for (Thread t : threads) t.join();
+        done.set(true);
+        for (Thread t : auditors) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+        assertTrue(transfers.get() > 0, "some transfers committed");
+        long total = 0;
+        for (int i = 0; i < accounts; i++) total += count(b.items().get(onB, item("pk", "acct" + i), true, null).item());
+        assertEquals(100L * accounts, total, "after " + transfers.get() + " transfers and " + audits.get() + " audits");
+    }
+
+    private static ItemWrite add(TableDefinition table, String account, long amount) {
+        Map<String, AttributeValue> key = item("pk", account);
+        return new ItemWrite(table, RowKeys.of(table, key), null, old -> {
+            Map<String, AttributeValue> next = new LinkedHashMap<>(key);
+            next.put("n", number(count(old) + amount));
+            return next;
+        }, false, ReturnValues.NONE, List.of());
+    }
+
+    @Test
+    void whatSharedStorageDoesNotKeepYetIsRefusedBeforeAnythingIsWritten() {
+        DynamoDbException gsi = assertThrows(DynamoDbException.class,
+                () -> TestEngine.createTable(a, "g", false, List.of(TestEngine.globalIndex("byGroup")), null));
+        assertEquals(ErrorType.VALIDATION, gsi.type());
+        assertTrue(gsi.getMessage().startsWith("Global secondary indexes are not supported"), gsi.getMessage());
+        assertNull(a.catalog().find("g"));
+        TestEngine.createTable(a, "ttl", false, null, null);
+        DynamoDbException ttl = assertThrows(DynamoDbException.class, () -> a.timeToLive().update("ttl", true, "expires"));
+        assertTrue(ttl.getMessage().startsWith("Time to Live is not supported"), ttl.getMessage());
+    }
+}
