@@ -25,7 +25,10 @@ import java.util.function.UnaryOperator;
  *
  * <p>Item operations look tables up on every request, so lookups are lock-free map reads. Table
  * changes (create, update, delete, tagging) are rare and serialized by one lock, which keeps
- * "check the name is free, then write" simple and correct.
+ * "check the name is free, then write" simple and correct. On storage that several servers share,
+ * each change also expects the rows it replaces as this server last read them, and starts over
+ * from the stored rows when another server changed them first; {@link #refresh} and the reading
+ * of unknown names bring other servers' changes in.
  *
  * <p>Catalog rows: {@code 'T' + table name (UTF-8)} holds the {@link TableCodec} form of a
  * table; {@code 'N'} holds the next table id (8 bytes, big-endian); {@code 'D' + table id}

@@ -59,7 +59,10 @@ import java.util.Map;
  *   <li><b>stage</b> everything in one batch: the item row, local index entries, global index
  *       changes for the {@link IndexPropagator}, the table's counters, the item collection's
  *       size (refused past its limit), and one {@link ChangeRecord} for the {@link ChangeLog};</li>
- *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when.</li>
+ *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when. The batch
+ *       expects each item as it was read: on storage that several servers share, a commit that
+ *       another server's write overtook applies nothing, and the write starts over from the
+ *       read (on RocksDB the item locks already exclude that).</li>
  * </ol>
  * Alternator's {@code rmw_operation} is the model: the new item is a pure function of the old
  * one, so nothing but the commit has an effect, and a write whose condition fails or whose
