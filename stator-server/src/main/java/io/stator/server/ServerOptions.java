@@ -25,19 +25,22 @@ import java.util.function.Consumer;
  * @param streams                  DynamoDB Streams' shards, retention and --stream-delay
  * @param throughput               whether throughput limits throttle (--throughput) and when partitions split
  * @param metricsPort              a port serving GET /metrics only (--metrics-port), 0 for any free one; -1 for none
+ * @param cassandra                the Cassandra cluster the data is in (--storage cassandra); null for RocksDB in
+ *                                 {@code dataDirectory} (or in memory)
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
                             PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
-                            ThroughputSettings throughput, int metricsPort) {
+                            ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
-                MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1);
+                MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
+                null);
     }
 
     /** True when the server speaks HTTPS. */
@@ -78,7 +81,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
-                m.metricsPort);
+                m.metricsPort, m.cassandra);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -94,6 +97,9 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withInMemory(boolean inMemory) { return with(o -> o.inMemory = inMemory); }
 
     public ServerOptions withMetricsPort(int port) { return with(o -> o.metricsPort = port); }
+
+    /** On this Cassandra cluster instead of RocksDB (null: back on RocksDB). */
+    public ServerOptions withCassandra(CassandraOptions cassandra) { return with(o -> o.cassandra = cassandra); }
 
     public ServerOptions withTls(Path certificateFile, Path keyFile) {
         return with(o -> {
@@ -126,6 +132,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public StreamSettings streams;
         public ThroughputSettings throughput;
         public int metricsPort;
+        public CassandraOptions cassandra;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -148,6 +155,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             streams = o.streams;
             throughput = o.throughput;
             metricsPort = o.metricsPort;
+            cassandra = o.cassandra;
         }
     }
 }

@@ -11,7 +11,7 @@ import io.stator.server.auth.SignedRequest;
 import io.stator.server.http.NettyHttpServer;
 import io.stator.server.http.TlsContexts;
 import io.stator.server.metrics.MetricsEndpoint;
-import io.stator.storage.rocksdb.RocksStorage;
+import io.stator.storage.Storage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -59,12 +59,7 @@ public final class StatorServer implements AutoCloseable {
         CompletableFuture<Engine> opening = new CompletableFuture<>();
         Thread.ofPlatform().name("stator-open").start(() -> {
             try {
-                RocksStorage storage = RocksStorage.builder(options.dataDirectory())
-                        .inMemory(options.inMemory())
-                        .fsync(options.fsync())
-                        .memoryBytes(options.memory().storageBytes())
-                        .open();
-                opening.complete(new Engine(storage, options.engineConfig()));
+                opening.complete(openEngine(options));
             } catch (Throwable t) {
                 opening.completeExceptionally(t);
             }
@@ -110,6 +105,21 @@ public final class StatorServer implements AutoCloseable {
                         request.body())), accessControl, options.region(), metrics.requests(),
                 options.metricsOnMainPort() ? metrics : null));
         return new StatorServer(engine, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
+    }
+
+    /** The storage (StorageBackends: RocksDB, or Cassandra with --storage cassandra) and the engine on it. */
+    private static Engine openEngine(ServerOptions options) throws java.io.IOException {
+        Storage storage = StorageBackends.open(options);
+        try {
+            return new Engine(storage, options.engineConfig());
+        } catch (RuntimeException | Error e) {
+            try {
+                storage.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /**

@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The layout shows the architecture (docs/architecture.md), and these rules keep it so: no
  * package depends on itself through others; the modules' arrows point down only (server ->
- * engine -> core and the storage contract; the RocksDB backend knows only the contract); an
- * action never calls another action; no main source file grows past 800 lines.
+ * engine -> core and the storage contract; the server also -> the RocksDB and Cassandra backends,
+ * which only its assembly (io.stator.server, the command line) knows; each backend knows only the
+ * contract); an action never calls another action; no main source file grows past 800 lines.
  */
 class ArchitectureTest {
 
@@ -40,7 +41,8 @@ class ArchitectureTest {
     @Test
     void everyModuleIsChecked() {
         for (String module : List.of("io.stator.core.model.AttributeValue", "io.stator.storage.Storage",
-                "io.stator.storage.rocksdb.RocksStorage", "io.stator.engine.Engine", "io.stator.server.StatorServer")) {
+                "io.stator.storage.rocksdb.RocksStorage", "io.stator.storage.cassandra.CassandraCollectionStore",
+                "io.stator.engine.Engine", "io.stator.server.StatorServer")) {
             assertEquals(true, MAIN.contain(module), module);
         }
     }
@@ -70,7 +72,28 @@ class ArchitectureTest {
     void theEngineKnowsNoFrontEndAndNoBackend() {
         noClasses().that().resideInAPackage("io.stator.engine..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.stator.server..", "io.stator.storage.rocksdb..",
-                        "com.fasterxml.jackson..", "io.netty..")
+                        "io.stator.storage.cassandra..", "com.datastax..", "com.fasterxml.jackson..", "io.netty..")
+                .check(MAIN);
+    }
+
+    @Test
+    void theBackendsKnowNothingOfEachOther() {
+        noClasses().that().resideInAPackage("io.stator.storage.rocksdb..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.stator.storage.cassandra..", "com.datastax..")
+                .check(MAIN);
+        noClasses().that().resideInAPackage("io.stator.storage.cassandra..")
+                .should().dependOnClassesThat().resideInAPackage("io.stator.storage.rocksdb..")
+                .check(MAIN);
+    }
+
+    @Test
+    void onlyTheServersAssemblyKnowsTheBackends() {
+        // StorageBackends opens one; the command line parses --cassandra's addresses. Requests,
+        // HTTP, signatures, access and metrics reach the data through the engine only.
+        noClasses().that().resideInAPackage("io.stator.server..")
+                .and().resideOutsideOfPackages("io.stator.server", "io.stator.server.cli")
+                .should().dependOnClassesThat().resideInAnyPackage("io.stator.storage.rocksdb..",
+                        "io.stator.storage.cassandra..", "com.datastax..")
                 .check(MAIN);
     }
 

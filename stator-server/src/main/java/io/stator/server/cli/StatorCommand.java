@@ -6,15 +6,19 @@ import io.stator.engine.EngineConfig;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.streams.StreamSettings;
+import io.stator.server.CassandraOptions;
 import io.stator.server.MemoryBudget;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
 import io.stator.server.http.ConnectionLimits;
+import io.stator.storage.cassandra.CassandraSessions;
 import java.net.BindException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
@@ -38,8 +42,9 @@ public final class StatorCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
     int port = 8000;
 
-    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where data is stored (default: ${DEFAULT-VALUE}).")
-    Path dataDir = Path.of("stator-data");
+    /** Null when not given: --storage cassandra refuses it. */
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where data is stored (default: stator-data).")
+    Path dataDir;
 
     @Option(names = "--in-memory", description = "Keep everything in memory; nothing is written to disk.")
     boolean inMemory;
@@ -47,6 +52,27 @@ public final class StatorCommand implements Callable<Integer> {
     @Option(names = "--fsync", description = "Sync every write to disk before acknowledging it, so it survives "
             + "power loss, not only a crash of the server (concurrent writes share one sync).")
     boolean fsync;
+
+    @Option(names = "--storage", paramLabel = "BACKEND", description = "rocksdb (the default): the data is in "
+            + "--data-dir (or in memory), this server's alone; cassandra: in the Apache Cassandra cluster of "
+            + "--cassandra, shared with the other servers that use it (docs/cassandra.md).")
+    String storage = "rocksdb";
+
+    @Option(names = "--cassandra", paramLabel = "HOST[:PORT],...", description = "With --storage cassandra: nodes "
+            + "of the cluster to reach it through (port 9042 unless given).")
+    String cassandra;
+
+    @Option(names = "--keyspace", paramLabel = "NAME", description = "With --storage cassandra: the keyspace of the "
+            + "data, shared by the servers of one deployment, created if it does not exist (default: stator).")
+    String keyspace;
+
+    @Option(names = "--replication", paramLabel = "N", description = "With --storage cassandra: the keyspace's "
+            + "replication factor (SimpleStrategy) if this server creates it (default: 3).")
+    Integer replication;
+
+    @Option(names = "--cassandra-datacenter", paramLabel = "NAME", description = "With --storage cassandra: the "
+            + "datacenter whose nodes this server sends its requests to (default: datacenter1).")
+    String cassandraDatacenter;
 
     @Option(names = "--region", description = "Region used in ARNs, and with --credentials the region requests "
             + "must be signed for (default: ${DEFAULT-VALUE}).")
@@ -156,6 +182,12 @@ public final class StatorCommand implements Callable<Integer> {
         if (metricsPort != null && metricsPort != 0 && metricsPort == port) {
             return fail("--metrics-port must differ from --port (GET /metrics is served on --port already)");
         }
+        CassandraOptions cassandraOptions;
+        try {
+            cassandraOptions = cassandraOptions();
+        } catch (IllegalArgumentException e) {
+            return fail(e.getMessage());
+        }
         if (!region.matches("[a-z0-9-]+")) return fail("--region must look like us-east-1, got '" + region + "'");
         if (!accountId.matches("\\d{12}")) return fail("--account-id must be 12 digits, got '" + accountId + "'");
         if (credentials != null && !Files.isReadable(credentials)) {
@@ -213,7 +245,8 @@ public final class StatorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return fail(e.getMessage());
         }
-        ServerOptions options = ServerOptions.defaults(dataDir.toAbsolutePath()).with(o -> {
+        Path dataDirectory = (dataDir == null ? Path.of("stator-data") : dataDir).toAbsolutePath();
+        ServerOptions options = ServerOptions.defaults(dataDirectory).with(o -> {
             o.host = host;
             o.port = port;
             o.inMemory = inMemory;
@@ -233,6 +266,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.connectionLimits = limits;
             o.memory = memory;
             o.metricsPort = metricsPort == null ? -1 : metricsPort;
+            o.cassandra = cassandraOptions;
         });
         StatorServer server;
         try {
@@ -251,6 +285,60 @@ public final class StatorCommand implements Callable<Integer> {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * --storage and its options: null for RocksDB, else where the Cassandra cluster is. Refuses the
+     * options of one backend given with the other, with the option's name.
+     */
+    CassandraOptions cassandraOptions() {
+        switch (storage) {
+            case "rocksdb" -> {
+                String[][] cassandraOnly = {{"--cassandra", cassandra}, {"--keyspace", keyspace},
+                        {"--replication", replication == null ? null : replication.toString()},
+                        {"--cassandra-datacenter", cassandraDatacenter}};
+                for (String[] option : cassandraOnly) {
+                    if (option[1] != null) {
+                        throw new IllegalArgumentException(option[0] + " needs --storage cassandra (the storage is "
+                                + "rocksdb, in --data-dir)");
+                    }
+                }
+                return null;
+            }
+            case "cassandra" -> {
+                if (cassandra == null) {
+                    throw new IllegalArgumentException("--storage cassandra needs --cassandra HOST[:PORT],... (nodes "
+                            + "of the cluster to reach it through)");
+                }
+                String inCluster = " is for --storage rocksdb: with --storage cassandra the data is in the cluster";
+                if (dataDir != null) throw new IllegalArgumentException("--data-dir" + inCluster);
+                if (inMemory) throw new IllegalArgumentException("--in-memory" + inCluster);
+                if (fsync) {
+                    throw new IllegalArgumentException("--fsync" + inCluster + ", whose nodes sync their commit logs "
+                            + "as they are configured to (commitlog_sync)");
+                }
+                List<InetSocketAddress> contactPoints;
+                try {
+                    contactPoints = CassandraSessions.contactPoints(cassandra);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--cassandra must be HOST[:PORT] addresses separated by commas, "
+                            + "got '" + cassandra + "' (" + e.getMessage() + ")");
+                }
+                String name = keyspace == null ? CassandraOptions.DEFAULT_KEYSPACE : keyspace;
+                if (!name.matches("[a-z][a-z0-9_]{0,47}")) {
+                    throw new IllegalArgumentException("--keyspace must be a lowercase letter and up to 47 more "
+                            + "lowercase letters, digits or underscores, got '" + name + "'");
+                }
+                int copies = replication == null ? CassandraOptions.DEFAULT_REPLICATION : replication;
+                if (copies < 1) throw new IllegalArgumentException("--replication must be at least 1, got " + copies);
+                String datacenter = cassandraDatacenter == null ? CassandraOptions.DEFAULT_DATACENTER
+                        : cassandraDatacenter;
+                if (datacenter.isBlank()) throw new IllegalArgumentException("--cassandra-datacenter must not be empty");
+                return new CassandraOptions(contactPoints, datacenter, name, copies);
+            }
+            default -> throw new IllegalArgumentException("--storage must be rocksdb or cassandra, got '" + storage
+                    + "'");
+        }
     }
 
     /** --ttl-delay's value, or its error naming the option. */
@@ -321,11 +409,21 @@ public final class StatorCommand implements Callable<Integer> {
         return ServerOptions.isLoopback(host);
     }
 
+    private static void defaultProperty(String name, String value) {
+        if (System.getProperty(name) == null) System.setProperty(name, value);
+    }
+
     public static void main(String[] args) {
         // Netty logs through SLF4J when it finds it on the class path, and SLF4J without a binding
         // prints three lines of warnings on stderr. The command's output is its interface (one
         // line when ready, one line of reason when not), so Netty logs through the JDK instead.
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        // The Cassandra driver (--storage cassandra) logs through SLF4J, to stderr: its warnings
+        // only, and not its control connection's, which fails over to another node by itself; a
+        // cluster it cannot reach at all stops the start, and the reason is the one line then.
+        defaultProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        defaultProperty("org.slf4j.simpleLogger.log.com.datastax.oss.driver.internal.core.control.ControlConnection",
+                "error");
         CommandLine cli = new CommandLine(new StatorCommand());
         cli.setParameterExceptionHandler((e, a) -> {
             System.err.println("stator: " + e.getMessage().replace('\n', ' ') + " (see stator --help)");

@@ -207,7 +207,8 @@ class StatorCommandTest {
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
                 "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
                 "--max-connections", "--ttl-delay", "--memory", "--stream-delay", "--stream-shards",
-                "--stream-shard-period", "--stream-retention", "--metrics-port")) {
+                "--stream-shard-period", "--stream-retention", "--metrics-port", "--storage", "--cassandra",
+                "--keyspace", "--replication", "--cassandra-datacenter")) {
             assertTrue(usage.contains(option), option + " in " + usage);
         }
     }
@@ -262,6 +263,69 @@ class StatorCommandTest {
                 dir.resolve("data").toString(), "--tls-cert", certs.serverCertificateChain().toString(),
                 "--tls-key", certs.serverKey().toString()), "--credentials");
         assertTrue(reason.contains("--allow-anonymous"), reason);
+    }
+
+    // ---- the storage: RocksDB or a Cassandra cluster ------------------------------------------
+
+    @Test
+    void anUnknownStorageIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--storage", "dynamo"),
+                "--storage must be rocksdb or cassandra, got 'dynamo'");
+    }
+
+    @Test
+    void cassandraOptionsWithoutStorageCassandraAreRefusedWithOneLine() throws Exception {
+        for (String[] option : new String[][] {{"--cassandra", "127.0.0.1"}, {"--keyspace", "stator"},
+                {"--replication", "3"}, {"--cassandra-datacenter", "datacenter1"}}) {
+            assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), option[0], option[1]),
+                    option[0] + " needs --storage cassandra");
+        }
+        assertRefused(launch("--port", "0", "--storage", "rocksdb", "--cassandra", "127.0.0.1"),
+                "--cassandra needs --storage cassandra");
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
+    void storageCassandraWithoutContactPointsIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--storage", "cassandra"),
+                "--storage cassandra needs --cassandra HOST[:PORT],...");
+    }
+
+    @Test
+    void rocksDbsOptionsWithStorageCassandraAreRefusedWithOneLine() throws Exception {
+        String[] cassandra = {"--port", "0", "--storage", "cassandra", "--cassandra", "127.0.0.1:1"};
+        assertRefused(launch(concat(cassandra, "--data-dir", dir.resolve("data").toString())),
+                "--data-dir is for --storage rocksdb: with --storage cassandra the data is in the cluster");
+        assertRefused(launch(concat(cassandra, "--in-memory")), "--in-memory is for --storage rocksdb");
+        assertRefused(launch(concat(cassandra, "--fsync")), "--fsync is for --storage rocksdb");
+        assertFalse(Files.exists(dir.resolve("data")));
+    }
+
+    @Test
+    void cassandraOptionsThatCannotBeAreRefusedWithOneLine() throws Exception {
+        String[] cassandra = {"--port", "0", "--storage", "cassandra"};
+        assertRefused(launch(concat(cassandra, "--cassandra", "127.0.0.1:x")),
+                "--cassandra must be HOST[:PORT] addresses separated by commas, got '127.0.0.1:x' ('127.0.0.1:x' is "
+                        + "not HOST[:PORT])");
+        assertRefused(launch(concat(cassandra, "--cassandra", "127.0.0.1,,127.0.0.2")), "('' is not HOST[:PORT])");
+        assertRefused(launch(concat(cassandra, "--cassandra", "127.0.0.1:70000")), "'127.0.0.1:70000' is not");
+        assertRefused(launch(concat(cassandra, "--cassandra", "127.0.0.1", "--keyspace", "Stator")),
+                "--keyspace must be a lowercase letter and up to 47 more lowercase letters, digits or underscores, "
+                        + "got 'Stator'");
+        assertRefused(launch(concat(cassandra, "--cassandra", "127.0.0.1", "--replication", "0")),
+                "--replication must be at least 1, got 0");
+    }
+
+    @Test
+    void aCassandraClusterThatCannotBeReachedIsRefusedWithOneLine() throws Exception {
+        // Nothing listens on port 1: the driver's connection is refused at once.
+        String reason = assertRefused(launch("--port", "0", "--storage", "cassandra", "--cassandra", "127.0.0.1:1"),
+                "cannot reach the Cassandra cluster at 127.0.0.1:1 (--cassandra)");
+        assertTrue(reason.toLowerCase(java.util.Locale.ROOT).contains("refused"), reason);
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        return Stream.concat(Stream.of(first), Stream.of(more)).toArray(String[]::new);
     }
 
     // ---- TLS and connection limits ------------------------------------------------------------
