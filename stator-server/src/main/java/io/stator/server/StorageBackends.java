@@ -23,11 +23,11 @@ import java.util.stream.Collectors;
  * engine's {@link SharedStorage} on a {@link CassandraCollectionStore}. The one class of the
  * server that knows the backends (ArchitectureTest).
  */
-final class StorageBackends {
+public final class StorageBackends {
 
     private StorageBackends() {}
 
-    static Storage open(ServerOptions options) throws IOException {
+    public static Storage open(ServerOptions options) throws IOException {
         return options.cassandra() == null ? openRocksDb(options) : openCassandra(options);
     }
 

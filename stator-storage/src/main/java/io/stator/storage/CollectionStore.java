@@ -51,6 +51,16 @@ public interface CollectionStore {
     byte[] get(byte[] rowKey, Consistency consistency);
 
     /**
+     * The rows' values (null for an absent row), in the keys' order: {@link #get} of each, which
+     * a backend with network round trips runs all at once.
+     */
+    default List<byte[]> getAll(List<byte[]> rowKeys, Consistency consistency) {
+        List<byte[]> values = new java.util.ArrayList<>(rowKeys.size());
+        for (byte[] k : rowKeys) values.add(get(k, consistency));
+        return values;
+    }
+
+    /**
      * The rows of one collection and kind with clustering bytes in [from, to), both row keys of
      * that collection and kind (either may be null for unbounded, with {@code within} then giving
      * any row key of the collection and kind), ascending or descending. Close the cursor when done.

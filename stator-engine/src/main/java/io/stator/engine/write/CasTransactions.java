@@ -399,23 +399,22 @@ public final class CasTransactions {
      */
     public List<byte[]> readAll(List<byte[]> rowKeys) {
         for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-            List<byte[]> first = new ArrayList<>(rowKeys.size());
+            // Each pass reads every row at once (CollectionStore.getAll), so that the moment
+            // between the passes is short even for a hundred rows.
+            List<byte[]> first = store.getAll(rowKeys, Consistency.STRONG);
             boolean settled = false;
             for (int i = 0; i < rowKeys.size(); i++) {
-                byte[] stored = store.get(rowKeys.get(i), Consistency.STRONG);
-                Envelope e = Envelope.decode(stored);
+                Envelope e = Envelope.decode(first.get(i));
                 if (e.intent() != null) {
-                    if (!resolve(rowKeys.get(i), stored, e)) throw new ConflictException(i);
+                    if (!resolve(rowKeys.get(i), first.get(i), e)) throw new ConflictException(i);
                     settled = true;
                     break;
                 }
-                first.add(stored);
             }
             if (settled) continue;
+            List<byte[]> second = store.getAll(rowKeys, Consistency.STRONG);
             boolean same = true;
-            for (int i = 0; i < rowKeys.size() && same; i++) {
-                same = Arrays.equals(first.get(i), store.get(rowKeys.get(i), Consistency.STRONG));
-            }
+            for (int i = 0; i < rowKeys.size() && same; i++) same = Arrays.equals(first.get(i), second.get(i));
             if (!same) continue;
             List<byte[]> values = new ArrayList<>(rowKeys.size());
             for (byte[] stored : first) values.add(Envelope.decode(stored).committed());

@@ -74,7 +74,9 @@ public final class StatorProcess implements AutoCloseable {
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add("io.stator.server.cli.StatorCommand");
-        command.addAll(List.of("--port", "0", "--data-dir", dataDirectory.toString()));
+        command.addAll(List.of("--port", "0"));
+        // No data directory for a server on shared storage (--storage cassandra).
+        if (dataDirectory != null) command.addAll(List.of("--data-dir", dataDirectory.toString()));
         // These tests load data faster than a new DynamoDB table would take it; throughput is
         // ThrottlingTest's subject, so they report capacity without throttling unless they ask.
         if (!statorOptions.contains("--throughput")) command.addAll(List.of("--throughput", "report"));

@@ -67,7 +67,7 @@ public final class StatorTestServer implements AutoCloseable {
             // Functional tests load data faster than a new DynamoDB table would take it: they report
             // capacity without throttling. Tests of throttling ask for it (ThroughputSettings.DEFAULTS).
             ServerOptions options = ServerOptions.defaults(dir).withPort(0).withThroughput(REPORT_ONLY);
-            StatorTestServer s = new StatorTestServer(dir, true, adjust.apply(options));
+            StatorTestServer s = new StatorTestServer(dir, true, adjust.apply(TestBackend.on(options)));
             s.startServer();
             return s;
         } catch (IOException e) {

@@ -104,6 +104,17 @@ public final class CassandraCluster implements AutoCloseable {
      * The cluster of {@value #CONTACT_POINTS_ENV} when it is set, else a new one of
      * {@value #NODES_PROPERTY} nodes (3 by default).
      */
+    private static CassandraCluster shared;
+
+    /**
+     * The one cluster of this JVM's tests ({@link #fromEnvironmentOrStart}), made on first use:
+     * every test class of the JVM shares it, whichever way it asks for it.
+     */
+    public static synchronized CassandraCluster shared() {
+        if (shared == null) shared = fromEnvironmentOrStart();
+        return shared;
+    }
+
     public static CassandraCluster fromEnvironmentOrStart() {
         String given = System.getenv(CONTACT_POINTS_ENV);
         if (given != null && !given.isBlank()) {

@@ -26,6 +26,7 @@ import io.stator.storage.StorageFaultException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -175,6 +176,34 @@ public final class CassandraCollectionStore implements CollectionStore {
         Row row = rows.hasNext() ? rows.next() : null;
         if (row == null || row.isNull(0)) return null;
         return bytes(row.getByteBuffer(0));
+    }
+
+    /** Every read sent at once; one that fails is read again alone, with {@link #get}'s retries. */
+    @Override
+    public List<byte[]> getAll(List<byte[]> rowKeys, Consistency consistency) {
+        ConsistencyLevel level = level(consistency, true);
+        List<java.util.concurrent.CompletableFuture<byte[]>> reads = new ArrayList<>(rowKeys.size());
+        for (byte[] rowKey : rowKeys) {
+            Statements s = statements(RowKeyFraming.tableId(rowKey));
+            if (s == null) {
+                reads.add(java.util.concurrent.CompletableFuture.completedFuture(null));
+                continue;
+            }
+            reads.add(session.executeAsync(s.get().bind(pk(rowKey), RowKeyFraming.kind(rowKey), ck(rowKey))
+                    .setConsistencyLevel(level)).toCompletableFuture().thenApply(rs -> {
+                        Row row = rs.one();
+                        return row == null || row.isNull(0) ? null : bytes(row.getByteBuffer(0));
+                    }));
+        }
+        List<byte[]> values = new ArrayList<>(rowKeys.size());
+        for (int i = 0; i < rowKeys.size(); i++) {
+            try {
+                values.add(reads.get(i).join());
+            } catch (java.util.concurrent.CompletionException e) {
+                values.add(get(rowKeys.get(i), consistency));
+            }
+        }
+        return values;
     }
 
     @Override

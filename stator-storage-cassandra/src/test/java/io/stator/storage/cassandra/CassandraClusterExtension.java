@@ -25,7 +25,7 @@ public final class CassandraClusterExtension implements BeforeAllCallback, Param
     public static CassandraCluster cluster(ExtensionContext context) {
         // An AutoCloseable value of the root store is closed when the test run ends.
         return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(
-                CassandraCluster.class, key -> CassandraCluster.fromEnvironmentOrStart(), CassandraCluster.class);
+                CassandraCluster.class, key -> CassandraCluster.shared(), CassandraCluster.class);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.stator.server;
+package io.stator.server.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.stator.server.CassandraOptions;
+import io.stator.server.ServerOptions;
+import io.stator.server.StatorServer;
+import io.stator.server.StorageBackends;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.storage.Storage;
 import io.stator.storage.cassandra.CassandraCluster;
@@ -16,7 +20,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -24,8 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A server on Apache Cassandra ({@code --storage cassandra}) against a real cluster
- * (CassandraClusterExtension; one node in this module's build): the wiring from the options to
- * the storage. What the engine does on it is SharedStorage's to show, once it is built.
+ * (CassandraClusterExtension, shared with every test of the on-cassandra execution): the wiring
+ * from the options to the storage, and two servers serving one keyspace.
  */
 @ExtendWith(CassandraClusterExtension.class)
 class StatorServerOnCassandraTest {
@@ -62,8 +65,6 @@ class StatorServerOnCassandraTest {
     }
 
     @Test
-    @Disabled("SharedStorage (stator-engine) is still a stub whose methods throw UnsupportedOperationException: "
-            + "the engine cannot open on it yet")
     void twoServersOnOneKeyspaceServeTheSameTables(CassandraCluster cluster, CqlSession session) throws Exception {
         String keyspace = keyspace();
         ServerOptions options = options(cluster, keyspace, 1).withPort(0);

@@ -1,0 +1,401 @@
+package io.stator.server.cassandra;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.stator.server.CassandraOptions;
+import io.stator.server.ServerOptions;
+import io.stator.server.StatorServer;
+import io.stator.server.testing.StatorProcess;
+import io.stator.server.testing.StatorTestServer;
+import io.stator.storage.cassandra.CassandraCluster;
+import io.stator.storage.cassandra.CassandraClusterExtension;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Get;
+import software.amazon.awssdk.services.dynamodb.model.ItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactGetItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Two Stator servers on one keyspace of a real three-node Cassandra cluster at replication
+ * factor 3, through the AWS SDK: the faults issue 15 names. Writers and readers are spread over
+ * both servers; what one acknowledges the other must see.
+ */
+@ExtendWith(CassandraClusterExtension.class)
+class TwoServersOnCassandraTest {
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private CassandraCluster cluster;
+    private String keyspace;
+
+    @BeforeEach
+    void keyspace(CassandraCluster cluster) {
+        this.cluster = cluster;
+        this.keyspace = "stator_two_" + Long.toUnsignedString(new Random().nextLong(), 36);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+    }
+
+    private ServerOptions options() {
+        return ServerOptions.defaults(Path.of("unused-on-cassandra")).withPort(0)
+                .withThroughput(StatorTestServer.REPORT_ONLY)
+                .withCassandra(CassandraOptions.of(cluster.contactPoints()).withKeyspace(keyspace, 3));
+    }
+
+    /** A server on the keyspace, in this JVM, and its client. */
+    private DynamoDbClient server() throws Exception {
+        StatorServer server = StatorServer.start(options());
+        opened.add(server);
+        DynamoDbClient client = StatorTestServer.newClient(URI.create(server.endpoint()), "us-east-1",
+                StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
+        opened.add(client);
+        return client;
+    }
+
+    private static Map<String, AttributeValue> key(String id) {
+        return Map.of("id", AttributeValue.fromS(id));
+    }
+
+    private static long number(Map<String, AttributeValue> item, String name) {
+        return Long.parseLong(item.get(name).n());
+    }
+
+    // ---- the bank-transfer audit ------------------------------------------------------------------
+
+    @Test
+    void transfersOverTwoServersNeverChangeTheTotalThatAuditsSee() throws Exception {
+        DynamoDbClient[] servers = {server(), server()};
+        String table = StatorTestServer.tableName();
+        StatorTestServer.createTable(servers[0], table);
+        int accounts = 100;
+        for (int i = 0; i < accounts; i++) {
+            int account = i;
+            servers[i % 2].putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS("acct" + account),
+                    "balance", AttributeValue.fromN("100"))));
+        }
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        AtomicInteger transfers = new AtomicInteger();
+        AtomicInteger audits = new AtomicInteger();
+        List<Thread> writers = new ArrayList<>();
+        for (int w = 0; w < 8; w++) {
+            DynamoDbClient client = servers[w % 2];
+            long seed = w;
+            writers.add(Thread.ofPlatform().start(() -> {
+                Random random = new Random(seed);
+                for (int done = 0; done < 6; ) {
+                    int from = random.nextInt(accounts);
+                    int to = (from + 1 + random.nextInt(accounts - 1)) % accounts;
+                    String amount = Integer.toString(1 + random.nextInt(10));
+                    try {
+                        client.transactWriteItems(b -> b.transactItems(
+                                move(table, "acct" + from, "-" + amount), move(table, "acct" + to, amount)));
+                        transfers.incrementAndGet();
+                        done++;
+                    } catch (TransactionCanceledException conflict) {
+                        // TransactionConflict with another transfer: try another, as a client would
+                    } catch (RuntimeException e) {
+                        failures.add("transfer: " + e);
+                        return;
+                    }
+                }
+            }));
+        }
+        List<Thread> auditors = new ArrayList<>();
+        for (DynamoDbClient client : servers) {
+            auditors.add(Thread.ofPlatform().start(() -> {
+                List<TransactGetItem> gets = new ArrayList<>();
+                for (int i = 0; i < accounts; i++) {
+                    gets.add(TransactGetItem.builder().get(Get.builder().tableName(table).key(key("acct" + i)).build()).build());
+                }
+                boolean audited = false;
+                while (writing.get() || !audited) {
+                    try {
+                        long total = 0;
+                        for (ItemResponse r : client.transactGetItems(b -> b.transactItems(gets)).responses()) {
+                            total += number(r.item(), "balance");
+                        }
+                        if (total != 100L * accounts) failures.add("an audit saw " + total);
+                        audits.incrementAndGet();
+                        audited = true;
+                    } catch (TransactionCanceledException conflict) {
+                        // a transfer in flight on one of the accounts: DynamoDB cancels such a read too
+                    } catch (RuntimeException e) {
+                        failures.add("audit: " + e);
+                        return;
+                    }
+                }
+            }));
+        }
+        for (Thread t : writers) t.join();
+        writing.set(false);
+        for (Thread t : auditors) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+        assertEquals(48, transfers.get());
+        assertTrue(audits.get() >= 2, "each server audited");
+        long total = 0;
+        for (int i = 0; i < accounts; i++) {
+            int account = i;
+            total += number(servers[i % 2].getItem(b -> b.tableName(table).key(key("acct" + account))
+                    .consistentRead(true)).item(), "balance");
+        }
+        assertEquals(100L * accounts, total, "after " + transfers.get() + " transfers and " + audits.get() + " audits");
+    }
+
+    private static TransactWriteItem move(String table, String account, String amount) {
+        return TransactWriteItem.builder().update(u -> u.tableName(table).key(key(account))
+                .updateExpression("SET balance = balance + :amount")
+                .expressionAttributeValues(Map.of(":amount", AttributeValue.fromN(amount)))).build();
+    }
+
+    // ---- conditional increments --------------------------------------------------------------------
+
+    @Test
+    void conditionalIncrementsFromBothServersCountExactly() throws Exception {
+        DynamoDbClient[] servers = {server(), server()};
+        String table = StatorTestServer.tableName();
+        StatorTestServer.createTable(servers[0], table);
+        servers[1].putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS("counter"),
+                "n", AttributeValue.fromN("0"))));
+        AtomicInteger succeeded = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            DynamoDbClient client = servers[t % 2];
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 10; ) {
+                    long seen = number(client.getItem(b -> b.tableName(table).key(key("counter")).consistentRead(true))
+                            .item(), "n");
+                    try {
+                        client.updateItem(b -> b.tableName(table).key(key("counter"))
+                                .updateExpression("SET n = :next").conditionExpression("n = :seen")
+                                .expressionAttributeValues(Map.of(":next", AttributeValue.fromN(Long.toString(seen + 1)),
+                                        ":seen", AttributeValue.fromN(Long.toString(seen)))));
+                        succeeded.incrementAndGet();
+                        i++;
+                    } catch (ConditionalCheckFailedException lost) {
+                        refused.incrementAndGet(); // the other server (or a neighbour) counted first
+                    } catch (RuntimeException e) {
+                        failures.add(e.toString());
+                        return;
+                    }
+                }
+            }));
+        }
+        for (Thread t : threads) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+        assertEquals(60, succeeded.get());
+        assertEquals(60, number(servers[0].getItem(b -> b.tableName(table).key(key("counter")).consistentRead(true))
+                .item(), "n"), refused.get() + " increments refused on the way");
+    }
+
+    // ---- a node killed under load -------------------------------------------------------------------
+
+    @Test
+    void aNodeKilledUnderMixedLoadLosesNoAcknowledgedWriteAndRejoins() throws Exception {
+        assumeTrue(cluster.managed(), "the test kills a node it started");
+        DynamoDbClient[] servers = {server(), server()};
+        String table = StatorTestServer.tableName();
+        StatorTestServer.createTable(servers[0], table);
+        servers[0].putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS("counter"),
+                "n", AttributeValue.fromN("0"))));
+        AtomicBoolean running = new AtomicBoolean(true);
+        Set<String> acknowledgedPuts = ConcurrentHashMap.newKeySet();
+        Set<String> acknowledgedPairs = ConcurrentHashMap.newKeySet();
+        Set<String> triedPairs = ConcurrentHashMap.newKeySet();
+        AtomicLong acknowledgedAdds = new AtomicLong();
+        AtomicLong uncertainAdds = new AtomicLong();
+        AtomicInteger retryableErrors = new AtomicInteger();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            DynamoDbClient client = servers[t % 2];
+            int kind = t % 3;
+            int thread = t;
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; running.get(); i++) {
+                    String id = "t" + thread + "-" + i;
+                    try {
+                        if (kind == 0) {
+                            client.putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS(id))));
+                            acknowledgedPuts.add(id);
+                        } else if (kind == 1) {
+                            try {
+                                client.updateItem(b -> b.tableName(table).key(key("counter"))
+                                        .updateExpression("ADD n :one")
+                                        .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"))));
+                                acknowledgedAdds.incrementAndGet();
+                            } catch (SdkException e) {
+                                uncertainAdds.incrementAndGet();
+                                throw e;
+                            }
+                        } else {
+                            triedPairs.add(id);
+                            client.transactWriteItems(b -> b.transactItems(
+                                    pairItem(table, id + "a", id), pairItem(table, id + "b", id)));
+                            acknowledgedPairs.add(id);
+                        }
+                    } catch (TransactionCanceledException conflict) {
+                        retryableErrors.incrementAndGet();
+                    } catch (AwsServiceException e) {
+                        if (e.statusCode() >= 500 || e.isThrottlingException()) retryableErrors.incrementAndGet();
+                        else failures.add(id + ": " + e);
+                    } catch (SdkException e) {
+                        retryableErrors.incrementAndGet(); // a client-side timeout: retryable
+                    }
+                    sleep(20);
+                }
+            }));
+        }
+        sleep(4_000);
+        int victim = cluster.size() - 1;
+        cluster.killNode(victim);
+        sleep(8_000);
+        cluster.startNode(victim);
+        cluster.awaitAllSeenUp(Duration.ofMinutes(3));
+        sleep(4_000);
+        running.set(false);
+        for (Thread t : threads) t.join();
+
+        assertTrue(failures.isEmpty(), "only DynamoDB's retryable errors are allowed: " + failures);
+        assertFalse(acknowledgedPuts.isEmpty());
+        assertTrue(cluster.isRunning(victim), "the node rejoined");
+        for (String id : acknowledgedPuts) {
+            assertNotNull(servers[1].getItem(b -> b.tableName(table).key(key(id)).consistentRead(true)).item(),
+                    "acknowledged put " + id);
+        }
+        long n = number(servers[1].getItem(b -> b.tableName(table).key(key("counter")).consistentRead(true)).item(), "n");
+        assertTrue(n >= acknowledgedAdds.get() && n <= acknowledgedAdds.get() + uncertainAdds.get(),
+                n + " adds stored, " + acknowledgedAdds + " acknowledged, " + uncertainAdds + " uncertain");
+        for (String id : triedPairs) {
+            boolean a = present(servers[0], table, id + "a");
+            assertEquals(a, present(servers[1], table, id + "b"), "transaction " + id + " whole or absent");
+            if (acknowledgedPairs.contains(id)) assertTrue(a, "acknowledged transaction " + id);
+        }
+        System.out.printf("node killed under load: %d puts, %d adds (%d uncertain), %d transactions acknowledged;"
+                + " %d retryable errors%n", acknowledgedPuts.size(), acknowledgedAdds.get(), uncertainAdds.get(),
+                acknowledgedPairs.size(), retryableErrors.get());
+    }
+
+    private static TransactWriteItem pairItem(String table, String id, String pair) {
+        return TransactWriteItem.builder().put(p -> p.tableName(table).item(Map.of("id", AttributeValue.fromS(id),
+                "pair", AttributeValue.fromS(pair)))).build();
+    }
+
+    // ---- a server killed mid-transaction ------------------------------------------------------------
+
+    @Test
+    void aServerKilledMidTransactionLeavesEveryTransactionWholeOrAbsent(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        String contactPoints = cluster.contactPoints().stream()
+                .map(a -> a.getHostString() + ":" + a.getPort()).collect(Collectors.joining(","));
+        StatorProcess doomed = StatorProcess.start(null, dir.resolve("doomed.err"), List.of("-Xmx256m"),
+                List.of("--storage", "cassandra", "--cassandra", contactPoints, "--keyspace", keyspace,
+                        "--replication", "3"));
+        opened.add(doomed);
+        DynamoDbClient survivor = server();
+        String table = StatorTestServer.tableName();
+        StatorTestServer.createTable(doomed.client(), table);
+        Set<String> tried = ConcurrentHashMap.newKeySet();
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int thread = t;
+            threads.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; running.get(); i++) {
+                    String id = "t" + thread + "-" + i;
+                    tried.add(id);
+                    try {
+                        doomed.client().transactWriteItems(b -> b.transactItems(
+                                pairItem(table, id + "a", id), pairItem(table, id + "b", id), pairItem(table, id + "c", id)));
+                        acknowledged.add(id);
+                    } catch (RuntimeException e) {
+                        return; // the server is gone
+                    }
+                }
+            }));
+        }
+        while (acknowledged.size() < 10) sleep(50);
+        doomed.kill();
+        running.set(false);
+        for (Thread t : threads) t.join();
+
+        // Whatever the dead server left undecided, the survivor finishes: each transaction's
+        // items all there or none, every acknowledged one there, and the items writable again
+        // (no intent left that would make a write conflict).
+        for (String id : tried) {
+            List<Boolean> present = new ArrayList<>();
+            for (String part : List.of("a", "b", "c")) present.add(present(survivor, table, id + part));
+            assertEquals(1, new java.util.HashSet<>(present).size(), "transaction " + id + " whole or absent: " + present);
+            if (acknowledged.contains(id)) assertTrue(present.get(0), "acknowledged transaction " + id);
+        }
+        long deadline = System.currentTimeMillis() + 60_000;
+        List<String> ids = new ArrayList<>(tried);
+        for (int from = 0; from < ids.size(); from += 30) {
+            List<TransactWriteItem> touch = new ArrayList<>();
+            for (String id : ids.subList(from, Math.min(ids.size(), from + 30))) {
+                for (String part : List.of("a", "b", "c")) {
+                    touch.add(TransactWriteItem.builder().update(u -> u.tableName(table).key(key(id + part))
+                            .updateExpression("SET touched = :t")
+                            .expressionAttributeValues(Map.of(":t", AttributeValue.fromBool(true)))).build());
+                }
+            }
+            while (true) {
+                try {
+                    survivor.transactWriteItems(b -> b.transactItems(touch));
+                    break;
+                } catch (TransactionCanceledException conflict) {
+                    // an intent of the dead server's, not yet stale: the survivor aborts it once it is
+                    assertTrue(System.currentTimeMillis() < deadline, "intents never settled: " + conflict.getMessage());
+                    sleep(1_000);
+                }
+            }
+        }
+        System.out.printf("server killed mid-transaction: %d transactions tried, %d acknowledged%n", tried.size(),
+                acknowledged.size());
+    }
+
+    /** Whether the item is there, read strongly consistent. */
+    private static boolean present(DynamoDbClient client, String table, String id) {
+        return client.getItem(b -> b.tableName(table).key(key(id)).consistentRead(true)).hasItem();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
