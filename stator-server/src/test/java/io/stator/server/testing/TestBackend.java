@@ -3,20 +3,20 @@ package io.stator.server.testing;
 import io.stator.server.CassandraOptions;
 import io.stator.server.ServerOptions;
 import io.stator.storage.cassandra.CassandraCluster;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Assumptions;
 
 /**
  * The storage the test servers run on: RocksDB, or, with the system property
- * {@value #PROPERTY}{@code =cassandra} (the build's {@code on-cassandra} execution), a keyspace of
- * its own on the JVM's shared three-node Cassandra cluster at replication factor 3. The same SDK
- * tests thus run on both backends; a test of what shared storage does not keep yet (see
+ * {@value #PROPERTY}{@code =cassandra} (the build's {@code on-cassandra} execution), the JVM's
+ * shared three-node Cassandra cluster at replication factor 3, every test server on one keyspace
+ * (as the servers of one deployment share theirs; the tests' tables have names of their own), so
+ * that the keyspace's own tables are made once. The same SDK tests thus run on both backends; a test of what shared storage does not keep yet (see
  * docs/storage-contract.md) assumes it with {@link #assumeLocalOnly}.
  */
 public final class TestBackend {
 
     public static final String PROPERTY = "stator.test.storage";
-    private static final AtomicInteger KEYSPACES = new AtomicInteger();
+    private static final String KEYSPACE = "stator_tests_" + ProcessHandle.current().pid();
 
     private TestBackend() {}
 
@@ -25,11 +25,10 @@ public final class TestBackend {
         return "cassandra".equals(System.getProperty(PROPERTY));
     }
 
-    /** The options on the backend under test: unchanged for RocksDB, a new keyspace on Cassandra. */
+    /** The options on the backend under test: unchanged for RocksDB, the tests' keyspace on Cassandra. */
     public static ServerOptions on(ServerOptions options) {
         if (!cassandra()) return options;
-        String keyspace = "stator_" + ProcessHandle.current().pid() + "_" + KEYSPACES.incrementAndGet();
-        return options.withCassandra(CassandraOptions.of(CassandraCluster.shared().contactPoints()).withKeyspace(keyspace, 3));
+        return options.withCassandra(CassandraOptions.of(CassandraCluster.shared().contactPoints()).withKeyspace(KEYSPACE, 3));
     }
 
     /**
