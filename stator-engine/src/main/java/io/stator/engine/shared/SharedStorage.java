@@ -269,7 +269,22 @@ public final class SharedStorage implements Storage {
 
         @Override public int size() { return size; }
         @Override public void close() { }
+
+        /** What the batch expects of these rows and writes to them. */
+        Rows rows(List<byte[]> rows) {
+            List<Expected> expects = new ArrayList<>();
+            List<Change> changes = new ArrayList<>();
+            for (byte[] r : rows) {
+                Key k = new Key(r);
+                if (expected.containsKey(k)) expects.add(new Expected(r, expected.get(k)));
+                Write w = writes.get(k);
+                if (w != null) changes.add(new Change(r, w.value()));
+            }
+            return new Rows(expects, changes);
+        }
     }
+
+    private record Rows(List<Expected> expected, List<Change> changes) {}
 
     private record Write(Keyspace keyspace, byte[] value) {}
 
@@ -303,15 +318,8 @@ public final class SharedStorage implements Storage {
     }
 
     private void commitCollection(Batch batch, List<byte[]> rows) {
-        List<Expected> expected = new ArrayList<>();
-        List<Change> changes = new ArrayList<>();
-        for (byte[] r : rows) {
-            Key k = new Key(r);
-            if (batch.expected.containsKey(k)) expected.add(new Expected(r, batch.expected.get(k)));
-            Write w = batch.writes.get(k);
-            if (w != null) changes.add(new Change(r, w.value()));
-        }
-        if (!transactions.commit(expected, changes)) throw new CommitLostException();
+        Rows r = batch.rows(rows);
+        if (!transactions.commit(r.expected(), r.changes())) throw new CommitLostException();
     }
 
     private void commitTransaction(Batch batch, List<byte[]> rows) {
@@ -347,15 +355,8 @@ public final class SharedStorage implements Storage {
         Map<Long, List<byte[]>> byTable = new LinkedHashMap<>();
         for (byte[] r : rows) byTable.computeIfAbsent(RowKeyFraming.tableId(r), t -> new ArrayList<>()).add(r);
         for (List<byte[]> collection : byTable.values()) {
-            List<Expected> expected = new ArrayList<>();
-            List<Change> changes = new ArrayList<>();
-            for (byte[] r : collection) {
-                Key k = new Key(r);
-                if (batch.expected.containsKey(k)) expected.add(new Expected(r, batch.expected.get(k)));
-                Write w = batch.writes.get(k);
-                if (w != null) changes.add(new Change(r, w.value()));
-            }
-            if (!store.commit(expected, changes)) throw new CommitLostException();
+            Rows r = batch.rows(collection);
+            if (!store.commit(r.expected(), r.changes())) throw new CommitLostException();
         }
     }
 
