@@ -51,8 +51,10 @@ public final class BenchCommand implements Runnable {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = "Runs workloads against a running server and prints what they measured.")
     static final class Run extends LoadOptions implements Callable<Integer> {
-        @Option(names = "--endpoint", description = "The server (default: ${DEFAULT-VALUE}).")
-        String endpoint = "http://127.0.0.1:8000";
+        @Option(names = "--endpoint", split = ",", description = "The server, or several servers of one deployment "
+                + "separated by commas, over which the connections are spread round-robin; requests are signed for "
+                + "the first one's host (default: ${DEFAULT-VALUE}).")
+        List<String> endpoints = List.of("http://127.0.0.1:8000");
 
         @Option(names = "--region", description = "Region to sign for (default: ${DEFAULT-VALUE}).")
         String region = "us-east-1";
@@ -70,7 +72,7 @@ public final class BenchCommand implements Runnable {
         boolean create;
 
         @Option(names = "--workload", split = ",", description = "Workloads, in order: load, scan, or any of "
-                + "get, get-strong, put, update, query, mixed, read-mostly, hot-key (default: ${DEFAULT-VALUE}).")
+                + "get, get-strong, put, update, transact, query, mixed, read-mostly, hot-key (default: ${DEFAULT-VALUE}).")
         List<String> workloads = List.of("get");
 
         @Option(names = "--rate", description = "Requests per second over all connections (open loop); 0 for as fast as possible (default: ${DEFAULT-VALUE}).")
@@ -78,8 +80,8 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            Endpoint target = Endpoint.parse(endpoint, region);
-            DynamoRequests requests = new DynamoRequests(target, new SigV4Signer.Credentials(accessKey, secretKey));
+            List<Endpoint> targets = endpoints.stream().map(e -> Endpoint.parse(e.trim(), region)).toList();
+            DynamoRequests requests = new DynamoRequests(targets.getFirst(), new SigV4Signer.Credentials(accessKey, secretKey));
             BenchTable t = new BenchTable(table, items, itemBytes);
             if (create) t.create(requests);
             LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, Duration.ofSeconds(warmup),
@@ -87,12 +89,12 @@ public final class BenchCommand implements Runnable {
             for (String w : workloads) {
                 switch (w) {
                     case "load" -> {
-                        Loader.Result r = Loader.load(requests, t, connections, Double.MAX_VALUE);
+                        Loader.Result r = Loader.load(requests, targets, t, connections, Double.MAX_VALUE);
                         System.out.printf(Locale.ROOT, "load: %,d items of %d B in %.1f s: %,.0f items/s, %d errors, generator %.2f cores%n",
                                 r.loaded(), itemBytes, r.seconds(), r.itemsPerSecond(), r.errors(), r.clientCores());
                     }
                     case "scan" -> print("scan", FullScan.run(requests, t, CpuClock.NONE, Double.MAX_VALUE));
-                    default -> print(w, LoadGenerator.run(target, Workload.parse(w).build(requests, t), settings, CpuClock.NONE));
+                    default -> print(w, LoadGenerator.run(targets, Workload.parse(w).build(requests, t), settings, CpuClock.NONE));
                 }
             }
             return 0;
@@ -114,7 +116,8 @@ public final class BenchCommand implements Runnable {
                 + "run, of ${COMPLETION-CANDIDATES} (default: all but stator-baseline, which --baseline adds).")
         List<String> servers = new ArrayList<>();
 
-        @Option(names = "--workloads", split = ",", description = "Request workloads of the matrix (default: all).")
+        @Option(names = "--workloads", split = ",", description = "Request workloads of the matrix (default: all but "
+                + "transact, which dynalite does not serve).")
         List<String> workloads = new ArrayList<>();
 
         @Option(names = "--large-items", description = "Items in the large table, 0 to skip it (default: ${DEFAULT-VALUE}).")
@@ -183,7 +186,8 @@ public final class BenchCommand implements Runnable {
                     ? Stream.of(ServerKind.values()).filter(k -> k != ServerKind.STATOR_BASELINE || baselineHome != null).toList()
                     : servers.stream().map(ServerKind::parse).toList();
             check(kinds, baselineHome);
-            List<Workload> matrix = workloads.isEmpty() ? List.of(Workload.values())
+            List<Workload> matrix = workloads.isEmpty()
+                    ? Stream.of(Workload.values()).filter(w -> w != Workload.TRANSACT).toList()
                     : workloads.stream().map(Workload::parse).toList();
             Compare.Options options = new Compare.Options(kinds, matrix, connections, Duration.ofSeconds(warmup),
                     Duration.ofSeconds(duration), items, itemBytes, largeItems, largeItemBytes, loadBudget,

@@ -9,9 +9,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Layout: item {@code i} has partition key {@code pk = "p" + i / 100} and sort key
  * {@code sk = i % 100}, so every partition holds 100 items and Query has a first page of 10 to
- * read; a number attribute {@code c} (the counter that {@code update} increments) and a string
- * {@code pad} of random letters bring the item to its target size as DynamoDB measures it
- * (attribute names plus values). Letters rather than a repeated byte so that storage
+ * read; a number attribute {@code c} (the counter that {@code update} and {@code transact}
+ * increment) and a string {@code pad} of random letters bring the item to its target size as
+ * DynamoDB measures it (attribute names plus values). Letters rather than a repeated byte so that storage
  * compression does not flatter any server.
  */
 record BenchTable(String name, long itemCount, int itemBytes) {
@@ -74,6 +74,11 @@ record BenchTable(String name, long itemCount, int itemBytes) {
     }
 
     String putItem(long item) {
+        return "{\"TableName\":\"" + name + "\",\"Item\":" + item(item) + "}";
+    }
+
+    /** The item's JSON: its key, the counter at 0 and the padding. */
+    private String item(long item) {
         char[] pad = new char[itemBytes - FIXED_BYTES];
         // Seeded by the item, so a re-run writes the same bytes; four letters from each random long.
         SplittableRandom random = new SplittableRandom(item * 0x9E3779B97F4A7C15L + itemBytes);
@@ -83,7 +88,7 @@ record BenchTable(String name, long itemCount, int itemBytes) {
                 pad[j] = (char) ('a' + (((bits & 0xFFFF) * 26) >>> 16));
             }
         }
-        return "{\"TableName\":\"" + name + "\",\"Item\":{" + key(item) + ",\"c\":{\"N\":\"0\"},\"pad\":{\"S\":\"" + new String(pad) + "\"}}}";
+        return "{" + key(item) + ",\"c\":{\"N\":\"0\"},\"pad\":{\"S\":\"" + new String(pad) + "\"}}";
     }
 
     String getItem(long item, boolean consistent) {
@@ -92,9 +97,24 @@ record BenchTable(String name, long itemCount, int itemBytes) {
 
     /** Increments the counter of an item that exists: a read-check-write on the server. */
     String incrementCounter(long item) {
-        return "{\"TableName\":\"" + name + "\",\"Key\":{" + key(item) + "},"
+        return "{" + counterIncrement(item) + "}";
+    }
+
+    /**
+     * TransactWriteItems of two items: a Put of {@code item} (as {@link #putItem}) and the
+     * counter's increment (as {@link #incrementCounter}) of another item, drawn uniformly from
+     * the rest of the table and seeded by {@code item}, so that a re-run pairs the same two.
+     */
+    String putAndIncrement(long item) {
+        long other = (item + 1 + new SplittableRandom(item ^ 0x7A11_5AC7L).nextLong(itemCount - 1)) % itemCount;
+        return "{\"TransactItems\":[{\"Put\":{\"TableName\":\"" + name + "\",\"Item\":" + item(item) + "}},"
+                + "{\"Update\":{" + counterIncrement(other) + "}}]}";
+    }
+
+    private String counterIncrement(long item) {
+        return "\"TableName\":\"" + name + "\",\"Key\":{" + key(item) + "},"
                 + "\"UpdateExpression\":\"SET c = c + :one\",\"ConditionExpression\":\"attribute_exists(pk)\","
-                + "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}}}";
+                + "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}}";
     }
 
     String queryFirstPage(long partition) {

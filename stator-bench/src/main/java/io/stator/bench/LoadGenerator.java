@@ -22,6 +22,10 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Requests count when they are due inside the measured window, which follows the warm-up
  * (for the JIT of a JVM server, and for caches); throughput is those requests over the window.
+ *
+ * <p>Several servers of one deployment (sharing their storage) are measured as one: connection
+ * {@code k} goes to endpoint {@code k mod E}. The requests are the same bytes for all of them,
+ * signed for the first endpoint's Host, as a load balancer in front of them would pass them on.
  */
 final class LoadGenerator {
 
@@ -40,13 +44,19 @@ final class LoadGenerator {
     private LoadGenerator() {}
 
     static RunResult run(Endpoint endpoint, Workload.RequestSource source, Settings settings, CpuClock server) {
+        return run(List.of(endpoint), source, settings, server);
+    }
+
+    /** Spreads the connections over the endpoints, round-robin. */
+    static RunResult run(List<Endpoint> endpoints, Workload.RequestSource source, Settings settings, CpuClock server) {
         long start = System.nanoTime() + 10_000_000; // let every thread start before the first slot
         long measureStart = start + settings.warmup().toNanos();
         long measureEnd = measureStart + settings.duration().toNanos();
         AtomicReference<String> firstError = new AtomicReference<>();
         List<Worker> workers = new ArrayList<>();
         for (int k = 0; k < settings.connections(); k++) {
-            workers.add(new Worker(endpoint, source, settings, k, start, measureStart, measureEnd, firstError));
+            workers.add(new Worker(endpoints.get(k % endpoints.size()), source, settings, k, start, measureStart,
+                    measureEnd, firstError));
         }
         List<Thread> threads = workers.stream()
                 .map(w -> Thread.ofPlatform().name("bench-connection-" + w.index).start(w)).toList();

@@ -23,6 +23,12 @@ final class Loader {
     private Loader() {}
 
     static Result load(DynamoRequests requests, BenchTable table, int connections, double budgetSeconds) {
+        return load(requests, List.of(requests.endpoint()), table, connections, budgetSeconds);
+    }
+
+    /** Spreads the connections over the endpoints, round-robin, as {@link LoadGenerator} does. */
+    static Result load(DynamoRequests requests, List<Endpoint> endpoints, BenchTable table, int connections,
+                       double budgetSeconds) {
         AtomicLong next = new AtomicLong();
         AtomicLong errors = new AtomicLong();
         AtomicReference<String> firstError = new AtomicReference<>();
@@ -34,7 +40,7 @@ final class Loader {
         long t0 = System.nanoTime();
         List<Thread> threads = IntStream.range(0, connections).mapToObj(k -> Thread.ofPlatform().start(() -> {
             DynamoRequests mine = requests.copy();
-            try (HttpConnection connection = new HttpConnection(requests.endpoint())) {
+            try (HttpConnection connection = new HttpConnection(endpoints.get(k % endpoints.size()))) {
                 for (long i; System.nanoTime() - t0 < budget && (i = next.getAndIncrement()) < table.itemCount(); ) {
                     byte[] request = mine.build("PutItem", table.putItem(i));
                     // A put that failed is retried: every claimed item must exist afterwards.

@@ -31,6 +31,7 @@ import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The ceiling: an HTTP server that answers every request with the same small JSON body, on the
@@ -45,10 +46,12 @@ final class TrivialServer implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Channel channel;
+    private final LongAdder answered;
 
-    private TrivialServer(EventLoopGroup group, Channel channel) {
+    private TrivialServer(EventLoopGroup group, Channel channel, LongAdder answered) {
         this.group = group;
         this.channel = channel;
+        this.answered = answered;
     }
 
     static TrivialServer start(String host, int port) throws InterruptedException {
@@ -57,6 +60,7 @@ final class TrivialServer implements AutoCloseable {
         Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(0, io);
         ByteBuf body = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(BODY).asReadOnly());
+        LongAdder answered = new LongAdder();
         Channel channel = new ServerBootstrap()
                 .group(group)
                 .channel(channelClass)
@@ -77,15 +81,19 @@ final class TrivialServer implements AutoCloseable {
                                                 .set(HttpHeaderNames.CONTENT_TYPE, SigV4Signer.CONTENT_TYPE)
                                                 .setInt(HttpHeaderNames.CONTENT_LENGTH, BODY.length);
                                         ctx.writeAndFlush(response);
+                                        answered.increment();
                                     }
                                 });
                     }
                 })
                 .bind(new InetSocketAddress(host, port)).sync().channel();
-        return new TrivialServer(group, channel);
+        return new TrivialServer(group, channel, answered);
     }
 
     int port() { return ((InetSocketAddress) channel.localAddress()).getPort(); }
+
+    /** Requests answered so far. */
+    long answered() { return answered.sum(); }
 
     @Override
     public void close() {

@@ -25,6 +25,7 @@ enum Workload {
     GET_STRONG("GetItem, strongly consistent, uniform keys"),
     PUT("PutItem overwriting an item, uniform keys"),
     UPDATE("UpdateItem: SET c = c + 1 if the item exists, uniform keys"),
+    TRANSACT("TransactWriteItems: a put of one item and an update of another, uniform keys"),
     QUERY("Query: first page of 10 items of a random partition"),
     MIXED("50% get / 50% update, uniform keys (YCSB A)"),
     READ_MOSTLY("95% get / 5% update, uniform keys (YCSB B)"),
@@ -55,6 +56,8 @@ enum Workload {
                     i -> new Req("PutItem", table.putItem(i)));
             case UPDATE -> pool(requests, Draws.of(table.itemCount(), false),
                     i -> new Req("UpdateItem", table.incrementCounter(i)));
+            case TRANSACT -> pool(requests, Draws.of(table.itemCount(), false),
+                    i -> new Req("TransactWriteItems", table.putAndIncrement(i)));
             case QUERY -> pool(requests, Draws.of(table.partitions(), false),
                     p -> new Req("Query", table.queryFirstPage(p)));
             case MIXED -> mix(requests, table, 0.5, false);
