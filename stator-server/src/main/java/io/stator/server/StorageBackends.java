@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -66,7 +67,9 @@ public final class StorageBackends {
                         + " its datacenters: " + String.join(", ", datacenters));
             }
             CassandraCollectionStore.createKeyspace(session, cassandra.keyspace(), cassandra.replication());
-            return new SharedStorage(new CassandraCollectionStore(session, cassandra.keyspace()), options.clock(),
+            // The wall clock, not the server's (a test's clock may be moved): when a transaction
+            // left undecided counts as abandoned is about real servers dying.
+            return new SharedStorage(new CassandraCollectionStore(session, cassandra.keyspace()), Clock.systemUTC(),
                     session);
         } catch (IOException | RuntimeException | Error e) {
             session.close();

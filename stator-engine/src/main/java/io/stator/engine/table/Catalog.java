@@ -190,8 +190,12 @@ public final class Catalog {
         }
     }
 
-    /** Table names in DynamoDB's order (ascending by name). */
+    /**
+     * Table names in DynamoDB's order (ascending by name). On shared storage the catalog is read
+     * again first, so that the tables other servers created or deleted are listed at once.
+     */
     public List<String> names(String exclusiveStartName, int limit) {
+        if (storage.shared()) refresh();
         Map<String, TableDefinition> view = exclusiveStartName == null ? tables : tables.tailMap(exclusiveStartName, false);
         List<String> names = new ArrayList<>(Math.min(limit, view.size()));
         for (String name : view.keySet()) {

@@ -218,6 +218,12 @@ public final class CasTransactions {
                 while (true) {
                     byte[] stored = store.get(a.rowKey(), Consistency.STRONG);
                     Envelope e = Envelope.decode(stored);
+                    if (tx.equals(e.intent())) {
+                        // This transaction's own claim: a compare-and-set the backend could not
+                        // confirm at once (a Cassandra timeout) and that applied after all.
+                        claimed.add(stored);
+                        break;
+                    }
                     if (e.intent() != null) {
                         if (!resolve(a.rowKey(), stored, e)) throw new ConflictException(position);
                         continue; // resolved: read again
