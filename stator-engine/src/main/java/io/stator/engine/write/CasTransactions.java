@@ -271,16 +271,31 @@ public final class CasTransactions {
     }
 
     private void rollBack(List<Action> ordered, List<byte[]> claimed) {
-        for (int i = 0; i < claimed.size(); i++) {
-            Envelope e = Envelope.decode(claimed.get(i));
-            cas(ordered.get(i).rowKey(), claimed.get(i), new Envelope(e.version(), e.committed(), null, null).encode());
-        }
+        for (int i = 0; i < claimed.size(); i++) settle(ordered.get(i).rowKey(), claimed.get(i), false);
     }
 
     /** A decided intent made the row's committed value (a no-op if someone did it already). */
     private void applyIntent(byte[] rowKey, byte[] stored) {
-        Envelope e = Envelope.decode(stored);
-        cas(rowKey, stored, new Envelope(e.version() + 1, e.intentValue(), null, null).encode());
+        settle(rowKey, stored, true);
+    }
+
+    /**
+     * Takes the intent the row holds off it, applied or rolled back, and returns once the row no
+     * longer holds it: a compare-and-set that fails (a Cassandra timeout decided as not applied,
+     * say) is tried again, since the transaction's record may only go once none of its intents
+     * is left (a reader takes an intent without a record for an aborted one).
+     */
+    private void settle(byte[] rowKey, byte[] stored, boolean apply) {
+        UUID tx = Envelope.decode(stored).intent();
+        byte[] current = stored;
+        while (true) {
+            Envelope e = Envelope.decode(current);
+            if (tx == null || !tx.equals(e.intent())) return; // settled already, by us or a reader
+            Envelope settled = apply ? new Envelope(e.version() + 1, e.intentValue(), null, null)
+                    : new Envelope(e.version(), e.committed(), null, null);
+            if (cas(rowKey, current, settled.encode())) return;
+            current = store.get(rowKey, Consistency.STRONG);
+        }
     }
 
     /**
