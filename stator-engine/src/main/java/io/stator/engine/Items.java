@@ -248,8 +248,7 @@ public final class Items {
         }
         int conflict = locks.firstClaimed(rowKeys);
         if (conflict >= 0) {
-            throw TransactionCanceledException.at(conflict, gets.size(), new CancellationReason(
-                    CancellationReason.TRANSACTION_CONFLICT, WritePipeline.TRANSACTION_ONGOING, null));
+            throw TransactionCanceledException.conflictAt(conflict, gets.size());
         }
         List<Page> results = new ArrayList<>(gets.size());
         long bytes = 0;
@@ -275,10 +274,7 @@ public final class Items {
         try {
             return storage.snapshotOf(Keyspace.ITEMS, rowKeys);
         } catch (RowHeldException e) {
-            int at = 0;
-            for (int i = 0; i < rowKeys.size(); i++) if (java.util.Arrays.equals(rowKeys.get(i), e.key())) at = i;
-            throw TransactionCanceledException.at(at, rowKeys.size(), new CancellationReason(
-                    CancellationReason.TRANSACTION_CONFLICT, WritePipeline.TRANSACTION_ONGOING, null));
+            throw TransactionCanceledException.conflictAt(rowKeys, e.key());
         }
     }
 }

@@ -91,7 +91,7 @@ public final class SharedStorage implements Storage {
     private static final List<Keyspace> META = List.of(Keyspace.CATALOG, Keyspace.COUNTERS, Keyspace.TRANSACTION_TOKENS);
 
     private static boolean isMeta(Keyspace k) {
-        return k == Keyspace.CATALOG || k == Keyspace.COUNTERS || k == Keyspace.TRANSACTION_TOKENS;
+        return META.contains(k);
     }
 
     /** Not kept on shared storage yet: read as empty, never written. */

@@ -70,21 +70,7 @@ public final class Catalog {
     public TableCounters counters() { return counters; }
 
     private void load() {
-        List<byte[]> dropped = new ArrayList<>();
-        synchronized (changeLock) {
-            readNextId();
-            try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
-                while (c.next()) {
-                    byte[] key = c.key();
-                    if (key[0] == TABLE_ROW) {
-                        cache(c.value());
-                    } else if (key[0] == DROPPED_ROW) {
-                        dropped.add(key);
-                    }
-                }
-            }
-        }
-        for (byte[] key : dropped) dropRows(key);
+        for (byte[] key : refresh()) dropRows(key);
     }
 
     private void readNextId() {
@@ -110,15 +96,19 @@ public final class Catalog {
     /**
      * Reads every table's definition again, publishing those that changed and forgetting those
      * gone: how a server sharing its storage with others learns of their table changes (the
-     * engine calls it every second on shared storage).
+     * engine calls it every second on shared storage), and how the catalog loads. Returns the
+     * rows of deleted tables whose items are still to be dropped.
      */
-    public void refresh() {
+    public List<byte[]> refresh() {
+        List<byte[]> dropped = new ArrayList<>();
         synchronized (changeLock) {
             readNextId();
             java.util.Set<String> seen = new java.util.HashSet<>();
             try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
                 while (c.next()) {
-                    if (c.key()[0] != TABLE_ROW) continue;
+                    byte[] key = c.key();
+                    if (key[0] == DROPPED_ROW) dropped.add(key);
+                    if (key[0] != TABLE_ROW) continue;
                     TableDefinition t = TableCodec.decode(c.value());
                     seen.add(t.name());
                     if (!Arrays.equals(storedRows.get(t.name()), c.value())) published(cache(c.value()));
@@ -126,6 +116,7 @@ public final class Catalog {
             }
             for (TableDefinition t : new ArrayList<>(tables.values())) if (!seen.contains(t.name())) uncache(t);
         }
+        return dropped;
     }
 
     /**
@@ -133,25 +124,25 @@ public final class Catalog {
      * its row is read before the name is called unknown.
      */
     private TableDefinition findStored(String name) {
-        if (!storage.shared()) return null;
+        return storage.shared() ? reread(name) : null;
+    }
+
+    /**
+     * Reads one table's row again (another server may have created, changed or deleted it),
+     * publishing a change; returns the definition, or null when there is none.
+     */
+    private TableDefinition reread(String name) {
         byte[] stored = storage.get(Keyspace.CATALOG, tableRow(name));
-        if (stored == null) return null;
         synchronized (changeLock) {
-            if (Arrays.equals(storedRows.get(name), stored)) return tables.get(name);
+            TableDefinition known = tables.get(name);
+            if (stored == null) {
+                if (known != null) uncache(known);
+                return null;
+            }
+            if (Arrays.equals(storedRows.get(name), stored)) return known;
             TableDefinition t = cache(stored);
             published(t);
             return t;
-        }
-    }
-
-    /** Re-reads one table's row after another server changed it (a lost commit). Under the change lock. */
-    private void reread(String name) {
-        byte[] stored = storage.get(Keyspace.CATALOG, tableRow(name));
-        TableDefinition known = tables.get(name);
-        if (stored == null) {
-            if (known != null) uncache(known);
-        } else {
-            published(cache(stored));
         }
     }
 

@@ -26,5 +26,21 @@ public final class TransactionCanceledException extends DynamoDbException {
         return new TransactionCanceledException(List.of(reasons));
     }
 
+    /**
+     * Cancelled because another transaction holds the action's item (DynamoDB's
+     * TransactionConflict, with its message: docs/dynamodb/batches-transactions.md).
+     */
+    public static TransactionCanceledException conflictAt(int position, int actions) {
+        return at(position, actions, new CancellationReason(CancellationReason.TRANSACTION_CONFLICT,
+                WritePipeline.TRANSACTION_ONGOING, null));
+    }
+
+    /** As {@link #conflictAt}, for the item of {@code rowKeys} that another server's transaction holds. */
+    public static TransactionCanceledException conflictAt(List<byte[]> rowKeys, byte[] held) {
+        int at = 0;
+        for (int i = 0; i < rowKeys.size(); i++) if (java.util.Arrays.equals(rowKeys.get(i), held)) at = i;
+        return conflictAt(at, rowKeys.size());
+    }
+
     public List<CancellationReason> reasons() { return reasons; }
 }

@@ -132,7 +132,9 @@ public final class WritePipeline {
                     return writeHeld(write, origin);
                 } catch (CommitLostException e) {
                     // Another server changed the item since it was read (shared storage only):
-                    // read it again and start over, as its own writer would have.
+                    // read it again and start over, as its own writer would have. The lost
+                    // attempt was admitted and stays debited from the buckets: a server that
+                    // loses races throttles a little early, never late.
                     if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
                 } catch (RowHeldException e) {
                     throw transactionConflict();
@@ -148,7 +150,7 @@ public final class WritePipeline {
     private static final int MAX_ATTEMPTS = 100;
 
     private static DynamoDbException tooMuchContention() {
-        return new DynamoDbException(ErrorType.INTERNAL_SERVER_ERROR, "Internal server error");
+        return DynamoDbException.internal("Internal server error");
     }
 
     private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin) {
@@ -221,8 +223,7 @@ public final class WritePipeline {
         try {
             items = locks.claimAndLock(rowKeys);
         } catch (ItemClaimedException e) {
-            throw TransactionCanceledException.at(e.position(), n,
-                    new CancellationReason(CancellationReason.TRANSACTION_CONFLICT, TRANSACTION_ONGOING, null));
+            throw TransactionCanceledException.conflictAt(e.position(), n);
         }
         try (items) {
             for (int attempt = 1; ; attempt++) {
@@ -231,10 +232,7 @@ public final class WritePipeline {
                 } catch (CommitLostException e) {
                     if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
                 } catch (RowHeldException e) {
-                    int at = 0;
-                    for (int i = 0; i < n; i++) if (Arrays.equals(rowKeys.get(i), e.key())) at = i;
-                    throw TransactionCanceledException.at(at, n,
-                            new CancellationReason(CancellationReason.TRANSACTION_CONFLICT, TRANSACTION_ONGOING, null));
+                    throw TransactionCanceledException.conflictAt(rowKeys, e.key());
                 }
             }
         }
