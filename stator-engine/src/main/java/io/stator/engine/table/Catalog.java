@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.UnaryOperator;
@@ -103,7 +105,7 @@ public final class Catalog {
         List<byte[]> dropped = new ArrayList<>();
         synchronized (changeLock) {
             readNextId();
-            java.util.Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
                 while (c.next()) {
                     byte[] key = c.key();
@@ -221,7 +223,7 @@ public final class Catalog {
                     draft.lastUpdateToPayPerRequestDateTime = draft.creationDateTime;
                 }
                 TableDefinition table = draft.build();
-                refuseUnshared(table);
+                refuseUnshared(null, table);
                 byte[] row = TableCodec.encode(table);
                 byte[] next = ByteBuffer.allocate(8).putLong(nextId + 1).array();
                 storage.createTable(table.id());
@@ -283,7 +285,7 @@ public final class Catalog {
         change(tableName, table -> {
             TableDefinition.Builder b = table.toBuilder();
             b.globalIndexes = table.globalIndexes().stream().filter(i -> !i.name().equals(indexName)).toList();
-            java.util.Set<String> used = new java.util.HashSet<>();
+            Set<String> used = new HashSet<>();
             used.add(table.keySchema().partitionKey());
             if (table.keySchema().hasSortKey()) used.add(table.keySchema().sortKey());
             for (IndexDefinition i : b.globalIndexes) i.keyAttributes().forEach(k -> used.add(k.name()));
@@ -308,7 +310,7 @@ public final class Catalog {
                 if (current == null) return null;
                 TableDefinition updated = change.apply(current);
                 if (updated == current) return current;
-                refuseUnshared(updated);
+                refuseUnshared(current, updated);
                 byte[] row = TableCodec.encode(updated);
                 try (WriteBatch batch = storage.newBatch()) {
                     batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
@@ -395,18 +397,28 @@ public final class Catalog {
 
     /**
      * What shared storage does not keep yet (docs/storage-contract.md, "Built so far"): global
-     * secondary indexes, streams and Time to Live are refused there, before anything is
-     * written, rather than accepted and left undone.
+     * secondary indexes added to or deleted from an existing table (a backfill and a range
+     * deletion that every server's writers would have to see at once), streams and Time to Live
+     * are refused there, before anything is written, rather than accepted and left undone.
+     *
+     * @param before the table as it was, or null for a new one
      */
-    private void refuseUnshared(TableDefinition table) {
+    private void refuseUnshared(TableDefinition before, TableDefinition after) {
         if (!storage.shared()) return;
-        String feature = !table.globalIndexes().isEmpty() ? "Global secondary indexes are"
-                : table.stream() != null && table.stream().enabled() ? "DynamoDB Streams is"
-                : table.timeToLive() != null && table.timeToLive().expiring() ? "Time to Live is" : null;
+        String feature = before != null && !indexNames(before.globalIndexes()).equals(indexNames(after.globalIndexes()))
+                ? "Adding or deleting global secondary indexes is"
+                : after.stream() != null && after.stream().enabled() ? "DynamoDB Streams is"
+                : after.timeToLive() != null && after.timeToLive().expiring() ? "Time to Live is" : null;
         if (feature != null) {
             throw DynamoDbException.validation(feature + " not supported by this server's storage (shared storage, such as"
                     + " Cassandra) yet");
         }
+    }
+
+    private static Set<String> indexNames(List<IndexDefinition> indexes) {
+        Set<String> names = new HashSet<>();
+        for (IndexDefinition i : indexes) names.add(i.name());
+        return names;
     }
 
     private static byte[] tableRow(String name) {

@@ -57,7 +57,8 @@ import java.util.Map;
  *       global indexes and their partitions, or refuses it (throttled) before anything is staged;
  *       a write whose condition failed is debited all the same, as DynamoDB bills it;</li>
  *   <li><b>stage</b> everything in one batch: the item row, local index entries, global index
- *       changes for the {@link IndexPropagator}, the table's counters, the item collection's
+ *       changes for the {@link IndexPropagator} (on shared storage, the global entries
+ *       themselves), the table's counters, the item collection's
  *       size (refused past its limit), and one {@link ChangeRecord} for the {@link ChangeLog};</li>
  *   <li><b>commit</b> the batch once: all of it or none of it, whatever crashes when. The batch
  *       expects each item as it was read: on storage that several servers share, a commit that
@@ -137,9 +138,26 @@ public final class WritePipeline {
                     // loses races throttles a little early, never late.
                     if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
                 } catch (RowHeldException e) {
-                    throw transactionConflict();
+                    // Shared storage: another server's write holds a row this one changes (its
+                    // item, or an index entry written with it). DynamoDB answers
+                    // TransactionConflict only for an item in a transaction, and a plain write
+                    // holds its rows for a few round trips: wait for it a while, then answer it.
+                    if (attempt >= HELD_ATTEMPTS) throw transactionConflict();
+                    pause(attempt);
                 }
             }
+        }
+    }
+
+    /** How many times a single write meets a held row before it answers TransactionConflict. */
+    private static final int HELD_ATTEMPTS = 20;
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(Math.min(100, 5L * attempt));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw transactionConflict();
         }
     }
 
@@ -456,10 +474,14 @@ public final class WritePipeline {
                 p.newSize - p.oldSize);
         long localBytes = 0;
         for (IndexChange c : p.indexChanges) {
-            if (c.index().global()) {
+            if (c.index().global() && !storage.shared()) {
                 propagator.enqueue(batch, table.id(), c.index().id(), c.before(), c.after());
                 p.queuedIndexChanges = true;
             } else {
+                // On shared storage a global entry is written with its item, in one transaction
+                // on compare-and-set: the propagator's queue is one server's, while one item's
+                // changes come from every server and only the item's own commit orders them.
+                // Its readers see it at once, which eventual consistency allows.
                 if (c.moved()) batch.delete(Keyspace.ITEMS, c.before().key());
                 if (c.after() != null) batch.put(Keyspace.ITEMS, c.after().key(), c.after().value());
                 long bytes = (c.after() == null ? 0 : c.after().size()) - (c.before() == null ? 0 : c.before().size());

@@ -19,6 +19,9 @@ import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.table.UpdateTableSpec;
+import io.stator.engine.table.TableDefinition.AttributeDefinition;
+import io.stator.engine.table.TableSpecs.GlobalIndexUpdate;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
@@ -293,13 +296,71 @@ public abstract class SharedEngineContract {
         }, false, ReturnValues.NONE, List.of());
     }
 
+    /** Writers per engine moving items between groups of the global index. */
+    protected int indexMovesPerWriter() { return 40; }
+
+    @Test
+    void globalIndexesFollowEveryItemWhicheverServerMovedIt() throws Exception {
+        TableDefinition table = TestEngine.createTable(a, "grouped", false, List.of(TestEngine.globalIndex("byGroup")), null);
+        TableDefinition onB = b.catalog().find("grouped");
+        int items = 4;
+        int perWriter = indexMovesPerWriter();
+        List<Thread> writers = new ArrayList<>();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        for (int w = 0; w < 4; w++) {
+            Engine e = w % 2 == 0 ? a : b;
+            TableDefinition t = w % 2 == 0 ? table : onB;
+            long seed = w;
+            writers.add(Thread.ofPlatform().start(() -> {
+                Random random = new Random(seed);
+                try {
+                    for (int i = 0; i < perWriter; i++) {
+                        // Each write moves one item to another group (a new index key) or out of
+                        // the index (no gpk), from either server, the same items raced.
+                        String id = "k" + random.nextInt(items);
+                        int group = random.nextInt(4);
+                        Map<String, AttributeValue> written = group == 3 ? item("pk", id, "v", i)
+                                : item("pk", id, "gpk", "g" + group, "gsk", i, "v", i);
+                        e.items().write(ItemWrite.put(t, written, null, ReturnValues.NONE, false, false));
+                    }
+                } catch (Throwable x) {
+                    failures.add(x);
+                }
+            }));
+        }
+        for (Thread t : writers) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+        // The index holds exactly each item's final entry, read from either server.
+        Map<String, Map<String, AttributeValue>> expected = new LinkedHashMap<>();
+        for (int i = 0; i < items; i++) {
+            Map<String, AttributeValue> final_ = a.items().get(table, item("pk", "k" + i), true, null).item();
+            if (final_ != null && final_.containsKey("gpk")) expected.put("k" + i, final_);
+        }
+        for (Engine e : List.of(a, b)) {
+            Map<String, Map<String, AttributeValue>> indexed = new LinkedHashMap<>();
+            for (int group = 0; group < 3; group++) {
+                Page page = e.items().query(e == a ? table : onB, new QuerySpec("byGroup", Map.of("gpk", new KeyCondition("EQ",
+                        List.of(new AttributeValue.S("g" + group)))), null, false, null, null, null, 100, true, false));
+                for (Map<String, AttributeValue> i : page.items()) {
+                    String id = ((AttributeValue.S) i.get("pk")).value();
+                    assertNull(indexed.put(id, i), "one entry per item: " + id);
+                }
+            }
+            assertEquals(expected, indexed);
+        }
+    }
+
     @Test
     void whatSharedStorageDoesNotKeepYetIsRefusedBeforeAnythingIsWritten() {
-        DynamoDbException gsi = assertThrows(DynamoDbException.class,
-                () -> TestEngine.createTable(a, "g", false, List.of(TestEngine.globalIndex("byGroup")), null));
+        TableDefinition table = TestEngine.createTable(a, "g", false, null, null);
+        DynamoDbException gsi = assertThrows(DynamoDbException.class, () -> a.tables().update(new UpdateTableSpec("g",
+                List.of(new AttributeDefinition("gpk", AttributeValue.Type.S), new AttributeDefinition("gsk", AttributeValue.Type.N)),
+                null, null, null, List.of(new GlobalIndexUpdate(TestEngine.globalIndex("byGroup"), null, null)),
+                null, null, null, null, null)));
         assertEquals(ErrorType.VALIDATION, gsi.type());
-        assertTrue(gsi.getMessage().startsWith("Global secondary indexes are not supported"), gsi.getMessage());
-        assertNull(a.catalog().find("g"));
+        assertTrue(gsi.getMessage().startsWith("Adding or deleting global secondary indexes is not supported"), gsi.getMessage());
+        assertTrue(a.catalog().find("g").globalIndexes().isEmpty());
+        assertEquals(table.id(), a.catalog().find("g").id());
         TestEngine.createTable(a, "ttl", false, null, null);
         DynamoDbException ttl = assertThrows(DynamoDbException.class, () -> a.timeToLive().update("ttl", true, "expires"));
         assertTrue(ttl.getMessage().startsWith("Time to Live is not supported"), ttl.getMessage());

@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.Tables;
-import io.stator.server.testing.TestBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,17 +54,14 @@ class ExecuteStatementTest {
 
     @BeforeAll
     static void createTableAndItems() {
-        // Shared storage keeps no global index yet (TestBackend): the table has none there.
-        boolean globalIndex = !TestBackend.cassandra();
         client().createTable(b -> b.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
-                .attributeDefinitions(globalIndex ? List.of(Tables.definition("pk", ScalarAttributeType.S),
+                .attributeDefinitions(Tables.definition("pk", ScalarAttributeType.S),
                         Tables.definition("sk", ScalarAttributeType.N), Tables.definition("genre", ScalarAttributeType.S),
                         Tables.definition("n", ScalarAttributeType.N))
-                        : List.of(Tables.definition("pk", ScalarAttributeType.S), Tables.definition("sk", ScalarAttributeType.N)))
                 .keySchema(Tables.key("pk", KeyType.HASH), Tables.key("sk", KeyType.RANGE))
-                .globalSecondaryIndexes(globalIndex ? List.of(GlobalSecondaryIndex.builder().indexName("byGenre")
+                .globalSecondaryIndexes(GlobalSecondaryIndex.builder().indexName("byGenre")
                         .keySchema(Tables.key("genre", KeyType.HASH), Tables.key("n", KeyType.RANGE))
-                        .projection(p -> p.projectionType(ProjectionType.ALL)).build()) : null));
+                        .projection(p -> p.projectionType(ProjectionType.ALL)).build()));
         for (String pk : List.of("a", "b", "c", "d")) {
             for (int sk = 1; sk <= 5; sk++) {
                 execute("INSERT INTO \"" + TABLE + "\" VALUE {'pk': ?, 'sk': ?, 'n': " + (sk * 2)
@@ -167,7 +163,6 @@ class ExecuteStatementTest {
 
     @Test
     void selectFromAnIndexIsTheQueryOfTheIndex() {
-        TestBackend.assumeLocalOnly("Global secondary indexes");
         Eventually.until("the index holds the ten rock items", () -> client().query(b -> b.tableName(TABLE)
                 .indexName("byGenre").keyConditionExpression("genre = :g")
                 .expressionAttributeValues(Map.of(":g", s("rock")))).count(), c -> c == 10);

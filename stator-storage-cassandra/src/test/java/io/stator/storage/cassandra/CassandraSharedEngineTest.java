@@ -38,4 +38,7 @@ class CassandraSharedEngineTest extends SharedEngineContract {
 
     @Override
     protected int transfersPerWriter() { return 8; }
+
+    @Override
+    protected int indexMovesPerWriter() { return 15; }
 }
