@@ -41,9 +41,11 @@ import java.util.function.Function;
  *       collection each, in a reserved table, keyed by their key as clustering bytes: ranges are
  *       ranges of that collection, and expectations a compare-and-set on it. Tokens are kept in
  *       envelopes like item rows, since they commit with their transaction's items.</li>
+ *   <li><b>Time to Live's expiry index</b> is one more such collection; its rows are hints, so a
+ *       new row is written before the item's commit and an old one dropped after it.</li>
  *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount and TableSizeBytes stay
- *       0, item-collection sizes unchecked), and the key spaces of global-index propagation,
- *       Time to Live's expiry index and stream records: reads find them empty and a batch that
+ *       0, item-collection sizes unchecked), and the key spaces of global-index propagation
+ *       and stream records: reads find them empty and a batch that
  *       writes them is refused. The engine refuses the features that would write them
  *       ({@link #shared()}).</li>
  * </ul>
@@ -88,7 +90,8 @@ public final class SharedStorage implements Storage {
     // ---- where each key space lives -------------------------------------------------------------
 
     /** The key spaces kept as one collection each. */
-    private static final List<Keyspace> META = List.of(Keyspace.CATALOG, Keyspace.COUNTERS, Keyspace.TRANSACTION_TOKENS);
+    private static final List<Keyspace> META = List.of(Keyspace.CATALOG, Keyspace.COUNTERS, Keyspace.TRANSACTION_TOKENS,
+            Keyspace.EXPIRIES);
 
     private static boolean isMeta(Keyspace k) {
         return META.contains(k);
@@ -305,12 +308,24 @@ public final class SharedStorage implements Storage {
         for (Key k : batch.expected.keySet()) {
             if (!batch.writes.containsKey(k)) (batch.expectedIn.get(k) == Keyspace.ITEMS ? items : meta).add(k.bytes());
         }
+        // Time to Live's rows are hints (ExpiryIndex): a new one is written before the item, an
+        // old one dropped after it, so that no crash leaves an expiring item without its row.
+        List<byte[]> hints = new ArrayList<>();
+        for (byte[] r : meta) {
+            Write w = batch.writes.get(new Key(r));
+            if (w != null && w.keyspace() == Keyspace.EXPIRIES && w.value() != null) hints.add(r);
+        }
+        if (!hints.isEmpty() && !items.isEmpty()) {
+            meta.removeAll(hints);
+            commitMeta(batch, hints);
+        }
         if (!items.isEmpty()) {
             if (oneCollection(items)) commitCollection(batch, items);
             else commitTransaction(batch, items);
         }
         if (!meta.isEmpty()) commitMeta(batch, meta);
     }
+
 
     private static boolean oneCollection(List<byte[]> rows) {
         for (byte[] r : rows) if (!RowKeyFraming.sameCollection(rows.get(0), r)) return false;
@@ -350,13 +365,23 @@ public final class SharedStorage implements Storage {
         }
     }
 
-    /** Rows of the reserved collections: one compare-and-set per collection written. */
+    /**
+     * Rows of the reserved collections: one compare-and-set per collection written. Their batches
+     * come alone (the catalog's, the expirer's) or after the items they go with (counters' rows,
+     * Time to Live's rows dropped).
+     */
     private void commitMeta(Batch batch, List<byte[]> rows) {
         Map<Long, List<byte[]>> byTable = new LinkedHashMap<>();
         for (byte[] r : rows) byTable.computeIfAbsent(RowKeyFraming.tableId(r), t -> new ArrayList<>()).add(r);
         for (List<byte[]> collection : byTable.values()) {
             Rows r = batch.rows(collection);
-            if (!store.commit(r.expected(), r.changes())) throw new CommitLostException();
+            if (r.expected().isEmpty()) {
+                // Nothing expected: a round lost to another writer of the collection wrote
+                // nothing, and is simply tried again.
+                while (!store.commit(List.of(), r.changes())) Thread.onSpinWait();
+            } else if (!store.commit(r.expected(), r.changes())) {
+                throw new CommitLostException();
+            }
         }
     }
 

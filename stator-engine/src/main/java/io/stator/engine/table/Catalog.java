@@ -398,8 +398,8 @@ public final class Catalog {
     /**
      * What shared storage does not keep yet (docs/storage-contract.md, "Built so far"): global
      * secondary indexes added to or deleted from an existing table (a backfill and a range
-     * deletion that every server's writers would have to see at once), streams and Time to Live
-     * are refused there, before anything is written, rather than accepted and left undone.
+     * deletion that every server's writers would have to see at once) and streams are refused
+     * there, before anything is written, rather than accepted and left undone.
      *
      * @param before the table as it was, or null for a new one
      */
@@ -407,8 +407,7 @@ public final class Catalog {
         if (!storage.shared()) return;
         String feature = before != null && !indexNames(before.globalIndexes()).equals(indexNames(after.globalIndexes()))
                 ? "Adding or deleting global secondary indexes is"
-                : after.stream() != null && after.stream().enabled() ? "DynamoDB Streams is"
-                : after.timeToLive() != null && after.timeToLive().expiring() ? "Time to Live is" : null;
+                : after.stream() != null && after.stream().enabled() ? "DynamoDB Streams is" : null;
         if (feature != null) {
             throw DynamoDbException.validation(feature + " not supported by this server's storage (shared storage, such as"
                     + " Cassandra) yet");

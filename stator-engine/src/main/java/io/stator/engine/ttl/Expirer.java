@@ -28,7 +28,9 @@ import io.stator.storage.WriteBatch;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Time to Live's background work, on one thread: it brings a table's Time to Live from ENABLING
@@ -40,7 +42,10 @@ import java.util.List;
  * table's items as they are now and writes each one's row; the table is then ENABLED (an empty
  * table at once). A write after the walk passed its item moves the row itself. Rows need no
  * lock: a row the walk writes from a value that a write has just changed is a stale hint (see
- * {@link ExpiryIndex}), never a lost expiry.
+ * {@link ExpiryIndex}), never a lost expiry. On shared storage the walk first waits until every
+ * server knows the table is ENABLING (the other servers' writes are not in this one's locks),
+ * and every server's expirer deletes what is due: the second deletion of an item fails its
+ * condition and changes nothing.
  *
  * <p><b>Disabling.</b> DISABLING waits for the writes in flight, drops the table's rows in one
  * range delete, and becomes DISABLED; from then on no item of the table is deleted.
@@ -132,11 +137,19 @@ public final class Expirer implements AutoCloseable {
     /** One round of work; returns how long to wait before the next (0: at once). */
     private long round() {
         pending = false;
+        // On shared storage another server may have enabled a table's Time to Live (and even
+        // finished its walk) since this one last looked: its writes keep the index from now on.
+        if (anyExpiring()) index.register();
+        long deferred = Long.MAX_VALUE;
         for (TableDefinition table : catalog.all()) {
             if (closed) return 0;
             TimeToLiveDescription ttl = table.timeToLive();
             if (ttl == null) continue;
-            if (ttl.status() == TimeToLiveStatus.ENABLING) backfill(table, ttl);
+            if (ttl.status() == TimeToLiveStatus.ENABLING) {
+                long wait = untilEveryServerSees(table);
+                if (wait > 0) deferred = Math.min(deferred, wait);
+                else backfill(table, ttl);
+            }
             if (ttl.status() == TimeToLiveStatus.DISABLING) drop(table, ttl);
         }
         long now = clock.millis();
@@ -150,6 +163,7 @@ public final class Expirer implements AutoCloseable {
             nextDue = Math.min(nextDue, r.nextDue());
         }
         if (more) return 0;
+        nextDue = Math.min(nextDue, deferred == Long.MAX_VALUE ? Long.MAX_VALUE : now + deferred);
         // A row due exactly now is deleted once now has passed it: not before the next
         // millisecond, and on a stopped (test) clock not before it moves, so no spinning.
         return nextDue == Long.MAX_VALUE ? IDLE_MILLIS : Math.max(MIN_WAIT_MILLIS, Math.min(IDLE_MILLIS, nextDue - now));
@@ -163,6 +177,28 @@ public final class Expirer implements AutoCloseable {
     }
 
     // ---- enabling and disabling ---------------------------------------------------------------
+
+    /**
+     * On shared storage, how long the walk of an ENABLING table must still wait (0: none): the
+     * index is kept by the writes of servers that know the table is ENABLING, and every server
+     * re-reads the catalog each second (SharedUpkeep), so the walk starts once a write begun
+     * before that has had time to commit, {@link #SHARED_CATALOG_SETTLE_MILLIS} after this server
+     * first saw the table ENABLING. Real time, not the engine's clock: it waits for servers.
+     */
+    private long untilEveryServerSees(TableDefinition table) {
+        if (!storage.shared()) return 0;
+        long firstSeen = enablingSince.computeIfAbsent(table.id(), id -> System.nanoTime());
+        long waited = (System.nanoTime() - firstSeen) / 1_000_000;
+        if (waited < SHARED_CATALOG_SETTLE_MILLIS) return SHARED_CATALOG_SETTLE_MILLIS - waited;
+        enablingSince.remove(table.id());
+        return 0;
+    }
+
+    /** See {@link #untilEveryServerSees}. */
+    static final long SHARED_CATALOG_SETTLE_MILLIS = 5_000;
+
+    /** When this server first saw each table ENABLING (shared storage only). */
+    private final Map<Long, Long> enablingSince = new HashMap<>();
 
     /** Writes the row of every item of an ENABLING table, then makes it ENABLED. */
     private void backfill(TableDefinition table, TimeToLiveDescription ttl) {

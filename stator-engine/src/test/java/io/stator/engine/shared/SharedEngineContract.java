@@ -21,7 +21,9 @@ import io.stator.engine.read.ScanSpec;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.UpdateTableSpec;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
+import io.stator.engine.table.TableSpecs;
 import io.stator.engine.table.TableSpecs.GlobalIndexUpdate;
+import io.stator.engine.table.TimeToLiveDescription;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
@@ -361,8 +363,36 @@ public abstract class SharedEngineContract {
         assertTrue(gsi.getMessage().startsWith("Adding or deleting global secondary indexes is not supported"), gsi.getMessage());
         assertTrue(a.catalog().find("g").globalIndexes().isEmpty());
         assertEquals(table.id(), a.catalog().find("g").id());
-        TestEngine.createTable(a, "ttl", false, null, null);
-        DynamoDbException ttl = assertThrows(DynamoDbException.class, () -> a.timeToLive().update("ttl", true, "expires"));
-        assertTrue(ttl.getMessage().startsWith("Time to Live is not supported"), ttl.getMessage());
+        DynamoDbException streams = assertThrows(DynamoDbException.class, () -> a.tables().update(new UpdateTableSpec("g",
+                null, null, null, new TableSpecs.Stream(true, "NEW_IMAGE"), null, null, null, null, null, null)));
+        assertTrue(streams.getMessage().startsWith("DynamoDB Streams is not supported"), streams.getMessage());
+        assertNull(a.catalog().find("g").stream());
+    }
+
+    @Test
+    void timeToLiveDeletesWhatExpiredWhicheverServerWroteIt() throws Exception {
+        TableDefinition table = TestEngine.createTable(a, "expiring", false, null, null);
+        TableDefinition onB = b.catalog().find("expiring");
+        long now = System.currentTimeMillis() / 1000;
+        // Written before Time to Live is enabled: found by the walk.
+        a.items().write(ItemWrite.put(table, item("pk", "before", "expires", now - 60), null, ReturnValues.NONE, false, false));
+        a.timeToLive().update("expiring", true, "expires");
+        b.catalog().refresh();
+        assertTrue(b.catalog().find("expiring").timeToLive().expiring(), "the other server sees it enabled");
+        // Written from either server while it is enabling or enabled: kept by the writes.
+        a.items().write(ItemWrite.put(table, item("pk", "fromA", "expires", now - 60), null, ReturnValues.NONE, false, false));
+        b.items().write(ItemWrite.put(onB, item("pk", "fromB", "expires", now - 60), null, ReturnValues.NONE, false, false));
+        b.items().write(ItemWrite.put(onB, item("pk", "later", "expires", now + 3600), null, ReturnValues.NONE, false, false));
+        b.items().write(ItemWrite.put(onB, item("pk", "never"), null, ReturnValues.NONE, false, false));
+        long deadline = System.currentTimeMillis() + 60_000;
+        List<String> gone = List.of("before", "fromA", "fromB");
+        while (gone.stream().anyMatch(id -> b.items().get(onB, item("pk", id), true, null).item() != null)) {
+            assertTrue(System.currentTimeMillis() < deadline, "expired items deleted within a minute");
+            Thread.sleep(200);
+        }
+        for (String kept : List.of("later", "never")) {
+            assertNotNull(a.items().get(table, item("pk", kept), true, null).item(), kept);
+        }
+        assertEquals(TimeToLiveDescription.TimeToLiveStatus.ENABLED, a.catalog().find("expiring").timeToLive().status());
     }
 }
