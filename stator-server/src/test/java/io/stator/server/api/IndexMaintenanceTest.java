@@ -15,6 +15,7 @@ import io.stator.server.testing.IndexContents;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
+import io.stator.server.testing.TestBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -256,7 +257,9 @@ class IndexMaintenanceTest {
                         .conditionExpression("attribute_not_exists(pk)")));
 
         assertEquals(fullItem(), server.client().getItem(b -> b.tableName(table).key(KEY).consistentRead(true)).item());
-        assertEquals(1, server.client().describeTable(b -> b.tableName(table)).table().itemCount());
+        if (!TestBackend.cassandra()) { // shared storage keeps no counters yet
+            assertEquals(1, server.client().describeTable(b -> b.tableName(table)).table().itemCount());
+        }
         assertIndexesRight(table);
     }
 
@@ -312,6 +315,7 @@ class IndexMaintenanceTest {
 
     @Test
     void describeTableCountsFollowTheWrites() {
+        TestBackend.assumeLocalOnly("A table's counters");
         String table = indexedTable();
         for (int i = 0; i < 30; i++) {
             put(table, with(fullItem(), "pk", s("p" + i), "g", s("g" + (i % 4))));

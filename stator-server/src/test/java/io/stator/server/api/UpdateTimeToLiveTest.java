@@ -128,6 +128,8 @@ class UpdateTimeToLiveTest {
         assertEquals(TimeToLiveStatus.ENABLED, awaitSettled());
         CLOCK.advance(Duration.ofSeconds(1));
         update(false, "ttl");
+        // Settled first (DISABLING would answer that ttl is still the attribute, checked first).
+        assertEquals(TimeToLiveStatus.DISABLED, awaitSettled());
         // The disable starts an hour of its own; the refused attempt did not.
         CLOCK.advance(Duration.ofMinutes(30));
         assertValidation(TOO_OFTEN, () -> update(true, "other"));

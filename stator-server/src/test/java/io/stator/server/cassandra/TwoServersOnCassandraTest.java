@@ -224,9 +224,6 @@ class TwoServersOnCassandraTest {
     @Test
     void aNodeKilledUnderMixedLoadLosesNoAcknowledgedWriteAndRejoins() throws Exception {
         assumeTrue(cluster.managed(), "the test kills a node it started");
-        // In -Pcassandra-all until it has passed there repeatedly: it found a transaction left
-        // half applied (its record removed while an intent was left), fixed in CasTransactions.settle.
-        assumeTrue(Boolean.getBoolean("stator.cassandra.nodeKill"), "-Pcassandra-all runs it");
         DynamoDbClient[] servers = {server(), server()};
         String table = StatorTestServer.tableName();
         StatorTestServer.createTable(servers[0], table);

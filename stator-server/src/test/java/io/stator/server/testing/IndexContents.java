@@ -146,9 +146,11 @@ public final class IndexContents {
     /**
      * Asserts that DescribeTable's ItemCount and IndexSizeBytes of every index, and the table's
      * ItemCount and TableSizeBytes, are those of what the table holds (Stator keeps them exact,
-     * where DynamoDB refreshes them every six hours). Call it once the indexes match.
+     * where DynamoDB refreshes them every six hours). Call it once the indexes match. Shared
+     * storage keeps no counters yet (they stay 0 there, as the README says): nothing to assert.
      */
     public static void assertCounts(DynamoDbClient client, String table) {
+        if (TestBackend.cassandra()) return;
         TableDescription description = client.describeTable(b -> b.tableName(table)).table();
         List<String> tableKey = tableKey(description);
         Collection<Map<String, AttributeValue>> items = scan(client, table, null, tableKey).values();
