@@ -93,7 +93,7 @@ public final class Engine implements AutoCloseable {
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         indexBuilds.resume();
-        this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog) : null;
+        this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, streams::refreshShared) : null;
     }
 
     /** On shared storage: the catalog refreshed and stale transactions finished, in the background. */

@@ -43,11 +43,14 @@ import java.util.function.Function;
  *       envelopes like item rows, since they commit with their transaction's items.</li>
  *   <li><b>Time to Live's expiry index</b> is one more such collection; its rows are hints, so a
  *       new row is written before the item's commit and an old one dropped after it.</li>
+ *   <li><b>Stream records</b> are kept like item rows, one collection per shard slot of a stream,
+ *       so that a record commits in its item's transaction, with its shard's head row
+ *       (StreamRecords numbers a shard's records through it); a range of them ends at a record
+ *       still held undecided. The streams' catalog is one more reserved collection.</li>
  *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount and TableSizeBytes stay
- *       0, item-collection sizes unchecked), and the key spaces of global-index propagation
- *       and stream records: reads find them empty and a batch that
- *       writes them is refused. The engine refuses the features that would write them
- *       ({@link #shared()}).</li>
+ *       0, item-collection sizes unchecked), and the key space of global-index propagation
+ *       (the pipeline writes global entries with their item there instead): reads find them
+ *       empty and a batch that writes them is refused.</li>
  * </ul>
  * Snapshots are of the latest state, except {@link #snapshotOf}, which reads its rows as of one
  * moment ({@link CasTransactions#readAll}) for TransactGetItems.
@@ -91,7 +94,7 @@ public final class SharedStorage implements Storage {
 
     /** The key spaces kept as one collection each. */
     private static final List<Keyspace> META = List.of(Keyspace.CATALOG, Keyspace.COUNTERS, Keyspace.TRANSACTION_TOKENS,
-            Keyspace.EXPIRIES);
+            Keyspace.EXPIRIES, Keyspace.STREAMS);
 
     private static boolean isMeta(Keyspace k) {
         return META.contains(k);
@@ -99,7 +102,32 @@ public final class SharedStorage implements Storage {
 
     /** Not kept on shared storage yet: read as empty, never written. */
     private static boolean isAbsent(Keyspace k) {
-        return !isMeta(k) && k != Keyspace.ITEMS;
+        return !isMeta(k) && k != Keyspace.ITEMS && k != Keyspace.STREAM_RECORDS;
+    }
+
+    /** Rows kept in CasTransactions' envelopes: they commit with items, in one transaction. */
+    private static boolean isTransactional(Keyspace k) {
+        return k == Keyspace.ITEMS || k == Keyspace.TRANSACTION_TOKENS || k == Keyspace.STREAM_RECORDS;
+    }
+
+    /**
+     * Stream records' keys are {@code [table id 8][stream creation 8][slot 2]} then the sequence
+     * number (8 bytes), or nothing for the shard's head row (StreamRecords): one collection per
+     * shard slot of a stream, in the stream records' reserved table.
+     */
+    private static final int STREAM_SHARD_BYTES = 18;
+
+    private static byte[] streamRow(byte[] key) {
+        return RowKeyFraming.rowKey(metaTable(Keyspace.STREAM_RECORDS), 0, 0, Arrays.copyOf(key, STREAM_SHARD_BYTES),
+                Arrays.copyOfRange(key, STREAM_SHARD_BYTES, key.length));
+    }
+
+    private static byte[] streamKey(byte[] rowKey) {
+        byte[] shard = RowKeyFraming.partitionKey(rowKey);
+        byte[] sequence = RowKeyFraming.clustering(rowKey);
+        byte[] key = Arrays.copyOf(shard, shard.length + sequence.length);
+        System.arraycopy(sequence, 0, key, shard.length, sequence.length);
+        return key;
     }
 
     /** The reserved table of a key space kept as one collection (below CasTransactions.RECORDS). */
@@ -117,6 +145,7 @@ public final class SharedStorage implements Storage {
     public byte[] get(Keyspace keyspace, byte[] key) {
         if (keyspace == Keyspace.ITEMS) return transactions.read(key);
         if (keyspace == Keyspace.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
+        if (keyspace == Keyspace.STREAM_RECORDS) return transactions.read(streamRow(key));
         if (isMeta(keyspace)) return store.get(metaRow(keyspace, key), Consistency.STRONG);
         return null;
     }
@@ -165,11 +194,18 @@ public final class SharedStorage implements Storage {
     @Override
     public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] from, byte[] to, boolean reverse) {
         if (isAbsent(keyspace)) return EMPTY;
+        if (keyspace == Keyspace.STREAM_RECORDS) {
+            // Within one shard (a range's end in another shard reads to the shard's end).
+            byte[] first = streamRow(from);
+            byte[] last = sameShard(from, to) ? streamRow(to) : null;
+            Cursor rows = store.range(first, first, last, reverse, Consistency.STRONG);
+            return new Mapped(new Committed(rows, true), SharedStorage::streamKey, v -> v);
+        }
         if (isMeta(keyspace)) {
             byte[] within = metaRow(keyspace, new byte[0]);
             Cursor rows = store.range(within, from == null ? null : metaRow(keyspace, from),
                     to == null ? null : metaRow(keyspace, to), reverse, Consistency.STRONG);
-            if (keyspace == Keyspace.TRANSACTION_TOKENS) rows = new Committed(rows);
+            if (keyspace == Keyspace.TRANSACTION_TOKENS) rows = new Committed(rows, false);
             return new Mapped(rows, RowKeyFraming::clustering, v -> v);
         }
         Cursor rows;
@@ -185,7 +221,7 @@ public final class SharedStorage implements Storage {
             long toHash = to.length == RowKeyFraming.LENGTH_OFFSET ? RowKeyFraming.hash(to) : 0;
             rows = store.scan(table, kind, fromHash, toHash, startAfter, Consistency.STRONG);
         }
-        return new Committed(rows);
+        return new Committed(rows, false);
     }
 
     private static final Cursor EMPTY = new Cursor() {
@@ -195,20 +231,36 @@ public final class SharedStorage implements Storage {
         @Override public void close() { }
     };
 
-    /** Item rows as their committed values; a row a transaction holds is settled by a strong read. */
+    /**
+     * Item rows as their committed values; a row a transaction holds is settled by a strong read.
+     * With {@code stopAtUndecided} (stream records), the cursor ends at a row that a transaction
+     * still holds undecided: the records after it may be committed already (they wait only for
+     * its shard's head row), and a reader that skipped it would never come back for it.
+     */
     private final class Committed implements Cursor {
         private final Cursor rows;
+        private final boolean stopAtUndecided;
         private byte[] value;
+        private boolean stopped;
 
-        Committed(Cursor rows) {
+        Committed(Cursor rows, boolean stopAtUndecided) {
             this.rows = rows;
+            this.stopAtUndecided = stopAtUndecided;
         }
 
         @Override
         public boolean next() {
-            while (rows.next()) {
+            while (!stopped && rows.next()) {
                 byte[] stored = rows.value();
-                value = CasTransactions.claimed(stored) ? transactions.read(rows.key()) : CasTransactions.committedOf(stored);
+                if (!CasTransactions.claimed(stored)) {
+                    value = CasTransactions.committedOf(stored);
+                } else {
+                    value = transactions.read(rows.key());
+                    if (value == null && stopAtUndecided && CasTransactions.claimed(store.get(rows.key(), Consistency.STRONG))) {
+                        stopped = true;
+                        return false;
+                    }
+                }
                 if (value != null) return true;
             }
             return false;
@@ -292,7 +344,7 @@ public final class SharedStorage implements Storage {
     private record Write(Keyspace keyspace, byte[] value) {}
 
     private static byte[] rowKey(Keyspace keyspace, byte[] key) {
-        return keyspace == Keyspace.ITEMS ? key : metaRow(keyspace, key);
+        return keyspace == Keyspace.ITEMS ? key : keyspace == Keyspace.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
     }
 
     @Override
@@ -302,11 +354,11 @@ public final class SharedStorage implements Storage {
         List<byte[]> meta = new ArrayList<>();
         for (Map.Entry<Key, Write> w : batch.writes.entrySet()) {
             Keyspace k = w.getValue().keyspace();
-            (k == Keyspace.ITEMS || k == Keyspace.TRANSACTION_TOKENS ? items : meta).add(w.getKey().bytes());
+            (isTransactional(k) ? items : meta).add(w.getKey().bytes());
         }
         // Expectations of rows the batch does not write (a ConditionCheck's item) join its rows.
         for (Key k : batch.expected.keySet()) {
-            if (!batch.writes.containsKey(k)) (batch.expectedIn.get(k) == Keyspace.ITEMS ? items : meta).add(k.bytes());
+            if (!batch.writes.containsKey(k)) (isTransactional(batch.expectedIn.get(k)) ? items : meta).add(k.bytes());
         }
         // Time to Live's rows are hints (ExpiryIndex): a new one is written before the item, an
         // old one dropped after it, so that no crash leaves an expiring item without its row.
@@ -390,13 +442,27 @@ public final class SharedStorage implements Storage {
         if (keyspace == Keyspace.ITEMS) {
             // The engine drops a whole table's rows (Catalog.delete): the backend's table goes.
             store.dropTable(RowKeyFraming.tableId(from));
+        } else if (keyspace == Keyspace.STREAM_RECORDS) {
+            if (!sameShard(from, to)) throw new IllegalArgumentException("stream records are deleted shard by shard");
+            deleteRows(streamRow(from), streamRow(from), streamRow(to));
         } else if (isMeta(keyspace)) {
-            List<Change> deletes = new ArrayList<>();
-            try (Cursor c = store.range(metaRow(keyspace, new byte[0]), metaRow(keyspace, from), metaRow(keyspace, to),
-                    false, Consistency.STRONG)) {
-                while (c.next()) deletes.add(new Change(c.key(), null));
-            }
-            if (!deletes.isEmpty()) store.commit(List.of(), deletes);
+            deleteRows(metaRow(keyspace, new byte[0]), metaRow(keyspace, from), metaRow(keyspace, to));
+        }
+    }
+
+    private static boolean sameShard(byte[] a, byte[] b) {
+        return b != null && Arrays.equals(a, 0, STREAM_SHARD_BYTES, b, 0, STREAM_SHARD_BYTES);
+    }
+
+    /** Deletes the rows of one collection in a range, a hundred per commit. */
+    private void deleteRows(byte[] within, byte[] from, byte[] to) {
+        List<Change> deletes = new ArrayList<>();
+        try (Cursor c = store.range(within, from, to, false, Consistency.STRONG)) {
+            while (c.next()) deletes.add(new Change(c.key(), null));
+        }
+        for (int i = 0; i < deletes.size(); i += 100) {
+            List<Change> some = deletes.subList(i, Math.min(deletes.size(), i + 100));
+            while (!store.commit(List.of(), some)) Thread.onSpinWait();
         }
     }
 

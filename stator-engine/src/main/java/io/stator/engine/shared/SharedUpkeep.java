@@ -7,7 +7,8 @@ import java.lang.System.Logger.Level;
 /**
  * What each server sharing its storage does in the background: it reads the catalog again every
  * second (other servers' CreateTable, UpdateTable and DeleteTable reach it within a second; a
- * table it has never seen is read at once, see {@link Catalog#find}), and finishes the
+ * table it has never seen is read at once, see {@link Catalog#find}), then what follows it (the
+ * streams' catalog, {@link io.stator.engine.streams.Streams#refreshShared}), and finishes the
  * transactions that a server left undecided or half applied ({@link
  * io.stator.engine.write.CasTransactions#recover}), so that intents on items nobody reads are
  * settled too.
@@ -21,22 +22,25 @@ public final class SharedUpkeep implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
 
-    private SharedUpkeep(SharedStorage storage, Catalog catalog) {
-        this.thread = Thread.ofPlatform().daemon().name("stator-shared-upkeep").unstarted(() -> run(storage, catalog));
+    private SharedUpkeep(SharedStorage storage, Catalog catalog, Runnable catalogRead) {
+        this.thread = Thread.ofPlatform().daemon().name("stator-shared-upkeep")
+                .unstarted(() -> run(storage, catalog, catalogRead));
     }
 
-    public static SharedUpkeep start(SharedStorage storage, Catalog catalog) {
-        SharedUpkeep upkeep = new SharedUpkeep(storage, catalog);
+    /** @param catalogRead run after each re-read of the catalog (the streams follow it) */
+    public static SharedUpkeep start(SharedStorage storage, Catalog catalog, Runnable catalogRead) {
+        SharedUpkeep upkeep = new SharedUpkeep(storage, catalog, catalogRead);
         upkeep.thread.start();
         return upkeep;
     }
 
-    private void run(SharedStorage storage, Catalog catalog) {
+    private void run(SharedStorage storage, Catalog catalog, Runnable catalogRead) {
         long nextRecovery = System.currentTimeMillis() + RECOVERY_EVERY_MILLIS;
         while (!closed) {
             try {
                 Thread.sleep(CATALOG_EVERY_MILLIS);
                 catalog.refresh();
+                catalogRead.run();
                 if (System.currentTimeMillis() >= nextRecovery) {
                     storage.transactions().recover();
                     nextRecovery = System.currentTimeMillis() + RECOVERY_EVERY_MILLIS;

@@ -39,13 +39,21 @@ final class StreamCatalog {
 
     StreamCatalog(Storage storage) {
         this.storage = storage;
+        reload();
+    }
+
+    /** Reads every stream from the storage again (on shared storage, other servers write them too). */
+    synchronized void reload() {
+        java.util.Map<String, StreamInfo> stored = new java.util.HashMap<>();
         try (Snapshot snapshot = storage.snapshot();
              Cursor c = storage.range(snapshot, Keyspace.STREAMS, new byte[0], null, false)) {
             while (c.next()) {
                 StreamInfo s = decode(c.key(), c.value());
-                streams.put(mapKey(s.tableName(), s.createdMillis()), s);
+                stored.put(mapKey(s.tableName(), s.createdMillis()), s);
             }
         }
+        streams.putAll(stored);
+        streams.keySet().retainAll(stored.keySet());
     }
 
     private static String mapKey(String table, long created) {

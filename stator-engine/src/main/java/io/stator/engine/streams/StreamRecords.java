@@ -9,6 +9,7 @@ import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.StreamViewType;
 import io.stator.storage.Keyspace;
+import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -19,6 +20,7 @@ import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +48,7 @@ final class StreamRecords implements ChangeLog.Consumer {
     static final int KEY_BYTES = 26;
     private static final byte VERSION = 1;
 
+    private final Storage storage;
     private final Clock clock;
     private final SequenceNumbers sequences;
     private final int shardCount;
@@ -54,7 +57,13 @@ final class StreamRecords implements ChangeLog.Consumer {
     /** The sequence numbers each batch took, settled once it is committed (or abandoned). */
     private final Map<WriteBatch, List<Long>> taken = new ConcurrentHashMap<>();
 
-    StreamRecords(Clock clock, SequenceNumbers sequences, int shardCount) {
+    /** On shared storage, the head each batch has staged per shard (see {@link #nextInShard}). */
+    private final Map<WriteBatch, Map<Shard, Long>> heads = new ConcurrentHashMap<>();
+
+    private record Shard(long tableId, long created, int slot) {}
+
+    StreamRecords(Storage storage, Clock clock, SequenceNumbers sequences, int shardCount) {
+        this.storage = storage;
         this.clock = clock;
         this.sequences = sequences;
         this.shardCount = shardCount;
@@ -71,14 +80,52 @@ final class StreamRecords implements ChangeLog.Consumer {
         long created = labelMillis.computeIfAbsent(table.latestStreamLabel(), StreamRecords::parseLabel);
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
         int slot = Shards.slotOf(PartitionHash.hash(RowKeys.partitionKey(table, any)), shardCount);
-        long sequence = sequences.take(clock.millis());
-        taken.computeIfAbsent(batch, b -> new ArrayList<>(1)).add(sequence);
+        long sequence;
+        if (storage.shared()) {
+            sequence = nextInShard(batch, new Shard(table.id(), created, slot));
+        } else {
+            sequence = sequences.take(clock.millis());
+            taken.computeIfAbsent(batch, b -> new ArrayList<>(1)).add(sequence);
+        }
         batch.put(Keyspace.STREAM_RECORDS, key(table.id(), created, slot, sequence),
                 encode(change, table.stream().viewType(), RowKeys.keyOf(table.keySchema(), any)));
     }
 
+    /**
+     * Shared storage: servers cannot see each other's numbers in flight, so a shard's numbers are
+     * drawn from its head row, read, expected unchanged and rewritten in the batch of the record:
+     * a shard's records then commit one after another, in their numbers' order, whichever server
+     * writes them (two that drew the same head: one commit is lost and its write starts over). A
+     * reader stops at a record still held undecided (SharedStorage), so it never passes one that
+     * is yet to commit.
+     */
+    private long nextInShard(WriteBatch batch, Shard shard) {
+        Map<Shard, Long> staged = heads.computeIfAbsent(batch, b -> new HashMap<>(2));
+        byte[] headKey = headKey(shard.tableId(), shard.created(), shard.slot());
+        Long last = staged.get(shard);
+        if (last == null) {
+            byte[] stored = storage.get(Keyspace.STREAM_RECORDS, headKey);
+            batch.expect(Keyspace.STREAM_RECORDS, headKey, stored);
+            last = stored == null ? 0 : ByteBuffer.wrap(stored).getLong();
+        }
+        long next = Math.max(last + 1, clock.millis() * 1_000_000L);
+        staged.put(shard, next);
+        batch.put(Keyspace.STREAM_RECORDS, headKey, ByteBuffer.allocate(8).putLong(next).array());
+        return next;
+    }
+
+    /**
+     * A shard's head row (shared storage): the shard's prefix and one zero byte, which sorts
+     * before every record's eight-byte number, so that no range of records reads it.
+     */
+    static byte[] headKey(long tableId, long created, int slot) {
+        return ByteBuffer.allocate(KEY_BYTES - 7).putLong(tableId).putLong(created).putShort((short) slot).put((byte) 0)
+                .array();
+    }
+
     @Override
     public void settle(WriteBatch batch) {
+        heads.remove(batch);
         List<Long> numbers = taken.remove(batch);
         if (numbers != null) for (long n : numbers) sequences.settle(n);
     }

@@ -57,7 +57,7 @@ public final class Streams {
         this.settings = settings;
         this.catalog = new StreamCatalog(storage);
         this.sequences = new SequenceNumbers(largestStoredSequence());
-        this.records = new StreamRecords(clock, sequences, settings.shardCount());
+        this.records = new StreamRecords(storage, clock, sequences, settings.shardCount());
         for (StreamInfo s : catalog.all()) tableChanged(s.tableName());
         for (TableDefinition t : tables.all()) tableChanged(t.name());
     }
@@ -74,6 +74,20 @@ public final class Streams {
             changeLog.register(records);
             registered = true;
         }
+    }
+
+    /**
+     * Shared storage: reads the streams' catalog again and brings every table's streams in line
+     * with the table catalog as another server changed it (called after each re-read of the
+     * catalog, SharedUpkeep). A stream enabled elsewhere is thus seen, and its records written by
+     * this server's writes too, within about a second.
+     */
+    public synchronized void refreshShared() {
+        catalog.reload();
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (StreamInfo s : catalog.all()) names.add(s.tableName());
+        for (TableDefinition t : tables.all()) if (t.stream() != null) names.add(t.name());
+        for (String name : names) tableChanged(name);
     }
 
     /** Brings the table's streams in line with its definition (enabled, disabled, deleted). */
@@ -324,8 +338,11 @@ public final class Streams {
             long cut = Math.max(0, (now - settings.retentionMillis() - TRIM_MARGIN_MILLIS) * 1_000_000L);
             for (StreamInfo s : catalog.all()) {
                 if (!s.enabled() && s.disabledMillis() + settings.retentionMillis() + TRIM_MARGIN_MILLIS < now) {
-                    storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), 0, 0),
-                            StreamRecords.key(s.tableId(), s.createdMillis() + 1, 0, 0));
+                    // Shard by shard: on shared storage each is a collection of its own.
+                    for (int slot = 0; slot < s.shardCount(); slot++) {
+                        storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
+                                StreamRecords.key(s.tableId(), s.createdMillis(), slot, Long.MAX_VALUE));
+                    }
                     catalog.remove(s);
                     continue;
                 }
@@ -339,6 +356,7 @@ public final class Streams {
 
     private long largestStoredSequence() {
         long largest = 0;
+        if (storage.shared()) return largest; // numbered by each shard's head row instead (StreamRecords)
         for (StreamInfo s : catalog.all()) {
             for (int slot = 0; slot < s.shardCount(); slot++) {
                 try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS,

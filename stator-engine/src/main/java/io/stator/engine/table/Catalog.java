@@ -398,19 +398,16 @@ public final class Catalog {
     /**
      * What shared storage does not keep yet (docs/storage-contract.md, "Built so far"): global
      * secondary indexes added to or deleted from an existing table (a backfill and a range
-     * deletion that every server's writers would have to see at once) and streams are refused
-     * there, before anything is written, rather than accepted and left undone.
+     * deletion that every server's writers would have to see at once) are refused there, before
+     * anything is written, rather than accepted and left undone.
      *
      * @param before the table as it was, or null for a new one
      */
     private void refuseUnshared(TableDefinition before, TableDefinition after) {
         if (!storage.shared()) return;
-        String feature = before != null && !indexNames(before.globalIndexes()).equals(indexNames(after.globalIndexes()))
-                ? "Adding or deleting global secondary indexes is"
-                : after.stream() != null && after.stream().enabled() ? "DynamoDB Streams is" : null;
-        if (feature != null) {
-            throw DynamoDbException.validation(feature + " not supported by this server's storage (shared storage, such as"
-                    + " Cassandra) yet");
+        if (before != null && !indexNames(before.globalIndexes()).equals(indexNames(after.globalIndexes()))) {
+            throw DynamoDbException.validation("Adding or deleting global secondary indexes is not supported by this"
+                    + " server's storage (shared storage, such as Cassandra) yet");
         }
     }
 

@@ -18,6 +18,7 @@ import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ScanSpec;
+import io.stator.engine.streams.Streams;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.UpdateTableSpec;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
@@ -363,10 +364,68 @@ public abstract class SharedEngineContract {
         assertTrue(gsi.getMessage().startsWith("Adding or deleting global secondary indexes is not supported"), gsi.getMessage());
         assertTrue(a.catalog().find("g").globalIndexes().isEmpty());
         assertEquals(table.id(), a.catalog().find("g").id());
-        DynamoDbException streams = assertThrows(DynamoDbException.class, () -> a.tables().update(new UpdateTableSpec("g",
-                null, null, null, new TableSpecs.Stream(true, "NEW_IMAGE"), null, null, null, null, null, null)));
-        assertTrue(streams.getMessage().startsWith("DynamoDB Streams is not supported"), streams.getMessage());
-        assertNull(a.catalog().find("g").stream());
+    }
+
+    /** Updates by each of four writers, two per server, in the streams test. */
+    protected int streamWritesPerWriter() { return 30; }
+
+    @Test
+    void streamRecordsOfEitherServerComeOncePerChangeInEachItemsOrder() throws Exception {
+        TableDefinition table = TestEngine.createTable(a, "streamed", false, null, null);
+        a.tables().update(new UpdateTableSpec("streamed", null, null, null,
+                new TableSpecs.Stream(true, "NEW_AND_OLD_IMAGES"), null, null, null, null, null, null));
+        // The other server follows within a second (SharedUpkeep); at once here.
+        b.catalog().refresh();
+        b.streams().refreshShared();
+        TableDefinition onA = a.catalog().find("streamed");
+        TableDefinition onB = b.catalog().find("streamed");
+        int perWriter = streamWritesPerWriter();
+        List<Thread> writers = new ArrayList<>();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        for (int w = 0; w < 4; w++) {
+            Engine e = w % 2 == 0 ? a : b;
+            TableDefinition t = w % 2 == 0 ? onA : onB;
+            long seed = w;
+            writers.add(Thread.ofPlatform().start(() -> {
+                Random random = new Random(seed);
+                try {
+                    for (int i = 0; i < perWriter; i++) e.items().write(increment(t, item("pk", "k" + random.nextInt(3))));
+                } catch (Throwable x) {
+                    failures.add(x);
+                }
+            }));
+        }
+        for (Thread t : writers) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+
+        // Every shard read from its start, from the server that did not enable the stream.
+        String arn = b.streams().list("streamed", null, 10).streams().get(0).streamArn();
+        Map<String, List<Streams.StreamRecord>> byItem = new LinkedHashMap<>();
+        int records = 0;
+        for (Streams.ShardDescription shard : b.streams().describe(arn, 100, null, null).shards()) {
+            String iterator = b.streams().shardIterator(arn, shard.shardId(), "TRIM_HORIZON", null);
+            String last = null;
+            while (iterator != null) {
+                Streams.RecordsPage page = b.streams().records(iterator, 7);
+                for (Streams.StreamRecord r : page.records()) {
+                    if (last != null) assertTrue(r.sequenceNumber().compareTo(last) > 0, "in order within a shard");
+                    last = r.sequenceNumber();
+                    byItem.computeIfAbsent(((AttributeValue.S) r.keys().get("pk")).value(), k -> new ArrayList<>()).add(r);
+                    records++;
+                }
+                iterator = page.records().isEmpty() ? null : page.nextShardIterator();
+            }
+        }
+        assertEquals(4 * perWriter, records, "one record per change");
+        for (Map.Entry<String, List<Streams.StreamRecord>> e : byItem.entrySet()) {
+            // Each item's records chain: each one's old image is the one before's new image.
+            Map<String, AttributeValue> previous = null;
+            for (Streams.StreamRecord r : e.getValue()) {
+                assertEquals(previous, r.oldImage(), e.getKey());
+                previous = r.newImage();
+            }
+            assertEquals(a.items().get(table, item("pk", e.getKey()), true, null).item(), previous, e.getKey());
+        }
     }
 
     @Test
