@@ -139,9 +139,9 @@ public final class WritePipeline {
                     if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
                 } catch (RowHeldException e) {
                     // Shared storage: another server's write holds a row this one changes (its
-                    // item, or an index entry written with it). DynamoDB answers
-                    // TransactionConflict only for an item in a transaction, and a plain write
-                    // holds its rows for a few round trips: wait for it a while, then answer it.
+                    // item, an index entry or a stream shard's head written with it). DynamoDB
+                    // answers TransactionConflict only for an item in a transaction, and a plain
+                    // write holds its rows for a few round trips: wait for it a while, then answer it.
                     if (attempt >= HELD_ATTEMPTS) throw transactionConflict();
                     pause(attempt);
                 }
@@ -149,8 +149,11 @@ public final class WritePipeline {
         }
     }
 
-    /** How many times a single write meets a held row before it answers TransactionConflict. */
-    private static final int HELD_ATTEMPTS = 20;
+    /**
+     * How many times a write meets a held row before it answers TransactionConflict: about four
+     * seconds of pauses, several transactions' round trips on a busy cluster.
+     */
+    private static final int HELD_ATTEMPTS = 50;
 
     private static void pause(int attempt) {
         try {
@@ -250,10 +253,20 @@ public final class WritePipeline {
                 } catch (CommitLostException e) {
                     if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
                 } catch (RowHeldException e) {
-                    throw TransactionCanceledException.conflictAt(rowKeys, e.key());
+                    // One of its items: another transaction has it, as DynamoDB says. Another row
+                    // (an index entry, a stream shard's head): a plain write's, soon released.
+                    if (isOneOf(rowKeys, e.key()) || attempt >= HELD_ATTEMPTS) {
+                        throw TransactionCanceledException.conflictAt(rowKeys, e.key());
+                    }
+                    pause(attempt);
                 }
             }
         }
+    }
+
+    private static boolean isOneOf(List<byte[]> rowKeys, byte[] key) {
+        for (byte[] k : rowKeys) if (Arrays.equals(k, key)) return true;
+        return false;
     }
 
     /** A transaction's stages once its items are held (again after a lost commit). */
