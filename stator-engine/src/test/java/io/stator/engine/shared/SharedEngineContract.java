@@ -299,6 +299,33 @@ public abstract class SharedEngineContract {
         }, false, ReturnValues.NONE, List.of());
     }
 
+    /** One write of a writer: its server, the table as that server knows it, its random, the write's number. */
+    @FunctionalInterface
+    private interface Write {
+        void run(Engine server, TableDefinition table, Random random, int i);
+    }
+
+    /** Four writers, two on each server, {@code perWriter} writes each; any failure fails the test. */
+    private void fromBothServers(String tableName, int perWriter, Write write) throws InterruptedException {
+        List<Thread> writers = new ArrayList<>();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        for (int w = 0; w < 4; w++) {
+            Engine e = w % 2 == 0 ? a : b;
+            TableDefinition t = e.catalog().find(tableName);
+            long seed = w;
+            writers.add(Thread.ofPlatform().start(() -> {
+                Random random = new Random(seed);
+                try {
+                    for (int i = 0; i < perWriter; i++) write.run(e, t, random, i);
+                } catch (Throwable x) {
+                    failures.add(x);
+                }
+            }));
+        }
+        for (Thread t : writers) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+    }
+
     /** Writers per engine moving items between groups of the global index. */
     protected int indexMovesPerWriter() { return 40; }
 
@@ -307,32 +334,15 @@ public abstract class SharedEngineContract {
         TableDefinition table = TestEngine.createTable(a, "grouped", false, List.of(TestEngine.globalIndex("byGroup")), null);
         TableDefinition onB = b.catalog().find("grouped");
         int items = 4;
-        int perWriter = indexMovesPerWriter();
-        List<Thread> writers = new ArrayList<>();
-        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        for (int w = 0; w < 4; w++) {
-            Engine e = w % 2 == 0 ? a : b;
-            TableDefinition t = w % 2 == 0 ? table : onB;
-            long seed = w;
-            writers.add(Thread.ofPlatform().start(() -> {
-                Random random = new Random(seed);
-                try {
-                    for (int i = 0; i < perWriter; i++) {
-                        // Each write moves one item to another group (a new index key) or out of
-                        // the index (no gpk), from either server, the same items raced.
-                        String id = "k" + random.nextInt(items);
-                        int group = random.nextInt(4);
-                        Map<String, AttributeValue> written = group == 3 ? item("pk", id, "v", i)
-                                : item("pk", id, "gpk", "g" + group, "gsk", i, "v", i);
-                        e.items().write(ItemWrite.put(t, written, null, ReturnValues.NONE, false, false));
-                    }
-                } catch (Throwable x) {
-                    failures.add(x);
-                }
-            }));
-        }
-        for (Thread t : writers) t.join();
-        assertTrue(failures.isEmpty(), failures.toString());
+        fromBothServers("grouped", indexMovesPerWriter(), (e, t, random, i) -> {
+            // Each write moves one item to another group (a new index key) or out of the index
+            // (no gpk), from either server, the same items raced.
+            String id = "k" + random.nextInt(items);
+            int group = random.nextInt(4);
+            Map<String, AttributeValue> written = group == 3 ? item("pk", id, "v", i)
+                    : item("pk", id, "gpk", "g" + group, "gsk", i, "v", i);
+            e.items().write(ItemWrite.put(t, written, null, ReturnValues.NONE, false, false));
+        });
         // The index holds exactly each item's final entry, read from either server.
         Map<String, Map<String, AttributeValue>> expected = new LinkedHashMap<>();
         for (int i = 0; i < items; i++) {
@@ -377,26 +387,9 @@ public abstract class SharedEngineContract {
         // The other server follows within a second (SharedUpkeep); at once here.
         b.catalog().refresh();
         b.streams().refreshShared();
-        TableDefinition onA = a.catalog().find("streamed");
-        TableDefinition onB = b.catalog().find("streamed");
         int perWriter = streamWritesPerWriter();
-        List<Thread> writers = new ArrayList<>();
-        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
-        for (int w = 0; w < 4; w++) {
-            Engine e = w % 2 == 0 ? a : b;
-            TableDefinition t = w % 2 == 0 ? onA : onB;
-            long seed = w;
-            writers.add(Thread.ofPlatform().start(() -> {
-                Random random = new Random(seed);
-                try {
-                    for (int i = 0; i < perWriter; i++) e.items().write(increment(t, item("pk", "k" + random.nextInt(3))));
-                } catch (Throwable x) {
-                    failures.add(x);
-                }
-            }));
-        }
-        for (Thread t : writers) t.join();
-        assertTrue(failures.isEmpty(), failures.toString());
+        fromBothServers("streamed", perWriter,
+                (e, t, random, i) -> e.items().write(increment(t, item("pk", "k" + random.nextInt(3)))));
 
         // Every shard read from its start, from the server that did not enable the stream.
         String arn = b.streams().list("streamed", null, 10).streams().get(0).streamArn();
