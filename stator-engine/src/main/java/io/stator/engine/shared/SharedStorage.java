@@ -72,6 +72,7 @@ public final class SharedStorage implements Storage {
         this.onClose = onClose;
         this.transactions = new CasTransactions(store, clock, STALE_TRANSACTION_MILLIS);
         for (Keyspace k : META) store.createTable(metaTable(k));
+        store.createTable(metaTable(Keyspace.STREAM_RECORDS));
     }
 
     /** The transactions on compare-and-set that item rows are kept by (recovery runs through it). */

@@ -41,4 +41,7 @@ class CassandraSharedEngineTest extends SharedEngineContract {
 
     @Override
     protected int indexMovesPerWriter() { return 15; }
+
+    @Override
+    protected int streamWritesPerWriter() { return 12; }
 }
