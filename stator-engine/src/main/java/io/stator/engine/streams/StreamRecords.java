@@ -114,6 +114,12 @@ final class StreamRecords implements ChangeLog.Consumer {
         return next;
     }
 
+    /** The last number a shard's records took (shared storage), 0 before the first. */
+    long lastInShard(long tableId, long created, int slot) {
+        byte[] stored = storage.get(Keyspace.STREAM_RECORDS, headKey(tableId, created, slot));
+        return stored == null ? 0 : ByteBuffer.wrap(stored).getLong();
+    }
+
     /**
      * A shard's head row (shared storage): the shard's prefix and one zero byte, which sorts
      * before every record's eight-byte number, so that no range of records reads it.

@@ -192,7 +192,7 @@ public final class Streams {
         long position;
         switch (type) {
             case "TRIM_HORIZON" -> position = Math.max(shard.firstSequence(), trim);
-            case "LATEST" -> position = Math.max(shard.firstSequence(), Math.min(visibleBelow(s, now), shard.endSequence(now)));
+            case "LATEST" -> position = Math.max(shard.firstSequence(), Math.min(latest(s, shard, now), shard.endSequence(now)));
             default -> {
                 long n = SequenceNumbers.parse(sequenceNumber);
                 // DynamoDB Local (AWS's own emulator, LocalAmazonDynamoDBStreams): "Invalid SequenceNumber for the shard".
@@ -310,8 +310,19 @@ public final class Streams {
         return Math.max(0, (now - settings.retentionMillis()) * 1_000_000L);
     }
 
+    /**
+     * Where LATEST starts: just after the last number taken, as far as readers may see. On shared
+     * storage the shard's head row holds its last number (StreamRecords).
+     */
+    private long latest(StreamInfo s, Shard shard, long now) {
+        if (!storage.shared()) return visibleBelow(s, now);
+        return Math.min(records.lastInShard(s.tableId(), s.createdMillis(), shard.slot()) + 1, visibleBelow(s, now));
+    }
+
     private long visibleBelow(StreamInfo s, long now) {
-        long below = sequences.visibleBelow(now);
+        // Shared storage: no server sees another's numbers in flight, but a reader stops at a
+        // record yet to commit (SharedStorage), so every number drawn by now may be read.
+        long below = storage.shared() ? (now + 1) * 1_000_000L : sequences.visibleBelow(now);
         long delay = settings.delay().millisFor(s.createdMillis());
         return delay == 0 ? below : Math.min(below, (now - delay + 1) * 1_000_000L);
     }
