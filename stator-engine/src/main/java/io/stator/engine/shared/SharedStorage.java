@@ -379,7 +379,6 @@ public final class SharedStorage implements Storage {
         if (!meta.isEmpty()) commitMeta(batch, meta);
     }
 
-
     private static boolean oneCollection(List<byte[]> rows) {
         for (byte[] r : rows) if (!RowKeyFraming.sameCollection(rows.get(0), r)) return false;
         return true;

@@ -18,7 +18,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
@@ -44,7 +46,7 @@ final class StreamCatalog {
 
     /** Reads every stream from the storage again (on shared storage, other servers write them too). */
     synchronized void reload() {
-        java.util.Map<String, StreamInfo> stored = new java.util.HashMap<>();
+        Map<String, StreamInfo> stored = new HashMap<>();
         try (Snapshot snapshot = storage.snapshot();
              Cursor c = storage.range(snapshot, Keyspace.STREAMS, new byte[0], null, false)) {
             while (c.next()) {

@@ -106,7 +106,7 @@ final class StreamRecords implements ChangeLog.Consumer {
         if (last == null) {
             byte[] stored = storage.get(Keyspace.STREAM_RECORDS, headKey);
             batch.expect(Keyspace.STREAM_RECORDS, headKey, stored);
-            last = stored == null ? 0 : ByteBuffer.wrap(stored).getLong();
+            last = headValue(stored);
         }
         long next = Math.max(last + 1, clock.millis() * 1_000_000L);
         staged.put(shard, next);
@@ -114,9 +114,26 @@ final class StreamRecords implements ChangeLog.Consumer {
         return next;
     }
 
-    /** The last number a shard's records took (shared storage), 0 before the first. */
-    long lastInShard(long tableId, long created, int slot) {
-        byte[] stored = storage.get(Keyspace.STREAM_RECORDS, headKey(tableId, created, slot));
+    /**
+     * Every number below this is committed or, on shared storage, held by a write that readers
+     * stop at (SharedStorage): a reader may read up to it. On shared storage no server sees
+     * another's numbers in flight, so that is every number drawn by now.
+     */
+    long visibleBelow(long nowMillis) {
+        return storage.shared() ? (nowMillis + 1) * 1_000_000L : sequences.visibleBelow(nowMillis);
+    }
+
+    /**
+     * Where LATEST starts in a shard: just after the last number taken. On shared storage the
+     * shard's head row holds it; in one process every number below {@link #visibleBelow} is taken.
+     */
+    long afterLast(long tableId, long created, int slot, long nowMillis) {
+        if (!storage.shared()) return visibleBelow(nowMillis);
+        return headValue(storage.get(Keyspace.STREAM_RECORDS, headKey(tableId, created, slot))) + 1;
+    }
+
+    /** The last number a head row holds, 0 before the shard's first record. */
+    private static long headValue(byte[] stored) {
         return stored == null ? 0 : ByteBuffer.wrap(stored).getLong();
     }
 

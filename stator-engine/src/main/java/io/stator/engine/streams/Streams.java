@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * DynamoDB Streams: the streams of every table (kept in step with the tables' definitions by
@@ -44,7 +46,6 @@ public final class Streams {
     private final Clock clock;
     private final StreamSettings settings;
     private final StreamCatalog catalog;
-    private final SequenceNumbers sequences;
     private final StreamRecords records;
     private boolean registered;
     private volatile long lastTrim;
@@ -56,8 +57,7 @@ public final class Streams {
         this.clock = clock;
         this.settings = settings;
         this.catalog = new StreamCatalog(storage);
-        this.sequences = new SequenceNumbers(largestStoredSequence());
-        this.records = new StreamRecords(storage, clock, sequences, settings.shardCount());
+        this.records = new StreamRecords(storage, clock, new SequenceNumbers(largestStoredSequence()), settings.shardCount());
         for (StreamInfo s : catalog.all()) tableChanged(s.tableName());
         for (TableDefinition t : tables.all()) tableChanged(t.name());
     }
@@ -84,7 +84,7 @@ public final class Streams {
      */
     public synchronized void refreshShared() {
         catalog.reload();
-        java.util.Set<String> names = new java.util.TreeSet<>();
+        Set<String> names = new TreeSet<>();
         for (StreamInfo s : catalog.all()) names.add(s.tableName());
         for (TableDefinition t : tables.all()) if (t.stream() != null) names.add(t.name());
         for (String name : names) tableChanged(name);
@@ -310,19 +310,13 @@ public final class Streams {
         return Math.max(0, (now - settings.retentionMillis()) * 1_000_000L);
     }
 
-    /**
-     * Where LATEST starts: just after the last number taken, as far as readers may see. On shared
-     * storage the shard's head row holds its last number (StreamRecords).
-     */
+    /** Where LATEST starts: just after the shard's last number, as far as readers may see. */
     private long latest(StreamInfo s, Shard shard, long now) {
-        if (!storage.shared()) return visibleBelow(s, now);
-        return Math.min(records.lastInShard(s.tableId(), s.createdMillis(), shard.slot()) + 1, visibleBelow(s, now));
+        return Math.min(records.afterLast(s.tableId(), s.createdMillis(), shard.slot(), now), visibleBelow(s, now));
     }
 
     private long visibleBelow(StreamInfo s, long now) {
-        // Shared storage: no server sees another's numbers in flight, but a reader stops at a
-        // record yet to commit (SharedStorage), so every number drawn by now may be read.
-        long below = storage.shared() ? (now + 1) * 1_000_000L : sequences.visibleBelow(now);
+        long below = records.visibleBelow(now);
         long delay = settings.delay().millisFor(s.createdMillis());
         return delay == 0 ? below : Math.min(below, (now - delay + 1) * 1_000_000L);
     }
@@ -349,9 +343,10 @@ public final class Streams {
             long cut = Math.max(0, (now - settings.retentionMillis() - TRIM_MARGIN_MILLIS) * 1_000_000L);
             for (StreamInfo s : catalog.all()) {
                 if (!s.enabled() && s.disabledMillis() + settings.retentionMillis() + TRIM_MARGIN_MILLIS < now) {
-                    // Shard by shard: on shared storage each is a collection of its own.
+                    // Shard by shard (on shared storage each is a collection of its own), from its
+                    // head row on, which sorts before its records.
                     for (int slot = 0; slot < s.shardCount(); slot++) {
-                        storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
+                        storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.headKey(s.tableId(), s.createdMillis(), slot),
                                 StreamRecords.key(s.tableId(), s.createdMillis(), slot, Long.MAX_VALUE));
                     }
                     catalog.remove(s);

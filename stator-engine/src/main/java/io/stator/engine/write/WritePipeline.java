@@ -500,7 +500,7 @@ public final class WritePipeline {
                 long bytes = (c.after() == null ? 0 : c.after().size()) - (c.before() == null ? 0 : c.before().size());
                 TableCounters.recordIndex(batch, table.id(), c.index().id(),
                         (c.after() == null ? 0 : 1) - (c.before() == null ? 0 : 1), bytes);
-                localBytes += bytes;
+                if (!c.index().global()) localBytes += bytes; // an item collection holds local entries only
             }
         }
         if (!table.localIndexes().isEmpty()) {
