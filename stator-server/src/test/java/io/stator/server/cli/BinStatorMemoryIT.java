@@ -43,9 +43,13 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * The soak test of {@code bin/stator --memory}, at a length CI affords: a server given 512 MB
  * runs with the JVM shares {@link MemoryBudget} says, serves three and a half minutes of mixed
  * load from the SDK (gets, overwrites, updates, queries of the table and of a global index, scan
- * pages), and its resident memory stays within the budget and stops growing: at the end within
- * 10% of what it was after two minutes. Half an hour of the same, and its figure, is
- * {@code stator-bench soak} (docs/benchmarks.md). Runs after {@code package} (failsafe).
+ * pages), and its resident memory stays within the budget and stops growing: from two minutes on
+ * it adds less than a tenth of the budget. Not a tenth of what it was at two minutes: the bounded
+ * parts still fill after that (the heap's old generation is touched page by page as objects are
+ * promoted, the block cache fills towards its share), measured 14 MB here and 24 MB on CI's
+ * machine over the last 90 s, while a leak of the kind this test was written for (glibc's arenas)
+ * adds tens of MB a minute. Half an hour of the same, and its figure, is {@code stator-bench soak}
+ * (docs/benchmarks.md). Runs after {@code package} (failsafe).
  */
 class BinStatorMemoryIT {
 
@@ -121,7 +125,7 @@ class BinStatorMemoryIT {
                         samples.stream().map(b -> Long.toString(b >> 20)).toList());
                 System.out.println("BinStatorMemoryIT: " + figures);
                 assertTrue(peak <= BUDGET.totalBytes(), () -> "over the 512 MB budget: " + figures);
-                assertTrue(endRss <= warmRss * 1.10, () -> "still growing: " + figures);
+                assertTrue(endRss - warmRss <= BUDGET.totalBytes() / 10, () -> "still growing: " + figures);
             }
             stator.stop();
         } finally {
