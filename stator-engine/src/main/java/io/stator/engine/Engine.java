@@ -1,5 +1,6 @@
 package io.stator.engine;
 
+import io.stator.engine.backup.Backups;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.Throughput;
 import io.stator.engine.changes.ChangeLog;
@@ -44,6 +45,7 @@ public final class Engine implements AutoCloseable {
     private final Expirer expirer;
     private final TimeToLive timeToLive;
     private final Streams streams;
+    private final Backups backups;
     private final Tables tables;
     private final Items items;
 
@@ -92,7 +94,9 @@ public final class Engine implements AutoCloseable {
         this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
+        this.backups = new Backups(storage, catalog, pipeline, config.clock());
         indexBuilds.resume();
+        backups.resume();
         this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, streams::refreshShared) : null;
     }
 
@@ -116,6 +120,9 @@ public final class Engine implements AutoCloseable {
     /** DynamoDB Streams: ListStreams, DescribeStream, GetShardIterator, GetRecords. */
     public Streams streams() { return streams; }
 
+    /** On-demand backups and restores from them. */
+    public Backups backups() { return backups; }
+
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }
 
@@ -131,6 +138,7 @@ public final class Engine implements AutoCloseable {
     @Override
     public void close() {
         if (upkeep != null) upkeep.close();
+        backups.close();
         expirer.close();
         indexBuilds.close();
         propagator.close();

@@ -55,10 +55,26 @@ public final class Tables {
 
     /**
      * The table an item operation names, by name or ARN, or ResourceNotFoundException ("Requested
-     * resource not found", as item operations word it).
+     * resource not found", as item operations word it). A table a restore is still filling is not
+     * found: DynamoDB's ResourceNotFoundException covers a table "not specified correctly, or its
+     * status might not be ACTIVE" (API reference).
      */
     public TableDefinition require(String nameOrArn) {
-        return catalog.require(nameOrArn, NotFoundMessage.PLAIN);
+        TableDefinition table = catalog.require(nameOrArn, NotFoundMessage.PLAIN);
+        if (table.restoring()) throw DynamoDbException.resourceNotFound(NotFoundMessage.PLAIN.text(nameOrArn));
+        return table;
+    }
+
+    /**
+     * A table a restore is still filling cannot be changed or deleted: DynamoDB's answer to a
+     * change of a CREATING table.
+     */
+    private static TableDefinition changeable(TableDefinition table) {
+        if (table.restoring()) {
+            throw DynamoDbException.resourceInUse(
+                    "Attempt to change a resource which is still in use: Table is being created: " + table.name());
+        }
+        return table;
     }
 
     /** Creates a table; it is usable as soon as this returns. */
@@ -78,7 +94,7 @@ public final class Tables {
     public TableUpdates.Result update(UpdateTableSpec spec) {
         Set<TableChange> changes = TableUpdates.changes(spec);
         TableUpdates.checkRequest(spec, changes);
-        String name = describe(spec.tableName()).name();
+        String name = changeable(describe(spec.tableName())).name();
         if (spec.stream() != null && spec.stream().enabled()) streams.register();
         Instant now = clock.instant();
         AtomicReference<TableUpdates.Applied> applied = new AtomicReference<>();
@@ -95,7 +111,7 @@ public final class Tables {
 
     /** Deletes a table and its items; refused while deletion protection is on. Returns the definition it had. */
     public TableDefinition delete(String nameOrArn) {
-        TableDefinition deleted = catalog.delete(describe(nameOrArn).name());
+        TableDefinition deleted = catalog.delete(changeable(describe(nameOrArn)).name());
         meter.tableDeleted(deleted);
         // Its stream, if any, is disabled and stays readable until it expires, as on DynamoDB.
         streams.tableChanged(deleted.name());
@@ -116,7 +132,7 @@ public final class Tables {
     public void tag(String resourceArn, List<Tag> tags) {
         if (tags.isEmpty()) throw DynamoDbException.validation("Atleast one Tag needs to be provided as Input.");
         Map<String, String> added = TagRules.parseTags(tags);
-        TableDefinition table = ResourceArns.table(resourceArn, catalog);
+        TableDefinition table = changeable(ResourceArns.table(resourceArn, catalog));
         catalog.update(table.name(), current -> {
             Map<String, String> merged = new LinkedHashMap<>(current.tags());
             merged.putAll(added);

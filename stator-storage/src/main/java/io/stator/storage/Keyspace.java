@@ -42,7 +42,12 @@ public enum Keyspace {
      * The streams of every table, current and past (until they expire), keyed by table name and
      * creation time (see {@code io.stator.engine.streams.StreamCatalog}).
      */
-    STREAMS("streams");
+    STREAMS("streams"),
+    /**
+     * On-demand backups: each backup's description, and a copy of its table's items as they were
+     * when it was requested (see {@code io.stator.engine.backup.BackupCatalog}).
+     */
+    BACKUPS("backups");
 
     private final String storedName;
 

@@ -36,6 +36,12 @@ public enum ErrorType {
             "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400, "Message"),
     DUPLICATE_ITEM("com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400, "message"),
     POLICY_NOT_FOUND("com.amazonaws.dynamodb.v20120810#PolicyNotFoundException", 400, "message"),
+    // On-demand backups and restores (moto's exceptions.py records the messages DynamoDB gives).
+    TABLE_NOT_FOUND("com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400, "message"),
+    TABLE_ALREADY_EXISTS("com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400, "message"),
+    TABLE_IN_USE("com.amazonaws.dynamodb.v20120810#TableInUseException", 400, "message"),
+    BACKUP_NOT_FOUND("com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400, "message"),
+    BACKUP_IN_USE("com.amazonaws.dynamodb.v20120810#BackupInUseException", 400, "message"),
     INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message"),
     // DynamoDB Streams' own errors (botocore's dynamodbstreams service-2.json declares them; the
     // namespace is DynamoDB's, as the Streams endpoint answers them).

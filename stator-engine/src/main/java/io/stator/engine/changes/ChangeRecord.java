@@ -32,6 +32,11 @@ public record ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, Att
          * is {"type": "Service", "principalId": "dynamodb.amazonaws.com"} (developer guide,
          * "Change data capture for DynamoDB Streams" and "Working with expired items").
          */
-        TIME_TO_LIVE
+        TIME_TO_LIVE,
+        /**
+         * A restore writing a backup's item into its new table: neither admitted nor charged (a
+         * restored table has no stream: DynamoDB does not restore stream settings).
+         */
+        RESTORE
     }
 }

@@ -177,7 +177,7 @@ public final class Catalog {
         /** Table operations: "Requested resource not found: Table: X not found". */
         WITH_TABLE_NAME;
 
-        String text(String table) {
+        public String text(String table) {
             return this == PLAIN ? "Requested resource not found"
                     : "Requested resource not found: Table: " + table + " not found";
         }

@@ -32,9 +32,9 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 4 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ * u8   version = 5 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
- *      Time to Live)
+ *      Time to Live; version 4 ends after Time to Live and has no restore summary)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -50,6 +50,7 @@ import java.util.Map;
  * i32  lastIndexId; i32 n; n x globalIndex; i32 n; n x localIndex
  * opt( i32 n; n bytes UTF-8 policy document; utf revisionId )   [the resource-based policy]
  * opt( utf timeToLiveStatus; opt(utf attributeName); opt(i64 lastUpdateDateTime) )   [Time to Live]
+ * opt( opt(utf sourceBackupArn); utf sourceTableArn; i64 restoreDateTime; u8 inProgress )   [RestoreSummary]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -61,7 +62,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 4;
+    private static final int VERSION = 5;
 
     private TableCodec() {}
 
@@ -142,6 +143,13 @@ public final class TableCodec {
                 writeString(out, t.timeToLive().attributeName());
                 writeInstant(out, t.timeToLive().lastUpdateDateTime());
             }
+            out.writeBoolean(t.restore() != null);
+            if (t.restore() != null) {
+                writeString(out, t.restore().sourceBackupArn());
+                out.writeUTF(t.restore().sourceTableArn());
+                out.writeLong(t.restore().restoreDateTime().toEpochMilli());
+                out.writeBoolean(t.restore().inProgress());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -209,6 +217,10 @@ public final class TableCodec {
             if (version >= 4 && in.readBoolean()) {
                 b.timeToLive = new TimeToLiveDescription(
                         TimeToLiveDescription.TimeToLiveStatus.valueOf(in.readUTF()), readString(in), readInstant(in));
+            }
+            if (version >= 5 && in.readBoolean()) {
+                b.restore = new TableDefinition.RestoreSummary(readString(in), in.readUTF(),
+                        Instant.ofEpochMilli(in.readLong()), in.readBoolean());
             }
             return b.build();
         } catch (IOException e) {

@@ -23,6 +23,8 @@ import java.util.Map;
  * @param lastIndexId        the highest index id ever given in this table (ids are not reused)
  * @param resourcePolicy     the table's resource-based policy, or null when it has none
  * @param timeToLive         the table's Time to Live, or null when UpdateTimeToLive never changed it
+ * @param restore            for a table restored from a backup, where from and whether it is still
+ *                           being filled (its TableStatus is CREATING until then); null otherwise
  */
 public record TableDefinition(
         long id,
@@ -47,7 +49,23 @@ public record TableDefinition(
         List<IndexDefinition> localIndexes,
         int lastIndexId,
         ResourcePolicy resourcePolicy,
-        TimeToLiveDescription timeToLive) {
+        TimeToLiveDescription timeToLive,
+        RestoreSummary restore) {
+
+    /**
+     * DynamoDB's RestoreSummary of a restored table.
+     *
+     * @param sourceBackupArn null for a point-in-time restore
+     * @param sourceTableArn  the table the backup was taken of
+     * @param inProgress      true until every item is in: item operations find no table until then
+     */
+    public record RestoreSummary(String sourceBackupArn, String sourceTableArn, Instant restoreDateTime,
+                                 boolean inProgress) {}
+
+    /** True while a restore fills the table: it is CREATING, and only DescribeTable and ListTables see it. */
+    public boolean restoring() {
+        return restore != null && restore.inProgress();
+    }
 
     /** Every secondary index, global ones first. */
     public List<IndexDefinition> indexes() {
@@ -153,6 +171,7 @@ public record TableDefinition(
         public int lastIndexId;
         public ResourcePolicy resourcePolicy;
         public TimeToLiveDescription timeToLive;
+        public RestoreSummary restore;
 
         public Builder() {}
 
@@ -180,6 +199,7 @@ public record TableDefinition(
             lastIndexId = t.lastIndexId;
             resourcePolicy = t.resourcePolicy;
             timeToLive = t.timeToLive;
+            restore = t.restore;
         }
 
         public TableDefinition build() {
@@ -188,7 +208,8 @@ public record TableDefinition(
                     throughput, stream, latestStreamLabel, sse, tableClass, tableClassLastUpdateDateTime,
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
-                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy, timeToLive);
+                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy, timeToLive,
+                    restore);
         }
     }
 }

@@ -125,6 +125,15 @@ public final class WritePipeline {
         writeOne(write, ChangeRecord.Origin.TIME_TO_LIVE);
     }
 
+    /**
+     * A restore's write of one of its backup's items into the new table, through the same steps as
+     * a PutItem (index entries, counters, item collections), neither admitted nor charged: a
+     * restore consumes no capacity of the table it fills.
+     */
+    public void restore(ItemWrite write) {
+        writeOne(write, ChangeRecord.Origin.RESTORE);
+    }
+
     @SuppressWarnings("try") // the holds are held, not used
     private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin) {
         try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
@@ -175,7 +184,7 @@ public final class WritePipeline {
     }
 
     private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin) {
-        // Time to Live's deletions are neither admitted nor charged.
+        // Time to Live's deletions and restores are neither admitted nor charged.
         boolean metered = origin == ChangeRecord.Origin.REQUEST;
         Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
         p.origin = origin;

@@ -72,12 +72,11 @@ final class TableDescriptionJson {
         g.writeEndArray();
 
         g.writeStringField("TableName", t.name());
-        g.writeArrayFieldStart("KeySchema");
-        writeKeyElement(g, t.keySchema().partitionKey(), "HASH");
-        if (t.keySchema().hasSortKey()) writeKeyElement(g, t.keySchema().sortKey(), "RANGE");
-        g.writeEndArray();
+        writeKeySchema(g, t);
 
-        g.writeStringField("TableStatus", view.tableStatus());
+        // A table a restore is still filling is CREATING until every item is in.
+        g.writeStringField("TableStatus", t.restoring() && !view.tableStatus().equals("DELETING") ? "CREATING"
+                : view.tableStatus());
         writeTime(g, "CreationDateTime", t.creationDateTime());
 
         writeProvisionedThroughput(g, t.throughput());
@@ -132,6 +131,15 @@ final class TableDescriptionJson {
         }
 
         g.writeBooleanField("DeletionProtectionEnabled", t.deletionProtectionEnabled());
+
+        if (t.restore() != null) {
+            g.writeObjectFieldStart("RestoreSummary");
+            if (t.restore().sourceBackupArn() != null) g.writeStringField("SourceBackupArn", t.restore().sourceBackupArn());
+            g.writeStringField("SourceTableArn", t.restore().sourceTableArn());
+            writeTime(g, "RestoreDateTime", t.restore().restoreDateTime());
+            g.writeBooleanField("RestoreInProgress", t.restore().inProgress());
+            g.writeEndObject();
+        }
 
         OnDemandThroughput onDemand = t.onDemandThroughput();
         boolean showRead = onDemand != null && (view.unsetOnDemandMembers() || onDemand.maxReadRequestUnits() != -1);
@@ -206,6 +214,17 @@ final class TableDescriptionJson {
 
     private static void writeIndexCommon(JsonGenerator g, TableDefinition t, IndexDefinition index, Catalog catalog,
                                          View view) throws IOException {
+        writeIndexKeys(g, index);
+        // A new index shows no items until built, as DynamoDB's show none until their next
+        // refresh (docs/dynamodb/indexes.md §3.2, §7.1).
+        boolean fresh = view.creating() || index.status() == IndexDefinition.IndexStatus.CREATING;
+        g.writeNumberField("IndexSizeBytes", fresh ? 0 : catalog.counters().indexSizeBytes(t.id(), index.id()));
+        g.writeNumberField("ItemCount", fresh ? 0 : catalog.counters().indexItemCount(t.id(), index.id()));
+        g.writeStringField("IndexArn", catalog.arns().tableArn(t.name()) + "/index/" + index.name());
+    }
+
+    /** An index's IndexName, KeySchema and Projection. */
+    static void writeIndexKeys(JsonGenerator g, IndexDefinition index) throws IOException {
         g.writeStringField("IndexName", index.name());
         g.writeArrayFieldStart("KeySchema");
         for (IndexDefinition.KeyAttribute k : index.partitionKey()) writeKeyElement(g, k.name(), "HASH");
@@ -219,12 +238,14 @@ final class TableDescriptionJson {
             g.writeEndArray();
         }
         g.writeEndObject();
-        // A new index shows no items until built, as DynamoDB's show none until their next
-        // refresh (docs/dynamodb/indexes.md §3.2, §7.1).
-        boolean fresh = view.creating() || index.status() == IndexDefinition.IndexStatus.CREATING;
-        g.writeNumberField("IndexSizeBytes", fresh ? 0 : catalog.counters().indexSizeBytes(t.id(), index.id()));
-        g.writeNumberField("ItemCount", fresh ? 0 : catalog.counters().indexItemCount(t.id(), index.id()));
-        g.writeStringField("IndexArn", catalog.arns().tableArn(t.name()) + "/index/" + index.name());
+    }
+
+    /** A table's KeySchema. */
+    static void writeKeySchema(JsonGenerator g, TableDefinition t) throws IOException {
+        g.writeArrayFieldStart("KeySchema");
+        writeKeyElement(g, t.keySchema().partitionKey(), "HASH");
+        if (t.keySchema().hasSortKey()) writeKeyElement(g, t.keySchema().sortKey(), "RANGE");
+        g.writeEndArray();
     }
 
     private static void writeKeyElement(JsonGenerator g, String name, String keyType) throws IOException {

@@ -3,6 +3,7 @@ package io.stator.server.api;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.CreateTableSpec;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.table.TableRestores;
 import io.stator.engine.table.TableSpecs;
 import io.stator.engine.table.UpdateTableSpec;
 import io.stator.server.protocol.request.AttributeDefinition;
@@ -14,6 +15,7 @@ import io.stator.server.protocol.request.LocalSecondaryIndex;
 import io.stator.server.protocol.request.OnDemandThroughput;
 import io.stator.server.protocol.request.Projection;
 import io.stator.server.protocol.request.ProvisionedThroughput;
+import io.stator.server.protocol.request.RestoreTableFromBackupInput;
 import io.stator.server.protocol.request.SSESpecification;
 import io.stator.server.protocol.request.StreamSpecification;
 import io.stator.server.protocol.request.Tag;
@@ -48,6 +50,16 @@ final class TableRequests {
                 indexUpdates == null || indexUpdates.isEmpty() ? null : map(indexUpdates, TableRequests::indexUpdate),
                 sse(r.sseSpecification()), r.tableClass(), r.deletionProtectionEnabled(), onDemand(r.onDemandThroughput()),
                 warm(r.warmThroughput()));
+    }
+
+    /** RestoreTableFromBackup's overrides. */
+    static TableRestores.Overrides restoreOverrides(RestoreTableFromBackupInput r) {
+        return new TableRestores.Overrides(r.billingModeOverride(),
+                r.provisionedThroughputOverride() == null ? null : throughput(r.provisionedThroughputOverride()),
+                map(r.globalSecondaryIndexOverride(), TableRequests::globalIndex),
+                map(r.localSecondaryIndexOverride(), TableRequests::localIndex),
+                r.sseSpecificationOverride() == null ? null : sse(r.sseSpecificationOverride()),
+                r.onDemandThroughputOverride() == null ? null : onDemand(r.onDemandThroughputOverride()));
     }
 
     private static <T, R> List<R> map(List<T> values, Function<T, R> f) {

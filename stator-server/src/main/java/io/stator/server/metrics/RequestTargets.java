@@ -2,6 +2,7 @@ package io.stator.server.metrics;
 
 import io.stator.server.protocol.request.BatchGetItemInput;
 import io.stator.server.protocol.request.BatchWriteItemInput;
+import io.stator.server.protocol.request.CreateBackupInput;
 import io.stator.server.protocol.request.CreateTableInput;
 import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.DeleteResourcePolicyInput;
@@ -57,6 +58,7 @@ final class RequestTargets {
             case DescribeTimeToLiveInput r -> r.tableName();
             case UpdateTimeToLiveInput r -> r.tableName();
             case ListStreamsInput r -> r.tableName();
+            case CreateBackupInput r -> r.tableName();
             case TagResourceInput r -> tableOfArn(r.resourceArn());
             case UntagResourceInput r -> tableOfArn(r.resourceArn());
             case ListTagsOfResourceInput r -> tableOfArn(r.resourceArn());

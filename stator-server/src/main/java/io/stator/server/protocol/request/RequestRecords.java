@@ -28,6 +28,7 @@ public final class RequestRecords {
             case "BatchWriteItemInput" -> bound(members, BatchWriteItemInput.MEMBERS, BatchWriteItemInput::of);
             case "Condition" -> bound(members, Condition.MEMBERS, Condition::of);
             case "ConditionCheck" -> bound(members, ConditionCheck.MEMBERS, ConditionCheck::of);
+            case "CreateBackupInput" -> bound(members, CreateBackupInput.MEMBERS, CreateBackupInput::of);
             case "CreateGlobalSecondaryIndexAction" ->
                     bound(members, CreateGlobalSecondaryIndexAction.MEMBERS, CreateGlobalSecondaryIndexAction::of);
             case "CreateGlobalTableWitnessGroupMemberAction" ->
@@ -36,6 +37,7 @@ public final class RequestRecords {
                     bound(members, CreateReplicationGroupMemberAction.MEMBERS, CreateReplicationGroupMemberAction::of);
             case "CreateTableInput" -> bound(members, CreateTableInput.MEMBERS, CreateTableInput::of);
             case "Delete" -> bound(members, Delete.MEMBERS, Delete::of);
+            case "DeleteBackupInput" -> bound(members, DeleteBackupInput.MEMBERS, DeleteBackupInput::of);
             case "DeleteGlobalSecondaryIndexAction" ->
                     bound(members, DeleteGlobalSecondaryIndexAction.MEMBERS, DeleteGlobalSecondaryIndexAction::of);
             case "DeleteGlobalTableWitnessGroupMemberAction" ->
@@ -47,6 +49,7 @@ public final class RequestRecords {
             case "DeleteResourcePolicyInput" ->
                     bound(members, DeleteResourcePolicyInput.MEMBERS, DeleteResourcePolicyInput::of);
             case "DeleteTableInput" -> bound(members, DeleteTableInput.MEMBERS, DeleteTableInput::of);
+            case "DescribeBackupInput" -> bound(members, DescribeBackupInput.MEMBERS, DescribeBackupInput::of);
             case "DescribeEndpointsRequest" ->
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
             case "DescribeLimitsInput" -> bound(members, DescribeLimitsInput.MEMBERS, DescribeLimitsInput::of);
@@ -70,6 +73,7 @@ public final class RequestRecords {
                     bound(members, GlobalTableWitnessGroupUpdate.MEMBERS, GlobalTableWitnessGroupUpdate::of);
             case "KeySchemaElement" -> bound(members, KeySchemaElement.MEMBERS, KeySchemaElement::of);
             case "KeysAndAttributes" -> bound(members, KeysAndAttributes.MEMBERS, KeysAndAttributes::of);
+            case "ListBackupsInput" -> bound(members, ListBackupsInput.MEMBERS, ListBackupsInput::of);
             case "ListStreamsInput" -> bound(members, ListStreamsInput.MEMBERS, ListStreamsInput::of);
             case "ListTablesInput" -> bound(members, ListTablesInput.MEMBERS, ListTablesInput::of);
             case "ListTagsOfResourceInput" ->
@@ -91,6 +95,8 @@ public final class RequestRecords {
             case "ReplicaGlobalSecondaryIndex" ->
                     bound(members, ReplicaGlobalSecondaryIndex.MEMBERS, ReplicaGlobalSecondaryIndex::of);
             case "ReplicationGroupUpdate" -> bound(members, ReplicationGroupUpdate.MEMBERS, ReplicationGroupUpdate::of);
+            case "RestoreTableFromBackupInput" ->
+                    bound(members, RestoreTableFromBackupInput.MEMBERS, RestoreTableFromBackupInput::of);
             case "SSESpecification" -> bound(members, SSESpecification.MEMBERS, SSESpecification::of);
             case "ScanInput" -> bound(members, ScanInput.MEMBERS, ScanInput::of);
             case "ShardFilter" -> bound(members, ShardFilter.MEMBERS, ShardFilter::of);

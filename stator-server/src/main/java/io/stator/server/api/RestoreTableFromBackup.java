@@ -1,0 +1,36 @@
+package io.stator.server.api;
+
+import io.stator.engine.Engine;
+import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.Authorizer;
+import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.request.RestoreTableFromBackupInput;
+import java.io.IOException;
+
+/**
+ * RestoreTableFromBackup: the new table's description, CREATING with its RestoreSummary in
+ * progress; it becomes ACTIVE once every item is in. Needs dynamodb:RestoreTableFromBackup on
+ * the backup and on the target table.
+ */
+final class RestoreTableFromBackup implements Action<RestoreTableFromBackupInput> {
+
+    private final Engine engine;
+
+    RestoreTableFromBackup(Engine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public void execute(RestoreTableFromBackupInput request, Authorizer access, ResponseBody response)
+            throws IOException {
+        String arn = request.backupArn();
+        if (access.enforced()) {
+            Permissions.resource(access, engine, "RestoreTableFromBackup", arn, Permissions.tableOfArn(engine, arn));
+            Permissions.table(access, engine, "RestoreTableFromBackup", request.targetTableName());
+        }
+        TableDefinition restored = engine.backups().restore(arn, request.targetTableName(),
+                TableRequests.restoreOverrides(request));
+        response.json().writeFieldName("TableDescription");
+        TableDescriptionJson.write(response.json(), restored, engine.catalog(), TableDescriptionJson.View.DESCRIBED);
+    }
+}
