@@ -260,7 +260,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"CreateBackup", "UpdateContinuousBackups", "ExportTableToPointInTime"})
+    @ValueSource(strings = {"UpdateContinuousBackups", "ExportTableToPointInTime", "ImportTable"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 
