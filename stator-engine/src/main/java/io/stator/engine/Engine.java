@@ -94,7 +94,7 @@ public final class Engine implements AutoCloseable {
         this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
-        this.backups = new Backups(storage, catalog, pipeline, config.clock());
+        this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
         indexBuilds.resume();
         backups.resume();
         this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, streams::refreshShared) : null;

@@ -47,7 +47,13 @@ public enum Keyspace {
      * On-demand backups: each backup's description, and a copy of its table's items as they were
      * when it was requested (see {@code io.stator.engine.backup.BackupCatalog}).
      */
-    BACKUPS("backups");
+    BACKUPS("backups"),
+    /**
+     * Point-in-time recovery: for each table with it, a base copy of its items and every change
+     * since, by commit time (see {@code io.stator.engine.backup.RecoveryLog}); the changes written
+     * in the same batch as the item.
+     */
+    RECOVERY("recovery");
 
     private final String storedName;
 

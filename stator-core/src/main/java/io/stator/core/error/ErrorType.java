@@ -42,6 +42,10 @@ public enum ErrorType {
     TABLE_IN_USE("com.amazonaws.dynamodb.v20120810#TableInUseException", 400, "message"),
     BACKUP_NOT_FOUND("com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400, "message"),
     BACKUP_IN_USE("com.amazonaws.dynamodb.v20120810#BackupInUseException", 400, "message"),
+    SOURCE_TABLE_NOT_FOUND("com.amazonaws.dynamodb.v20120810#SourceTableNotFoundException", 400, "message"),
+    POINT_IN_TIME_RECOVERY_UNAVAILABLE(
+            "com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400, "message"),
+    INVALID_RESTORE_TIME("com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400, "message"),
     INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message"),
     // DynamoDB Streams' own errors (botocore's dynamodbstreams service-2.json declares them; the
     // namespace is DynamoDB's, as the Streams endpoint answers them).

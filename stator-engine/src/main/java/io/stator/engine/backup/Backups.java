@@ -3,7 +3,11 @@ package io.stator.engine.backup;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.item.ItemCodec;
+import io.stator.core.key.DecodedKey;
 import io.stator.core.key.KeyLayout;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableRestores;
@@ -17,19 +21,24 @@ import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
- * On-demand backups: CreateBackup, DescribeBackup, ListBackups, DeleteBackup and
- * RestoreTableFromBackup. A backup is a copy of its table's items from one storage snapshot taken
+ * On-demand backups (CreateBackup, DescribeBackup, ListBackups, DeleteBackup,
+ * RestoreTableFromBackup) and point-in-time recovery (UpdateContinuousBackups,
+ * DescribeContinuousBackups, RestoreTableToPointInTime, on the {@link RecoveryLog}). A backup is a copy of its table's items from one storage snapshot taken
  * when it is requested, so it is consistent as of the request while writes go on; the copy runs
  * in the background (CREATING, then AVAILABLE). A restore creates the new table at once, CREATING
  * with its RestoreSummary in progress (item operations do not find it yet), and writes each of
@@ -51,6 +60,15 @@ public final class Backups implements AutoCloseable {
     private final WritePipeline pipeline;
     private final Clock clock;
     private final BackupCatalog backups;
+    private final ChangeLog changeLog;
+    private final ItemLocks locks;
+    private final RecoveryLog recovery;
+    private boolean recoveryRegistered;
+    private final ScheduledExecutorService trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "stator-recovery-trim");
+        t.setDaemon(true);
+        return t;
+    });
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-backups");
         t.setDaemon(true);
@@ -58,17 +76,26 @@ public final class Backups implements AutoCloseable {
     });
     private volatile boolean closed;
 
-    public Backups(Storage storage, Catalog catalog, WritePipeline pipeline, Clock clock) {
+    public Backups(Storage storage, Catalog catalog, WritePipeline pipeline, ChangeLog changeLog, ItemLocks locks,
+                   Clock clock) {
         this.storage = storage;
         this.catalog = catalog;
         this.pipeline = pipeline;
+        this.changeLog = changeLog;
+        this.locks = locks;
         this.clock = clock;
         this.backups = new BackupCatalog(storage);
+        this.recovery = new RecoveryLog(storage, clock);
     }
 
-    /** Finishes what a stopped server left: drops half-copied backups, restarts restores. */
+    /**
+     * Finishes what a stopped server left (drops half-copied backups, restarts restores and base
+     * copies), and starts trimming recovery histories to their windows.
+     */
     public void resume() {
         if (storage.shared()) return;
+        trimmer.scheduleWithFixedDelay(() -> submit(this::trimAll), TRIM_PERIOD_SECONDS, TRIM_PERIOD_SECONDS,
+                TimeUnit.SECONDS);
         for (Backup b : backups.all()) {
             if (b.status() == Backup.Status.CREATING) {
                 LOG.warning("backup " + b.arn() + " was being created when the server stopped; deleted");
@@ -76,6 +103,14 @@ public final class Backups implements AutoCloseable {
             }
         }
         for (TableDefinition t : catalog.all()) {
+            if (t.pointInTimeRecovery() != null) {
+                registerRecovery();
+                if (!t.pointInTimeRecovery().baseReady()) {
+                    LOG.info("point-in-time recovery's base copy of table " + t.name() + " was in progress when the "
+                            + "server stopped; starting over");
+                    submit(() -> copyBase(t.id()));
+                }
+            }
             if (t.restoring()) {
                 LOG.info("restore of table " + t.name() + " was in progress when the server stopped; starting over");
                 submit(() -> fill(t.id()));
@@ -227,8 +262,14 @@ public final class Backups implements AutoCloseable {
         if (catalog.find(target) != null) throw tableAlreadyExists(target);
         TableDefinition.RestoreSummary summary = new TableDefinition.RestoreSummary(backupArn, backup.sourceTableArn(),
                 clock.instant(), true);
-        TableDefinition.Builder draft = TableRestores.definition(backup.source(), target, overrides, summary,
-                catalog.arns(), clock);
+        return startRestore(backup.source(), target, overrides, summary);
+    }
+
+    /** Creates the restored table, CREATING with its restore in progress, and has it filled. */
+    private TableDefinition startRestore(TableDefinition source, String target, TableRestores.Overrides overrides,
+                                         TableDefinition.RestoreSummary summary) {
+        TableDefinition.Builder draft = TableRestores.definition(source, target, overrides, summary, catalog.arns(),
+                clock);
         TableDefinition created;
         try {
             created = catalog.create(draft);
@@ -236,7 +277,7 @@ public final class Backups implements AutoCloseable {
             if (e.type() == ErrorType.RESOURCE_IN_USE) throw tableAlreadyExists(target); // created meanwhile
             throw e;
         }
-        LOG.info("restore of backup " + backupArn + " into table " + target + " started");
+        LOG.info("restore into table " + target + " started: " + summary);
         long tableId = created.id();
         submit(() -> fill(tableId));
         return created;
@@ -246,20 +287,16 @@ public final class Backups implements AutoCloseable {
         return new DynamoDbException(ErrorType.TABLE_ALREADY_EXISTS, "Table already exists: " + name);
     }
 
-    /** Writes the backup's items into the restored table, then ends its restore. */
+    /**
+     * Writes the restored table's items (a backup's, or a table's as it was at a point in time),
+     * then ends its restore. Run again from the start after a restart: every write is a put or a
+     * delete of a whole item, so the end state is the same.
+     */
     private void fill(long tableId) {
         TableDefinition table = catalog.findById(tableId);
         if (table == null || !table.restoring()) return;
-        Backup backup = require(table.restore().sourceBackupArn());
-        long items = 0;
-        try (Snapshot snapshot = storage.snapshot(); Cursor cursor = backups.items(snapshot, backup.id())) {
-            while (cursor.next()) {
-                if (closed) return; // the next start starts over
-                pipeline.restore(ItemWrite.put(table, ItemCodec.decode(cursor.value()), null, ReturnValues.NONE,
-                        false, false));
-                if (++items % 100_000 == 0) LOG.info("restore into " + table.name() + ": " + items + " items");
-            }
-        }
+        long items = table.restore().sourceBackupArn() != null ? fillFromBackup(table) : fillFromHistory(table);
+        if (items < 0) return; // closing, or failed and dropped
         catalog.update(table.name(), t -> {
             if (t.id() != tableId || !t.restoring()) return t;
             TableDefinition.Builder done = t.toBuilder();
@@ -268,6 +305,233 @@ public final class Backups implements AutoCloseable {
             return done.build();
         });
         LOG.info("restore into " + table.name() + " done: " + items + " items; ACTIVE");
+    }
+
+    private long fillFromBackup(TableDefinition table) {
+        Backup backup = require(table.restore().sourceBackupArn());
+        long items = 0;
+        try (Snapshot snapshot = storage.snapshot(); Cursor cursor = backups.items(snapshot, backup.id())) {
+            while (cursor.next()) {
+                if (closed) return -1; // the next start starts over
+                put(table, cursor.value());
+                if (++items % 100_000 == 0) LOG.info("restore into " + table.name() + ": " + items + " items");
+            }
+        }
+        return items;
+    }
+
+    private void put(TableDefinition table, byte[] storedItem) {
+        pipeline.restore(ItemWrite.put(table, ItemCodec.decode(storedItem), null, ReturnValues.NONE, false, false));
+    }
+
+    /**
+     * A point-in-time restore: the source's base, then every change up to the restore time, in
+     * time order, all read from one snapshot. Returns the items the base gave, or -1.
+     */
+    private long fillFromHistory(TableDefinition table) {
+        TableDefinition source = catalog.find(catalog.arns().tableName(table.restore().sourceTableArn()));
+        if (source == null || source.pointInTimeRecovery() == null) {
+            // Deleted, or its recovery disabled, before a restart could start the restore over.
+            LOG.severe("restore into " + table.name() + " failed: the source table or its point-in-time recovery is"
+                    + " gone; the table is deleted");
+            catalog.delete(table.name());
+            return -1;
+        }
+        long at = table.restore().restoreDateTime().toEpochMilli();
+        long items = 0;
+        long changes = 0;
+        try (Snapshot snapshot = storage.snapshot()) {
+            try (Cursor base = recovery.base(snapshot, source.id())) {
+                while (base.next()) {
+                    if (closed) return -1;
+                    put(table, base.value());
+                    items++;
+                }
+            }
+            try (Cursor history = recovery.history(snapshot, source.id(), at)) {
+                while (history.next()) {
+                    if (closed) return -1;
+                    byte[] item = RecoveryLog.change(history.value());
+                    if (item != null) {
+                        put(table, item);
+                    } else {
+                        byte[] key = history.key();
+                        byte[] rowKey = java.util.Arrays.copyOfRange(key, 17, key.length);
+                        DecodedKey decoded = KeyLayout.decodeItemKey(rowKey, source.keySchema().partitionKeyType(),
+                                source.keySchema().sortKeyType());
+                        Map<String, AttributeValue> itemKey = new HashMap<>();
+                        itemKey.put(source.keySchema().partitionKey(), decoded.partitionKey());
+                        if (decoded.sortKey() != null) itemKey.put(source.keySchema().sortKey(), decoded.sortKey());
+                        pipeline.restore(ItemWrite.delete(table, itemKey, null, ReturnValues.NONE, false));
+                    }
+                    changes++;
+                }
+            }
+        }
+        LOG.info("restore into " + table.name() + ": " + items + " items of the base, " + changes + " changes replayed");
+        return items;
+    }
+
+    // ---- UpdateContinuousBackups, DescribeContinuousBackups --------------------------------------
+
+    /** How far behind now the latest restorable time is: "typically 5 minutes" (API reference). */
+    static final Duration LATEST_RESTORABLE_LAG = Duration.ofMinutes(5);
+    /** Changes are folded into the base a minute after they leave the window, so no restore in it misses one. */
+    private static final long FOLD_MARGIN_MILLIS = 60_000;
+    private static final long TRIM_PERIOD_SECONDS = 5;
+
+    /**
+     * DescribeContinuousBackups' PointInTimeRecoveryDescription: null while point-in-time recovery
+     * is disabled.
+     */
+    public record RecoveryWindow(int recoveryPeriodInDays, Instant earliestRestorable, Instant latestRestorable) {}
+
+    /** DescribeContinuousBackups: the table's recovery window, or null when disabled. */
+    public RecoveryWindow describeContinuousBackups(String tableNameOrArn) {
+        return window(requireTable(tableNameOrArn));
+    }
+
+    private RecoveryWindow window(TableDefinition table) {
+        TableDefinition.PointInTimeRecovery pitr = table.pointInTimeRecovery();
+        if (pitr == null) return null;
+        Instant now = clock.instant();
+        Instant earliest = pitr.baseDateTime();
+        Instant windowStart = now.minus(Duration.ofDays(pitr.recoveryPeriodInDays()));
+        if (windowStart.isAfter(earliest)) earliest = windowStart;
+        return new RecoveryWindow(pitr.recoveryPeriodInDays(), earliest, now.minus(LATEST_RESTORABLE_LAG));
+    }
+
+    private TableDefinition requireTable(String tableNameOrArn) {
+        TableDefinition table = catalog.find(catalog.arns().tableName(tableNameOrArn));
+        if (table == null || table.restoring()) {
+            throw new DynamoDbException(ErrorType.TABLE_NOT_FOUND, "Table not found: " + tableNameOrArn);
+        }
+        return table;
+    }
+
+    /**
+     * UpdateContinuousBackups: enables point-in-time recovery (its base copied in the background;
+     * the window opens at that copy), changes its recovery period, or disables it (its history is
+     * dropped). Returns the window after the change, or null when disabled.
+     *
+     * @param recoveryPeriodInDays null for the default, 35
+     */
+    public RecoveryWindow updateContinuousBackups(String tableNameOrArn, boolean enabled, Integer recoveryPeriodInDays) {
+        TableDefinition table = requireTable(tableNameOrArn);
+        if (enabled && storage.shared()) {
+            throw DynamoDbException.validation("Point-in-time recovery is not supported by this server's storage"
+                    + " (shared storage, such as Cassandra) yet");
+        }
+        int days = recoveryPeriodInDays == null ? 35 : recoveryPeriodInDays;
+        if (enabled) registerRecovery();
+        boolean[] started = new boolean[1];
+        TableDefinition updated = catalog.update(table.name(), t -> {
+            TableDefinition.Builder b = t.toBuilder();
+            TableDefinition.PointInTimeRecovery current = t.pointInTimeRecovery();
+            started[0] = enabled && current == null;
+            if (!enabled) {
+                b.pointInTimeRecovery = null;
+            } else if (current == null) {
+                b.pointInTimeRecovery = new TableDefinition.PointInTimeRecovery(days, clock.instant(), false);
+            } else {
+                b.pointInTimeRecovery = new TableDefinition.PointInTimeRecovery(days, current.baseDateTime(),
+                        current.baseReady());
+            }
+            return b.build();
+        });
+        long tableId = updated.id();
+        if (started[0]) {
+            LOG.info("point-in-time recovery of table " + updated.name() + " enabled (" + days + " days)");
+            submit(() -> copyBase(tableId));
+        } else if (!enabled && table.pointInTimeRecovery() != null) {
+            LOG.info("point-in-time recovery of table " + updated.name() + " disabled; its history is dropped");
+            submit(() -> {
+                TableDefinition now = catalog.findById(tableId);
+                if (now == null || now.pointInTimeRecovery() == null) recovery.drop(tableId);
+            });
+        }
+        return window(updated);
+    }
+
+    private synchronized void registerRecovery() {
+        if (!recoveryRegistered) {
+            changeLog.register(recovery);
+            recoveryRegistered = true;
+        }
+    }
+
+    /**
+     * Copies the table's items as the base of its history: after every write in flight (which
+     * may have read the definition from before recovery was enabled, so staged no change) has
+     * committed, from one snapshot; the window opens then.
+     */
+    private void copyBase(long tableId) {
+        locks.awaitWritesInFlight();
+        Instant baseTime = clock.instant();
+        long items;
+        try (Snapshot snapshot = storage.snapshot()) {
+            TableDefinition table = catalog.findById(tableId);
+            if (table == null || table.pointInTimeRecovery() == null) return;
+            items = recovery.copyBase(tableId, snapshot, () -> closed);
+        }
+        if (closed) return; // the next start copies it again
+        TableDefinition table = catalog.findById(tableId);
+        if (table == null) return;
+        catalog.update(table.name(), t -> {
+            if (t.id() != tableId || t.pointInTimeRecovery() == null) return t;
+            TableDefinition.Builder b = t.toBuilder();
+            b.pointInTimeRecovery = new TableDefinition.PointInTimeRecovery(t.pointInTimeRecovery().recoveryPeriodInDays(),
+                    baseTime, true);
+            return b.build();
+        });
+        LOG.info("point-in-time recovery of table " + table.name() + ": base of " + items + " items copied; "
+                + "restorable from " + baseTime);
+    }
+
+    /** Folds every table's changes older than its window into its base. */
+    private void trimAll() {
+        long now = clock.millis();
+        for (TableDefinition t : catalog.all()) {
+            TableDefinition.PointInTimeRecovery pitr = t.pointInTimeRecovery();
+            if (pitr == null || !pitr.baseReady() || closed) continue;
+            long before = now - Duration.ofDays(pitr.recoveryPeriodInDays()).toMillis() - FOLD_MARGIN_MILLIS;
+            long folded = recovery.fold(t.id(), before);
+            if (folded > 0) LOG.info("point-in-time recovery of table " + t.name() + ": " + folded
+                    + " changes older than the window folded into the base");
+        }
+    }
+
+    // ---- RestoreTableToPointInTime ------------------------------------------------------------------
+
+    /**
+     * RestoreTableToPointInTime: creates the target table (CREATING, restore in progress) and fills
+     * it in the background with the source as it was at {@code at} (or the latest restorable time).
+     */
+    public TableDefinition restoreToPointInTime(String sourceTableArn, String sourceTableName, String targetTableName,
+                                                boolean useLatest, Instant at, TableRestores.Overrides overrides) {
+        if (storage.shared()) refuseShared();
+        String sourceName = sourceTableName != null ? sourceTableName : sourceTableArn;
+        TableDefinition source = sourceName == null ? null : catalog.find(catalog.arns().tableName(sourceName));
+        if (source == null || source.restoring()) {
+            throw new DynamoDbException(ErrorType.SOURCE_TABLE_NOT_FOUND, "Source table not found: " + sourceName);
+        }
+        String target = catalog.arns().tableName(targetTableName);
+        if (catalog.find(target) != null) throw tableAlreadyExists(target);
+        RecoveryWindow window = window(source);
+        if (window == null) {
+            // The API reference's description of the error.
+            throw new DynamoDbException(ErrorType.POINT_IN_TIME_RECOVERY_UNAVAILABLE,
+                    "Point in time recovery has not yet been enabled for this source table.");
+        }
+        Instant restoreTime = useLatest ? window.latestRestorable() : at;
+        if (restoreTime.isBefore(window.earliestRestorable()) || restoreTime.isAfter(window.latestRestorable())
+                || !source.pointInTimeRecovery().baseReady()) {
+            throw new DynamoDbException(ErrorType.INVALID_RESTORE_TIME, "An invalid restore time was specified. "
+                    + "RestoreDateTime must be between EarliestRestorableDateTime and LatestRestorableDateTime.");
+        }
+        TableDefinition.RestoreSummary summary = new TableDefinition.RestoreSummary(null,
+                catalog.arns().tableArn(source.name()), restoreTime, true);
+        return startRestore(source, target, overrides, summary);
     }
 
     // ---- the background worker ----------------------------------------------------------------------
@@ -304,9 +568,28 @@ public final class Backups implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the background work queued so far (copies, restores, base copies, trims) is
+     * done: for tests and for the command line, which must not stop a server mid-copy.
+     */
+    public void awaitIdle() throws InterruptedException {
+        try {
+            worker.submit(() -> { }).get();
+        } catch (java.util.concurrent.ExecutionException | RejectedExecutionException e) {
+            // Nothing to wait for: the no-op cannot fail, and a closed worker runs nothing.
+        }
+    }
+
+    /** Folds every table's changes older than its window into its base now (tests; otherwise every few seconds). */
+    public void trimNow() throws InterruptedException {
+        submit(this::trimAll);
+        awaitIdle();
+    }
+
     @Override
     public void close() {
         closed = true;
+        trimmer.shutdownNow();
         worker.shutdown();
         try {
             worker.awaitTermination(10, TimeUnit.SECONDS);

@@ -385,9 +385,12 @@ public final class Catalog {
     private void dropRows(byte[] droppedRow) {
         long id = ByteBuffer.wrap(droppedRow, 1, 8).getLong();
         storage.deleteRange(Keyspace.ITEMS, KeyLayout.tablePrefix(id), KeyLayout.tableUpperBound(id));
-        // Time to Live's expiry rows start with the table id (io.stator.engine.ttl.ExpiryIndex).
-        storage.deleteRange(Keyspace.EXPIRIES, ByteBuffer.allocate(8).putLong(id).array(),
-                ByteBuffer.allocate(8).putLong(id + 1).array());
+        // Time to Live's expiry rows and point-in-time recovery's rows start with the table id
+        // (io.stator.engine.ttl.ExpiryIndex, io.stator.engine.backup.RecoveryLog).
+        for (Keyspace byTable : List.of(Keyspace.EXPIRIES, Keyspace.RECOVERY)) {
+            storage.deleteRange(byTable, ByteBuffer.allocate(8).putLong(id).array(),
+                    ByteBuffer.allocate(8).putLong(id + 1).array());
+        }
         counters.drop(id);
         try (WriteBatch batch = storage.newBatch()) {
             batch.delete(Keyspace.CATALOG, droppedRow);

@@ -34,7 +34,8 @@ import java.util.Map;
  * <pre>
  * u8   version = 5 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
- *      Time to Live; version 4 ends after Time to Live and has no restore summary)
+ *      Time to Live; version 4 ends after Time to Live and has no point-in-time recovery or restore
+ *      summary)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -50,6 +51,7 @@ import java.util.Map;
  * i32  lastIndexId; i32 n; n x globalIndex; i32 n; n x localIndex
  * opt( i32 n; n bytes UTF-8 policy document; utf revisionId )   [the resource-based policy]
  * opt( utf timeToLiveStatus; opt(utf attributeName); opt(i64 lastUpdateDateTime) )   [Time to Live]
+ * opt( i32 recoveryPeriodInDays; i64 baseDateTime; u8 baseReady )   [point-in-time recovery]
  * opt( opt(utf sourceBackupArn); utf sourceTableArn; i64 restoreDateTime; u8 inProgress )   [RestoreSummary]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
@@ -143,6 +145,12 @@ public final class TableCodec {
                 writeString(out, t.timeToLive().attributeName());
                 writeInstant(out, t.timeToLive().lastUpdateDateTime());
             }
+            out.writeBoolean(t.pointInTimeRecovery() != null);
+            if (t.pointInTimeRecovery() != null) {
+                out.writeInt(t.pointInTimeRecovery().recoveryPeriodInDays());
+                out.writeLong(t.pointInTimeRecovery().baseDateTime().toEpochMilli());
+                out.writeBoolean(t.pointInTimeRecovery().baseReady());
+            }
             out.writeBoolean(t.restore() != null);
             if (t.restore() != null) {
                 writeString(out, t.restore().sourceBackupArn());
@@ -217,6 +225,10 @@ public final class TableCodec {
             if (version >= 4 && in.readBoolean()) {
                 b.timeToLive = new TimeToLiveDescription(
                         TimeToLiveDescription.TimeToLiveStatus.valueOf(in.readUTF()), readString(in), readInstant(in));
+            }
+            if (version >= 5 && in.readBoolean()) {
+                b.pointInTimeRecovery = new TableDefinition.PointInTimeRecovery(in.readInt(),
+                        Instant.ofEpochMilli(in.readLong()), in.readBoolean());
             }
             if (version >= 5 && in.readBoolean()) {
                 b.restore = new TableDefinition.RestoreSummary(readString(in), in.readUTF(),

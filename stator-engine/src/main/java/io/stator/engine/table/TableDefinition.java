@@ -23,6 +23,7 @@ import java.util.Map;
  * @param lastIndexId        the highest index id ever given in this table (ids are not reused)
  * @param resourcePolicy     the table's resource-based policy, or null when it has none
  * @param timeToLive         the table's Time to Live, or null when UpdateTimeToLive never changed it
+ * @param pointInTimeRecovery the table's point-in-time recovery while enabled; null while disabled
  * @param restore            for a table restored from a backup, where from and whether it is still
  *                           being filled (its TableStatus is CREATING until then); null otherwise
  */
@@ -50,7 +51,18 @@ public record TableDefinition(
         int lastIndexId,
         ResourcePolicy resourcePolicy,
         TimeToLiveDescription timeToLive,
+        PointInTimeRecovery pointInTimeRecovery,
         RestoreSummary restore) {
+
+    /**
+     * Point-in-time recovery, while enabled (UpdateContinuousBackups).
+     *
+     * @param recoveryPeriodInDays 1 to 35
+     * @param baseDateTime         when the table's items were copied as the base its change history
+     *                             replays over: no restore to an earlier time
+     * @param baseReady            false until that copy is done (a restore waits for it)
+     */
+    public record PointInTimeRecovery(int recoveryPeriodInDays, Instant baseDateTime, boolean baseReady) {}
 
     /**
      * DynamoDB's RestoreSummary of a restored table.
@@ -171,6 +183,7 @@ public record TableDefinition(
         public int lastIndexId;
         public ResourcePolicy resourcePolicy;
         public TimeToLiveDescription timeToLive;
+        public PointInTimeRecovery pointInTimeRecovery;
         public RestoreSummary restore;
 
         public Builder() {}
@@ -199,6 +212,7 @@ public record TableDefinition(
             lastIndexId = t.lastIndexId;
             resourcePolicy = t.resourcePolicy;
             timeToLive = t.timeToLive;
+            pointInTimeRecovery = t.pointInTimeRecovery;
             restore = t.restore;
         }
 
@@ -209,7 +223,7 @@ public record TableDefinition(
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
                     List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy, timeToLive,
-                    restore);
+                    pointInTimeRecovery, restore);
         }
     }
 }

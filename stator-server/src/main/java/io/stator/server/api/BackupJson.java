@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.backup.Backup;
+import io.stator.engine.backup.Backups;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import java.io.IOException;
@@ -99,6 +100,25 @@ final class BackupJson {
         g.writeStringField("BackupStatus", b.status().name());
         g.writeStringField("BackupType", "USER");
         if (b.sizeBytes() >= 0) g.writeNumberField("BackupSizeBytes", b.sizeBytes());
+        g.writeEndObject();
+    }
+
+    /**
+     * {"ContinuousBackupsDescription": {"ContinuousBackupsStatus": "ENABLED",
+     * "PointInTimeRecoveryDescription": {...}}}: continuous backups are ENABLED on every table
+     * (API reference, UpdateContinuousBackups); the window only while point-in-time recovery is.
+     */
+    static void writeContinuousBackups(JsonGenerator g, Backups.RecoveryWindow window) throws IOException {
+        g.writeObjectFieldStart("ContinuousBackupsDescription");
+        g.writeStringField("ContinuousBackupsStatus", "ENABLED");
+        g.writeObjectFieldStart("PointInTimeRecoveryDescription");
+        g.writeStringField("PointInTimeRecoveryStatus", window == null ? "DISABLED" : "ENABLED");
+        if (window != null) {
+            g.writeNumberField("RecoveryPeriodInDays", window.recoveryPeriodInDays());
+            TableDescriptionJson.writeTime(g, "EarliestRestorableDateTime", window.earliestRestorable());
+            TableDescriptionJson.writeTime(g, "LatestRestorableDateTime", window.latestRestorable());
+        }
+        g.writeEndObject();
         g.writeEndObject();
     }
 

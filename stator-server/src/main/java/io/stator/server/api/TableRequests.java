@@ -16,6 +16,7 @@ import io.stator.server.protocol.request.OnDemandThroughput;
 import io.stator.server.protocol.request.Projection;
 import io.stator.server.protocol.request.ProvisionedThroughput;
 import io.stator.server.protocol.request.RestoreTableFromBackupInput;
+import io.stator.server.protocol.request.RestoreTableToPointInTimeInput;
 import io.stator.server.protocol.request.SSESpecification;
 import io.stator.server.protocol.request.StreamSpecification;
 import io.stator.server.protocol.request.Tag;
@@ -54,12 +55,25 @@ final class TableRequests {
 
     /** RestoreTableFromBackup's overrides. */
     static TableRestores.Overrides restoreOverrides(RestoreTableFromBackupInput r) {
-        return new TableRestores.Overrides(r.billingModeOverride(),
-                r.provisionedThroughputOverride() == null ? null : throughput(r.provisionedThroughputOverride()),
-                map(r.globalSecondaryIndexOverride(), TableRequests::globalIndex),
-                map(r.localSecondaryIndexOverride(), TableRequests::localIndex),
-                r.sseSpecificationOverride() == null ? null : sse(r.sseSpecificationOverride()),
-                r.onDemandThroughputOverride() == null ? null : onDemand(r.onDemandThroughputOverride()));
+        return restoreOverrides(r.billingModeOverride(), r.provisionedThroughputOverride(),
+                r.globalSecondaryIndexOverride(), r.localSecondaryIndexOverride(), r.sseSpecificationOverride(),
+                r.onDemandThroughputOverride());
+    }
+
+    /** RestoreTableToPointInTime's overrides, the same members as RestoreTableFromBackup's. */
+    static TableRestores.Overrides restoreOverrides(RestoreTableToPointInTimeInput r) {
+        return restoreOverrides(r.billingModeOverride(), r.provisionedThroughputOverride(),
+                r.globalSecondaryIndexOverride(), r.localSecondaryIndexOverride(), r.sseSpecificationOverride(),
+                r.onDemandThroughputOverride());
+    }
+
+    private static TableRestores.Overrides restoreOverrides(String billingMode, ProvisionedThroughput throughput,
+                                                            List<GlobalSecondaryIndex> globals,
+                                                            List<LocalSecondaryIndex> locals, SSESpecification sse,
+                                                            OnDemandThroughput onDemand) {
+        return new TableRestores.Overrides(billingMode, throughput == null ? null : throughput(throughput),
+                map(globals, TableRequests::globalIndex), map(locals, TableRequests::localIndex),
+                sse == null ? null : sse(sse), onDemand == null ? null : onDemand(onDemand));
     }
 
     private static <T, R> List<R> map(List<T> values, Function<T, R> f) {

@@ -50,6 +50,8 @@ public final class RequestRecords {
                     bound(members, DeleteResourcePolicyInput.MEMBERS, DeleteResourcePolicyInput::of);
             case "DeleteTableInput" -> bound(members, DeleteTableInput.MEMBERS, DeleteTableInput::of);
             case "DescribeBackupInput" -> bound(members, DescribeBackupInput.MEMBERS, DescribeBackupInput::of);
+            case "DescribeContinuousBackupsInput" ->
+                    bound(members, DescribeContinuousBackupsInput.MEMBERS, DescribeContinuousBackupsInput::of);
             case "DescribeEndpointsRequest" ->
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
             case "DescribeLimitsInput" -> bound(members, DescribeLimitsInput.MEMBERS, DescribeLimitsInput::of);
@@ -83,6 +85,8 @@ public final class RequestRecords {
             case "OnDemandThroughputOverride" ->
                     bound(members, OnDemandThroughputOverride.MEMBERS, OnDemandThroughputOverride::of);
             case "ParameterizedStatement" -> bound(members, ParameterizedStatement.MEMBERS, ParameterizedStatement::of);
+            case "PointInTimeRecoverySpecification" ->
+                    bound(members, PointInTimeRecoverySpecification.MEMBERS, PointInTimeRecoverySpecification::of);
             case "Projection" -> bound(members, Projection.MEMBERS, Projection::of);
             case "ProvisionedThroughput" -> bound(members, ProvisionedThroughput.MEMBERS, ProvisionedThroughput::of);
             case "ProvisionedThroughputOverride" ->
@@ -97,6 +101,8 @@ public final class RequestRecords {
             case "ReplicationGroupUpdate" -> bound(members, ReplicationGroupUpdate.MEMBERS, ReplicationGroupUpdate::of);
             case "RestoreTableFromBackupInput" ->
                     bound(members, RestoreTableFromBackupInput.MEMBERS, RestoreTableFromBackupInput::of);
+            case "RestoreTableToPointInTimeInput" ->
+                    bound(members, RestoreTableToPointInTimeInput.MEMBERS, RestoreTableToPointInTimeInput::of);
             case "SSESpecification" -> bound(members, SSESpecification.MEMBERS, SSESpecification::of);
             case "ScanInput" -> bound(members, ScanInput.MEMBERS, ScanInput::of);
             case "ShardFilter" -> bound(members, ShardFilter.MEMBERS, ShardFilter::of);
@@ -112,6 +118,8 @@ public final class RequestRecords {
                     bound(members, TransactWriteItemsInput.MEMBERS, TransactWriteItemsInput::of);
             case "UntagResourceInput" -> bound(members, UntagResourceInput.MEMBERS, UntagResourceInput::of);
             case "Update" -> bound(members, Update.MEMBERS, Update::of);
+            case "UpdateContinuousBackupsInput" ->
+                    bound(members, UpdateContinuousBackupsInput.MEMBERS, UpdateContinuousBackupsInput::of);
             case "UpdateGlobalSecondaryIndexAction" ->
                     bound(members, UpdateGlobalSecondaryIndexAction.MEMBERS, UpdateGlobalSecondaryIndexAction::of);
             case "UpdateItemInput" -> bound(members, UpdateItemInput.MEMBERS, UpdateItemInput::of);

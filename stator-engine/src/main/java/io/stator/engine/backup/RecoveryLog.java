@@ -1,0 +1,174 @@
+package io.stator.engine.backup;
+
+import io.stator.core.item.ItemCodec;
+import io.stator.core.key.KeyLayout;
+import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.table.TableDefinition;
+import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Snapshot;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Point-in-time recovery's history: the RECOVERY key space. For each table with point-in-time
+ * recovery, a base copy of its items as they were at one moment, and every change since, keyed
+ * by its commit time; the table as it was at time T is the base with every change up to T
+ * applied in time order. As the recovery window moves, the changes older than it are folded into
+ * the base (applied to it, then dropped), so the history holds the window's changes and the base
+ * one copy of the table: disk use is the table's size plus its writes over the window, whatever
+ * the number of restores.
+ *
+ * <p>Rows, every one starting with the table id (so a table's deletion drops them with
+ * one range, {@code Catalog}):
+ * <pre>
+ * table id (8) 'B' + row key                  -> the item (ItemCodec's form): the base
+ * table id (8) 'H' + commit ms (8) + row key  -> 1 + the item after the change, or 0 when deleted
+ * </pre>
+ * A change's row is written by this {@link ChangeLog} consumer in the batch that commits it.
+ * Every change of one batch (a transaction's) carries the same time, so a restore has all of a
+ * transaction or none of it. Times never go backwards (a clock set back keeps the last time), and
+ * two changes of one item in the same millisecond share a key: the later commit (an item's
+ * writes are serialized) overwrites the earlier, which is the state a restore must see.
+ */
+final class RecoveryLog implements ChangeLog.Consumer {
+
+    private static final byte BASE = 'B';
+    private static final byte HISTORY = 'H';
+
+    private final Storage storage;
+    private final Clock clock;
+    private final AtomicLong lastTime = new AtomicLong();
+    /** Each batch's commit time, from its first change to its settling. */
+    private final Map<WriteBatch, Long> batchTimes = new ConcurrentHashMap<>();
+
+    RecoveryLog(Storage storage, Clock clock) {
+        this.storage = storage;
+        this.clock = clock;
+    }
+
+    @Override
+    public void stage(WriteBatch batch, ChangeRecord change) {
+        TableDefinition table = change.table();
+        if (table.pointInTimeRecovery() == null) return;
+        long time = batchTimes.computeIfAbsent(batch, b -> lastTime.accumulateAndGet(clock.millis(), Math::max));
+        byte[] value;
+        if (change.newItem() == null) {
+            value = new byte[] {0};
+        } else {
+            byte[] item = ItemCodec.encode(change.newItem());
+            value = new byte[item.length + 1];
+            value[0] = 1;
+            System.arraycopy(item, 0, value, 1, item.length);
+        }
+        batch.put(Keyspace.RECOVERY, historyKey(table.id(), time, change.rowKey()), value);
+    }
+
+    @Override
+    public void settle(WriteBatch batch) {
+        batchTimes.remove(batch);
+    }
+
+    // ---- the base ---------------------------------------------------------------------------------
+
+    /** Replaces the table's base with its items as the snapshot has them. Returns how many. */
+    long copyBase(long tableId, Snapshot snapshot, java.util.function.BooleanSupplier stopped) {
+        storage.deleteRange(Keyspace.RECOVERY, prefix(tableId, BASE), prefix(tableId, (byte) (BASE + 1)));
+        long items = 0;
+        try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS,
+                KeyLayout.indexPrefix(tableId, KeyLayout.BASE_TABLE_INDEX_ID),
+                KeyLayout.indexUpperBound(tableId, KeyLayout.BASE_TABLE_INDEX_ID), false)) {
+            boolean more = true;
+            while (more && !stopped.getAsBoolean()) {
+                try (WriteBatch batch = storage.newBatch()) {
+                    int n = 0;
+                    while (n < 512 && (more = cursor.next())) {
+                        batch.put(Keyspace.RECOVERY, baseKey(tableId, cursor.key()), cursor.value());
+                        n++;
+                        items++;
+                    }
+                    if (n > 0) storage.commit(batch);
+                }
+            }
+        }
+        return items;
+    }
+
+    /**
+     * Folds the changes made before {@code beforeMillis} into the base, oldest first: each is
+     * applied to the base and dropped in one batch, so a restore reading one snapshot sees every
+     * change either in the base or in the history. Returns how many were folded.
+     */
+    long fold(long tableId, long beforeMillis) {
+        long folded = 0;
+        byte[] from = prefix(tableId, HISTORY);
+        byte[] to = historyKey(tableId, beforeMillis, new byte[0]);
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor cursor = storage.range(snapshot, Keyspace.RECOVERY, from, to, false)) {
+            boolean more = true;
+            while (more) {
+                try (WriteBatch batch = storage.newBatch()) {
+                    int n = 0;
+                    while (n < 512 && (more = cursor.next())) {
+                        byte[] key = cursor.key();
+                        byte[] value = cursor.value();
+                        byte[] base = baseKey(tableId, Arrays.copyOfRange(key, 17, key.length));
+                        if (value[0] == 0) batch.delete(Keyspace.RECOVERY, base);
+                        else batch.put(Keyspace.RECOVERY, base, Arrays.copyOfRange(value, 1, value.length));
+                        batch.delete(Keyspace.RECOVERY, key);
+                        n++;
+                    }
+                    if (n > 0) storage.commit(batch);
+                    folded += n;
+                }
+            }
+        }
+        return folded;
+    }
+
+    /** Drops the table's base and history (point-in-time recovery disabled). */
+    void drop(long tableId) {
+        storage.deleteRange(Keyspace.RECOVERY, ByteBuffer.allocate(8).putLong(tableId).array(),
+                ByteBuffer.allocate(8).putLong(tableId + 1).array());
+    }
+
+    // ---- reading it back --------------------------------------------------------------------------
+
+    /** The base's items (values in ItemCodec's form). */
+    Cursor base(Snapshot snapshot, long tableId) {
+        return storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, BASE), prefix(tableId, (byte) (BASE + 1)),
+                false);
+    }
+
+    /** The changes made up to {@code atMillis} inclusive, oldest first (read them with {@link #change}). */
+    Cursor history(Snapshot snapshot, long tableId, long atMillis) {
+        return storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, HISTORY),
+                historyKey(tableId, atMillis + 1, new byte[0]), false);
+    }
+
+    /** A history row's item after the change, or null when the change deleted it. */
+    static byte[] change(byte[] value) {
+        return value[0] == 0 ? null : Arrays.copyOfRange(value, 1, value.length);
+    }
+
+    // ---- keys ---------------------------------------------------------------------------------------
+
+    private static byte[] prefix(long tableId, byte type) {
+        return ByteBuffer.allocate(9).putLong(tableId).put(type).array();
+    }
+
+    private static byte[] baseKey(long tableId, byte[] rowKey) {
+        return ByteBuffer.allocate(9 + rowKey.length).putLong(tableId).put(BASE).put(rowKey).array();
+    }
+
+    private static byte[] historyKey(long tableId, long millis, byte[] rowKey) {
+        return ByteBuffer.allocate(17 + rowKey.length).putLong(tableId).put(HISTORY).putLong(millis).put(rowKey).array();
+    }
+}
