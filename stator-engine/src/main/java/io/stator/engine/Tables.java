@@ -55,22 +55,22 @@ public final class Tables {
 
     /**
      * The table an item operation names, by name or ARN, or ResourceNotFoundException ("Requested
-     * resource not found", as item operations word it). A table a restore is still filling is not
+     * resource not found", as item operations word it). A table a restore or an import is still filling is not
      * found: DynamoDB's ResourceNotFoundException covers a table "not specified correctly, or its
      * status might not be ACTIVE" (API reference).
      */
     public TableDefinition require(String nameOrArn) {
         TableDefinition table = catalog.require(nameOrArn, NotFoundMessage.PLAIN);
-        if (table.restoring()) throw DynamoDbException.resourceNotFound(NotFoundMessage.PLAIN.text(nameOrArn));
+        if (table.filling()) throw DynamoDbException.resourceNotFound(NotFoundMessage.PLAIN.text(nameOrArn));
         return table;
     }
 
     /**
-     * A table a restore is still filling cannot be changed or deleted: DynamoDB's answer to a
+     * A table a restore or an import is still filling cannot be changed or deleted: DynamoDB's answer to a
      * change of a CREATING table.
      */
     private static TableDefinition changeable(TableDefinition table) {
-        if (table.restoring()) {
+        if (table.filling()) {
             throw DynamoDbException.resourceInUse(
                     "Attempt to change a resource which is still in use: Table is being created: " + table.name());
         }

@@ -27,20 +27,24 @@ import java.util.function.Consumer;
  * @param metricsPort              a port serving GET /metrics only (--metrics-port), 0 for any free one; -1 for none
  * @param cassandra                the Cassandra cluster the data is in (--storage cassandra); null for RocksDB in
  *                                 {@code dataDirectory} (or in memory)
+ * @param s3Directory              where exports go and imports come from (--s3-dir: bucket b, key p/x is
+ *                                 DIR/b/p/x); null for {@code dataDirectory/s3} (a temporary directory in memory)
+ * @param s3Endpoint               a real S3-compatible endpoint to use instead (--s3-endpoint), or null
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
                             PropagationDelay gsiPropagationDelay, long itemCollectionLimitBytes, Path policiesFile,
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
-                            ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra) {
+                            ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
+                            Path s3Directory, java.net.URI s3Endpoint) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
-                null);
+                null, null, null);
     }
 
     /** True when the server speaks HTTPS. */
@@ -81,7 +85,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
-                m.metricsPort, m.cassandra);
+                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -100,6 +104,9 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
 
     /** On this Cassandra cluster instead of RocksDB (null: back on RocksDB). */
     public ServerOptions withCassandra(CassandraOptions cassandra) { return with(o -> o.cassandra = cassandra); }
+
+    /** Exports to and imports from this directory (--s3-dir). */
+    public ServerOptions withS3Directory(Path directory) { return with(o -> o.s3Directory = directory); }
 
     public ServerOptions withTls(Path certificateFile, Path keyFile) {
         return with(o -> {
@@ -133,6 +140,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public ThroughputSettings throughput;
         public int metricsPort;
         public CassandraOptions cassandra;
+        public Path s3Directory;
+        public java.net.URI s3Endpoint;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -156,6 +165,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             throughput = o.throughput;
             metricsPort = o.metricsPort;
             cassandra = o.cassandra;
+            s3Directory = o.s3Directory;
+            s3Endpoint = o.s3Endpoint;
         }
     }
 }

@@ -5,6 +5,7 @@ import io.stator.engine.Engine;
 import io.stator.server.access.AccessControl;
 import io.stator.server.access.IdentityPolicies;
 import io.stator.server.api.Actions;
+import io.stator.server.transfer.Transfers;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
 import io.stator.server.auth.SignedRequest;
@@ -31,9 +32,12 @@ public final class StatorServer implements AutoCloseable {
     private final NettyHttpServer http;
     private final NettyHttpServer metricsHttp;
     private final String endpoint;
+    private final Transfers transfers;
 
-    private StatorServer(Engine engine, NettyHttpServer http, NettyHttpServer metricsHttp, String endpoint) {
+    private StatorServer(Engine engine, Transfers transfers, NettyHttpServer http, NettyHttpServer metricsHttp,
+                         String endpoint) {
         this.engine = engine;
+        this.transfers = transfers;
         this.http = http;
         this.metricsHttp = metricsHttp;
         this.endpoint = endpoint;
@@ -82,7 +86,15 @@ public final class StatorServer implements AutoCloseable {
         }
         // The endpoint address is known once bound; DescribeEndpoints reads it lazily.
         String address = hostForUrl(options.host()) + ":" + http.port();
-        Actions actions = new Actions(engine, () -> address);
+        Transfers transfers;
+        try {
+            transfers = Transfers.open(engine, options);
+        } catch (Exception | Error e) {
+            http.close();
+            engine.close();
+            throw e;
+        }
+        Actions actions = new Actions(engine, () -> address, transfers);
         MetricsEndpoint metrics = new MetricsEndpoint(engine);
         NettyHttpServer metricsHttp = null;
         if (options.metricsPort() >= 0) {
@@ -91,6 +103,7 @@ public final class StatorServer implements AutoCloseable {
                         options.connectionLimits(), metrics::handleMetricsPort);
             } catch (Exception | Error e) {
                 http.close();
+                transfers.close();
                 engine.close();
                 if (e instanceof java.net.BindException) {
                     // Not a BindException: the command line would blame --port.
@@ -104,7 +117,7 @@ public final class StatorServer implements AutoCloseable {
                 SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
                         request.body())), accessControl, options.region(), metrics.requests(),
                 options.metricsOnMainPort() ? metrics : null));
-        return new StatorServer(engine, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
+        return new StatorServer(engine, transfers, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
     }
 
     /** The storage (StorageBackends: RocksDB, or Cassandra with --storage cassandra) and the engine on it. */
@@ -166,6 +179,9 @@ public final class StatorServer implements AutoCloseable {
     /** The port of --metrics-port's server, or -1 without one. */
     public int metricsPort() { return metricsHttp == null ? -1 : metricsHttp.port(); }
 
+    /** The server's exports and imports (and where their files are). */
+    public Transfers transfers() { return transfers; }
+
     /** The engine behind the endpoint, for code that embeds Stator (and tests that reach past the API). */
     public Engine engine() { return engine; }
 
@@ -178,7 +194,11 @@ public final class StatorServer implements AutoCloseable {
             try {
                 if (metricsHttp != null) metricsHttp.close();
             } finally {
-                engine.close();
+                try {
+                    transfers.close();
+                } finally {
+                    engine.close();
+                }
             }
         }
     }

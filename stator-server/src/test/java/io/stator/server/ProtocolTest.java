@@ -260,7 +260,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"UpdateContinuousBackups", "ExportTableToPointInTime", "ImportTable"})
+    @ValueSource(strings = {"CreateGlobalTable", "UpdateContributorInsights", "EnableKinesisStreamingDestination"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 

@@ -45,6 +45,11 @@ public enum ErrorType {
     SOURCE_TABLE_NOT_FOUND("com.amazonaws.dynamodb.v20120810#SourceTableNotFoundException", 400, "message"),
     POINT_IN_TIME_RECOVERY_UNAVAILABLE(
             "com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400, "message"),
+    INVALID_EXPORT_TIME("com.amazonaws.dynamodb.v20120810#InvalidExportTimeException", 400, "message"),
+    EXPORT_CONFLICT("com.amazonaws.dynamodb.v20120810#ExportConflictException", 400, "message"),
+    IMPORT_CONFLICT("com.amazonaws.dynamodb.v20120810#ImportConflictException", 400, "message"),
+    EXPORT_NOT_FOUND("com.amazonaws.dynamodb.v20120810#ExportNotFoundException", 400, "message"),
+    IMPORT_NOT_FOUND("com.amazonaws.dynamodb.v20120810#ImportNotFoundException", 400, "message"),
     INVALID_RESTORE_TIME("com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400, "message"),
     INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message"),
     // DynamoDB Streams' own errors (botocore's dynamodbstreams service-2.json declares them; the

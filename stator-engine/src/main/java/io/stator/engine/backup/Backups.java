@@ -124,7 +124,7 @@ public final class Backups implements AutoCloseable {
     public Backup create(String tableNameOrArn, String backupName) {
         refuseShared();
         TableDefinition table = catalog.find(catalog.arns().tableName(tableNameOrArn));
-        if (table == null || table.restoring()) {
+        if (table == null || table.filling()) {
             throw new DynamoDbException(ErrorType.TABLE_NOT_FOUND, "Table not found: " + tableNameOrArn);
         }
         Instant now = clock.instant();
@@ -403,7 +403,7 @@ public final class Backups implements AutoCloseable {
 
     private TableDefinition requireTable(String tableNameOrArn) {
         TableDefinition table = catalog.find(catalog.arns().tableName(tableNameOrArn));
-        if (table == null || table.restoring()) {
+        if (table == null || table.filling()) {
             throw new DynamoDbException(ErrorType.TABLE_NOT_FOUND, "Table not found: " + tableNameOrArn);
         }
         return table;
@@ -512,17 +512,13 @@ public final class Backups implements AutoCloseable {
         if (storage.shared()) refuseShared();
         String sourceName = sourceTableName != null ? sourceTableName : sourceTableArn;
         TableDefinition source = sourceName == null ? null : catalog.find(catalog.arns().tableName(sourceName));
-        if (source == null || source.restoring()) {
+        if (source == null || source.filling()) {
             throw new DynamoDbException(ErrorType.SOURCE_TABLE_NOT_FOUND, "Source table not found: " + sourceName);
         }
         String target = catalog.arns().tableName(targetTableName);
         if (catalog.find(target) != null) throw tableAlreadyExists(target);
         RecoveryWindow window = window(source);
-        if (window == null) {
-            // The API reference's description of the error.
-            throw new DynamoDbException(ErrorType.POINT_IN_TIME_RECOVERY_UNAVAILABLE,
-                    "Point in time recovery has not yet been enabled for this source table.");
-        }
+        if (window == null) throw recoveryUnavailable(source);
         Instant restoreTime = useLatest ? window.latestRestorable() : at;
         if (restoreTime.isBefore(window.earliestRestorable()) || restoreTime.isAfter(window.latestRestorable())
                 || !source.pointInTimeRecovery().baseReady()) {
@@ -532,6 +528,183 @@ public final class Backups implements AutoCloseable {
         TableDefinition.RestoreSummary summary = new TableDefinition.RestoreSummary(null,
                 catalog.arns().tableArn(source.name()), restoreTime, true);
         return startRestore(source, target, overrides, summary);
+    }
+
+    // ---- exports: the table at a point in time, and its changes between two ---------------------------
+
+    /** Takes one item (or change) of an export. */
+    @FunctionalInterface
+    public interface Sink<T> {
+        void accept(T value) throws java.io.IOException;
+    }
+
+    /** DynamoDB's answer when a table has no point-in-time recovery (moto's tests, verified against AWS). */
+    private static DynamoDbException recoveryUnavailable(TableDefinition table) {
+        return new DynamoDbException(ErrorType.POINT_IN_TIME_RECOVERY_UNAVAILABLE,
+                "Point in time recovery is not enabled for table '" + table.name() + "'");
+    }
+
+    /**
+     * ExportTableToPointInTime's window check: the table's recovery window (point-in-time recovery
+     * must be enabled, PointInTimeRecoveryUnavailableException otherwise).
+     */
+    public RecoveryWindow requireWindow(TableDefinition table) {
+        RecoveryWindow window = window(table);
+        if (window == null || !table.pointInTimeRecovery().baseReady()) throw recoveryUnavailable(table);
+        return window;
+    }
+
+    /**
+     * Every item of the table as it was at {@code at} (as it is now, from one snapshot, when null),
+     * in no particular order. Returns how many.
+     */
+    public long itemsAt(TableDefinition table, Instant at, Sink<Map<String, AttributeValue>> sink)
+            throws java.io.IOException {
+        long count = 0;
+        try (Snapshot snapshot = storage.snapshot()) {
+            if (at == null) {
+                try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS,
+                        KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID),
+                        KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID), false)) {
+                    while (cursor.next()) {
+                        sink.accept(ItemCodec.decode(cursor.value()));
+                        count++;
+                    }
+                }
+                return count;
+            }
+            // The last change of each item changed since the base, up to the time; then the base's
+            // items that none changed.
+            Map<java.nio.ByteBuffer, byte[]> changed = new HashMap<>();
+            try (Cursor history = recovery.history(snapshot, table.id(), at.toEpochMilli())) {
+                while (history.next()) {
+                    byte[] key = history.key();
+                    changed.put(java.nio.ByteBuffer.wrap(java.util.Arrays.copyOfRange(key, 17, key.length)),
+                            RecoveryLog.change(history.value()));
+                }
+            }
+            try (Cursor base = recovery.base(snapshot, table.id())) {
+                while (base.next()) {
+                    byte[] key = base.key();
+                    if (changed.containsKey(java.nio.ByteBuffer.wrap(key, 9, key.length - 9))) continue;
+                    sink.accept(ItemCodec.decode(base.value()));
+                    count++;
+                }
+            }
+            for (byte[] item : changed.values()) {
+                if (item == null) continue;
+                sink.accept(ItemCodec.decode(item));
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * One item's change over an incremental export's period: its key, its state at the period's
+     * end (null when deleted) and at its start (null when absent), and when it was last written.
+     */
+    public record ItemChange(Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
+                             Map<String, AttributeValue> oldImage, long writeTimeMillis) {}
+
+    /**
+     * Every item changed from {@code from} (inclusive) to {@code to} (exclusive), once, with its
+     * state at the end and right before the start; an item absent at both is left out. Returns how many.
+     */
+    public long changesBetween(TableDefinition table, Instant from, Instant to, Sink<ItemChange> sink)
+            throws java.io.IOException {
+        long count = 0;
+        try (Snapshot snapshot = storage.snapshot()) {
+            Map<java.nio.ByteBuffer, byte[]> before = new HashMap<>();
+            Map<java.nio.ByteBuffer, byte[]> after = new java.util.LinkedHashMap<>();
+            Map<java.nio.ByteBuffer, Long> times = new HashMap<>();
+            long fromMillis = from.toEpochMilli();
+            // The period's start is inclusive and its end exclusive (developer guide, "Requesting a table export").
+            try (Cursor history = recovery.history(snapshot, table.id(), to.toEpochMilli() - 1)) {
+                while (history.next()) {
+                    byte[] key = history.key();
+                    java.nio.ByteBuffer rowKey = java.nio.ByteBuffer.wrap(java.util.Arrays.copyOfRange(key, 17, key.length));
+                    long time = java.nio.ByteBuffer.wrap(key, 9, 8).getLong();
+                    if (time < fromMillis) {
+                        before.put(rowKey, RecoveryLog.change(history.value()));
+                    } else {
+                        after.put(rowKey, RecoveryLog.change(history.value()));
+                        times.put(rowKey, time);
+                    }
+                }
+            }
+            for (Map.Entry<java.nio.ByteBuffer, byte[]> e : after.entrySet()) {
+                byte[] rowKey = e.getKey().array();
+                byte[] old = before.containsKey(e.getKey()) ? before.get(e.getKey()) : recovery.baseItem(snapshot, table.id(), rowKey);
+                if (old == null && e.getValue() == null) continue;
+                sink.accept(new ItemChange(keyOf(table, rowKey), e.getValue() == null ? null : ItemCodec.decode(e.getValue()),
+                        old == null ? null : ItemCodec.decode(old), times.get(e.getKey())));
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static Map<String, AttributeValue> keyOf(TableDefinition table, byte[] rowKey) {
+        DecodedKey decoded = KeyLayout.decodeItemKey(rowKey, table.keySchema().partitionKeyType(),
+                table.keySchema().sortKeyType());
+        Map<String, AttributeValue> key = new java.util.LinkedHashMap<>();
+        key.put(table.keySchema().partitionKey(), decoded.partitionKey());
+        if (decoded.sortKey() != null) key.put(table.keySchema().sortKey(), decoded.sortKey());
+        return key;
+    }
+
+    // ---- long work's descriptions ------------------------------------------------------------------
+
+    /**
+     * Keeps a front end's description of an export or an import (kind "export" or "import"), so
+     * that its progress and outcome outlive a restart.
+     */
+    public void saveJob(String kind, String id, byte[] description) {
+        backups.saveJob(kind, id, description);
+    }
+
+    /** Every saved description of that kind, by id. */
+    public java.util.SortedMap<String, byte[]> jobs(String kind) {
+        return backups.jobs(kind);
+    }
+
+    // ---- imports: a new table filled from files ---------------------------------------------------
+
+    /** ImportTable's new table: CREATING, found by no item operation, until {@link #finishImport}. */
+    public TableDefinition startImport(io.stator.engine.table.CreateTableSpec spec, String importArn) {
+        refuseShared();
+        TableDefinition.Builder draft = io.stator.engine.table.TableCreation.definition(spec, catalog.arns(), clock);
+        draft.importArn = importArn;
+        return catalog.create(draft);
+    }
+
+    /**
+     * Writes one imported item into the table (a PutItem's checks: its key, its index keys, its
+     * size), without consuming capacity; a DynamoDbException says why an item is refused.
+     */
+    public void importItem(TableDefinition table, Map<String, AttributeValue> item) {
+        io.stator.engine.item.ItemLimits.checkItemSize(item);
+        io.stator.engine.item.ItemLimits.checkNesting(item);
+        pipeline.restore(ItemWrite.put(table, item, null, ReturnValues.NONE, false, false));
+    }
+
+    /** The import is done: the table becomes ACTIVE. */
+    public void finishImport(long tableId) {
+        TableDefinition table = catalog.findById(tableId);
+        if (table == null) return;
+        catalog.update(table.name(), t -> {
+            if (t.id() != tableId) return t;
+            TableDefinition.Builder b = t.toBuilder();
+            b.importArn = null;
+            return b.build();
+        });
+    }
+
+    /** The import failed: its table, half filled, is deleted. */
+    public void dropImport(long tableId) {
+        TableDefinition table = catalog.findById(tableId);
+        if (table != null && table.importArn() != null) catalog.delete(table.name());
     }
 
     // ---- the background worker ----------------------------------------------------------------------

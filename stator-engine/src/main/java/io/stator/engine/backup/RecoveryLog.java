@@ -153,6 +153,11 @@ final class RecoveryLog implements ChangeLog.Consumer {
                 historyKey(tableId, atMillis + 1, new byte[0]), false);
     }
 
+    /** The base's copy of one item, or null. */
+    byte[] baseItem(Snapshot snapshot, long tableId, byte[] rowKey) {
+        return storage.get(snapshot, Keyspace.RECOVERY, baseKey(tableId, rowKey));
+    }
+
     /** A history row's item after the change, or null when the change deleted it. */
     static byte[] change(byte[] value) {
         return value[0] == 0 ? null : Arrays.copyOfRange(value, 1, value.length);

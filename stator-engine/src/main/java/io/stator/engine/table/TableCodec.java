@@ -52,6 +52,7 @@ import java.util.Map;
  * opt( i32 n; n bytes UTF-8 policy document; utf revisionId )   [the resource-based policy]
  * opt( utf timeToLiveStatus; opt(utf attributeName); opt(i64 lastUpdateDateTime) )   [Time to Live]
  * opt( i32 recoveryPeriodInDays; i64 baseDateTime; u8 baseReady )   [point-in-time recovery]
+ * opt( utf importArn )   [while an ImportTable fills the table]
  * opt( opt(utf sourceBackupArn); utf sourceTableArn; i64 restoreDateTime; u8 inProgress )   [RestoreSummary]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
@@ -151,6 +152,7 @@ public final class TableCodec {
                 out.writeLong(t.pointInTimeRecovery().baseDateTime().toEpochMilli());
                 out.writeBoolean(t.pointInTimeRecovery().baseReady());
             }
+            writeString(out, t.importArn());
             out.writeBoolean(t.restore() != null);
             if (t.restore() != null) {
                 writeString(out, t.restore().sourceBackupArn());
@@ -230,6 +232,7 @@ public final class TableCodec {
                 b.pointInTimeRecovery = new TableDefinition.PointInTimeRecovery(in.readInt(),
                         Instant.ofEpochMilli(in.readLong()), in.readBoolean());
             }
+            if (version >= 5) b.importArn = readString(in);
             if (version >= 5 && in.readBoolean()) {
                 b.restore = new TableDefinition.RestoreSummary(readString(in), in.readUTF(),
                         Instant.ofEpochMilli(in.readLong()), in.readBoolean());

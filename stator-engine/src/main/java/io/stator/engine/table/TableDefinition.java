@@ -24,6 +24,8 @@ import java.util.Map;
  * @param resourcePolicy     the table's resource-based policy, or null when it has none
  * @param timeToLive         the table's Time to Live, or null when UpdateTimeToLive never changed it
  * @param pointInTimeRecovery the table's point-in-time recovery while enabled; null while disabled
+ * @param importArn          the ImportArn of the ImportTable filling the table, until every item is
+ *                           in (CREATING until then); null otherwise
  * @param restore            for a table restored from a backup, where from and whether it is still
  *                           being filled (its TableStatus is CREATING until then); null otherwise
  */
@@ -52,6 +54,7 @@ public record TableDefinition(
         ResourcePolicy resourcePolicy,
         TimeToLiveDescription timeToLive,
         PointInTimeRecovery pointInTimeRecovery,
+        String importArn,
         RestoreSummary restore) {
 
     /**
@@ -74,9 +77,17 @@ public record TableDefinition(
     public record RestoreSummary(String sourceBackupArn, String sourceTableArn, Instant restoreDateTime,
                                  boolean inProgress) {}
 
-    /** True while a restore fills the table: it is CREATING, and only DescribeTable and ListTables see it. */
+    /** True while a restore fills the table. */
     public boolean restoring() {
         return restore != null && restore.inProgress();
+    }
+
+    /**
+     * True while a restore or an import fills the table: it is CREATING, and only DescribeTable
+     * and ListTables see it.
+     */
+    public boolean filling() {
+        return restoring() || importArn != null;
     }
 
     /** Every secondary index, global ones first. */
@@ -184,6 +195,7 @@ public record TableDefinition(
         public ResourcePolicy resourcePolicy;
         public TimeToLiveDescription timeToLive;
         public PointInTimeRecovery pointInTimeRecovery;
+        public String importArn;
         public RestoreSummary restore;
 
         public Builder() {}
@@ -213,6 +225,7 @@ public record TableDefinition(
             resourcePolicy = t.resourcePolicy;
             timeToLive = t.timeToLive;
             pointInTimeRecovery = t.pointInTimeRecovery;
+            importArn = t.importArn;
             restore = t.restore;
         }
 
@@ -223,7 +236,7 @@ public record TableDefinition(
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
                     List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy, timeToLive,
-                    pointInTimeRecovery, restore);
+                    pointInTimeRecovery, importArn, restore);
         }
     }
 }

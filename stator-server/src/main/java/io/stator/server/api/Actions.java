@@ -15,17 +15,23 @@ import io.stator.server.protocol.request.DeleteTableInput;
 import io.stator.server.protocol.request.DescribeBackupInput;
 import io.stator.server.protocol.request.DescribeContinuousBackupsInput;
 import io.stator.server.protocol.request.DescribeEndpointsRequest;
+import io.stator.server.protocol.request.DescribeExportInput;
+import io.stator.server.protocol.request.DescribeImportInput;
 import io.stator.server.protocol.request.DescribeLimitsInput;
 import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
 import io.stator.server.protocol.request.DescribeTimeToLiveInput;
 import io.stator.server.protocol.request.ExecuteStatementInput;
 import io.stator.server.protocol.request.ExecuteTransactionInput;
+import io.stator.server.protocol.request.ExportTableToPointInTimeInput;
 import io.stator.server.protocol.request.GetItemInput;
 import io.stator.server.protocol.request.GetRecordsInput;
 import io.stator.server.protocol.request.GetResourcePolicyInput;
 import io.stator.server.protocol.request.GetShardIteratorInput;
+import io.stator.server.protocol.request.ImportTableInput;
 import io.stator.server.protocol.request.ListBackupsInput;
+import io.stator.server.protocol.request.ListExportsInput;
+import io.stator.server.protocol.request.ListImportsInput;
 import io.stator.server.protocol.request.ListStreamsInput;
 import io.stator.server.protocol.request.ListTablesInput;
 import io.stator.server.protocol.request.ListTagsOfResourceInput;
@@ -44,6 +50,7 @@ import io.stator.server.protocol.request.UpdateContinuousBackupsInput;
 import io.stator.server.protocol.request.UpdateItemInput;
 import io.stator.server.protocol.request.UpdateTableInput;
 import io.stator.server.protocol.request.UpdateTimeToLiveInput;
+import io.stator.server.transfer.Transfers;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
@@ -69,6 +76,15 @@ public final class Actions {
 
     /** @param endpointAddress this server's address, as DescribeEndpoints gives it (host:port) */
     public Actions(Engine engine, Supplier<String> endpointAddress) {
+        this(engine, endpointAddress, null);
+    }
+
+    /**
+     * @param endpointAddress this server's address, as DescribeEndpoints gives it (host:port)
+     * @param transfers       the server's exports and imports; null where there are none (their
+     *                        actions then answer that the server has no S3 to use)
+     */
+    public Actions(Engine engine, Supplier<String> endpointAddress, Transfers transfers) {
         serve("CreateTable", CreateTableInput.class, new CreateTable(engine));
         serve("DescribeTable", DescribeTableInput.class, new DescribeTable(engine));
         serve("ListTables", ListTablesInput.class, new ListTables(engine));
@@ -105,6 +121,12 @@ public final class Actions {
         serve("UpdateContinuousBackups", UpdateContinuousBackupsInput.class, new UpdateContinuousBackups(engine));
         serve("DescribeContinuousBackups", DescribeContinuousBackupsInput.class, new DescribeContinuousBackups(engine));
         serve("RestoreTableToPointInTime", RestoreTableToPointInTimeInput.class, new RestoreTableToPointInTime(engine));
+        serve("ExportTableToPointInTime", ExportTableToPointInTimeInput.class, new ExportTableToPointInTime(engine, transfers));
+        serve("DescribeExport", DescribeExportInput.class, new DescribeExport(engine, transfers));
+        serve("ListExports", ListExportsInput.class, new ListExports(engine, transfers));
+        serve("ImportTable", ImportTableInput.class, new ImportTable(engine, transfers));
+        serve("DescribeImport", DescribeImportInput.class, new DescribeImport(engine, transfers));
+        serve("ListImports", ListImportsInput.class, new ListImports(engine, transfers));
         // DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.*), on the same endpoint.
         serve("ListStreams", ListStreamsInput.class, new ListStreams(engine));
         serve("DescribeStream", DescribeStreamInput.class, new DescribeStream(engine));

@@ -74,8 +74,8 @@ final class TableDescriptionJson {
         g.writeStringField("TableName", t.name());
         writeKeySchema(g, t);
 
-        // A table a restore is still filling is CREATING until every item is in.
-        g.writeStringField("TableStatus", t.restoring() && !view.tableStatus().equals("DELETING") ? "CREATING"
+        // A table a restore or an import is still filling is CREATING until every item is in.
+        g.writeStringField("TableStatus", t.filling() && !view.tableStatus().equals("DELETING") ? "CREATING"
                 : view.tableStatus());
         writeTime(g, "CreationDateTime", t.creationDateTime());
 

@@ -19,6 +19,7 @@ import io.stator.server.protocol.request.RestoreTableFromBackupInput;
 import io.stator.server.protocol.request.RestoreTableToPointInTimeInput;
 import io.stator.server.protocol.request.SSESpecification;
 import io.stator.server.protocol.request.StreamSpecification;
+import io.stator.server.protocol.request.TableCreationParameters;
 import io.stator.server.protocol.request.Tag;
 import io.stator.server.protocol.request.UpdateTableInput;
 import io.stator.server.protocol.request.WarmThroughput;
@@ -42,6 +43,14 @@ final class TableRequests {
                 map(r.globalSecondaryIndexes(), TableRequests::globalIndex), stream(r.streamSpecification()),
                 sse(r.sseSpecification()), r.tableClass(), r.deletionProtectionEnabled(), map(r.tags(), TableRequests::tag),
                 onDemand(r.onDemandThroughput()), warm(r.warmThroughput()), resourcePolicy);
+    }
+
+    /** ImportTable's TableCreationParameters: CreateTable's members an import may give. */
+    static CreateTableSpec createTable(TableCreationParameters r) {
+        return new CreateTableSpec(r.tableName(), attributeDefinitions(r.attributeDefinitions()),
+                keySchema(r.keySchema()), r.billingMode(), throughput(r.provisionedThroughput()), null,
+                map(r.globalSecondaryIndexes(), TableRequests::globalIndex), null, sse(r.sseSpecification()), null, null,
+                null, onDemand(r.onDemandThroughput()), null, null);
     }
 
     static UpdateTableSpec updateTable(UpdateTableInput r) {

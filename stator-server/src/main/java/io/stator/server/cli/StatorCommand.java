@@ -97,6 +97,15 @@ public final class StatorCommand implements Callable<Integer> {
             + "possible (milliseconds), like DynamoDB.")
     String gsiPropagationDelay = "0ms";
 
+    @Option(names = "--s3-dir", paramLabel = "DIR", description = "Where exports are written and imports read, "
+            + "standing in for S3: bucket b, prefix p is DIR/b/p/... Default: <data-dir>/s3 (a temporary directory "
+            + "in memory).")
+    Path s3Dir;
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "A real S3-compatible endpoint for exports and "
+            + "imports instead of --s3-dir (credentials from the AWS SDK's default chain: AWS_ACCESS_KEY_ID, ...).")
+    java.net.URI s3Endpoint;
+
     @Option(names = "--ttl-delay", paramLabel = "DELAY", description = "How late Time to Live deletes an expired "
             + "item: a duration (30s, 5m) or a range (1h-48h, each item always as late), past its expiry. Default: "
             + "as soon as the server sees it has expired (within a second). DynamoDB deletes within about two days.")
@@ -267,6 +276,8 @@ public final class StatorCommand implements Callable<Integer> {
             o.memory = memory;
             o.metricsPort = metricsPort == null ? -1 : metricsPort;
             o.cassandra = cassandraOptions;
+            o.s3Directory = s3Dir == null ? null : s3Dir.toAbsolutePath();
+            o.s3Endpoint = s3Endpoint;
         });
         StatorServer server;
         try {

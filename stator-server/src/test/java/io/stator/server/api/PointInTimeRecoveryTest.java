@@ -227,7 +227,7 @@ class PointInTimeRecoveryTest {
         assertEquals(PointInTimeRecoveryStatus.DISABLED, disabled.pointInTimeRecoveryStatus());
         assertNull(disabled.earliestRestorableDateTime());
         assertError("PointInTimeRecoveryUnavailableException",
-                "Point in time recovery has not yet been enabled for this source table.",
+                "Point in time recovery is not enabled for table '" + table + "'",
                 () -> client().restoreTableToPointInTime(b -> b.sourceTableName(table).targetTableName(nowhere)
                         .useLatestRestorableTime(true)));
     }

@@ -103,6 +103,9 @@ public final class StatorTestServer implements AutoCloseable {
 
     public io.stator.engine.Engine engine() { return server.engine(); }
 
+    /** The server's exports and imports. */
+    public io.stator.server.transfer.Transfers transfers() { return server.transfers(); }
+
     public Path dataDirectory() { return dataDirectory; }
 
     /** A client with other credentials (for authentication tests). Close it when done. */

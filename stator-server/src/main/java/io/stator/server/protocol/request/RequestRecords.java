@@ -36,6 +36,7 @@ public final class RequestRecords {
             case "CreateReplicationGroupMemberAction" ->
                     bound(members, CreateReplicationGroupMemberAction.MEMBERS, CreateReplicationGroupMemberAction::of);
             case "CreateTableInput" -> bound(members, CreateTableInput.MEMBERS, CreateTableInput::of);
+            case "CsvOptions" -> bound(members, CsvOptions.MEMBERS, CsvOptions::of);
             case "Delete" -> bound(members, Delete.MEMBERS, Delete::of);
             case "DeleteBackupInput" -> bound(members, DeleteBackupInput.MEMBERS, DeleteBackupInput::of);
             case "DeleteGlobalSecondaryIndexAction" ->
@@ -54,6 +55,8 @@ public final class RequestRecords {
                     bound(members, DescribeContinuousBackupsInput.MEMBERS, DescribeContinuousBackupsInput::of);
             case "DescribeEndpointsRequest" ->
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
+            case "DescribeExportInput" -> bound(members, DescribeExportInput.MEMBERS, DescribeExportInput::of);
+            case "DescribeImportInput" -> bound(members, DescribeImportInput.MEMBERS, DescribeImportInput::of);
             case "DescribeLimitsInput" -> bound(members, DescribeLimitsInput.MEMBERS, DescribeLimitsInput::of);
             case "DescribeStreamInput" -> bound(members, DescribeStreamInput.MEMBERS, DescribeStreamInput::of);
             case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
@@ -63,6 +66,8 @@ public final class RequestRecords {
             case "ExecuteTransactionInput" ->
                     bound(members, ExecuteTransactionInput.MEMBERS, ExecuteTransactionInput::of);
             case "ExpectedAttributeValue" -> bound(members, ExpectedAttributeValue.MEMBERS, ExpectedAttributeValue::of);
+            case "ExportTableToPointInTimeInput" ->
+                    bound(members, ExportTableToPointInTimeInput.MEMBERS, ExportTableToPointInTimeInput::of);
             case "Get" -> bound(members, Get.MEMBERS, Get::of);
             case "GetItemInput" -> bound(members, GetItemInput.MEMBERS, GetItemInput::of);
             case "GetRecordsInput" -> bound(members, GetRecordsInput.MEMBERS, GetRecordsInput::of);
@@ -73,9 +78,15 @@ public final class RequestRecords {
                     bound(members, GlobalSecondaryIndexUpdate.MEMBERS, GlobalSecondaryIndexUpdate::of);
             case "GlobalTableWitnessGroupUpdate" ->
                     bound(members, GlobalTableWitnessGroupUpdate.MEMBERS, GlobalTableWitnessGroupUpdate::of);
+            case "ImportTableInput" -> bound(members, ImportTableInput.MEMBERS, ImportTableInput::of);
+            case "IncrementalExportSpecification" ->
+                    bound(members, IncrementalExportSpecification.MEMBERS, IncrementalExportSpecification::of);
+            case "InputFormatOptions" -> bound(members, InputFormatOptions.MEMBERS, InputFormatOptions::of);
             case "KeySchemaElement" -> bound(members, KeySchemaElement.MEMBERS, KeySchemaElement::of);
             case "KeysAndAttributes" -> bound(members, KeysAndAttributes.MEMBERS, KeysAndAttributes::of);
             case "ListBackupsInput" -> bound(members, ListBackupsInput.MEMBERS, ListBackupsInput::of);
+            case "ListExportsInput" -> bound(members, ListExportsInput.MEMBERS, ListExportsInput::of);
+            case "ListImportsInput" -> bound(members, ListImportsInput.MEMBERS, ListImportsInput::of);
             case "ListStreamsInput" -> bound(members, ListStreamsInput.MEMBERS, ListStreamsInput::of);
             case "ListTablesInput" -> bound(members, ListTablesInput.MEMBERS, ListTablesInput::of);
             case "ListTagsOfResourceInput" ->
@@ -103,10 +114,13 @@ public final class RequestRecords {
                     bound(members, RestoreTableFromBackupInput.MEMBERS, RestoreTableFromBackupInput::of);
             case "RestoreTableToPointInTimeInput" ->
                     bound(members, RestoreTableToPointInTimeInput.MEMBERS, RestoreTableToPointInTimeInput::of);
+            case "S3BucketSource" -> bound(members, S3BucketSource.MEMBERS, S3BucketSource::of);
             case "SSESpecification" -> bound(members, SSESpecification.MEMBERS, SSESpecification::of);
             case "ScanInput" -> bound(members, ScanInput.MEMBERS, ScanInput::of);
             case "ShardFilter" -> bound(members, ShardFilter.MEMBERS, ShardFilter::of);
             case "StreamSpecification" -> bound(members, StreamSpecification.MEMBERS, StreamSpecification::of);
+            case "TableCreationParameters" ->
+                    bound(members, TableCreationParameters.MEMBERS, TableCreationParameters::of);
             case "Tag" -> bound(members, Tag.MEMBERS, Tag::of);
             case "TagResourceInput" -> bound(members, TagResourceInput.MEMBERS, TagResourceInput::of);
             case "TimeToLiveSpecification" ->

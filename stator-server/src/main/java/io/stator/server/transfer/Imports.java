@@ -1,0 +1,394 @@
+package io.stator.server.transfer;
+
+import com.github.luben.zstd.ZstdInputStream;
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
+import io.stator.core.model.AttributeValue;
+import io.stator.core.model.DynamoNumber;
+import io.stator.engine.Engine;
+import io.stator.engine.table.CreateTableSpec;
+import io.stator.engine.table.TableDefinition;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * ImportTable, DescribeImport, ListImports: a new table filled from every object under an S3 key
+ * prefix, in DYNAMODB_JSON, ION or CSV, compressed with GZIP, ZSTD or not at all. As DynamoDB does
+ * (docs/dynamodb/backups.md, from its developer guide and tests run against it):
+ * <ul>
+ *   <li>the table is created at once, CREATING (item operations do not find it) until the end;</li>
+ *   <li>every object under the prefix is read (the format given decides, not the key's extension);
+ *       empty lines are skipped; a line that is not an item, or an item DynamoDB would refuse (no
+ *       key, a key of the wrong type, too large), is an error, logged with where it is (the server's
+ *       log stands in for CloudWatch), and the rest of that object is skipped: a bad line never stops
+ *       the import;</li>
+ *   <li>ProcessedItemCount = ImportedItemCount + ErrorCount; an item whose key repeats overwrites
+ *       the earlier one and counts as imported; ProcessedSizeBytes counts the uncompressed bytes;</li>
+ *   <li>the import ends COMPLETED without errors, else FAILED (ItemValidationError) with the good
+ *       items in and the table ACTIVE; an import from a bucket that does not exist FAILS
+ *       (S3NoSuchBucket) and leaves no table.</li>
+ * </ul>
+ * Stator shows the counters as they grow (DynamoDB shows them at the end only). An import in
+ * progress when the server stops starts over when it starts again (its puts are idempotent; the
+ * table stays CREATING until then).
+ */
+public final class Imports implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Imports.class.getName());
+    private static final String KIND = "import";
+
+    private final Engine engine;
+    private final ObjectStore store;
+    private final Map<String, JobRecord> imports = new ConcurrentSkipListMap<>();
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "stator-imports");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** An import's request, as the action read it. */
+    public record Request(String clientToken, String s3Bucket, String s3BucketOwner, String s3KeyPrefix,
+                          String inputFormat, String csvDelimiter, List<String> csvHeaders, String compression,
+                          CreateTableSpec table) {}
+
+    private final Map<String, Request> requests = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public Imports(Engine engine, ObjectStore store) {
+        this.engine = engine;
+        this.store = store;
+        for (Map.Entry<String, byte[]> e : engine.backups().jobs(KIND).entrySet()) {
+            JobRecord r = JobRecord.decode(e.getValue());
+            imports.put(e.getKey(), r);
+            if ("IN_PROGRESS".equals(r.string("ImportStatus"))) {
+                TableDefinition table = engine.catalog().find(r.string("TableName"));
+                if (table != null && r.string("ImportArn").equals(table.importArn())) {
+                    LOG.info("import " + r.string("ImportArn") + " was in progress when the server stopped; starting over");
+                    worker.execute(() -> run(r, table));
+                } else {
+                    r.set("ImportStatus", "FAILED").set("FailureCode", "InternalError")
+                            .set("FailureMessage", "The server stopped during the import").set("EndTime",
+                                    engine.config().clock().millis());
+                    save(e.getKey(), r);
+                }
+            }
+        }
+    }
+
+    /** ImportTable: creates the table (CREATING) and starts filling it; the import's description. */
+    public JobView start(Request request) {
+        Instant now = engine.config().clock().instant();
+        String tableName = engine.catalog().arns().tableName(request.table().tableName());
+        if (request.clientToken() != null) {
+            for (JobRecord r : imports.values()) {
+                if (!request.clientToken().equals(r.string("ClientToken")) || !"IN_PROGRESS".equals(r.string("ImportStatus"))) {
+                    continue;
+                }
+                // While in progress the same token is the same import; with another table a conflict.
+                if (tableName.equals(r.string("TableName"))) return r;
+                throw new DynamoDbException(ErrorType.IMPORT_CONFLICT,
+                        "Import conflict: Duplicate request detected with conflicting parameters");
+            }
+        }
+        if (engine.catalog().find(tableName) != null) {
+            throw DynamoDbException.resourceInUse("Table already exists: " + tableName);
+        }
+        String id = String.format("%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
+        String tableArn = engine.catalog().arns().tableArn(tableName);
+        String importArn = tableArn + "/import/" + id;
+        TableDefinition table = engine.backups().startImport(request.table(), importArn);
+        JobRecord r = new JobRecord().set("ImportArn", importArn).set("ImportId", id).set("ImportStatus", "IN_PROGRESS")
+                .set("TableArn", tableArn).set("TableId", table.tableId()).set("TableName", tableName)
+                .set("ClientToken", request.clientToken() == null ? java.util.UUID.randomUUID().toString()
+                        : request.clientToken())
+                .set("S3Bucket", request.s3Bucket()).set("S3BucketOwner", request.s3BucketOwner())
+                .set("S3KeyPrefix", request.s3KeyPrefix()).set("InputFormat", request.inputFormat())
+                .set("CsvDelimiter", request.csvDelimiter())
+                .set("CsvHeaders", request.csvHeaders() == null ? null : String.join("\u0000", request.csvHeaders()))
+                .set("InputCompressionType", request.compression() == null ? "NONE" : request.compression())
+                .set("StartTime", now.toEpochMilli()).set("ProcessedItemCount", 0L).set("ImportedItemCount", 0L)
+                .set("ErrorCount", 0L).set("ProcessedSizeBytes", 0L);
+        requests.put(id, request);
+        save(id, r);
+        LOG.info("import " + importArn + " into table " + tableName + " started");
+        worker.execute(() -> run(r, table));
+        return r;
+    }
+
+    /** The table an import created, as it was created (DescribeImport's TableCreationParameters). */
+    public TableDefinition table(JobView r) {
+        TableDefinition t = engine.catalog().find(r.string("TableName"));
+        return t != null && r.string("TableId").equals(t.tableId()) ? t : null;
+    }
+
+    private void save(String id, JobRecord r) {
+        imports.put(id, r);
+        engine.backups().saveJob(KIND, id, r.encode());
+    }
+
+    /** DescribeImport: the import of that ARN, or ImportNotFoundException. */
+    public JobView describe(String importArn) {
+        int at = importArn.lastIndexOf("/import/");
+        if (!importArn.startsWith("arn:") || at < 0) throw DynamoDbException.validation("Invalid Import ARN");
+        JobRecord r = imports.get(importArn.substring(at + "/import/".length()));
+        if (r == null || !importArn.equals(r.string("ImportArn"))) {
+            // DynamoDB's text for this one is not recorded.
+            throw new DynamoDbException(ErrorType.IMPORT_NOT_FOUND, "Import not found: " + importArn);
+        }
+        return r;
+    }
+
+    /** ListImports: the imports (into a table, when given), newest first. */
+    public List<JobView> list(String tableArn) {
+        List<JobView> all = new ArrayList<>();
+        for (JobRecord r : imports.values()) {
+            if (tableArn == null || tableArn.equals(r.string("TableArn"))) all.add(r);
+        }
+        Collections.reverse(all);
+        return all;
+    }
+
+    // ---- the import itself ------------------------------------------------------------------------
+
+    private void run(JobRecord r, TableDefinition table) {
+        String id = r.string("ImportId");
+        r.set("ProcessedItemCount", 0L).set("ImportedItemCount", 0L).set("ErrorCount", 0L).set("ProcessedSizeBytes", 0L);
+        try {
+            String bucket = r.string("S3Bucket");
+            List<String> keys;
+            try {
+                if (!store.bucketExists(bucket)) throw new IOException("no bucket");
+                keys = store.list(bucket, r.string("S3KeyPrefix") == null ? "" : r.string("S3KeyPrefix"));
+            } catch (IOException e) {
+                engine.backups().dropImport(table.id());
+                finish(r, "FAILED", "S3NoSuchBucket",
+                        "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: NoSuchBucket)");
+                return;
+            }
+            for (String key : keys) readObject(r, table, bucket, key);
+            engine.backups().finishImport(table.id());
+            if (r.number("ErrorCount") == 0) {
+                finish(r, "COMPLETED", null, null);
+            } else {
+                finish(r, "FAILED", "ItemValidationError", "Some of the items failed validation checks and were not "
+                        + "imported. Please check CloudWatch error logs for more details.");
+            }
+        } catch (RuntimeException e) {
+            LOG.warning("import " + r.string("ImportArn") + " failed: " + e);
+            engine.backups().dropImport(table.id());
+            finish(r, "FAILED", "InternalError", String.valueOf(e.getMessage()));
+        }
+    }
+
+    private void finish(JobRecord r, String status, String failureCode, String failureMessage) {
+        r.set("ImportStatus", status).set("EndTime", engine.config().clock().millis()).set("FailureCode", failureCode)
+                .set("FailureMessage", failureMessage);
+        save(r.string("ImportId"), r);
+        LOG.info("import " + r.string("ImportArn") + " " + status + ": " + r.number("ProcessedItemCount")
+                + " processed, " + r.number("ImportedItemCount") + " imported, " + r.number("ErrorCount") + " errors");
+    }
+
+    /** Reads one object: every item in, up to its first bad line. */
+    private void readObject(JobRecord r, TableDefinition table, String bucket, String key) {
+        byte[] content;
+        try (InputStream raw = store.get(bucket, key); InputStream in = decompress(raw, r.string("InputCompressionType"))) {
+            content = in.readAllBytes();
+        } catch (IOException e) {
+            add(r, "ProcessedItemCount", 1);
+            error(r, key, 0, "The object could not be read or decompressed: " + e.getMessage());
+            return;
+        }
+        add(r, "ProcessedSizeBytes", content.length);
+        String format = r.string("InputFormat");
+        try {
+            if ("ION".equals(format)) {
+                int[] index = {0};
+                boolean[] stopped = {false};
+                ItemFormats.readIonItems(new ByteArrayInputStream(content), (item, error) -> {
+                    if (stopped[0]) return;
+                    if (!put(r, table, key, index[0]++, item, error)) stopped[0] = true;
+                });
+                return;
+            }
+            BufferedReader lines = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(content),
+                    StandardCharsets.UTF_8));
+            if ("CSV".equals(format)) {
+                readCsv(r, table, key, lines);
+                return;
+            }
+            String line;
+            int index = 0;
+            while ((line = lines.readLine()) != null) {
+                if (line.isBlank()) continue;
+                Map<String, AttributeValue> item = null;
+                RuntimeException error = null;
+                try {
+                    item = ItemFormats.readJsonItem(line);
+                } catch (RuntimeException e) {
+                    error = e;
+                }
+                if (!put(r, table, key, index++, item, error)) return;
+            }
+        } catch (IOException | RuntimeException e) {
+            // Ion that is not Ion, text that is not UTF-8: the object's remaining lines are skipped.
+            add(r, "ProcessedItemCount", 1);
+            error(r, key, 0, "The object could not be read: " + e.getMessage());
+        }
+    }
+
+    /** Puts one item, or counts its error; false when the rest of the object is to be skipped. */
+    private boolean put(JobRecord r, TableDefinition table, String key, int index, Map<String, AttributeValue> item,
+                        RuntimeException error) {
+        add(r, "ProcessedItemCount", 1);
+        if (error == null) {
+            try {
+                engine.backups().importItem(table, item);
+                add(r, "ImportedItemCount", 1);
+                if (r.number("ImportedItemCount") % 100_000 == 0) {
+                    save(r.string("ImportId"), r);
+                    LOG.info("import " + r.string("ImportArn") + ": " + r.number("ImportedItemCount") + " items imported");
+                }
+                return true;
+            } catch (RuntimeException e) {
+                error = e;
+            }
+        }
+        error(r, key, index, error instanceof DynamoDbException d ? d.getMessage() : String.valueOf(error));
+        return false;
+    }
+
+    /** Counts an error; an object that cannot be read at all counts as one item processed, in error. */
+    private void error(JobRecord r, String key, int index, String message) {
+        add(r, "ErrorCount", 1);
+        // What DynamoDB writes to CloudWatch Logs (/aws-dynamodb/imports), to the server's log.
+        LOG.warning("import " + r.string("ImportArn") + ": {\"itemS3Pointer\":{\"bucket\":\"" + r.string("S3Bucket")
+                + "\",\"key\":\"" + key + "\",\"itemIndex\":" + index + "},\"errorMessages\":[\"" + message + "\"]}");
+    }
+
+    private static void add(JobRecord r, String counter, long n) {
+        r.set(counter, r.number(counter) + n);
+    }
+
+    private static InputStream decompress(InputStream raw, String compression) throws IOException {
+        return switch (compression) {
+            case "GZIP" -> new GZIPInputStream(raw);
+            case "ZSTD" -> new ZstdInputStream(raw);
+            default -> raw;
+        };
+    }
+
+    // ---- CSV --------------------------------------------------------------------------------------
+
+    /**
+     * CSV: the first line is the header unless a HeaderList is given; the key attributes of the
+     * table and its indexes are typed as their attribute definitions say, every other column is a
+     * string; an empty column is left out; a double quote inside a quoted value is written twice.
+     */
+    private void readCsv(JobRecord r, TableDefinition table, String key, BufferedReader lines) throws IOException {
+        char delimiter = r.string("CsvDelimiter") == null ? ',' : r.string("CsvDelimiter").charAt(0);
+        List<String> headers = r.string("CsvHeaders") == null ? null : List.of(r.string("CsvHeaders").split("\u0000"));
+        Map<String, AttributeValue.Type> keyTypes = new HashMap<>();
+        for (TableDefinition.AttributeDefinition d : table.attributeDefinitions()) keyTypes.put(d.name(), d.type());
+        String line;
+        int index = 0;
+        while ((line = lines.readLine()) != null) {
+            if (line.isEmpty()) continue;
+            Map<String, AttributeValue> item = null;
+            RuntimeException error = null;
+            try {
+                List<String> values = csvFields(line, delimiter, lines);
+                if (headers == null) {
+                    headers = values;
+                    continue;
+                }
+                if (values.size() != headers.size()) {
+                    throw DynamoDbException.validation("The line has " + values.size() + " columns, the header "
+                            + headers.size());
+                }
+                item = new LinkedHashMap<>();
+                for (int i = 0; i < values.size(); i++) {
+                    if (values.get(i).isEmpty()) continue;
+                    item.put(headers.get(i), csvValue(values.get(i), keyTypes.get(headers.get(i))));
+                }
+            } catch (RuntimeException e) {
+                error = e;
+            }
+            if (!put(r, table, key, index++, item, error)) return;
+        }
+    }
+
+    private static AttributeValue csvValue(String text, AttributeValue.Type keyType) {
+        if (keyType == AttributeValue.Type.N) return new AttributeValue.N(DynamoNumber.parse(text));
+        if (keyType == AttributeValue.Type.B) return new AttributeValue.B(Base64.getDecoder().decode(text));
+        return new AttributeValue.S(text);
+    }
+
+    /** One CSV record's fields (RFC 4180 quoting; a quoted field may run over several lines). */
+    private static List<String> csvFields(String line, char delimiter, BufferedReader more) throws IOException {
+        List<String> fields = new ArrayList<>();
+        StringBuilder field = new StringBuilder();
+        boolean quoted = false;
+        int i = 0;
+        while (true) {
+            if (i == line.length()) {
+                if (!quoted) break;
+                String next = more.readLine();
+                if (next == null) throw DynamoDbException.validation("An unterminated quoted value");
+                field.append('\n');
+                line = next;
+                i = 0;
+                continue;
+            }
+            char c = line.charAt(i++);
+            if (quoted) {
+                if (c == '"') {
+                    if (i < line.length() && line.charAt(i) == '"') {
+                        field.append('"');
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                } else {
+                    field.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == delimiter) {
+                fields.add(field.toString());
+                field.setLength(0);
+            } else {
+                field.append(c);
+            }
+        }
+        fields.add(field.toString());
+        return fields;
+    }
+
+    /** Waits for the imports queued so far (tests, the command line). */
+    public void awaitIdle() throws Exception {
+        worker.submit(() -> { }).get();
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+
+}

@@ -1,0 +1,91 @@
+package io.stator.server.transfer;
+
+import io.stator.engine.Engine;
+import io.stator.server.ServerOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A server's exports and imports and where they go: a real S3-compatible endpoint with
+ * --s3-endpoint, else a directory (--s3-dir, by default {@code <data dir>/s3}).
+ */
+public final class Transfers implements AutoCloseable {
+
+    private final ObjectStore store;
+    private final Exports exports;
+    private final Imports imports;
+
+    public Transfers(Engine engine, ObjectStore store) {
+        this.store = store;
+        this.exports = new Exports(engine, store);
+        this.imports = new Imports(engine, store);
+    }
+
+    public static Transfers open(Engine engine, ServerOptions options) throws IOException {
+        ObjectStore store;
+        if (options.s3Endpoint() != null) {
+            store = new S3ObjectStore(options.s3Endpoint(), options.region());
+        } else if (options.s3Directory() != null) {
+            store = new DirectoryObjectStore(options.s3Directory());
+        } else if (options.inMemory() || options.dataDirectory() == null) {
+            store = new DirectoryObjectStore(Files.createTempDirectory("stator-s3-"));
+        } else {
+            store = new DirectoryObjectStore(options.dataDirectory().resolve("s3"));
+        }
+        return new Transfers(engine, store);
+    }
+
+    public ObjectStore store() { return store; }
+
+    public Exports exports() { return exports; }
+
+    public Imports imports() { return imports; }
+
+    /** Waits until the exports and imports queued so far are done (tests, the command line). */
+    public void awaitIdle() throws Exception {
+        exports.awaitIdle();
+        imports.awaitIdle();
+    }
+
+    /** The server's transfers; a server without them (an engine embedded by a test) refuses the operation. */
+    public static Transfers require(Transfers transfers) {
+        if (transfers == null) {
+            throw io.stator.core.error.DynamoDbException.validation("This server has no S3 for exports and imports");
+        }
+        return transfers;
+    }
+
+    /**
+     * Where a page starts: at the job a NextToken names (an ARN, or its hex form), or at the start;
+     * DynamoDB's ValidationException for a token that names none.
+     */
+    public static int pageStart(java.util.List<JobView> jobs, String arnMember, String nextToken) {
+        if (nextToken == null) return 0;
+        for (int i = 0; i < jobs.size(); i++) {
+            String arn = jobs.get(i).string(arnMember);
+            if (nextToken.equals(arn) || nextToken.equals(hexToken(arn))) return i;
+        }
+        throw io.stator.core.error.DynamoDbException.validation("Invalid Request: Provided nextToken is invalid: " + nextToken);
+    }
+
+    /** An ARN as hex, padded to whole 16-character groups of at least 112 (ListImports' NextToken pattern). */
+    public static String hexToken(String arn) {
+        StringBuilder hex = new StringBuilder(java.util.HexFormat.of().formatHex(arn.getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)));
+        while (hex.length() % 16 != 0 || hex.length() < 112) hex.append('0');
+        return hex.toString();
+    }
+
+    /** Where a directory store keeps its buckets, or null on S3. */
+    public Path directory() {
+        return store instanceof DirectoryObjectStore d ? d.root() : null;
+    }
+
+    @Override
+    public void close() {
+        exports.close();
+        imports.close();
+        if (store instanceof S3ObjectStore s3) s3.close();
+    }
+}
