@@ -108,6 +108,9 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     /** Exports to and imports from this directory (--s3-dir). */
     public ServerOptions withS3Directory(Path directory) { return with(o -> o.s3Directory = directory); }
 
+    /** Exports to and imports from this S3-compatible endpoint (--s3-endpoint). */
+    public ServerOptions withS3Endpoint(java.net.URI endpoint) { return with(o -> o.s3Endpoint = endpoint); }
+
     public ServerOptions withTls(Path certificateFile, Path keyFile) {
         return with(o -> {
             o.tlsCertificateFile = certificateFile;

@@ -5,6 +5,9 @@ import io.stator.engine.Engine;
 import io.stator.server.access.AccessControl;
 import io.stator.server.access.IdentityPolicies;
 import io.stator.server.api.Actions;
+import io.stator.server.transfer.DirectoryObjectStore;
+import io.stator.server.transfer.ObjectStore;
+import io.stator.server.transfer.S3ObjectStore;
 import io.stator.server.transfer.Transfers;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
@@ -88,7 +91,7 @@ public final class StatorServer implements AutoCloseable {
         String address = hostForUrl(options.host()) + ":" + http.port();
         Transfers transfers;
         try {
-            transfers = Transfers.open(engine, options);
+            transfers = new Transfers(engine, objectStore(options));
         } catch (Exception | Error e) {
             http.close();
             engine.close();
@@ -118,6 +121,19 @@ public final class StatorServer implements AutoCloseable {
                         request.body())), accessControl, options.region(), metrics.requests(),
                 options.metricsOnMainPort() ? metrics : null));
         return new StatorServer(engine, transfers, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
+    }
+
+    /**
+     * Where exports go and imports come from: a real S3-compatible endpoint with --s3-endpoint,
+     * else a directory (--s3-dir; by default {@code <data dir>/s3}, a temporary one in memory).
+     */
+    private static ObjectStore objectStore(ServerOptions options) throws java.io.IOException {
+        if (options.s3Endpoint() != null) return new S3ObjectStore(options.s3Endpoint(), options.region());
+        if (options.s3Directory() != null) return new DirectoryObjectStore(options.s3Directory());
+        if (options.inMemory() || options.dataDirectory() == null) {
+            return new DirectoryObjectStore(java.nio.file.Files.createTempDirectory("stator-s3-"));
+        }
+        return new DirectoryObjectStore(options.dataDirectory().resolve("s3"));
     }
 
     /** The storage (StorageBackends: RocksDB, or Cassandra with --storage cassandra) and the engine on it. */

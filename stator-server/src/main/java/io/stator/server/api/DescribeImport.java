@@ -27,6 +27,6 @@ final class DescribeImport implements Action<DescribeImportInput> {
         Transfers t = Transfers.require(transfers);
         var found = t.imports().describe(request.importArn());
         response.json().writeFieldName("ImportTableDescription");
-        TransferJson.writeImportDescription(response.json(), found, t.imports().table(found), ImportTable.logGroupArn(engine));
+        TransferJson.writeImportDescription(response.json(), found, t.imports().table(found), TransferJson.logGroupArn(engine));
     }
 }

@@ -40,12 +40,7 @@ final class ImportTable implements Action<ImportTableInput> {
                 csv == null ? null : csv.headerList(), request.inputCompressionType(),
                 TableRequests.createTable(request.tableCreationParameters())));
         response.json().writeFieldName("ImportTableDescription");
-        TransferJson.writeImportDescription(response.json(), started, t.imports().table(started), logGroupArn(engine));
-    }
-
-    /** Where DynamoDB logs an import's bad lines (Stator logs them to the server's log). */
-    static String logGroupArn(Engine engine) {
-        return "arn:aws:logs:" + engine.config().region() + ":" + engine.config().accountId()
-                + ":log-group:/aws-dynamodb/imports:*";
+        TransferJson.writeImportDescription(response.json(), started, t.imports().table(started),
+                TransferJson.logGroupArn(engine));
     }
 }

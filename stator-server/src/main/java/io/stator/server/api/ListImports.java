@@ -30,7 +30,7 @@ final class ListImports implements Action<ListImportsInput> {
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("ImportSummaryList");
         for (int i = from; i < Math.min(all.size(), from + limit); i++) {
-            TransferJson.writeImportSummary(g, all.get(i), ImportTable.logGroupArn(engine));
+            TransferJson.writeImportSummary(g, all.get(i), TransferJson.logGroupArn(engine));
         }
         g.writeEndArray();
         if (from + limit < all.size()) g.writeStringField("NextToken", token(all.get(from + limit).string("ImportArn")));

@@ -15,6 +15,12 @@ final class TransferJson {
 
     private TransferJson() {}
 
+    /** Where DynamoDB logs an import's bad lines (Stator logs them to the server's log). */
+    static String logGroupArn(io.stator.engine.Engine engine) {
+        return "arn:aws:logs:" + engine.config().region() + ":" + engine.config().accountId()
+                + ":log-group:/aws-dynamodb/imports:*";
+    }
+
     static void writeExportDescription(JsonGenerator g, JobView e) throws IOException {
         g.writeStartObject();
         string(g, "ExportArn", e.string("ExportArn"));

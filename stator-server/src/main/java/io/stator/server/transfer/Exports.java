@@ -151,6 +151,29 @@ public final class Exports implements AutoCloseable {
         return r;
     }
 
+    /**
+     * An export of the table as it is now, without point-in-time recovery, run at once on the
+     * calling thread: the command line's {@code stator export}, on a server's data directory.
+     */
+    public JobView exportNow(String tableName, String bucket, String prefix, String format) throws IOException {
+        TableDefinition table = engine.catalog().find(tableName);
+        if (table == null) throw new IOException("no table " + tableName + " in this data directory");
+        Instant now = engine.config().clock().instant();
+        String id = String.format("%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
+        String tableArn = engine.catalog().arns().tableArn(table.name());
+        JobRecord r = new JobRecord().set("ExportArn", tableArn + "/export/" + id).set("ExportId", id)
+                .set("ExportStatus", "IN_PROGRESS").set("StartTime", now.toEpochMilli()).set("TableArn", tableArn)
+                .set("TableId", table.tableId()).set("ExportTime", now.toEpochMilli()).set("S3Bucket", bucket)
+                .set("S3Prefix", prefix).set("S3SseAlgorithm", "AES256").set("ExportFormat", format)
+                .set("Offline", "now").set("ItemCount", 0L);
+        current = r;
+        run(r);
+        return r;
+    }
+
+    /** The export {@link #exportNow} is running, for the command line's progress line. */
+    public volatile JobView current;
+
     /** The table a TableArn names: it must be an ARN (DynamoDB's texts, docs/dynamodb/backups.md). */
     private TableDefinition findTable(String tableArn) {
         if (!tableArn.startsWith("arn:")) {
@@ -203,7 +226,9 @@ public final class Exports implements AutoCloseable {
             r.set("ExportStatus", "COMPLETED").set("EndTime", engine.config().clock().millis());
             LOG.info("export " + r.string("ExportArn") + " COMPLETED: " + r.number("ItemCount") + " items, "
                     + r.number("BilledSizeBytes") + " bytes");
+            if (r.has("Offline")) return;
         } catch (IOException | RuntimeException e) {
+            if (r.has("Offline")) throw new IllegalStateException("export failed: " + e.getMessage(), e);
             r.set("ExportStatus", "FAILED").set("EndTime", engine.config().clock().millis())
                     .set("FailureCode", e instanceof NoSuchBucket ? "S3NoSuchBucket"
                             : e instanceof IOException ? "S3WriteFailed" : "InternalError")
@@ -232,7 +257,9 @@ public final class Exports implements AutoCloseable {
             engine.backups().changesBetween(table, Instant.ofEpochMilli(r.number("ExportFromTime")),
                     Instant.ofEpochMilli(r.number("ExportToTime")), change -> files.change(change, oldImages));
         } else {
-            engine.backups().itemsAt(table, Instant.ofEpochMilli(r.number("ExportTime")), files::item);
+            // The command line's export reads the table as it is; the API's, as it was at its time.
+            engine.backups().itemsAt(table, r.has("Offline") ? null : Instant.ofEpochMilli(r.number("ExportTime")),
+                    files::item);
         }
         files.finish();
 
@@ -299,9 +326,9 @@ public final class Exports implements AutoCloseable {
             items++;
             billed += size;
             if (++fileItems == ITEMS_PER_FILE) closeFile();
+            if (items % 10_000 == 0) record.set("ItemCount", items).set("BilledSizeBytes", billed);
             if (items % ITEMS_PER_FILE == 0) {
-                record.set("ItemCount", items).set("BilledSizeBytes", billed);
-                save(record.string("ExportId"), record);
+                if (!record.has("Offline")) save(record.string("ExportId"), record);
                 LOG.info("export " + record.string("ExportArn") + ": " + items + " items written");
             }
         }

@@ -92,6 +92,9 @@ public final class Imports implements AutoCloseable {
         }
     }
 
+    /** The import running, for the command line's progress line. */
+    public volatile JobView current;
+
     /** ImportTable: creates the table (CREATING) and starts filling it; the import's description. */
     public JobView start(Request request) {
         Instant now = engine.config().clock().instant();
@@ -257,6 +260,7 @@ public final class Imports implements AutoCloseable {
     private boolean put(JobRecord r, TableDefinition table, String key, int index, Map<String, AttributeValue> item,
                         RuntimeException error) {
         add(r, "ProcessedItemCount", 1);
+        current = r;
         if (error == null) {
             try {
                 engine.backups().importItem(table, item);

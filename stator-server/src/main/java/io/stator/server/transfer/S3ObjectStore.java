@@ -23,8 +23,14 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     private final S3Client s3;
 
     public S3ObjectStore(URI endpoint, String region) {
+        // Checksums only where S3 requires them and no aws-chunked uploads: what every
+        // S3-compatible server accepts (S3Proxy refuses the SDK's default trailing checksums).
         this.s3 = S3Client.builder().endpointOverride(endpoint).region(Region.of(region))
                 .forcePathStyle(true)
+                .requestChecksumCalculation(software.amazon.awssdk.core.checksums.RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(software.amazon.awssdk.core.checksums.ResponseChecksumValidation.WHEN_REQUIRED)
+                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder()
+                        .chunkedEncodingEnabled(false).build())
                 .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
     }
 

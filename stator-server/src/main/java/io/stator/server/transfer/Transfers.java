@@ -1,14 +1,11 @@
 package io.stator.server.transfer;
 
 import io.stator.engine.Engine;
-import io.stator.server.ServerOptions;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A server's exports and imports and where they go: a real S3-compatible endpoint with
- * --s3-endpoint, else a directory (--s3-dir, by default {@code <data dir>/s3}).
+ * A server's exports and imports and where they go (StatorServer chooses: a real S3-compatible
+ * endpoint with --s3-endpoint, else a directory, --s3-dir, by default {@code <data dir>/s3}).
  */
 public final class Transfers implements AutoCloseable {
 
@@ -20,20 +17,6 @@ public final class Transfers implements AutoCloseable {
         this.store = store;
         this.exports = new Exports(engine, store);
         this.imports = new Imports(engine, store);
-    }
-
-    public static Transfers open(Engine engine, ServerOptions options) throws IOException {
-        ObjectStore store;
-        if (options.s3Endpoint() != null) {
-            store = new S3ObjectStore(options.s3Endpoint(), options.region());
-        } else if (options.s3Directory() != null) {
-            store = new DirectoryObjectStore(options.s3Directory());
-        } else if (options.inMemory() || options.dataDirectory() == null) {
-            store = new DirectoryObjectStore(Files.createTempDirectory("stator-s3-"));
-        } else {
-            store = new DirectoryObjectStore(options.dataDirectory().resolve("s3"));
-        }
-        return new Transfers(engine, store);
     }
 
     public ObjectStore store() { return store; }
