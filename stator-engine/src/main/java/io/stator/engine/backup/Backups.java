@@ -356,13 +356,8 @@ public final class Backups implements AutoCloseable {
                         put(table, item);
                     } else {
                         byte[] key = history.key();
-                        byte[] rowKey = java.util.Arrays.copyOfRange(key, 17, key.length);
-                        DecodedKey decoded = KeyLayout.decodeItemKey(rowKey, source.keySchema().partitionKeyType(),
-                                source.keySchema().sortKeyType());
-                        Map<String, AttributeValue> itemKey = new HashMap<>();
-                        itemKey.put(source.keySchema().partitionKey(), decoded.partitionKey());
-                        if (decoded.sortKey() != null) itemKey.put(source.keySchema().sortKey(), decoded.sortKey());
-                        pipeline.restore(ItemWrite.delete(table, itemKey, null, ReturnValues.NONE, false));
+                        pipeline.restore(ItemWrite.delete(table, keyOf(source, RecoveryLog.rowKeyOf(key)), null,
+                                ReturnValues.NONE, false));
                     }
                     changes++;
                 }
@@ -578,8 +573,7 @@ public final class Backups implements AutoCloseable {
             Map<java.nio.ByteBuffer, byte[]> changed = new HashMap<>();
             try (Cursor history = recovery.history(snapshot, table.id(), at.toEpochMilli())) {
                 while (history.next()) {
-                    byte[] key = history.key();
-                    changed.put(java.nio.ByteBuffer.wrap(java.util.Arrays.copyOfRange(key, 17, key.length)),
+                    changed.put(java.nio.ByteBuffer.wrap(RecoveryLog.rowKeyOf(history.key())),
                             RecoveryLog.change(history.value()));
                 }
             }
@@ -623,8 +617,8 @@ public final class Backups implements AutoCloseable {
             try (Cursor history = recovery.history(snapshot, table.id(), to.toEpochMilli() - 1)) {
                 while (history.next()) {
                     byte[] key = history.key();
-                    java.nio.ByteBuffer rowKey = java.nio.ByteBuffer.wrap(java.util.Arrays.copyOfRange(key, 17, key.length));
-                    long time = java.nio.ByteBuffer.wrap(key, 9, 8).getLong();
+                    java.nio.ByteBuffer rowKey = java.nio.ByteBuffer.wrap(RecoveryLog.rowKeyOf(key));
+                    long time = RecoveryLog.timeOf(key);
                     if (time < fromMillis) {
                         before.put(rowKey, RecoveryLog.change(history.value()));
                     } else {

@@ -119,7 +119,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
                     while (n < 512 && (more = cursor.next())) {
                         byte[] key = cursor.key();
                         byte[] value = cursor.value();
-                        byte[] base = baseKey(tableId, Arrays.copyOfRange(key, 17, key.length));
+                        byte[] base = baseKey(tableId, rowKeyOf(key));
                         if (value[0] == 0) batch.delete(Keyspace.RECOVERY, base);
                         else batch.put(Keyspace.RECOVERY, base, Arrays.copyOfRange(value, 1, value.length));
                         batch.delete(Keyspace.RECOVERY, key);
@@ -156,6 +156,16 @@ final class RecoveryLog implements ChangeLog.Consumer {
     /** The base's copy of one item, or null. */
     byte[] baseItem(Snapshot snapshot, long tableId, byte[] rowKey) {
         return storage.get(snapshot, Keyspace.RECOVERY, baseKey(tableId, rowKey));
+    }
+
+    /** A history row's key: the item's row key in its table. */
+    static byte[] rowKeyOf(byte[] historyKey) {
+        return Arrays.copyOfRange(historyKey, 17, historyKey.length);
+    }
+
+    /** A history row's key: when the change was committed (epoch milliseconds). */
+    static long timeOf(byte[] historyKey) {
+        return ByteBuffer.wrap(historyKey, 9, 8).getLong();
     }
 
     /** A history row's item after the change, or null when the change deleted it. */

@@ -61,12 +61,12 @@ final class TransferCommands {
             try (Engine engine = open(dataDir);
                  Transfers transfers = new Transfers(engine, new DirectoryObjectStore(to))) {
                 long start = System.nanoTime();
-                try (Progress progress = new Progress("exporting " + table, () -> transfers.exports().current)) {
+                try (Progress progress = new Progress("exporting " + table, () -> transfers.exports().running())) {
                     JobView done = transfers.exports().exportNow(table, bucket, prefix, format);
                     progress.finish(done);
                     System.out.println(to.resolve(bucket).resolve(done.string("ExportManifest")));
                 }
-                report("exported", transfers.exports().current, start);
+                report("exported", transfers.exports().running(), start);
             }
             return 0;
         }
@@ -123,7 +123,7 @@ final class TransferCommands {
                 long start = System.nanoTime();
                 JobView started = transfers.imports().start(new Imports.Request(null, bucket, null, prefix, format,
                         null, null, compression, spec));
-                try (Progress progress = new Progress("importing into " + table, () -> transfers.imports().current)) {
+                try (Progress progress = new Progress("importing into " + table, () -> transfers.imports().running())) {
                     transfers.awaitIdle();
                     JobView done = transfers.imports().describe(started.string("ImportArn"));
                     progress.finish(done);

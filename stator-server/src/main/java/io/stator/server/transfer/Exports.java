@@ -172,7 +172,12 @@ public final class Exports implements AutoCloseable {
     }
 
     /** The export {@link #exportNow} is running, for the command line's progress line. */
-    public volatile JobView current;
+    private volatile JobView current;
+
+    /** The job running or last run, for the command line's progress line; null before the first. */
+    public JobView running() {
+        return current;
+    }
 
     /** The table a TableArn names: it must be an ARN (DynamoDB's texts, docs/dynamodb/backups.md). */
     private TableDefinition findTable(String tableArn) {

@@ -93,7 +93,12 @@ public final class Imports implements AutoCloseable {
     }
 
     /** The import running, for the command line's progress line. */
-    public volatile JobView current;
+    private volatile JobView current;
+
+    /** The job running or last run, for the command line's progress line; null before the first. */
+    public JobView running() {
+        return current;
+    }
 
     /** ImportTable: creates the table (CREATING) and starts filling it; the import's description. */
     public JobView start(Request request) {
