@@ -125,13 +125,15 @@ public final class StatorServer implements AutoCloseable {
 
     /**
      * Where exports go and imports come from: a real S3-compatible endpoint with --s3-endpoint,
-     * else a directory (--s3-dir; by default {@code <data dir>/s3}, a temporary one in memory).
+     * else a directory (--s3-dir; by default {@code <data dir>/s3}, the temporary directory's
+     * {@code stator-s3} in memory).
      */
     private static ObjectStore objectStore(ServerOptions options) throws java.io.IOException {
         if (options.s3Endpoint() != null) return new S3ObjectStore(options.s3Endpoint(), options.region());
         if (options.s3Directory() != null) return new DirectoryObjectStore(options.s3Directory());
         if (options.inMemory() || options.dataDirectory() == null) {
-            return new DirectoryObjectStore(java.nio.file.Files.createTempDirectory("stator-s3-"));
+            // Created on the first export, not at every start.
+            return new DirectoryObjectStore(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "stator-s3"));
         }
         return new DirectoryObjectStore(options.dataDirectory().resolve("s3"));
     }

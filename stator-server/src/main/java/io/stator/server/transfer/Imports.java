@@ -69,8 +69,6 @@ public final class Imports implements AutoCloseable {
                           String inputFormat, String csvDelimiter, List<String> csvHeaders, String compression,
                           CreateTableSpec table) {}
 
-    private final Map<String, Request> requests = new java.util.concurrent.ConcurrentHashMap<>();
-
     public Imports(Engine engine, ObjectStore store) {
         this.engine = engine;
         this.store = store;
@@ -133,7 +131,6 @@ public final class Imports implements AutoCloseable {
                 .set("InputCompressionType", request.compression() == null ? "NONE" : request.compression())
                 .set("StartTime", now.toEpochMilli()).set("ProcessedItemCount", 0L).set("ImportedItemCount", 0L)
                 .set("ErrorCount", 0L).set("ProcessedSizeBytes", 0L);
-        requests.put(id, request);
         save(id, r);
         LOG.info("import " + importArn + " into table " + tableName + " started");
         worker.execute(() -> run(r, table));
