@@ -100,6 +100,9 @@ class BackupCrashTest {
                 assertTrue(after.restoreSummary().restoreInProgress());
                 assertThrows(ResourceNotFoundException.class,
                         () -> client.getItem(b -> b.tableName(restored).key(Map.of("pk", s("k0")))));
+                // The backup being restored from cannot be deleted meanwhile.
+                assertThrows(software.amazon.awssdk.services.dynamodb.model.BackupInUseException.class,
+                        () -> client.deleteBackup(b -> b.backupArn(after.restoreSummary().sourceBackupArn())));
             }
             TableDescription active = Eventually.until("ACTIVE", Duration.ofSeconds(90),
                     () -> client.describeTable(b -> b.tableName(restored)).table(),

@@ -53,6 +53,7 @@ public final class Exports implements AutoCloseable {
     private final Engine engine;
     private final ObjectStore store;
     private final Map<String, JobRecord> exports = new ConcurrentSkipListMap<>();
+    private volatile boolean closed;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-exports");
         t.setDaemon(true);
@@ -233,6 +234,7 @@ public final class Exports implements AutoCloseable {
                     + r.number("BilledSizeBytes") + " bytes");
             if (r.has("Offline")) return;
         } catch (IOException | RuntimeException e) {
+            if (closed) return; // still IN_PROGRESS: the next start runs it again
             if (r.has("Offline")) throw new IllegalStateException("export failed: " + e.getMessage(), e);
             r.set("ExportStatus", "FAILED").set("EndTime", engine.config().clock().millis())
                     .set("FailureCode", e instanceof NoSuchBucket ? "S3NoSuchBucket"
@@ -328,6 +330,7 @@ public final class Exports implements AutoCloseable {
         }
 
         private void counted(long size) throws IOException {
+            if (closed) throw new IOException("the server is stopping");
             items++;
             billed += size;
             if (++fileItems == ITEMS_PER_FILE) closeFile();
@@ -418,8 +421,15 @@ public final class Exports implements AutoCloseable {
         worker.submit(() -> { }).get();
     }
 
+    /** Stops at the next item: an export cut short stays IN_PROGRESS and runs again at the next start. */
     @Override
     public void close() {
+        closed = true;
         worker.shutdownNow();
+        try {
+            worker.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -58,6 +58,7 @@ public final class Imports implements AutoCloseable {
     private final Engine engine;
     private final ObjectStore store;
     private final Map<String, JobRecord> imports = new ConcurrentSkipListMap<>();
+    private volatile boolean closed;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-imports");
         t.setDaemon(true);
@@ -187,7 +188,11 @@ public final class Imports implements AutoCloseable {
                         "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: NoSuchBucket)");
                 return;
             }
-            for (String key : keys) readObject(r, table, bucket, key);
+            for (String key : keys) {
+                if (closed) return; // still IN_PROGRESS, its table CREATING: the next start runs it again
+                readObject(r, table, bucket, key);
+            }
+            if (closed) return;
             engine.backups().finishImport(table.id());
             if (r.number("ErrorCount") == 0) {
                 finish(r, "COMPLETED", null, null);
@@ -196,6 +201,7 @@ public final class Imports implements AutoCloseable {
                         + "imported. Please check CloudWatch error logs for more details.");
             }
         } catch (RuntimeException e) {
+            if (closed) return;
             LOG.warning("import " + r.string("ImportArn") + " failed: " + e);
             engine.backups().dropImport(table.id());
             finish(r, "FAILED", "InternalError", String.valueOf(e.getMessage()));
@@ -261,6 +267,7 @@ public final class Imports implements AutoCloseable {
     /** Puts one item, or counts its error; false when the rest of the object is to be skipped. */
     private boolean put(JobRecord r, TableDefinition table, String key, int index, Map<String, AttributeValue> item,
                         RuntimeException error) {
+        if (closed) return false;
         add(r, "ProcessedItemCount", 1);
         current = r;
         if (error == null) {
@@ -392,9 +399,16 @@ public final class Imports implements AutoCloseable {
         worker.submit(() -> { }).get();
     }
 
+    /** Stops at the next item: an import cut short stays IN_PROGRESS and starts over at the next start. */
     @Override
     public void close() {
+        closed = true;
         worker.shutdownNow();
+        try {
+            worker.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
 }
