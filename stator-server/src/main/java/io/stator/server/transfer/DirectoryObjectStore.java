@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * S3 as a directory ({@code --s3-dir}): a bucket is a directory under the root, created on first
- * write; an object is a file at its key's path, written to a temporary file and moved into place,
+ * S3 as a directory ({@code --s3-dir}): a bucket is a directory under the root, created by the
+ * first export into it; an object is a file at its key's path, written to a temporary file and moved into place,
  * so a reader never sees half an object.
  */
 public final class DirectoryObjectStore implements ObjectStore {
@@ -63,10 +63,15 @@ public final class DirectoryObjectStore implements ObjectStore {
         return keys;
     }
 
+    /** A bucket is a directory: one that does not exist fails an import, as a missing bucket does on S3. */
     @Override
     public boolean bucketExists(String bucket) throws IOException {
-        // A directory stands in for a bucket that exists; the first export creates it.
-        path(bucket, "");
-        return true;
+        return Files.isDirectory(path(bucket, ""));
+    }
+
+    /** An export creates its bucket's directory, so that a developer need not make one first. */
+    @Override
+    public void prepareBucket(String bucket) throws IOException {
+        Files.createDirectories(path(bucket, ""));
     }
 }

@@ -250,6 +250,7 @@ public final class Exports implements AutoCloseable {
         TableDefinition table = engine.catalog().find(engine.catalog().arns().tableName(r.string("TableArn")));
         if (table == null) throw new IOException("the table was deleted during the export");
         String bucket = r.string("S3Bucket");
+        store.prepareBucket(bucket);
         if (!store.bucketExists(bucket)) throw new NoSuchBucket();
         String root = (r.string("S3Prefix") == null ? "" : r.string("S3Prefix").replaceAll("/+$", "") + "/") + "AWSDynamoDB/";
         String base = root + id + "/";

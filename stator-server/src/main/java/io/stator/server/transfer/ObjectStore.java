@@ -18,6 +18,12 @@ public interface ObjectStore {
     /** The keys under a prefix, in key order. */
     List<String> list(String bucket, String prefix) throws IOException;
 
-    /** True when the bucket exists (an export to a missing bucket fails, as on S3). */
+    /** True when the bucket exists (an export to or an import from a missing bucket fails, as on S3). */
     boolean bucketExists(String bucket) throws IOException;
+
+    /**
+     * Makes the bucket an export is about to write to, where making one is this store's to do:
+     * a directory standing in for S3 creates it; S3 itself leaves buckets to their owners.
+     */
+    default void prepareBucket(String bucket) throws IOException { }
 }

@@ -396,6 +396,17 @@ class ExportImportTest {
                 .inputFormat(InputFormat.DYNAMODB_JSON).inputFormatOptions(o -> o.csv(c -> c.delimiter(";")))
                 .tableCreationParameters(sameTable(StatorTestServer.tableName()))));
 
+        // A bucket that does not exist: the import FAILS and leaves no table, as on S3.
+        String orphan = StatorTestServer.tableName();
+        String missingBucket = client().importTable(b -> b.s3BucketSource(s -> s.s3Bucket("no-such-bucket"))
+                .inputFormat(InputFormat.DYNAMODB_JSON).tableCreationParameters(sameTable(orphan)))
+                .importTableDescription().importArn();
+        server.transfers().awaitIdle();
+        ImportTableDescription failed = client().describeImport(b -> b.importArn(missingBucket)).importTableDescription();
+        assertEquals(ImportStatus.FAILED, failed.importStatus());
+        assertEquals("S3NoSuchBucket", failed.failureCode());
+        assertErrorMatches("ResourceNotFoundException", ".*", () -> client().describeTable(b -> b.tableName(orphan)));
+
         enableRecovery(table);
         String token = "same-token";
         String first = client().exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("bkt").clientToken(token))
