@@ -23,6 +23,15 @@ public record Backup(String id, String arn, String name, Status status, Instant 
     /** DynamoDB's BackupStatus (DELETED only in DeleteBackup's answer: a deleted backup is gone). */
     public enum Status { CREATING, AVAILABLE, DELETED }
 
+    /**
+     * A new id in DynamoDB's form for backups, exports and imports: the time in milliseconds in 14
+     * digits, a dash and 8 random hex digits.
+     */
+    public static String newId(java.time.Instant now) {
+        return String.format("%014d-%08x", now.toEpochMilli(),
+                java.util.concurrent.ThreadLocalRandom.current().nextInt());
+    }
+
     public Backup withStatus(Status newStatus, long newSizeBytes, long newItemCount) {
         return new Backup(id, arn, name, newStatus, creationDateTime, newSizeBytes, newItemCount, source, sourceTableArn,
                 sourceSizeBytes, sourceItemCount);

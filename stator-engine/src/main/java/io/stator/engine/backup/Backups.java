@@ -15,23 +15,19 @@ import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WritePipeline;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
-import io.stator.storage.WriteBatch;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
@@ -52,9 +48,6 @@ import java.util.logging.Logger;
 public final class Backups implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Backups.class.getName());
-    /** Items per commit while copying a table into a backup. */
-    private static final int COPY_BATCH = 512;
-
     private final Storage storage;
     private final Catalog catalog;
     private final WritePipeline pipeline;
@@ -64,12 +57,8 @@ public final class Backups implements AutoCloseable {
     private final ItemLocks locks;
     private final RecoveryLog recovery;
     private boolean recoveryRegistered;
-    private final ScheduledExecutorService trimmer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "stator-recovery-trim");
-        t.setDaemon(true);
-        return t;
-    });
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+    /** The one thread of the background work: copies, restores, base copies, and the trims every few seconds. */
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "stator-backups");
         t.setDaemon(true);
         return t;
@@ -94,7 +83,7 @@ public final class Backups implements AutoCloseable {
      */
     public void resume() {
         if (storage.shared()) return;
-        trimmer.scheduleWithFixedDelay(() -> submit(this::trimAll), TRIM_PERIOD_SECONDS, TRIM_PERIOD_SECONDS,
+        worker.scheduleWithFixedDelay(guarded(this::trimAll), TRIM_PERIOD_SECONDS, TRIM_PERIOD_SECONDS,
                 TimeUnit.SECONDS);
         for (Backup b : backups.all()) {
             if (b.status() == Backup.Status.CREATING) {
@@ -128,7 +117,7 @@ public final class Backups implements AutoCloseable {
             throw new DynamoDbException(ErrorType.TABLE_NOT_FOUND, "Table not found: " + tableNameOrArn);
         }
         Instant now = clock.instant();
-        String id = String.format("%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
+        String id = Backup.newId(now);
         String tableArn = catalog.arns().tableArn(table.name());
         Backup backup = new Backup(id, tableArn + "/backup/" + id, backupName, Backup.Status.CREATING, now, -1, -1,
                 table, tableArn, catalog.counters().sizeBytes(table.id()), catalog.counters().itemCount(table.id()));
@@ -146,33 +135,19 @@ public final class Backups implements AutoCloseable {
 
     /** Copies the table's items as the snapshot has them into the backup, then makes it AVAILABLE. */
     private void copy(Backup backup, Snapshot snapshot) {
-        long items = 0;
-        long bytes = 0;
-        long tableId = backup.source().id();
+        long[] bytes = {0};
+        long items;
         String sortKey = backup.source().keySchema().sortKey();
-        try (snapshot;
-             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS,
-                     KeyLayout.indexPrefix(tableId, KeyLayout.BASE_TABLE_INDEX_ID),
-                     KeyLayout.indexUpperBound(tableId, KeyLayout.BASE_TABLE_INDEX_ID), false)) {
-            boolean more = true;
-            while (more) {
-                if (closed) return; // the next start deletes the half-copied backup
-                try (WriteBatch batch = storage.newBatch()) {
-                    int n = 0;
-                    while (n < COPY_BATCH && (more = cursor.next())) {
-                        byte[] item = cursor.value();
-                        BackupCatalog.stageItem(batch, backup.id(), cursor.key(), item);
-                        bytes += ItemCodec.measure(item, sortKey).itemSize();
-                        items++;
-                        n++;
-                    }
-                    if (n > 0) storage.commit(batch);
-                }
-            }
+        try (snapshot; Cursor cursor = Batched.tableItems(storage, snapshot, backup.source().id())) {
+            items = Batched.forEach(storage, cursor, () -> closed, (batch, rowKey, item) -> {
+                BackupCatalog.stageItem(batch, backup.id(), rowKey, item);
+                bytes[0] += ItemCodec.measure(item, sortKey).itemSize();
+            });
         }
+        if (closed) return; // the next start deletes the half-copied backup
         if (backups.find(backup.id()) == null) return;
-        backups.save(backup.withStatus(Backup.Status.AVAILABLE, bytes, items));
-        LOG.info("backup " + backup.arn() + " AVAILABLE: " + items + " items, " + bytes + " bytes");
+        backups.save(backup.withStatus(Backup.Status.AVAILABLE, bytes[0], items));
+        LOG.info("backup " + backup.arn() + " AVAILABLE: " + items + " items, " + bytes[0] + " bytes");
     }
 
     // ---- DescribeBackup, ListBackups, DeleteBackup --------------------------------------------------
@@ -325,8 +300,8 @@ public final class Backups implements AutoCloseable {
     }
 
     /**
-     * A point-in-time restore: the source's base, then every change up to the restore time, in
-     * time order, all read from one snapshot. Returns the items the base gave, or -1.
+     * A point-in-time restore: each item of the source as it was at the restore time, read from
+     * one snapshot, put once. Returns how many, or -1.
      */
     private long fillFromHistory(TableDefinition table) {
         TableDefinition source = catalog.find(catalog.arns().tableName(table.restore().sourceTableArn()));
@@ -337,34 +312,21 @@ public final class Backups implements AutoCloseable {
             catalog.delete(table.name());
             return -1;
         }
-        long at = table.restore().restoreDateTime().toEpochMilli();
-        long items = 0;
-        long changes = 0;
         try (Snapshot snapshot = storage.snapshot()) {
-            try (Cursor base = recovery.base(snapshot, source.id())) {
-                while (base.next()) {
-                    if (closed) return -1;
-                    put(table, base.value());
-                    items++;
-                }
-            }
-            try (Cursor history = recovery.history(snapshot, source.id(), at)) {
-                while (history.next()) {
-                    if (closed) return -1;
-                    byte[] item = RecoveryLog.change(history.value());
-                    if (item != null) {
-                        put(table, item);
-                    } else {
-                        byte[] key = history.key();
-                        pipeline.restore(ItemWrite.delete(table, keyOf(source, RecoveryLog.rowKeyOf(key)), null,
-                                ReturnValues.NONE, false));
-                    }
-                    changes++;
-                }
-            }
+            return recovery.itemsAt(snapshot, source.id(), table.restore().restoreDateTime().toEpochMilli(), item -> {
+                if (closed) throw new Stopping(); // the next start starts over
+                put(table, item);
+            });
+        } catch (Stopping | java.io.IOException e) {
+            return -1;
         }
-        LOG.info("restore into " + table.name() + ": " + items + " items of the base, " + changes + " changes replayed");
-        return items;
+    }
+
+    /** The server stops: a restore in progress ends where it is, to start over at the next start. */
+    private static final class Stopping extends RuntimeException {
+        Stopping() {
+            super(null, null, false, false);
+        }
     }
 
     // ---- UpdateContinuousBackups, DescribeContinuousBackups --------------------------------------
@@ -555,43 +517,17 @@ public final class Backups implements AutoCloseable {
      */
     public long itemsAt(TableDefinition table, Instant at, Sink<Map<String, AttributeValue>> sink)
             throws java.io.IOException {
-        long count = 0;
         try (Snapshot snapshot = storage.snapshot()) {
-            if (at == null) {
-                try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS,
-                        KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID),
-                        KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID), false)) {
-                    while (cursor.next()) {
-                        sink.accept(ItemCodec.decode(cursor.value()));
-                        count++;
-                    }
-                }
-                return count;
-            }
-            // The last change of each item changed since the base, up to the time; then the base's
-            // items that none changed.
-            Map<java.nio.ByteBuffer, byte[]> changed = new HashMap<>();
-            try (Cursor history = recovery.history(snapshot, table.id(), at.toEpochMilli())) {
-                while (history.next()) {
-                    changed.put(java.nio.ByteBuffer.wrap(RecoveryLog.rowKeyOf(history.key())),
-                            RecoveryLog.change(history.value()));
-                }
-            }
-            try (Cursor base = recovery.base(snapshot, table.id())) {
-                while (base.next()) {
-                    byte[] key = base.key();
-                    if (changed.containsKey(java.nio.ByteBuffer.wrap(key, 9, key.length - 9))) continue;
-                    sink.accept(ItemCodec.decode(base.value()));
+            if (at != null) return recovery.itemsAt(snapshot, table.id(), at.toEpochMilli(), i -> sink.accept(ItemCodec.decode(i)));
+            long count = 0;
+            try (Cursor cursor = Batched.tableItems(storage, snapshot, table.id())) {
+                while (cursor.next()) {
+                    sink.accept(ItemCodec.decode(cursor.value()));
                     count++;
                 }
             }
-            for (byte[] item : changed.values()) {
-                if (item == null) continue;
-                sink.accept(ItemCodec.decode(item));
-                count++;
-            }
+            return count;
         }
-        return count;
     }
 
     /**
@@ -602,47 +538,27 @@ public final class Backups implements AutoCloseable {
                              Map<String, AttributeValue> oldImage, long writeTimeMillis) {}
 
     /**
-     * Every item changed from {@code from} (inclusive) to {@code to} (exclusive), once, with its
-     * state at the end and right before the start; an item absent at both is left out. Returns how many.
+     * Every item changed from {@code from} (inclusive) to {@code to} (exclusive: the developer
+     * guide, "Requesting a table export"), once, with its state at the end and right before the
+     * start; an item absent at both is left out. Returns how many.
      */
     public long changesBetween(TableDefinition table, Instant from, Instant to, Sink<ItemChange> sink)
             throws java.io.IOException {
-        long count = 0;
         try (Snapshot snapshot = storage.snapshot()) {
-            Map<java.nio.ByteBuffer, byte[]> before = new HashMap<>();
-            Map<java.nio.ByteBuffer, byte[]> after = new java.util.LinkedHashMap<>();
-            Map<java.nio.ByteBuffer, Long> times = new HashMap<>();
-            long fromMillis = from.toEpochMilli();
-            // The period's start is inclusive and its end exclusive (developer guide, "Requesting a table export").
-            try (Cursor history = recovery.history(snapshot, table.id(), to.toEpochMilli() - 1)) {
-                while (history.next()) {
-                    byte[] key = history.key();
-                    java.nio.ByteBuffer rowKey = java.nio.ByteBuffer.wrap(RecoveryLog.rowKeyOf(key));
-                    long time = RecoveryLog.timeOf(key);
-                    if (time < fromMillis) {
-                        before.put(rowKey, RecoveryLog.change(history.value()));
-                    } else {
-                        after.put(rowKey, RecoveryLog.change(history.value()));
-                        times.put(rowKey, time);
-                    }
-                }
-            }
-            for (Map.Entry<java.nio.ByteBuffer, byte[]> e : after.entrySet()) {
-                byte[] rowKey = e.getKey().array();
-                byte[] old = before.containsKey(e.getKey()) ? before.get(e.getKey()) : recovery.baseItem(snapshot, table.id(), rowKey);
-                if (old == null && e.getValue() == null) continue;
-                sink.accept(new ItemChange(keyOf(table, rowKey), e.getValue() == null ? null : ItemCodec.decode(e.getValue()),
-                        old == null ? null : ItemCodec.decode(old), times.get(e.getKey())));
-                count++;
-            }
+            return recovery.changesBetween(snapshot, table.id(), from.toEpochMilli(), to.toEpochMilli(),
+                    c -> sink.accept(new ItemChange(keyOf(table, c.rowKey()), decode(c.after()), decode(c.before()),
+                            c.timeMillis())));
         }
-        return count;
+    }
+
+    private static Map<String, AttributeValue> decode(byte[] stored) {
+        return stored == null ? null : ItemCodec.decode(stored);
     }
 
     private static Map<String, AttributeValue> keyOf(TableDefinition table, byte[] rowKey) {
         DecodedKey decoded = KeyLayout.decodeItemKey(rowKey, table.keySchema().partitionKeyType(),
                 table.keySchema().sortKeyType());
-        Map<String, AttributeValue> key = new java.util.LinkedHashMap<>();
+        Map<String, AttributeValue> key = new LinkedHashMap<>();
         key.put(table.keySchema().partitionKey(), decoded.partitionKey());
         if (decoded.sortKey() != null) key.put(table.keySchema().sortKey(), decoded.sortKey());
         return key;
@@ -710,18 +626,23 @@ public final class Backups implements AutoCloseable {
      */
     private void submit(Runnable task) {
         try {
-            worker.execute(() -> {
-                try {
-                    task.run();
-                } catch (StorageFaultException e) {
-                    LOG.warning("backup or restore stopped by a storage fault: " + e.getMessage());
-                } catch (RuntimeException e) {
-                    LOG.severe("backup or restore failed: " + e);
-                }
-            });
+            worker.execute(guarded(task));
         } catch (RejectedExecutionException e) {
             // Closed meanwhile: the next start resumes or deletes it.
         }
+    }
+
+    /** The task, its failures logged rather than thrown into the worker (a periodic one would stop). */
+    private static Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (StorageFaultException e) {
+                LOG.warning("backup or restore stopped by a storage fault: " + e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.severe("backup or restore failed: " + e);
+            }
+        };
     }
 
     /**
@@ -756,7 +677,6 @@ public final class Backups implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        trimmer.shutdownNow();
         worker.shutdown();
         try {
             worker.awaitTermination(10, TimeUnit.SECONDS);

@@ -1,7 +1,6 @@
 package io.stator.engine.backup;
 
 import io.stator.core.item.ItemCodec;
-import io.stator.core.key.KeyLayout;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.table.TableDefinition;
@@ -13,6 +12,8 @@ import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,6 +43,8 @@ final class RecoveryLog implements ChangeLog.Consumer {
 
     private static final byte BASE = 'B';
     private static final byte HISTORY = 'H';
+    /** Where a base row's key has the item's row key: after the table id and the row's type. */
+    private static final int BASE_ROW_KEY_OFFSET = 9;
 
     private final Storage storage;
     private final Clock clock;
@@ -81,24 +84,10 @@ final class RecoveryLog implements ChangeLog.Consumer {
     /** Replaces the table's base with its items as the snapshot has them. Returns how many. */
     long copyBase(long tableId, Snapshot snapshot, java.util.function.BooleanSupplier stopped) {
         storage.deleteRange(Keyspace.RECOVERY, prefix(tableId, BASE), prefix(tableId, (byte) (BASE + 1)));
-        long items = 0;
-        try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS,
-                KeyLayout.indexPrefix(tableId, KeyLayout.BASE_TABLE_INDEX_ID),
-                KeyLayout.indexUpperBound(tableId, KeyLayout.BASE_TABLE_INDEX_ID), false)) {
-            boolean more = true;
-            while (more && !stopped.getAsBoolean()) {
-                try (WriteBatch batch = storage.newBatch()) {
-                    int n = 0;
-                    while (n < 512 && (more = cursor.next())) {
-                        batch.put(Keyspace.RECOVERY, baseKey(tableId, cursor.key()), cursor.value());
-                        n++;
-                        items++;
-                    }
-                    if (n > 0) storage.commit(batch);
-                }
-            }
+        try (Cursor cursor = Batched.tableItems(storage, snapshot, tableId)) {
+            return Batched.forEach(storage, cursor, stopped,
+                    (batch, rowKey, item) -> batch.put(Keyspace.RECOVERY, baseKey(tableId, rowKey), item));
         }
-        return items;
     }
 
     /**
@@ -107,30 +96,17 @@ final class RecoveryLog implements ChangeLog.Consumer {
      * change either in the base or in the history. Returns how many were folded.
      */
     long fold(long tableId, long beforeMillis) {
-        long folded = 0;
-        byte[] from = prefix(tableId, HISTORY);
-        byte[] to = historyKey(tableId, beforeMillis, new byte[0]);
         try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.RECOVERY, from, to, false)) {
-            boolean more = true;
-            while (more) {
-                try (WriteBatch batch = storage.newBatch()) {
-                    int n = 0;
-                    while (n < 512 && (more = cursor.next())) {
-                        byte[] key = cursor.key();
-                        byte[] value = cursor.value();
-                        byte[] base = baseKey(tableId, rowKeyOf(key));
-                        if (value[0] == 0) batch.delete(Keyspace.RECOVERY, base);
-                        else batch.put(Keyspace.RECOVERY, base, Arrays.copyOfRange(value, 1, value.length));
-                        batch.delete(Keyspace.RECOVERY, key);
-                        n++;
-                    }
-                    if (n > 0) storage.commit(batch);
-                    folded += n;
-                }
-            }
+             Cursor cursor = storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, HISTORY),
+                     historyKey(tableId, beforeMillis, new byte[0]), false)) {
+            return Batched.forEach(storage, cursor, () -> false, (batch, key, value) -> {
+                byte[] base = baseKey(tableId, rowKeyOf(key));
+                byte[] item = change(value);
+                if (item == null) batch.delete(Keyspace.RECOVERY, base);
+                else batch.put(Keyspace.RECOVERY, base, item);
+                batch.delete(Keyspace.RECOVERY, key);
+            });
         }
-        return folded;
     }
 
     /** Drops the table's base and history (point-in-time recovery disabled). */
@@ -141,35 +117,92 @@ final class RecoveryLog implements ChangeLog.Consumer {
 
     // ---- reading it back --------------------------------------------------------------------------
 
-    /** The base's items (values in ItemCodec's form). */
-    Cursor base(Snapshot snapshot, long tableId) {
-        return storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, BASE), prefix(tableId, (byte) (BASE + 1)),
-                false);
+    /**
+     * Every item of the table as it was at {@code atMillis} (inclusive), in its stored form, read
+     * from one snapshot: the last change of each item changed since the base, then the base's
+     * items that none changed. Returns how many.
+     */
+    long itemsAt(Snapshot snapshot, long tableId, long atMillis, Backups.Sink<byte[]> sink) throws java.io.IOException {
+        Map<ByteBuffer, byte[]> changed = new HashMap<>();
+        try (Cursor history = history(snapshot, tableId, atMillis)) {
+            while (history.next()) changed.put(ByteBuffer.wrap(rowKeyOf(history.key())), change(history.value()));
+        }
+        long count = 0;
+        try (Cursor base = storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, BASE),
+                prefix(tableId, (byte) (BASE + 1)), false)) {
+            while (base.next()) {
+                byte[] key = base.key();
+                if (changed.containsKey(ByteBuffer.wrap(key, BASE_ROW_KEY_OFFSET, key.length - BASE_ROW_KEY_OFFSET))) continue;
+                sink.accept(base.value());
+                count++;
+            }
+        }
+        for (byte[] item : changed.values()) {
+            if (item == null) continue;
+            sink.accept(item);
+            count++;
+        }
+        return count;
     }
 
-    /** The changes made up to {@code atMillis} inclusive, oldest first (read them with {@link #change}). */
-    Cursor history(Snapshot snapshot, long tableId, long atMillis) {
+    /**
+     * One item's change over a period, stored forms: its state right before the period (null
+     * when absent), at its end (null when deleted), and when it was last written.
+     */
+    record Change(byte[] rowKey, byte[] before, byte[] after, long timeMillis) {}
+
+    /**
+     * Every item changed from {@code fromMillis} (inclusive) to {@code toMillis} (exclusive), once;
+     * an item absent at both ends is left out. Returns how many.
+     */
+    long changesBetween(Snapshot snapshot, long tableId, long fromMillis, long toMillis, Backups.Sink<Change> sink)
+            throws java.io.IOException {
+        Map<ByteBuffer, byte[]> before = new HashMap<>();
+        Map<ByteBuffer, byte[]> after = new LinkedHashMap<>();
+        Map<ByteBuffer, Long> times = new HashMap<>();
+        try (Cursor history = history(snapshot, tableId, toMillis - 1)) {
+            while (history.next()) {
+                byte[] key = history.key();
+                ByteBuffer rowKey = ByteBuffer.wrap(rowKeyOf(key));
+                long time = timeOf(key);
+                if (time < fromMillis) {
+                    before.put(rowKey, change(history.value()));
+                } else {
+                    after.put(rowKey, change(history.value()));
+                    times.put(rowKey, time);
+                }
+            }
+        }
+        long count = 0;
+        for (Map.Entry<ByteBuffer, byte[]> e : after.entrySet()) {
+            byte[] rowKey = e.getKey().array();
+            byte[] old = before.containsKey(e.getKey()) ? before.get(e.getKey())
+                    : storage.get(snapshot, Keyspace.RECOVERY, baseKey(tableId, rowKey));
+            if (old == null && e.getValue() == null) continue;
+            sink.accept(new Change(rowKey, old, e.getValue(), times.get(e.getKey())));
+            count++;
+        }
+        return count;
+    }
+
+    /** The changes made up to {@code atMillis} inclusive, oldest first. */
+    private Cursor history(Snapshot snapshot, long tableId, long atMillis) {
         return storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, HISTORY),
                 historyKey(tableId, atMillis + 1, new byte[0]), false);
     }
 
-    /** The base's copy of one item, or null. */
-    byte[] baseItem(Snapshot snapshot, long tableId, byte[] rowKey) {
-        return storage.get(snapshot, Keyspace.RECOVERY, baseKey(tableId, rowKey));
-    }
-
     /** A history row's key: the item's row key in its table. */
-    static byte[] rowKeyOf(byte[] historyKey) {
+    private static byte[] rowKeyOf(byte[] historyKey) {
         return Arrays.copyOfRange(historyKey, 17, historyKey.length);
     }
 
     /** A history row's key: when the change was committed (epoch milliseconds). */
-    static long timeOf(byte[] historyKey) {
+    private static long timeOf(byte[] historyKey) {
         return ByteBuffer.wrap(historyKey, 9, 8).getLong();
     }
 
     /** A history row's item after the change, or null when the change deleted it. */
-    static byte[] change(byte[] value) {
+    private static byte[] change(byte[] value) {
         return value[0] == 0 ? null : Arrays.copyOfRange(value, 1, value.length);
     }
 

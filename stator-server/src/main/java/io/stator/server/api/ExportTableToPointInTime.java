@@ -9,7 +9,6 @@ import io.stator.server.protocol.request.IncrementalExportSpecification;
 import io.stator.server.transfer.Exports;
 import io.stator.server.transfer.Transfers;
 import java.io.IOException;
-import java.time.Instant;
 
 /**
  * ExportTableToPointInTime (the work in {@code transfer/Exports}): the request's own checks in
@@ -49,16 +48,11 @@ final class ExportTableToPointInTime implements Action<ExportTableToPointInTimeI
                     Permissions.tableOfArn(engine, request.tableArn()));
         }
         var export = Transfers.require(transfers).exports().start(new Exports.Request(request.tableArn(),
-                instant(request.exportTime()), request.clientToken(), request.s3Bucket(), request.s3BucketOwner(),
+                Timestamps.instant(request.exportTime()), request.clientToken(), request.s3Bucket(), request.s3BucketOwner(),
                 request.s3Prefix(), request.s3SseAlgorithm(), request.s3SseKmsKeyId(), request.exportFormat(),
-                request.exportType(), spec == null ? null : instant(spec.exportFromTime()),
-                spec == null ? null : instant(spec.exportToTime()), spec == null ? null : spec.exportViewType()));
+                request.exportType(), spec == null ? null : Timestamps.instant(spec.exportFromTime()),
+                spec == null ? null : Timestamps.instant(spec.exportToTime()), spec == null ? null : spec.exportViewType()));
         response.json().writeFieldName("ExportDescription");
         TransferJson.writeExportDescription(response.json(), export);
-    }
-
-    /** Epoch seconds with a fraction, as the SDKs send timestamps. */
-    static Instant instant(Double epochSeconds) {
-        return epochSeconds == null ? null : Instant.ofEpochMilli(Math.round(epochSeconds * 1000));
     }
 }

@@ -8,7 +8,6 @@ import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListBackupsInput;
 import java.io.IOException;
-import java.time.Instant;
 
 /**
  * ListBackups, oldest first: TimeRangeLowerBound inclusive, TimeRangeUpperBound exclusive (API
@@ -25,18 +24,13 @@ final class ListBackups implements Action<ListBackupsInput> {
     @Override
     public void execute(ListBackupsInput request, Authorizer access, ResponseBody response) throws IOException {
         if (access.enforced()) Permissions.account(access, "ListBackups");
-        Backups.BackupPage page = engine.backups().list(request.tableName(), instant(request.timeRangeLowerBound()),
-                instant(request.timeRangeUpperBound()), request.exclusiveStartBackupArn(),
+        Backups.BackupPage page = engine.backups().list(request.tableName(), Timestamps.instant(request.timeRangeLowerBound()),
+                Timestamps.instant(request.timeRangeUpperBound()), request.exclusiveStartBackupArn(),
                 request.limit() == null ? Integer.MAX_VALUE : request.limit(), request.backupType());
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("BackupSummaries");
         for (Backup b : page.backups()) BackupJson.writeSummary(g, b);
         g.writeEndArray();
         if (page.lastEvaluatedBackupArn() != null) g.writeStringField("LastEvaluatedBackupArn", page.lastEvaluatedBackupArn());
-    }
-
-    /** Epoch seconds with a fraction, as the SDKs send timestamps. */
-    private static Instant instant(Double epochSeconds) {
-        return epochSeconds == null ? null : Instant.ofEpochMilli(Math.round(epochSeconds * 1000));
     }
 }

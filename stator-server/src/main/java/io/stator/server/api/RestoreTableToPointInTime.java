@@ -40,7 +40,7 @@ final class RestoreTableToPointInTime implements Action<RestoreTableToPointInTim
             Permissions.table(access, engine, "RestoreTableToPointInTime", source);
             Permissions.table(access, engine, "RestoreTableToPointInTime", request.targetTableName());
         }
-        Instant at = useLatest ? null : Instant.ofEpochMilli(Math.round(request.restoreDateTime() * 1000));
+        Instant at = useLatest ? null : Timestamps.instant(request.restoreDateTime());
         TableDefinition restored = engine.backups().restoreToPointInTime(request.sourceTableArn(),
                 request.sourceTableName(), request.targetTableName(), useLatest, at,
                 TableRequests.restoreOverrides(request));

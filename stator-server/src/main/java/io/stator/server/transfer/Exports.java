@@ -4,6 +4,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
+import io.stator.engine.backup.Backup;
 import io.stator.engine.backup.Backups;
 import io.stator.engine.table.TableDefinition;
 import java.io.ByteArrayOutputStream;
@@ -13,14 +14,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import java.util.zip.GZIPOutputStream;
@@ -52,23 +49,16 @@ public final class Exports implements AutoCloseable {
 
     private final Engine engine;
     private final ObjectStore store;
-    private final Map<String, JobRecord> exports = new ConcurrentSkipListMap<>();
-    private volatile boolean closed;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "stator-exports");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Jobs exports;
 
     public Exports(Engine engine, ObjectStore store) {
         this.engine = engine;
         this.store = store;
-        for (Map.Entry<String, byte[]> e : engine.backups().jobs(KIND).entrySet()) {
-            JobRecord r = JobRecord.decode(e.getValue());
-            exports.put(e.getKey(), r);
+        this.exports = new Jobs(engine, KIND);
+        for (JobRecord r : exports.all()) {
             if ("IN_PROGRESS".equals(r.string("ExportStatus"))) {
                 LOG.info("export " + r.string("ExportArn") + " was in progress when the server stopped; starting over");
-                worker.execute(() -> run(r));
+                exports.submit(() -> run(r));
             }
         }
     }
@@ -121,7 +111,7 @@ public final class Exports implements AutoCloseable {
                 String.valueOf(request.fromTime()), String.valueOf(request.toTime()), String.valueOf(request.viewType()),
                 String.valueOf(request.exportTime()));
         if (request.clientToken() != null) {
-            for (JobRecord r : exports.values()) {
+            for (JobRecord r : exports.all()) {
                 if (!request.clientToken().equals(r.string("ClientToken"))) continue;
                 // The same request again is the same export; the same token with other parameters a conflict.
                 if (parameters.equals(r.string("Parameters"))) return r;
@@ -129,7 +119,7 @@ public final class Exports implements AutoCloseable {
                         "Export conflict: Duplicate request detected with conflicting parameters");
             }
         }
-        String id = String.format("%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
+        String id = Backup.newId(now);
         JobRecord r = new JobRecord().set("ExportArn", tableArn + "/export/" + id).set("ExportId", id)
                 .set("ExportStatus", "IN_PROGRESS").set("StartTime", now.toEpochMilli()).set("TableArn", tableArn)
                 .set("TableId", table.tableId()).set("ExportTime", incremental ? null : exportTime.toEpochMilli())
@@ -146,9 +136,9 @@ public final class Exports implements AutoCloseable {
                 .set("ExportViewType", incremental ? (request.viewType() == null ? "NEW_AND_OLD_IMAGES" : request.viewType())
                         : null)
                 .set("Parameters", parameters);
-        save(id, r);
+        exports.save(id, r);
         LOG.info("export " + r.string("ExportArn") + " of table " + table.name() + " started");
-        worker.execute(() -> run(r));
+        exports.submit(() -> run(r));
         return r;
     }
 
@@ -160,7 +150,7 @@ public final class Exports implements AutoCloseable {
         TableDefinition table = engine.catalog().find(tableName);
         if (table == null) throw new IOException("no table " + tableName + " in this data directory");
         Instant now = engine.config().clock().instant();
-        String id = String.format("%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
+        String id = Backup.newId(now);
         String tableArn = engine.catalog().arns().tableArn(table.name());
         JobRecord r = new JobRecord().set("ExportArn", tableArn + "/export/" + id).set("ExportId", id)
                 .set("ExportStatus", "IN_PROGRESS").set("StartTime", now.toEpochMilli()).set("TableArn", tableArn)
@@ -196,17 +186,10 @@ public final class Exports implements AutoCloseable {
         return new DynamoDbException(io.stator.core.error.ErrorType.INVALID_EXPORT_TIME, message);
     }
 
-    private void save(String id, JobRecord r) {
-        exports.put(id, r);
-        engine.backups().saveJob(KIND, id, r.encode());
-    }
-
     /** DescribeExport: the export of that ARN; ExportNotFoundException (its text doubled, as DynamoDB's is). */
     public JobView describe(String exportArn) {
-        int at = exportArn.lastIndexOf("/export/");
-        if (!exportArn.startsWith("arn:") || at < 0) throw DynamoDbException.validation("Invalid Export ARN");
-        JobRecord r = exports.get(exportArn.substring(at + "/export/".length()));
-        if (r == null || !exportArn.equals(r.string("ExportArn"))) {
+        JobRecord r = exports.find(exportArn, "ExportArn");
+        if (r == null) {
             throw new DynamoDbException(io.stator.core.error.ErrorType.EXPORT_NOT_FOUND,
                     "Export not found: Export not found: " + exportArn);
         }
@@ -215,12 +198,7 @@ public final class Exports implements AutoCloseable {
 
     /** ListExports: the exports (of a table, when given), newest first. */
     public List<JobView> list(String tableArn) {
-        List<JobView> all = new ArrayList<>();
-        for (JobRecord r : exports.values()) {
-            if (tableArn == null || tableArn.equals(r.string("TableArn"))) all.add(r);
-        }
-        java.util.Collections.reverse(all);
-        return all;
+        return exports.list(tableArn);
     }
 
     // ---- the export itself ------------------------------------------------------------------------
@@ -234,7 +212,7 @@ public final class Exports implements AutoCloseable {
                     + r.number("BilledSizeBytes") + " bytes");
             if (r.has("Offline")) return;
         } catch (IOException | RuntimeException e) {
-            if (closed) return; // still IN_PROGRESS: the next start runs it again
+            if (exports.closed()) return; // still IN_PROGRESS: the next start runs it again
             if (r.has("Offline")) throw new IllegalStateException("export failed: " + e.getMessage(), e);
             r.set("ExportStatus", "FAILED").set("EndTime", engine.config().clock().millis())
                     .set("FailureCode", e instanceof NoSuchBucket ? "S3NoSuchBucket"
@@ -242,7 +220,7 @@ public final class Exports implements AutoCloseable {
                     .set("FailureMessage", String.valueOf(e.getMessage()));
             LOG.warning("export " + r.string("ExportArn") + " FAILED: " + e);
         }
-        save(id, r);
+        exports.save(id, r);
     }
 
     private void write(JobRecord r) throws IOException {
@@ -331,13 +309,13 @@ public final class Exports implements AutoCloseable {
         }
 
         private void counted(long size) throws IOException {
-            if (closed) throw new IOException("the server is stopping");
+            if (exports.closed()) throw new IOException("the server is stopping");
             items++;
             billed += size;
             if (++fileItems == ITEMS_PER_FILE) closeFile();
             if (items % 10_000 == 0) record.set("ItemCount", items).set("BilledSizeBytes", billed);
             if (items % ITEMS_PER_FILE == 0) {
-                if (!record.has("Offline")) save(record.string("ExportId"), record);
+                if (!record.has("Offline")) exports.save(record.string("ExportId"), record);
                 LOG.info("export " + record.string("ExportArn") + ": " + items + " items written");
             }
         }
@@ -419,18 +397,11 @@ public final class Exports implements AutoCloseable {
 
     /** Waits for the exports queued so far (tests, the command line). */
     public void awaitIdle() throws Exception {
-        worker.submit(() -> { }).get();
+        exports.awaitIdle();
     }
 
-    /** Stops at the next item: an export cut short stays IN_PROGRESS and runs again at the next start. */
     @Override
     public void close() {
-        closed = true;
-        worker.shutdownNow();
-        try {
-            worker.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        exports.close();
     }
 }

@@ -6,6 +6,7 @@ import io.stator.core.error.ErrorType;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import io.stator.engine.Engine;
+import io.stator.engine.backup.Backup;
 import io.stator.engine.table.CreateTableSpec;
 import io.stator.engine.table.TableDefinition;
 import java.io.BufferedReader;
@@ -17,15 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import java.util.zip.GZIPInputStream;
 
@@ -57,13 +53,7 @@ public final class Imports implements AutoCloseable {
 
     private final Engine engine;
     private final ObjectStore store;
-    private final Map<String, JobRecord> imports = new ConcurrentSkipListMap<>();
-    private volatile boolean closed;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "stator-imports");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Jobs imports;
 
     /** An import's request, as the action read it. */
     public record Request(String clientToken, String s3Bucket, String s3BucketOwner, String s3KeyPrefix,
@@ -73,19 +63,18 @@ public final class Imports implements AutoCloseable {
     public Imports(Engine engine, ObjectStore store) {
         this.engine = engine;
         this.store = store;
-        for (Map.Entry<String, byte[]> e : engine.backups().jobs(KIND).entrySet()) {
-            JobRecord r = JobRecord.decode(e.getValue());
-            imports.put(e.getKey(), r);
+        this.imports = new Jobs(engine, KIND);
+        for (JobRecord r : imports.all()) {
             if ("IN_PROGRESS".equals(r.string("ImportStatus"))) {
                 TableDefinition table = engine.catalog().find(r.string("TableName"));
                 if (table != null && r.string("ImportArn").equals(table.importArn())) {
                     LOG.info("import " + r.string("ImportArn") + " was in progress when the server stopped; starting over");
-                    worker.execute(() -> run(r, table));
+                    imports.submit(() -> run(r, table));
                 } else {
                     r.set("ImportStatus", "FAILED").set("FailureCode", "InternalError")
                             .set("FailureMessage", "The server stopped during the import").set("EndTime",
                                     engine.config().clock().millis());
-                    save(e.getKey(), r);
+                    imports.save(r.string("ImportId"), r);
                 }
             }
         }
@@ -104,7 +93,7 @@ public final class Imports implements AutoCloseable {
         Instant now = engine.config().clock().instant();
         String tableName = engine.catalog().arns().tableName(request.table().tableName());
         if (request.clientToken() != null) {
-            for (JobRecord r : imports.values()) {
+            for (JobRecord r : imports.all()) {
                 if (!request.clientToken().equals(r.string("ClientToken")) || !"IN_PROGRESS".equals(r.string("ImportStatus"))) {
                     continue;
                 }
@@ -117,7 +106,7 @@ public final class Imports implements AutoCloseable {
         if (engine.catalog().find(tableName) != null) {
             throw DynamoDbException.resourceInUse("Table already exists: " + tableName);
         }
-        String id = String.format("%014d-%08x", now.toEpochMilli(), ThreadLocalRandom.current().nextInt());
+        String id = Backup.newId(now);
         String tableArn = engine.catalog().arns().tableArn(tableName);
         String importArn = tableArn + "/import/" + id;
         TableDefinition table = engine.backups().startImport(request.table(), importArn);
@@ -132,9 +121,9 @@ public final class Imports implements AutoCloseable {
                 .set("InputCompressionType", request.compression() == null ? "NONE" : request.compression())
                 .set("StartTime", now.toEpochMilli()).set("ProcessedItemCount", 0L).set("ImportedItemCount", 0L)
                 .set("ErrorCount", 0L).set("ProcessedSizeBytes", 0L);
-        save(id, r);
+        imports.save(id, r);
         LOG.info("import " + importArn + " into table " + tableName + " started");
-        worker.execute(() -> run(r, table));
+        imports.submit(() -> run(r, table));
         return r;
     }
 
@@ -144,17 +133,10 @@ public final class Imports implements AutoCloseable {
         return t != null && r.string("TableId").equals(t.tableId()) ? t : null;
     }
 
-    private void save(String id, JobRecord r) {
-        imports.put(id, r);
-        engine.backups().saveJob(KIND, id, r.encode());
-    }
-
     /** DescribeImport: the import of that ARN, or ImportNotFoundException. */
     public JobView describe(String importArn) {
-        int at = importArn.lastIndexOf("/import/");
-        if (!importArn.startsWith("arn:") || at < 0) throw DynamoDbException.validation("Invalid Import ARN");
-        JobRecord r = imports.get(importArn.substring(at + "/import/".length()));
-        if (r == null || !importArn.equals(r.string("ImportArn"))) {
+        JobRecord r = imports.find(importArn, "ImportArn");
+        if (r == null) {
             // DynamoDB's text for this one is not recorded.
             throw new DynamoDbException(ErrorType.IMPORT_NOT_FOUND, "Import not found: " + importArn);
         }
@@ -163,12 +145,7 @@ public final class Imports implements AutoCloseable {
 
     /** ListImports: the imports (into a table, when given), newest first. */
     public List<JobView> list(String tableArn) {
-        List<JobView> all = new ArrayList<>();
-        for (JobRecord r : imports.values()) {
-            if (tableArn == null || tableArn.equals(r.string("TableArn"))) all.add(r);
-        }
-        Collections.reverse(all);
-        return all;
+        return imports.list(tableArn);
     }
 
     // ---- the import itself ------------------------------------------------------------------------
@@ -189,10 +166,10 @@ public final class Imports implements AutoCloseable {
                 return;
             }
             for (String key : keys) {
-                if (closed) return; // still IN_PROGRESS, its table CREATING: the next start runs it again
+                if (imports.closed()) return; // still IN_PROGRESS, its table CREATING: the next start runs it again
                 readObject(r, table, bucket, key);
             }
-            if (closed) return;
+            if (imports.closed()) return;
             engine.backups().finishImport(table.id());
             if (r.number("ErrorCount") == 0) {
                 finish(r, "COMPLETED", null, null);
@@ -201,7 +178,7 @@ public final class Imports implements AutoCloseable {
                         + "imported. Please check CloudWatch error logs for more details.");
             }
         } catch (RuntimeException e) {
-            if (closed) return;
+            if (imports.closed()) return;
             LOG.warning("import " + r.string("ImportArn") + " failed: " + e);
             engine.backups().dropImport(table.id());
             finish(r, "FAILED", "InternalError", String.valueOf(e.getMessage()));
@@ -211,7 +188,7 @@ public final class Imports implements AutoCloseable {
     private void finish(JobRecord r, String status, String failureCode, String failureMessage) {
         r.set("ImportStatus", status).set("EndTime", engine.config().clock().millis()).set("FailureCode", failureCode)
                 .set("FailureMessage", failureMessage);
-        save(r.string("ImportId"), r);
+        imports.save(r.string("ImportId"), r);
         LOG.info("import " + r.string("ImportArn") + " " + status + ": " + r.number("ProcessedItemCount")
                 + " processed, " + r.number("ImportedItemCount") + " imported, " + r.number("ErrorCount") + " errors");
     }
@@ -267,7 +244,7 @@ public final class Imports implements AutoCloseable {
     /** Puts one item, or counts its error; false when the rest of the object is to be skipped. */
     private boolean put(JobRecord r, TableDefinition table, String key, int index, Map<String, AttributeValue> item,
                         RuntimeException error) {
-        if (closed) return false;
+        if (imports.closed()) return false;
         add(r, "ProcessedItemCount", 1);
         current = r;
         if (error == null) {
@@ -275,7 +252,7 @@ public final class Imports implements AutoCloseable {
                 engine.backups().importItem(table, item);
                 add(r, "ImportedItemCount", 1);
                 if (r.number("ImportedItemCount") % 100_000 == 0) {
-                    save(r.string("ImportId"), r);
+                    imports.save(r.string("ImportId"), r);
                     LOG.info("import " + r.string("ImportArn") + ": " + r.number("ImportedItemCount") + " items imported");
                 }
                 return true;
@@ -396,19 +373,11 @@ public final class Imports implements AutoCloseable {
 
     /** Waits for the imports queued so far (tests, the command line). */
     public void awaitIdle() throws Exception {
-        worker.submit(() -> { }).get();
+        imports.awaitIdle();
     }
 
-    /** Stops at the next item: an import cut short stays IN_PROGRESS and starts over at the next start. */
     @Override
     public void close() {
-        closed = true;
-        worker.shutdownNow();
-        try {
-            worker.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        imports.close();
     }
-
 }

@@ -19,7 +19,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,69 +64,42 @@ public final class ItemFormats {
 
         /** A full export's line: the item. */
         public void item(Map<String, AttributeValue> item) throws IOException {
-            if (format == Format.ION) {
-                ion.stepIn(IonType.STRUCT);
-                ion.setFieldName("Item");
-                writeIonItem(ion, item);
-                ion.stepOut();
-                ion.flush();
-                out.write('\n');
-            } else {
-                try (JsonGenerator g = JSON.createGenerator(new NoClose(out))) {
-                    g.writeStartObject();
-                    g.writeFieldName("Item");
-                    AttributeValueJson.writeItem(g, item);
-                    g.writeEndObject();
-                }
-                out.write('\n');
-            }
+            line(Map.of("Item", item));
         }
 
         /** An incremental export's line: when, the keys, and the new and old images when given. */
         public void change(long writeTimestampMicros, Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
                            Map<String, AttributeValue> oldImage) throws IOException {
+            Map<String, Map<String, AttributeValue>> fields = new LinkedHashMap<>();
+            // {"WriteTimestampMicros":{"N":"..."}} in JSON, a decimal in Ion: an item's form either way.
+            fields.put("Metadata", Map.of("WriteTimestampMicros", new AttributeValue.N(DynamoNumber.of(writeTimestampMicros))));
+            fields.put("Keys", keys);
+            if (newImage != null) fields.put("NewImage", newImage);
+            if (oldImage != null) fields.put("OldImage", oldImage);
+            line(fields);
+        }
+
+        /** One line: an object whose members are items, in the format's form, then a newline. */
+        private void line(Map<String, Map<String, AttributeValue>> fields) throws IOException {
             if (format == Format.ION) {
                 ion.stepIn(IonType.STRUCT);
-                ion.setFieldName("Metadata");
-                ion.stepIn(IonType.STRUCT);
-                ion.setFieldName("WriteTimestampMicros");
-                ion.writeDecimal(BigDecimal.valueOf(writeTimestampMicros));
-                ion.stepOut();
-                ion.setFieldName("Keys");
-                writeIonItem(ion, keys);
-                if (newImage != null) {
-                    ion.setFieldName("NewImage");
-                    writeIonItem(ion, newImage);
-                }
-                if (oldImage != null) {
-                    ion.setFieldName("OldImage");
-                    writeIonItem(ion, oldImage);
+                for (Map.Entry<String, Map<String, AttributeValue>> f : fields.entrySet()) {
+                    ion.setFieldName(f.getKey());
+                    writeIonItem(ion, f.getValue());
                 }
                 ion.stepOut();
                 ion.flush();
-                out.write('\n');
             } else {
                 try (JsonGenerator g = JSON.createGenerator(new NoClose(out))) {
                     g.writeStartObject();
-                    g.writeObjectFieldStart("Metadata");
-                    g.writeObjectFieldStart("WriteTimestampMicros");
-                    g.writeStringField("N", Long.toString(writeTimestampMicros));
-                    g.writeEndObject();
-                    g.writeEndObject();
-                    g.writeFieldName("Keys");
-                    AttributeValueJson.writeItem(g, keys);
-                    if (newImage != null) {
-                        g.writeFieldName("NewImage");
-                        AttributeValueJson.writeItem(g, newImage);
-                    }
-                    if (oldImage != null) {
-                        g.writeFieldName("OldImage");
-                        AttributeValueJson.writeItem(g, oldImage);
+                    for (Map.Entry<String, Map<String, AttributeValue>> f : fields.entrySet()) {
+                        g.writeFieldName(f.getKey());
+                        AttributeValueJson.writeItem(g, f.getValue());
                     }
                     g.writeEndObject();
                 }
-                out.write('\n');
             }
+            out.write('\n');
         }
 
         @Override

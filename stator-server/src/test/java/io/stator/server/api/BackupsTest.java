@@ -300,6 +300,16 @@ class BackupsTest {
                 () -> client().createBackup(b -> b.tableName(table).backupName("no spaces")));
         assertErrorMatches("ValidationException", ".*limit.*",
                 () -> client().listBackups(b -> b.limit(0)));
+        assertErrorMatches("ValidationException", ".*limit.*",
+                () -> client().listBackups(b -> b.limit(101)));
+        assertNull(client().listBackups(b -> b.limit(100).tableName(table)).lastEvaluatedBackupArn());
+        // BackupName: 3 to 255 characters, at the edges and one past them.
+        assertErrorMatches("ValidationException", ".*backupName.*",
+                () -> client().createBackup(b -> b.tableName(table).backupName("ab")));
+        assertErrorMatches("ValidationException", ".*backupName.*",
+                () -> client().createBackup(b -> b.tableName(table).backupName("n".repeat(256))));
+        awaitAvailable(client().createBackup(b -> b.tableName(table).backupName("n".repeat(255))).backupDetails()
+                .backupArn());
         assertNull(client().listBackups(b -> b.tableName(table)).lastEvaluatedBackupArn());
     }
 

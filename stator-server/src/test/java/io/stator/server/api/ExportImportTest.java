@@ -194,6 +194,9 @@ class ExportImportTest {
         assertEquals(items, json.itemCount());
         assertEquals(tableSize, json.billedSizeBytes());
         assertTrue(json.exportManifest().startsWith("daily/json/AWSDynamoDB/"), json.exportManifest());
+        // Exactly 100,000 items: one full data file, no empty second one.
+        assertEquals(1, Files.readAllLines(s3.resolve("exports").resolve(json.exportManifest()
+                .replace("manifest-summary.json", "manifest-files.json"))).size());
         assertTrue(Files.exists(s3.resolve("exports").resolve(json.exportManifest().replace("manifest-summary.json", "_started"))));
 
         // A reader that knows only DynamoDB's documented format.
@@ -263,6 +266,13 @@ class ExportImportTest {
                 + "time is less than 15 minutes", () -> client().exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("inc")
                 .exportType(ExportType.INCREMENTAL_EXPORT).incrementalExportSpecification(s -> s.exportFromTime(from)
                         .exportToTime(from.plus(Duration.ofMinutes(5))))));
+        assertErrorMatches("InvalidExportTimeException", ".*more than 24 hours", () -> client().exportTableToPointInTime(b ->
+                b.tableArn(arn).s3Bucket("inc").exportType(ExportType.INCREMENTAL_EXPORT).incrementalExportSpecification(s ->
+                        s.exportFromTime(from).exportToTime(from.plus(Duration.ofHours(24)).plusSeconds(1)))));
+        // Exactly 15 minutes is a period (the export is checked, then left to run).
+        assertEquals(ExportStatus.IN_PROGRESS, client().exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("inc")
+                .exportType(ExportType.INCREMENTAL_EXPORT).incrementalExportSpecification(s -> s.exportFromTime(from)
+                        .exportToTime(from.plus(Duration.ofMinutes(15))))).exportDescription().exportStatus());
         ExportDescription started = client().exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket("inc")
                 .exportType(ExportType.INCREMENTAL_EXPORT).incrementalExportSpecification(s -> s.exportFromTime(from)
                         .exportToTime(to).exportViewType(ExportViewType.NEW_AND_OLD_IMAGES))).exportDescription();
@@ -323,6 +333,23 @@ class ExportImportTest {
         assertEquals(2L, done.errorCount());
         assertEquals(TableStatus.ACTIVE, client().describeTable(b -> b.tableName(table)).table().tableStatus());
         assertEquals(6, scanAll(table).size());
+
+        // An item of exactly 400 KB is imported, one a byte larger is an error (each in its own object:
+        // an error skips the rest of its object). Size: "pk" + "a", "sk" + 1 (a number of one digit is
+        // 2 bytes), "v" + the string.
+        Path sizes = Files.createDirectories(s3.resolve("imports").resolve("sizes"));
+        int atLimit = 409_600 - (2 + 1) - (2 + 2) - 1;
+        Files.writeString(sizes.resolve("a.json"), "{\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"S\":\""
+                + "x".repeat(atLimit) + "\"}}}\n");
+        Files.writeString(sizes.resolve("b.json"), "{\"Item\":{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"},\"v\":{\"S\":\""
+                + "x".repeat(atLimit + 1) + "\"}}}\n");
+        String sizeTable = StatorTestServer.tableName();
+        ImportTableDescription sized = importInto(sizeTable, "imports", "sizes/", InputFormat.DYNAMODB_JSON,
+                InputCompressionType.NONE);
+        assertEquals(2L, sized.processedItemCount());
+        assertEquals(1L, sized.importedItemCount());
+        assertEquals(1L, sized.errorCount());
+        assertEquals(Set.of("a"), scanAll(sizeTable).stream().map(i -> i.get("pk").s()).collect(Collectors.toSet()));
 
         // CSV compressed with ZSTD: the key columns typed as their definitions say, the rest strings,
         // an empty column left out.
@@ -406,6 +433,11 @@ class ExportImportTest {
         assertEquals(ImportStatus.FAILED, failed.importStatus());
         assertEquals("S3NoSuchBucket", failed.failureCode());
         assertErrorMatches("ResourceNotFoundException", ".*", () -> client().describeTable(b -> b.tableName(orphan)));
+
+        // ListExports' MaxResults and ListImports' PageSize: 1 to 25.
+        assertEquals(0, client().listExports(b -> b.tableArn(arn).maxResults(25)).exportSummaries().size());
+        assertErrorMatches("ValidationException", ".*maxResults.*", () -> client().listExports(b -> b.maxResults(26)));
+        assertErrorMatches("ValidationException", ".*pageSize.*", () -> client().listImports(b -> b.pageSize(26)));
 
         enableRecovery(table);
         String token = "same-token";

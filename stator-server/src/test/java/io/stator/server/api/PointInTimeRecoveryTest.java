@@ -249,6 +249,9 @@ class PointInTimeRecoveryTest {
         assertErrorMatches("ValidationException", ".*recoveryPeriodInDays.*",
                 () -> client().updateContinuousBackups(b -> b.tableName(table)
                         .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true).recoveryPeriodInDays(36))));
+        assertErrorMatches("ValidationException", ".*recoveryPeriodInDays.*",
+                () -> client().updateContinuousBackups(b -> b.tableName(table)
+                        .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true).recoveryPeriodInDays(0))));
         assertEquals(35, client().updateContinuousBackups(b -> b.tableName(table)
                         .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)))
                 .continuousBackupsDescription().pointInTimeRecoveryDescription().recoveryPeriodInDays());

@@ -1,0 +1,14 @@
+package io.stator.server.api;
+
+import java.time.Instant;
+
+/** A request's timestamp member: epoch seconds with a fraction, as the SDKs send them. */
+final class Timestamps {
+
+    private Timestamps() {}
+
+    /** The instant, to the millisecond; null for a member not given. */
+    static Instant instant(Double epochSeconds) {
+        return epochSeconds == null ? null : Instant.ofEpochMilli(Math.round(epochSeconds * 1000));
+    }
+}
