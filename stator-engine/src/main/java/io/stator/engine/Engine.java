@@ -95,9 +95,12 @@ public final class Engine implements AutoCloseable {
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
-        indexBuilds.resume();
+        indexBuilds.follow();
         backups.resume();
-        this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, streams::refreshShared) : null;
+        this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, () -> {
+            streams.refreshShared();
+            indexBuilds.follow();
+        }) : null;
     }
 
     /** On shared storage: the catalog refreshed and stale transactions finished, in the background. */

@@ -2,9 +2,12 @@ package io.stator.engine.index;
 
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
+import io.stator.engine.item.RowKeys;
 import io.stator.engine.lock.ItemLocks;
+import io.stator.storage.CommitLostException;
 import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
+import io.stator.storage.RowHeldException;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
@@ -16,8 +19,11 @@ import io.stator.engine.table.IndexDefinition.IndexStatus;
 import io.stator.engine.table.TableDefinition;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,6 +46,15 @@ import java.util.function.Consumer;
  * end with the item's current entry either way, and {@link IndexWrites} keeps the counters
  * exact whatever the order. Work left unfinished by a crash or a shutdown resumes at the next
  * start.
+ *
+ * <p>On storage that several servers share, each server's writes keep the index once it has
+ * read the catalog again (every second, {@link io.stator.engine.shared.SharedUpkeep}), so the
+ * walk starts {@link Catalog#SHARED_SETTLE_MILLIS} after the index appeared, when a write begun
+ * with the older definition has committed; every server that sees a CREATING or DELETING index
+ * runs its build or drop ({@link #follow}), so one that dies mid-way leaves it to the others. A
+ * copy commits only if the item is still as read ({@link WriteBatch#expect}), and skips an
+ * entry already in place (another server's copy or a write's), so the walks of two servers end
+ * with the same entries as one.
  */
 public final class IndexBuilds implements AutoCloseable {
 
@@ -49,6 +64,8 @@ public final class IndexBuilds implements AutoCloseable {
     private final CapacityMeter meter;
     private final IndexPropagator propagator;
     private volatile boolean closed;
+    /** The builds and drops queued or running here, so that one seen again is not run twice at once. */
+    private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
     private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-index-builds");
         t.setDaemon(true);
@@ -64,8 +81,12 @@ public final class IndexBuilds implements AutoCloseable {
         this.propagator = propagator;
     }
 
-    /** Picks up builds and drops that a previous run left unfinished. */
-    public void resume() {
+    /**
+     * Picks up the builds and drops the catalog shows and this server does not run yet: at the
+     * start, those a previous run left unfinished; on shared storage, after each re-read of the
+     * catalog, those another server started too.
+     */
+    public void follow() {
         for (TableDefinition table : catalog.all()) {
             for (IndexDefinition index : table.globalIndexes()) {
                 if (index.status() == IndexStatus.CREATING) backfill(table.name(), index.name());
@@ -76,8 +97,15 @@ public final class IndexBuilds implements AutoCloseable {
 
     /** Copies the table's items into the (CREATING) index, then makes it ACTIVE. */
     public void backfill(String tableName, String indexName) {
-        submit(() -> runBackfill(tableName, indexName),
+        submit("backfill " + taskKey(tableName, indexName), () -> runBackfill(tableName, indexName),
                 e -> System.err.println("stator: building index " + indexName + " of " + tableName + " failed: " + e));
+    }
+
+    /** Names a task by the table's and index's ids: a name may be taken again by a new table or index. */
+    private String taskKey(String tableName, String indexName) {
+        TableDefinition table = catalog.find(tableName);
+        IndexDefinition index = table == null ? null : table.index(indexName);
+        return table == null || index == null ? tableName + "." + indexName : table.id() + "." + index.id();
     }
 
     /**
@@ -85,9 +113,11 @@ public final class IndexBuilds implements AutoCloseable {
      * end it: the storage has logged the fault, and the task runs again from its start a moment
      * later, until the fault is over. Both are safe to run again: a restart resumes them so.
      */
-    private void submit(Runnable task, Consumer<RuntimeException> failed) {
+    private void submit(String name, Runnable task, Consumer<RuntimeException> failed) {
+        if (!scheduled.add(name)) return;
         try {
             executor.execute(() -> {
+                boolean again = false;
                 try {
                     task.run();
                 } catch (StorageFaultException e) {
@@ -97,13 +127,31 @@ public final class IndexBuilds implements AutoCloseable {
                     } catch (InterruptedException interrupted) {
                         return; // closing: the next start resumes the task
                     }
-                    submit(task, failed);
+                    again = true;
                 } catch (RuntimeException e) {
                     failed.accept(e);
+                } finally {
+                    scheduled.remove(name);
                 }
+                if (again) submit(name, task, failed);
             });
         } catch (RejectedExecutionException e) {
             // Closed meanwhile: the next start resumes the task.
+            scheduled.remove(name);
+        }
+    }
+
+    /**
+     * On shared storage, waits until every server has seen the catalog's change (see the class
+     * comment). Real time, not the engine's clock: it waits for servers. False when closing.
+     */
+    private boolean untilEveryServerSees() {
+        if (!storage.shared()) return true;
+        try {
+            Thread.sleep(Catalog.SHARED_SETTLE_MILLIS);
+            return !closed;
+        } catch (InterruptedException e) {
+            return false; // closing: the next start resumes the task
         }
     }
 
@@ -112,6 +160,7 @@ public final class IndexBuilds implements AutoCloseable {
         if (table == null || table.index(indexName) == null) return;
         IndexDefinition index = table.index(indexName);
         locks.awaitWritesInFlight();
+        if (!untilEveryServerSees() || !stillCreating(table.id(), index.id())) return;
         byte[] from = KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         byte[] to = KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         List<byte[]> keys = new ArrayList<>(1024);
@@ -127,10 +176,55 @@ public final class IndexBuilds implements AutoCloseable {
                 if (closed || !stillCreating(table.id(), index.id())) return; // shutting down, or deleted meanwhile
             }
         }
+        if (storage.shared() && !removeStale(table, index)) return;
         // Only a CREATING index becomes ACTIVE: one deleted during its backfill stays DELETING
         // (its drop is queued behind this task, and a restart must still find it DELETING).
         catalog.updateIndexIfPresent(tableName, indexName,
                 i -> i.id() == index.id() && i.status() == IndexStatus.CREATING ? i.withStatus(IndexStatus.ACTIVE, false) : i);
+    }
+
+    /**
+     * On shared storage, removes the entries no item holds any more (and rewrites one whose
+     * projection is behind its item's). Until every server knew the
+     * index, a write on one that did not could replace an item whose entry a write on one that
+     * did had put, leaving that entry behind; every write since keeps the entries exact, so one
+     * walk of the index after the copies, once every server knows it, finds each such entry. An
+     * entry goes only if its item, read again, still does not hold it. False when closing or
+     * when the index is no longer CREATING.
+     */
+    @SuppressWarnings("try") // the item is held, not used
+    private boolean removeStale(TableDefinition table, IndexDefinition index) {
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
+                     KeyLayout.indexUpperBound(table.id(), index.id()), false)) {
+            for (int seen = 1; cursor.next(); seen++) {
+                byte[] entryKey = cursor.key();
+                byte[] rowKey = RowKeys.of(table, ItemCodec.decode(cursor.value()));
+                while (true) {
+                    try (ItemLocks.Held item = locks.lock(rowKey)) {
+                        byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+                        IndexEntry held = stored == null ? null : IndexEntries.entry(table, index, ItemCodec.decode(stored));
+                        boolean itsKey = held != null && Arrays.equals(held.key(), entryKey);
+                        if (itsKey && Arrays.equals(held.value(), cursor.value())) break;
+                        try (WriteBatch batch = storage.newBatch()) {
+                            batch.expect(Keyspace.ITEMS, rowKey, stored);
+                            if (itsKey) batch.put(Keyspace.ITEMS, entryKey, held.value()); // its projection, as it is now
+                            else batch.delete(Keyspace.ITEMS, entryKey);
+                            storage.commit(batch);
+                            break;
+                        } catch (CommitLostException e) {
+                            continue;
+                        } catch (RowHeldException e) {
+                            // Another server's transaction holds the item or the entry: after it.
+                        }
+                    }
+                    if (closed) return false;
+                    sleepQuietly(BACKFILL_THROTTLE_PAUSE_MILLIS);
+                }
+                if (seen % 1024 == 0 && (closed || !stillCreating(table.id(), index.id()))) return false;
+            }
+        }
+        return !closed;
     }
 
     /** Whether the table and this index (by id: a new index may have taken its name) exist, the index still CREATING. */
@@ -153,17 +247,34 @@ public final class IndexBuilds implements AutoCloseable {
                 if (stored == null) return true; // deleted since the walk began: its change is queued
                 IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
                 if (entry == null) return true;
+                if (storage.shared() && Arrays.equals(storage.get(Keyspace.ITEMS, entry.key()), entry.value())) {
+                    return true; // already in place: another server's copy, or a write's
+                }
                 if (meter.backfill(table, index, entry.size())) {
-                    // Not while the propagator applies queued changes: both read the entry before
-                    // writing it with counters (IndexWrites).
-                    return propagator.exclusively(() -> {
-                        try (WriteBatch batch = storage.newBatch()) {
-                            IndexWrites.apply(storage, batch, new HashMap<ByteBuffer, byte[]>(), table.id(), index.id(),
-                                    null, entry.key(), entry.value(), entry.size());
-                            storage.commit(batch);
-                        }
+                    if (!storage.shared()) {
+                        // Not while the propagator applies queued changes: both read the entry
+                        // before writing it with counters (IndexWrites).
+                        return propagator.exclusively(() -> {
+                            try (WriteBatch batch = storage.newBatch()) {
+                                IndexWrites.apply(storage, batch, new HashMap<ByteBuffer, byte[]>(), table.id(), index.id(),
+                                        null, entry.key(), entry.value(), entry.size());
+                                storage.commit(batch);
+                            }
+                            return true;
+                        });
+                    }
+                    // The item's writes commit its entries with it, from every server: the copy
+                    // commits only if the item is still as read, else it reads it again.
+                    try (WriteBatch batch = storage.newBatch()) {
+                        batch.expect(Keyspace.ITEMS, rowKey, stored);
+                        batch.put(Keyspace.ITEMS, entry.key(), entry.value());
+                        storage.commit(batch);
                         return true;
-                    });
+                    } catch (CommitLostException e) {
+                        continue;
+                    } catch (RowHeldException e) {
+                        // Another server's transaction holds the item or the entry: after it.
+                    }
                 }
             }
             if (closed) return false;
@@ -183,10 +294,10 @@ public final class IndexBuilds implements AutoCloseable {
 
     /** Deletes the (DELETING) index's entries and counters, then the index itself. */
     public void drop(String tableName, String indexName) {
-        submit(() -> {
+        submit("drop " + taskKey(tableName, indexName), () -> {
             TableDefinition table = catalog.find(tableName);
             IndexDefinition index = table == null ? null : table.index(indexName);
-            if (index == null) return;
+            if (index == null || !untilEveryServerSees()) return;
             storage.deleteRange(Keyspace.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
                     KeyLayout.indexUpperBound(table.id(), index.id()));
             catalog.counters().dropIndex(table.id(), index.id());

@@ -439,14 +439,27 @@ public final class SharedStorage implements Storage {
 
     @Override
     public void deleteRange(Keyspace keyspace, byte[] from, byte[] to) {
-        if (keyspace == Keyspace.ITEMS) {
+        if (keyspace == Keyspace.ITEMS && from.length == RowKeyFraming.KIND_OFFSET) {
             // The engine drops a whole table's rows (Catalog.delete): the backend's table goes.
             store.dropTable(RowKeyFraming.tableId(from));
+        } else if (keyspace == Keyspace.ITEMS) {
+            // One index's rows (IndexBuilds' drop), over every collection: each row deleted, its
+            // envelope too, since no one reads a dropped index's rows again (index ids are never
+            // reused).
+            deleteIndexRows(RowKeyFraming.tableId(from), RowKeyFraming.kind(from));
         } else if (keyspace == Keyspace.STREAM_RECORDS) {
             if (!sameShard(from, to)) throw new IllegalArgumentException("stream records are deleted shard by shard");
             deleteRows(streamRow(from), streamRow(from), streamRow(to));
         } else if (isMeta(keyspace)) {
             deleteRows(metaRow(keyspace, new byte[0]), metaRow(keyspace, from), metaRow(keyspace, to));
+        }
+    }
+
+    private void deleteIndexRows(long tableId, int kind) {
+        try (Cursor c = store.scan(tableId, kind, 0, 0, null, Consistency.STRONG)) {
+            while (c.next()) {
+                while (!store.commit(List.of(), List.of(new Change(c.key(), null)))) Thread.onSpinWait();
+            }
         }
     }
 

@@ -40,6 +40,14 @@ import java.util.function.UnaryOperator;
  */
 public final class Catalog {
 
+    /**
+     * On storage that several servers share, how long after a change of the catalog every server
+     * has re-read it (each does every second, {@code shared/SharedUpkeep}) and a write begun
+     * with the older definition has committed: background work that needs every server's writes
+     * to follow a change (an index's backfill, Time to Live's first walk) starts after it.
+     */
+    public static final long SHARED_SETTLE_MILLIS = 5_000;
+
     private static final byte TABLE_ROW = 'T';
     private static final byte NEXT_ID_ROW = 'N';
     private static final byte DROPPED_ROW = 'D';
@@ -223,7 +231,6 @@ public final class Catalog {
                     draft.lastUpdateToPayPerRequestDateTime = draft.creationDateTime;
                 }
                 TableDefinition table = draft.build();
-                refuseUnshared(null, table);
                 byte[] row = TableCodec.encode(table);
                 byte[] next = ByteBuffer.allocate(8).putLong(nextId + 1).array();
                 storage.createTable(table.id());
@@ -310,7 +317,6 @@ public final class Catalog {
                 if (current == null) return null;
                 TableDefinition updated = change.apply(current);
                 if (updated == current) return current;
-                refuseUnshared(current, updated);
                 byte[] row = TableCodec.encode(updated);
                 try (WriteBatch batch = storage.newBatch()) {
                     batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
@@ -396,28 +402,6 @@ public final class Catalog {
             batch.delete(Keyspace.CATALOG, droppedRow);
             storage.commit(batch);
         }
-    }
-
-    /**
-     * What shared storage does not keep yet (docs/storage-contract.md, "Built so far"): global
-     * secondary indexes added to or deleted from an existing table (a backfill and a range
-     * deletion that every server's writers would have to see at once) are refused there, before
-     * anything is written, rather than accepted and left undone.
-     *
-     * @param before the table as it was, or null for a new one
-     */
-    private void refuseUnshared(TableDefinition before, TableDefinition after) {
-        if (!storage.shared()) return;
-        if (before != null && !indexNames(before.globalIndexes()).equals(indexNames(after.globalIndexes()))) {
-            throw DynamoDbException.validation("Adding or deleting global secondary indexes is not supported by this"
-                    + " server's storage (shared storage, such as Cassandra) yet");
-        }
-    }
-
-    private static Set<String> indexNames(List<IndexDefinition> indexes) {
-        Set<String> names = new HashSet<>();
-        for (IndexDefinition i : indexes) names.add(i.name());
-        return names;
     }
 
     private static byte[] tableRow(String name) {

@@ -182,20 +182,17 @@ public final class Expirer implements AutoCloseable {
      * On shared storage, how long the walk of an ENABLING table must still wait (0: none): the
      * index is kept by the writes of servers that know the table is ENABLING, and every server
      * re-reads the catalog each second (SharedUpkeep), so the walk starts once a write begun
-     * before that has had time to commit, {@link #SHARED_CATALOG_SETTLE_MILLIS} after this server
+     * before that has had time to commit, {@link #Catalog.SHARED_SETTLE_MILLIS} after this server
      * first saw the table ENABLING. Real time, not the engine's clock: it waits for servers.
      */
     private long untilEveryServerSees(TableDefinition table) {
         if (!storage.shared()) return 0;
         long firstSeen = enablingSince.computeIfAbsent(table.id(), id -> System.nanoTime());
         long waited = (System.nanoTime() - firstSeen) / 1_000_000;
-        if (waited < SHARED_CATALOG_SETTLE_MILLIS) return SHARED_CATALOG_SETTLE_MILLIS - waited;
+        if (waited < Catalog.SHARED_SETTLE_MILLIS) return Catalog.SHARED_SETTLE_MILLIS - waited;
         enablingSince.remove(table.id());
         return 0;
     }
-
-    /** See {@link #untilEveryServerSees}. */
-    static final long SHARED_CATALOG_SETTLE_MILLIS = 5_000;
 
     /** When this server first saw each table ENABLING (shared storage only). */
     private final Map<Long, Long> enablingSince = new HashMap<>();

@@ -19,6 +19,7 @@ import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.streams.Streams;
+import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.UpdateTableSpec;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
@@ -31,6 +32,7 @@ import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.TransactionCanceledException;
 import io.stator.engine.Items;
 import io.stator.storage.CollectionStore;
+import io.stator.storage.Cursor;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -73,9 +75,11 @@ public abstract class SharedEngineContract {
     /** Transfers by each of four writers. */
     protected int transfersPerWriter() { return 60; }
 
+    private CollectionStore store;
+
     @BeforeEach
     void open() {
-        CollectionStore store = openStore();
+        store = openStore();
         a = engineOn(store);
         b = engineOn(store);
     }
@@ -363,17 +367,95 @@ public abstract class SharedEngineContract {
         }
     }
 
+    /** Items of the table a global index is added to while both servers write. */
+    protected int backfilledItems() { return 200; }
+
     @Test
-    void whatSharedStorageDoesNotKeepYetIsRefusedBeforeAnythingIsWritten() {
-        TableDefinition table = TestEngine.createTable(a, "g", false, null, null);
-        DynamoDbException gsi = assertThrows(DynamoDbException.class, () -> a.tables().update(new UpdateTableSpec("g",
+    void aGlobalIndexAddedWhileBothServersWriteHoldsExactlyEachItemsEntryAndGoesWhenDeleted() throws Exception {
+        TableDefinition table = TestEngine.createTable(a, "grown", false, null, null);
+        int items = backfilledItems();
+        for (int i = 0; i < items; i++) {
+            a.items().write(ItemWrite.put(table, i % 5 == 4 ? item("pk", "k" + i, "v", i)
+                    : item("pk", "k" + i, "gpk", "g" + i % 3, "gsk", i, "v", i), null, ReturnValues.NONE, false, false));
+        }
+        // Writers on both servers move items between groups (or out of the index) from before
+        // the index exists until after it is ACTIVE; each write looks the table up, as a request does.
+        AtomicBoolean stop = new AtomicBoolean();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> writers = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            Engine e = w % 2 == 0 ? a : b;
+            Random random = new Random(w);
+            writers.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; !stop.get(); i++) {
+                        String id = "k" + random.nextInt(items);
+                        int group = random.nextInt(4);
+                        e.items().write(ItemWrite.put(e.catalog().find("grown"), group == 3 ? item("pk", id, "v", i)
+                                : item("pk", id, "gpk", "g" + group, "gsk", i, "v", i), null, ReturnValues.NONE, false, false));
+                    }
+                } catch (Throwable x) {
+                    failures.add(x);
+                }
+            }));
+        }
+        Thread.sleep(300);
+        a.tables().update(new UpdateTableSpec("grown",
                 List.of(new AttributeDefinition("gpk", AttributeValue.Type.S), new AttributeDefinition("gsk", AttributeValue.Type.N)),
                 null, null, null, List.of(new GlobalIndexUpdate(TestEngine.globalIndex("byGroup"), null, null)),
-                null, null, null, null, null)));
-        assertEquals(ErrorType.VALIDATION, gsi.type());
-        assertTrue(gsi.getMessage().startsWith("Adding or deleting global secondary indexes is not supported"), gsi.getMessage());
-        assertTrue(a.catalog().find("g").globalIndexes().isEmpty());
-        assertEquals(table.id(), a.catalog().find("g").id());
+                null, null, null, null, null));
+        awaitIndex("grown", IndexDefinition.IndexStatus.ACTIVE);
+        Thread.sleep(300);
+        stop.set(true);
+        for (Thread t : writers) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+
+        Map<String, Map<String, AttributeValue>> expected = new LinkedHashMap<>();
+        for (int i = 0; i < items; i++) {
+            Map<String, AttributeValue> final_ = a.items().get(table, item("pk", "k" + i), true, null).item();
+            if (final_.containsKey("gpk")) expected.put("k" + i, final_);
+        }
+        for (Engine e : List.of(a, b)) {
+            TableDefinition t = e.catalog().find("grown");
+            Map<String, Map<String, AttributeValue>> indexed = new LinkedHashMap<>();
+            for (int group = 0; group < 3; group++) {
+                Map<String, AttributeValue> start = null;
+                do {
+                    Page page = e.items().query(t, new QuerySpec("byGroup", Map.of("gpk", new KeyCondition("EQ",
+                            List.of(new AttributeValue.S("g" + group)))), null, false, null, null, start, 1000, true, false));
+                    for (Map<String, AttributeValue> i : page.items()) {
+                        String id = ((AttributeValue.S) i.get("pk")).value();
+                        Map<String, AttributeValue> was = indexed.put(id, i);
+                        assertNull(was, "one entry per item: " + id + ": " + was + " and " + i + " (in g" + group
+                                + "), the item " + e.items().get(t, item("pk", id), true, null).item());
+                    }
+                    start = page.lastEvaluatedKey();
+                } while (start != null);
+            }
+            assertEquals(expected, indexed);
+        }
+
+        int indexId = a.catalog().find("grown").index("byGroup").id();
+        b.tables().update(new UpdateTableSpec("grown", null, null, null, null,
+                List.of(new GlobalIndexUpdate(null, null, "byGroup")), null, null, null, null, null));
+        awaitIndex("grown", null);
+        try (Cursor rows = store.scan(table.id(), indexId, 0, 0, null, CollectionStore.Consistency.STRONG)) {
+            assertTrue(!rows.next(), "a deleted index's rows are gone");
+        }
+        assertTrue(a.items().get(table, item("pk", "k0"), true, null).item() != null, "the table's items stay");
+    }
+
+    /** Waits until both servers see the table's index "byGroup" in that status (null: gone). */
+    private void awaitIndex(String tableName, IndexDefinition.IndexStatus status) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        for (Engine e : List.of(a, b)) {
+            while (true) {
+                IndexDefinition index = e.catalog().find(tableName).index("byGroup");
+                if (status == null ? index == null : index != null && index.status() == status) break;
+                assertTrue(System.nanoTime() < deadline, "index byGroup still " + (index == null ? "absent" : index.status()));
+                Thread.sleep(50);
+            }
+        }
     }
 
     /** Updates by each of four writers, two per server, in the streams test. */
@@ -388,8 +470,20 @@ public abstract class SharedEngineContract {
         b.catalog().refresh();
         b.streams().refreshShared();
         int perWriter = streamWritesPerWriter();
-        fromBothServers("streamed", perWriter,
-                (e, t, random, i) -> e.items().write(increment(t, item("pk", "k" + random.nextInt(3)))));
+        fromBothServers("streamed", perWriter, (e, t, random, i) -> {
+            Map<String, AttributeValue> key = item("pk", "k" + random.nextInt(3));
+            while (true) {
+                try {
+                    e.items().write(increment(t, key));
+                    return;
+                } catch (DynamoDbException x) {
+                    // Four writers on three items: one may wait out another server's commit of its
+                    // item and shard head (a few seconds at most) and answer TransactionConflict,
+                    // having written nothing; a client tries again, as DynamoDB's guide says.
+                    if (x.type() != ErrorType.TRANSACTION_CONFLICT) throw x;
+                }
+            }
+        });
 
         // Every shard read from its start, from the server that did not enable the stream.
         String arn = b.streams().list("streamed", null, 10).streams().get(0).streamArn();

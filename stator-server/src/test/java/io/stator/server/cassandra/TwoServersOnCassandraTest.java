@@ -34,7 +34,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
+import software.amazon.awssdk.services.dynamodb.model.DeleteGlobalSecondaryIndexAction;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.Projection;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.Get;
 import software.amazon.awssdk.services.dynamodb.model.ItemResponse;
@@ -217,6 +228,95 @@ class TwoServersOnCassandraTest {
         assertEquals(60, succeeded.get());
         assertEquals(60, number(servers[0].getItem(b -> b.tableName(table).key(key("counter")).consistentRead(true))
                 .item(), "n"), refused.get() + " increments refused on the way");
+    }
+
+    // ---- a global index added and deleted while both servers write --------------------------------
+
+    @Test
+    void aGlobalIndexAddedThroughOneServerWhileBothWriteIsExactAndGoesWhenDeletedThroughTheOther() throws Exception {
+        DynamoDbClient[] servers = {server(), server()};
+        String table = StatorTestServer.tableName();
+        StatorTestServer.createTable(servers[0], table);
+        int items = 24;
+        for (int i = 0; i < items; i++) {
+            servers[i % 2].putItem(grouped(table, "k" + i, i % 4, i));
+        }
+        // One writer per server moves items between groups (group 3: out of the index) from before
+        // the index exists until after it is ACTIVE.
+        AtomicBoolean writing = new AtomicBoolean(true);
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> writers = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            DynamoDbClient client = servers[w];
+            Random random = new Random(w);
+            int writer = w;
+            writers.add(Thread.ofPlatform().start(() -> {
+                for (int i = 0; writing.get(); i++) {
+                    try {
+                        client.putItem(grouped(table, "k" + random.nextInt(items), random.nextInt(4), i * 2 + writer));
+                    } catch (RuntimeException e) {
+                        failures.add(e.toString());
+                        return;
+                    }
+                }
+            }));
+        }
+        Thread.sleep(500);
+        servers[1].updateTable(b -> b.tableName(table)
+                .attributeDefinitions(AttributeDefinition.builder().attributeName("group").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("at").attributeType(ScalarAttributeType.N).build())
+                .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder().create(CreateGlobalSecondaryIndexAction.builder()
+                        .indexName("byGroup").keySchema(KeySchemaElement.builder().attributeName("group").keyType(KeyType.HASH).build(),
+                                KeySchemaElement.builder().attributeName("at").keyType(KeyType.RANGE).build())
+                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build()).build()).build()));
+        for (DynamoDbClient client : servers) awaitIndex(client, table, IndexStatus.ACTIVE);
+        Thread.sleep(500);
+        writing.set(false);
+        for (Thread t : writers) t.join();
+        assertTrue(failures.isEmpty(), failures.toString());
+
+        Map<String, Map<String, AttributeValue>> expected = new java.util.TreeMap<>();
+        for (int i = 0; i < items; i++) {
+            String id = "k" + i;
+            Map<String, AttributeValue> item = servers[0].getItem(b -> b.tableName(table).key(key(id)).consistentRead(true)).item();
+            if (item.containsKey("group")) expected.put(id, item);
+        }
+        for (DynamoDbClient client : servers) {
+            Map<String, Map<String, AttributeValue>> indexed = new java.util.TreeMap<>();
+            for (int group = 0; group < 3; group++) {
+                String g = "g" + group;
+                client.queryPaginator(b -> b.tableName(table).indexName("byGroup").keyConditionExpression("#g = :g")
+                        .expressionAttributeNames(Map.of("#g", "group")).expressionAttributeValues(Map.of(":g", AttributeValue.fromS(g))))
+                        .items().forEach(i -> assertEquals(null, indexed.put(i.get("id").s(), i), "one entry per item: " + i));
+            }
+            assertEquals(expected, indexed);
+        }
+
+        servers[0].updateTable(b -> b.tableName(table).globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+                .delete(DeleteGlobalSecondaryIndexAction.builder().indexName("byGroup").build()).build()));
+        for (DynamoDbClient client : servers) awaitIndex(client, table, null);
+        assertEquals(items, servers[1].scan(b -> b.tableName(table).consistentRead(true)).count());
+    }
+
+    private static java.util.function.Consumer<software.amazon.awssdk.services.dynamodb.model.PutItemRequest.Builder> grouped(
+            String table, String id, int group, int at) {
+        Map<String, AttributeValue> item = group == 3
+                ? Map.of("id", AttributeValue.fromS(id), "at", AttributeValue.fromN(Integer.toString(at)))
+                : Map.of("id", AttributeValue.fromS(id), "group", AttributeValue.fromS("g" + group),
+                        "at", AttributeValue.fromN(Integer.toString(at)));
+        return b -> b.tableName(table).item(item);
+    }
+
+    /** Waits (two minutes at most) until the server describes the index in that status, or (null) no longer. */
+    private static void awaitIndex(DynamoDbClient client, String table, IndexStatus status) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            List<GlobalSecondaryIndexDescription> indexes = client.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes();
+            IndexStatus now = indexes.isEmpty() ? null : indexes.get(0).indexStatus();
+            if (now == status) return;
+            assertTrue(System.nanoTime() < deadline, "index still " + now);
+            Thread.sleep(200);
+        }
     }
 
     // ---- a node killed under load -------------------------------------------------------------------

@@ -44,4 +44,7 @@ class CassandraSharedEngineTest extends SharedEngineContract {
 
     @Override
     protected int streamWritesPerWriter() { return 12; }
+
+    @Override
+    protected int backfilledItems() { return 30; }
 }
