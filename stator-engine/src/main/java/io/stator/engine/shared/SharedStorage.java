@@ -18,9 +18,12 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -47,8 +50,9 @@ import java.util.function.Function;
  *       so that a record commits in its item's transaction, with its shard's head row
  *       (StreamRecords numbers a shard's records through it); a range of them ends at a record
  *       still held undecided. The streams' catalog is one more reserved collection.</li>
- *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount and TableSizeBytes stay
- *       0, item-collection sizes unchecked), and the key space of global-index propagation
+ *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount, TableSizeBytes and the
+ *       indexes' figures are counted again by a walk after writes, {@link #takeWrittenTables};
+ *       item-collection sizes unchecked), and the key space of global-index propagation
  *       (the pipeline writes global entries with their item there instead): reads find them
  *       empty and a batch that writes them is refused.</li>
  * </ul>
@@ -348,6 +352,21 @@ public final class SharedStorage implements Storage {
         return keyspace == Keyspace.ITEMS ? key : keyspace == Keyspace.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
     }
 
+    /** The tables whose rows (items, index entries) batches wrote, since {@link #takeWrittenTables}. */
+    private final Set<Long> writtenTables = ConcurrentHashMap.newKeySet();
+
+    /**
+     * The tables whose items or index entries were written (or tried) since the last call: their
+     * counters are counted again (SharedUpkeep), as commits here cannot add to them.
+     */
+    public Set<Long> takeWrittenTables() {
+        Set<Long> taken = new HashSet<>();
+        for (Long id : writtenTables) {
+            if (writtenTables.remove(id)) taken.add(id);
+        }
+        return taken;
+    }
+
     @Override
     public void commit(WriteBatch writeBatch) {
         Batch batch = (Batch) writeBatch;
@@ -356,6 +375,7 @@ public final class SharedStorage implements Storage {
         for (Map.Entry<Key, Write> w : batch.writes.entrySet()) {
             Keyspace k = w.getValue().keyspace();
             (isTransactional(k) ? items : meta).add(w.getKey().bytes());
+            if (k == Keyspace.ITEMS) writtenTables.add(RowKeyFraming.tableId(w.getKey().bytes()));
         }
         // Expectations of rows the batch does not write (a ConditionCheck's item) join its rows.
         for (Key k : batch.expected.keySet()) {

@@ -1,7 +1,11 @@
 package io.stator.engine.table;
 
+import io.stator.core.item.ItemCodec;
+import io.stator.core.key.KeyLayout;
 import io.stator.storage.Counters;
+import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
+import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
@@ -107,6 +111,44 @@ public final class TableCounters {
             batch.put(Keyspace.COUNTERS, indexKey(tableId, PARTITIONS, indexId), b.array());
             storage.commit(batch);
         }
+    }
+
+    /**
+     * Counts the table's items and each secondary index's entries again, by a walk of each, and
+     * replaces the counters with what it found: how storage that several servers share keeps
+     * ItemCount, TableSizeBytes and IndexSizeBytes, since its commits cannot add to a counter
+     * (engine/shared/SharedUpkeep runs it for the tables written since, as DynamoDB refreshes these
+     * figures from time to time). Not for storage whose writes add to the counters: a write
+     * between the walk and the replacement would be lost from them. Item collections' sizes are
+     * not counted.
+     */
+    public void recount(TableDefinition table) {
+        long[] items = walk(table.id(), 0);
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.put(Keyspace.COUNTERS, key(table.id(), ITEM_COUNT), Counters.encode(items[0]));
+            batch.put(Keyspace.COUNTERS, key(table.id(), SIZE_BYTES), Counters.encode(items[1]));
+            for (IndexDefinition index : table.indexes()) {
+                long[] entries = walk(table.id(), index.id());
+                batch.put(Keyspace.COUNTERS, indexKey(table.id(), INDEX_ITEM_COUNT, index.id()), Counters.encode(entries[0]));
+                batch.put(Keyspace.COUNTERS, indexKey(table.id(), INDEX_SIZE_BYTES, index.id()), Counters.encode(entries[1]));
+            }
+            storage.commit(batch);
+        }
+    }
+
+    /** The rows of the table (index id 0) or of one index, and the sum of their sizes. */
+    private long[] walk(long tableId, int indexId) {
+        long rows = 0;
+        long bytes = 0;
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor c = storage.range(snapshot, Keyspace.ITEMS, KeyLayout.indexPrefix(tableId, indexId),
+                     KeyLayout.indexUpperBound(tableId, indexId), false)) {
+            while (c.next()) {
+                rows++;
+                bytes += ItemCodec.measure(c.value(), null).itemSize();
+            }
+        }
+        return new long[] {rows, bytes};
     }
 
     /** Drops a deleted table's counters. */

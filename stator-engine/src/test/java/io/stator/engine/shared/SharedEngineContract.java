@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.model.AttributeValue;
+import io.stator.core.item.ItemSize;
 import io.stator.core.model.DynamoNumber;
 import io.stator.engine.Engine;
 import io.stator.engine.capacity.CapacityMeter;
@@ -20,6 +21,7 @@ import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.UpdateTableSpec;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
@@ -454,6 +456,46 @@ public abstract class SharedEngineContract {
                 if (status == null ? index == null : index != null && index.status() == status) break;
                 assertTrue(System.nanoTime() < deadline, "index byGroup still " + (index == null ? "absent" : index.status()));
                 Thread.sleep(50);
+            }
+        }
+    }
+
+    @Test
+    void itemCountsAndSizesFollowWhatBothServersWroteAfterAFewSeconds() throws Exception {
+        TableDefinition table = TestEngine.createTable(a, "counted", false, List.of(TestEngine.globalIndex("byGroup")), null);
+        int items = 12;
+        fromBothServers("counted", 3, (e, t, random, i) -> {
+            String id = "k" + random.nextInt(items);
+            Map<String, AttributeValue> written = random.nextInt(3) == 0 ? item("pk", id, "v", "x".repeat(i * 10))
+                    : item("pk", id, "gpk", "g" + random.nextInt(2), "gsk", i, "v", "x".repeat(i * 10));
+            e.items().write(ItemWrite.put(t, written, null, ReturnValues.NONE, false, false));
+        });
+        a.items().write(ItemWrite.delete(table, item("pk", "k0"), null, ReturnValues.NONE, false));
+        long count = 0;
+        long bytes = 0;
+        long entries = 0;
+        long entryBytes = 0;
+        for (int i = 0; i < items; i++) {
+            Map<String, AttributeValue> stored = a.items().get(table, item("pk", "k" + i), true, null).item();
+            if (stored == null) continue;
+            count++;
+            bytes += ItemSize.of(stored);
+            if (stored.containsKey("gpk")) {
+                entries++;
+                entryBytes += ItemSize.of(stored); // the index projects ALL
+            }
+        }
+        int indexId = table.index("byGroup").id();
+        List<Long> expected = List.of(count, bytes, entries, entryBytes);
+        long deadline = System.nanoTime() + 90_000_000_000L;
+        for (Engine e : List.of(a, b)) {
+            TableCounters counters = e.catalog().counters();
+            while (true) {
+                List<Long> counted = List.of(counters.itemCount(table.id()), counters.sizeBytes(table.id()),
+                        counters.indexItemCount(table.id(), indexId), counters.indexSizeBytes(table.id(), indexId));
+                if (counted.equals(expected)) break;
+                assertTrue(System.nanoTime() < deadline, "counted " + counted + ", expected " + expected);
+                Thread.sleep(200);
             }
         }
     }

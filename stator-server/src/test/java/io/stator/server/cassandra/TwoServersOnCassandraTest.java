@@ -291,6 +291,17 @@ class TwoServersOnCassandraTest {
             }
             assertEquals(expected, indexed);
         }
+        // ItemCount (the table's and the index's), counted again after the writes: within seconds.
+        for (DynamoDbClient client : servers) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (true) {
+                var described = client.describeTable(b -> b.tableName(table)).table();
+                List<Long> counts = List.of(described.itemCount(), described.globalSecondaryIndexes().get(0).itemCount());
+                if (counts.equals(List.of((long) items, (long) expected.size()))) break;
+                assertTrue(System.nanoTime() < deadline, "ItemCount " + counts + ", expected " + items + " and " + expected.size());
+                Thread.sleep(500);
+            }
+        }
 
         servers[0].updateTable(b -> b.tableName(table).globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
                 .delete(DeleteGlobalSecondaryIndexAction.builder().indexName("byGroup").build()).build()));
