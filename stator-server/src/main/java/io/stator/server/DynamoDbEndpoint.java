@@ -15,8 +15,10 @@ import io.stator.server.access.AccessControl;
 import io.stator.server.access.Authorizer;
 import io.stator.server.api.Actions;
 import io.stator.server.auth.Caller;
+import io.stator.server.http.ContentCodings;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
+import io.stator.server.http.NettyHttpServer;
 import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.server.metrics.RequestMetrics;
 import io.stator.server.protocol.AttributeValueJson;
@@ -112,7 +114,7 @@ public final class DynamoDbEndpoint {
 
     public HttpReply handle(HttpRequestData request) {
         if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
-        HttpReply reply = respond(request);
+        HttpReply reply = compressed(respond(request), request);
         reply.header("x-amzn-RequestId", requestId());
         reply.header("x-amz-crc32", Long.toString(crc32(reply.body())));
         String origin = request.header("origin");
@@ -121,6 +123,16 @@ public final class DynamoDbEndpoint {
             reply.header("Access-Control-Expose-Headers", "x-amzn-RequestId,x-amz-crc32");
         }
         return reply;
+    }
+
+    /** The reply compressed as the client allows, when it is large enough (see {@link ContentCodings}). */
+    private static HttpReply compressed(HttpReply reply, HttpRequestData request) {
+        if (reply.status() != 200 || reply.body().length <= ContentCodings.RESPONSE_THRESHOLD) return reply;
+        String coding = ContentCodings.negotiate(request.lastHeader("accept-encoding"));
+        if (coding == null) return reply;
+        HttpReply compressed = new HttpReply(reply.status(), ContentCodings.encode(coding, reply.body()));
+        for (String[] h : reply.headers()) compressed.header(h[0], h[1]);
+        return compressed.header("Content-Encoding", coding);
     }
 
     private HttpReply respond(HttpRequestData request) {
@@ -138,17 +150,25 @@ public final class DynamoDbEndpoint {
             return new HttpReply(200, healthLine).header("Content-Type", "text/plain");
         }
         String contentType = mediaType(request.header("content-type"));
-        boolean hasBody = request.body().length > 0;
-        if (!method.equals("POST") || (hasBody && !isJsonContentType(contentType))) {
+        if (!method.equals("POST") || (request.body().length > 0 && !isJsonContentType(contentType))) {
             return new HttpReply(404, UNKNOWN_OPERATION_404).header("Content-Type", "text/plain");
         }
         String replyType = X_AMZ_JSON_1_0.equals(contentType) || X_AMZ_JSON_1_1.equals(contentType)
                 ? contentType : "application/json";
+        byte[] requestBody;
+        try {
+            requestBody = ContentCodings.decode(request.header("content-encoding"), request.body(),
+                    NettyHttpServer.MAX_REQUEST_BYTES);
+        } catch (ContentCodings.TooLargeException e) {
+            return new HttpReply(413, new byte[0]);
+        } catch (ContentCodings.UndecodableException e) {
+            return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
+        }
         long started = System.nanoTime();
         Dispatch dispatch = new Dispatch();
         byte[] body;
         try {
-            body = execute(request, hasBody, dispatch);
+            body = execute(request, requestBody, dispatch);
         } catch (DynamoDbException e) {
             failed(dispatch, e);
             return error(e, replyType);
@@ -226,7 +246,9 @@ public final class DynamoDbEndpoint {
         });
     }
 
-    private byte[] execute(HttpRequestData request, boolean hasBody, Dispatch dispatch) throws DynamoDbException {
+    /** @param body the request's body, decoded (the signature covers it as sent) */
+    private byte[] execute(HttpRequestData request, byte[] body, Dispatch dispatch) throws DynamoDbException {
+        boolean hasBody = body.length > 0;
         String target = request.header("x-amz-target");
         ServiceModel.Operation operation = null;
         if (target != null && target.startsWith(TARGET_PREFIX)) {
@@ -235,11 +257,11 @@ public final class DynamoDbEndpoint {
             operation = streamsModel.operation(target.substring(STREAMS_TARGET_PREFIX.length()));
         }
         if (operation == null) {
-            if (hasBody) checkWellFormed(request.body());
+            if (hasBody) checkWellFormed(body);
             throw DynamoDbException.unknownOperation(null);
         }
         dispatch.operation = operation.name();
-        RequestReader.Parsed parsed = hasBody ? RequestReader.parse(request.body(), operation.input()) : null;
+        RequestReader.Parsed parsed = hasBody ? RequestReader.parse(body, operation.input()) : null;
         Caller caller = authenticator.authenticate(request);
         if (!hasBody) throw DynamoDbException.serialization(null);
         ModelStructure input = parsed.request();
@@ -248,15 +270,15 @@ public final class DynamoDbEndpoint {
             throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
         }
         Constraints.check(input, operation.input());
-        ResponseBody body = new ResponseBody();
-        dispatch.response = body;
+        ResponseBody response = new ResponseBody();
+        dispatch.response = response;
         try {
             actions.execute(operation.name(), input,
-                    accessControl == null ? Authorizer.UNCHECKED : accessControl.authorizer(caller.accessKeyId()), body);
+                    accessControl == null ? Authorizer.UNCHECKED : accessControl.authorizer(caller.accessKeyId()), response);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return body.finish();
+        return response.finish();
     }
 
     private static void checkWellFormed(byte[] body) {

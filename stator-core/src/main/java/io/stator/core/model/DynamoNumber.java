@@ -60,7 +60,10 @@ public final class DynamoNumber implements Comparable<DynamoNumber> {
 
     /**
      * Parses a number as DynamoDB does, throwing DynamoDB's ValidationException for text that is
-     * not a number, or a number out of range or too precise.
+     * not a number, or a number out of range or too precise. A leading '+' is a sign, as on
+     * DynamoDB, which stores the number normalised ("+5" reads back as "5": nubo-db/dynoxide#109,
+     * captured against DynamoDB; scylladb test/alternator/test_number.py accepts "+3" there too);
+     * spaces, "NaN" and "Infinity" are not numbers.
      */
     public static DynamoNumber parse(String text) {
         if (text == null || text.isEmpty()) {
@@ -69,8 +72,8 @@ public final class DynamoNumber implements Comparable<DynamoNumber> {
         int n = text.length();
         int i = 0;
         boolean negative = false;
-        if (text.charAt(0) == '-') {
-            negative = true;
+        if (text.charAt(0) == '-' || text.charAt(0) == '+') {
+            negative = text.charAt(0) == '-';
             i++;
         }
         int intStart = i;

@@ -5,6 +5,8 @@ import io.stator.core.item.ItemCodec;
 import io.stator.core.item.ItemSize;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
+import io.stator.core.model.Utf8;
+import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.IndexDefinition.KeyAttribute;
 import io.stator.engine.table.KeySchema;
@@ -27,9 +29,9 @@ public final class IndexEntries {
     /** The item's entry in the index, or null when the item is absent or not in the index. */
     public static IndexEntry entry(TableDefinition table, IndexDefinition index, Map<String, AttributeValue> item) {
         if (item == null) return null;
-        List<AttributeValue> partition = parts(index.partitionKey(), item);
+        List<AttributeValue> partition = parts(index.partitionKey(), item, PrimaryKeys.MAX_PARTITION_KEY_BYTES);
         if (partition == null) return null;
-        List<AttributeValue> sort = parts(index.sortKey(), item);
+        List<AttributeValue> sort = parts(index.sortKey(), item, PrimaryKeys.MAX_SORT_KEY_BYTES);
         if (sort == null) return null;
         KeySchema tableKey = table.keySchema();
         byte[] key = KeyLayout.encodeIndexEntryKey(table.id(), index.id(), partition, sort,
@@ -38,14 +40,41 @@ public final class IndexEntries {
         return new IndexEntry(key, ItemCodec.encode(projected), ItemSize.of(projected));
     }
 
-    private static List<AttributeValue> parts(List<KeyAttribute> keys, Map<String, AttributeValue> item) {
+    /**
+     * The item's values of these index key attributes, or null when it lacks one or holds one the
+     * index cannot take: of another type, an empty string or binary, or longer than a key of its
+     * role may be. Writes are refused such values ({@link #checkItem}), but an item written before
+     * the index existed may hold one; DynamoDB's backfill leaves such an item out of the index
+     * ("the items remain in the table, but the index doesn't have a corresponding entry",
+     * developer guide, GSI.OnlineOps.ViolationDetection.html).
+     */
+    private static List<AttributeValue> parts(List<KeyAttribute> keys, Map<String, AttributeValue> item, int maxBytes) {
         List<AttributeValue> parts = new ArrayList<>(keys.size());
         for (KeyAttribute k : keys) {
             AttributeValue v = item.get(k.name());
-            if (v == null || v.type() != k.type()) return null;
+            if (v == null || v.type() != k.type() || isEmpty(v) || tooLong(v, maxBytes)) return null;
             parts.add(v);
         }
         return parts;
+    }
+
+    private static boolean isEmpty(AttributeValue v) {
+        return v instanceof AttributeValue.S s ? s.value().isEmpty() : v instanceof AttributeValue.B b && b.value().length == 0;
+    }
+
+    /** Whether a key value is longer than {@code maxBytes} (a string of few characters is not measured). */
+    private static boolean tooLong(AttributeValue v, int maxBytes) {
+        if (v instanceof AttributeValue.S s && s.value().length() * 3L <= maxBytes) return false;
+        return bytes(v) > maxBytes;
+    }
+
+    /** A key value's length as its limits count it: UTF-8 bytes, binary bytes (numbers always fit). */
+    private static int bytes(AttributeValue v) {
+        return switch (v) {
+            case AttributeValue.S s -> Utf8.encodedLength(s.value());
+            case AttributeValue.B b -> b.value().length;
+            default -> 0;
+        };
     }
 
     /** The attributes an index entry holds: all, or the keys (table and index) plus INCLUDE's. */
@@ -94,6 +123,14 @@ public final class IndexEntries {
             throw DynamoDbException.invalidParameter("Type mismatch for Index Key " + failedKey.name() + " Expected: "
                     + failedKey.type() + " Actual: " + v.type() + " IndexName: " + failed.name());
         }
+        if (!isEmpty(v)) {
+            // Too long for its role: a real AWS text (wellcomecollection/platform#2285, SDK v2: "Size
+            // limit exceeded for Index Key componentId Actual Size: 2175 bytes Max Size: 2048 bytes
+            // IndexName: work-sets-index"; architect/dynalite#35); a sort key's, with its 1,024, by analogy.
+            throw DynamoDbException.invalidParameter("Size limit exceeded for Index Key " + failedKey.name()
+                    + " Actual Size: " + bytes(v) + " bytes Max Size: " + maxBytes(failed, failedKey)
+                    + " bytes IndexName: " + failed.name());
+        }
         String type = v instanceof AttributeValue.S ? "string" : "binary";
         throw new EmptyIndexKeyException(update
                 ? "One or more parameter values are not valid. The update expression attempted to update "
@@ -113,7 +150,7 @@ public final class IndexEntries {
         for (IndexDefinition index : indexes) {
             if (best != null && index.name().compareTo(best.index().name()) > 0) continue;
             for (KeyAttribute k : index.keyAttributes()) {
-                if (invalid(k, oldItem, item, update)) {
+                if (invalid(index, k, oldItem, item, update)) {
                     best = new Failure(index, k);
                     break;
                 }
@@ -122,13 +159,20 @@ public final class IndexEntries {
         return best;
     }
 
-    /** Whether the item's value for this index key attribute is of another type or empty (an update checks what it changed only). */
-    private static boolean invalid(KeyAttribute k, Map<String, AttributeValue> oldItem, Map<String, AttributeValue> item,
-                                   boolean update) {
+    /** A key value's largest length in this index: 2,048 bytes in its partition key, 1,024 in its sort key. */
+    private static int maxBytes(IndexDefinition index, KeyAttribute k) {
+        return index.partitionKey().contains(k) ? PrimaryKeys.MAX_PARTITION_KEY_BYTES : PrimaryKeys.MAX_SORT_KEY_BYTES;
+    }
+
+    /**
+     * Whether the item's value for this index key attribute is of another type, empty or too long
+     * (an update checks what it changed only).
+     */
+    private static boolean invalid(IndexDefinition index, KeyAttribute k, Map<String, AttributeValue> oldItem,
+                                   Map<String, AttributeValue> item, boolean update) {
         AttributeValue v = item.get(k.name());
         if (v == null || (update && oldItem != null && v.equals(oldItem.get(k.name())))) return false;
         if (v.type() != k.type()) return true;
-        return v instanceof AttributeValue.S s ? s.value().isEmpty()
-                : v instanceof AttributeValue.B b && b.value().length == 0;
+        return isEmpty(v) || tooLong(v, maxBytes(index, k));
     }
 }

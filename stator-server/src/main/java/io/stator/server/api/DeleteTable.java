@@ -24,6 +24,6 @@ final class DeleteTable implements Action<DeleteTableInput> {
         if (access.enforced()) Permissions.table(access, engine, "DeleteTable", request.tableName());
         TableDefinition deleted = engine.tables().delete(request.tableName());
         response.json().writeFieldName("TableDescription");
-        TableDescriptionJson.write(response.json(), deleted, engine.catalog(), TableDescriptionJson.View.DELETED);
+        TableDescriptionJson.writeDeleted(response.json(), deleted, engine.catalog());
     }
 }

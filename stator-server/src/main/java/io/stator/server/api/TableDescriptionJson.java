@@ -17,8 +17,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Writes a TableDescription as DynamoDB does (CreateTable, DescribeTable, UpdateTable,
- * DeleteTable), including which members it leaves out:
+ * Writes a TableDescription as DynamoDB does (CreateTable, DescribeTable, UpdateTable; DeleteTable's
+ * brief one: {@link #writeDeleted}), including which members it leaves out:
  * <ul>
  *   <li>AttributeDefinitions come back sorted by name;</li>
  *   <li>BillingModeSummary only once the table has been on-demand (DynamoDB shows none for a
@@ -49,7 +49,6 @@ final class TableDescriptionJson {
                 boolean unsetOnDemandMembers) {
         static final View CREATED = new View("CREATING", false, "UPDATING", false, false);
         static final View DESCRIBED = new View("ACTIVE", true, "ACTIVE", false, false);
-        static final View DELETED = new View("DELETING", true, "ACTIVE", false, false);
 
         boolean creating() { return tableStatus.equals(CREATED.tableStatus); }
     }
@@ -75,8 +74,7 @@ final class TableDescriptionJson {
         writeKeySchema(g, t);
 
         // A table a restore or an import is still filling is CREATING until every item is in.
-        g.writeStringField("TableStatus", t.filling() && !view.tableStatus().equals("DELETING") ? "CREATING"
-                : view.tableStatus());
+        g.writeStringField("TableStatus", t.filling() ? "CREATING" : view.tableStatus());
         writeTime(g, "CreationDateTime", t.creationDateTime());
 
         writeProvisionedThroughput(g, t.throughput());
@@ -95,8 +93,7 @@ final class TableDescriptionJson {
             g.writeEndObject();
         }
 
-        // DynamoDB describes no indexes of a table being deleted.
-        if (!view.tableStatus().equals("DELETING")) writeIndexes(g, t, catalog, view);
+        writeIndexes(g, t, catalog, view);
 
         if (t.stream() != null && t.stream().enabled()) {
             g.writeObjectFieldStart("StreamSpecification");
@@ -160,6 +157,41 @@ final class TableDescriptionJson {
             g.writeEndObject();
         }
 
+        g.writeEndObject();
+    }
+
+    /**
+     * DeleteTable's TableDescription: DynamoDB describes the table being deleted briefly, without
+     * AttributeDefinitions, KeySchema, CreationDateTime, indexes, stream or warm throughput. Real
+     * responses recorded: `aws dynamodb delete-table` in eu-central-1, 2025 (TableName,
+     * TableStatus, ProvisionedThroughput, TableSizeBytes, ItemCount, TableArn, TableId,
+     * DeletionProtectionEnabled, in that order), and in ap-south-1 (TableClassSummary too); the
+     * AWS CLI's own example (the first five). BillingModeSummary of an on-demand table is shown
+     * as TableClassSummary is (no recorded response of an on-demand table).
+     */
+    static void writeDeleted(JsonGenerator g, TableDefinition t, Catalog catalog) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("TableName", t.name());
+        g.writeStringField("TableStatus", "DELETING");
+        writeProvisionedThroughput(g, t.throughput());
+        g.writeNumberField("TableSizeBytes", catalog.counters().sizeBytes(t.id()));
+        g.writeNumberField("ItemCount", catalog.counters().itemCount(t.id()));
+        g.writeStringField("TableArn", catalog.arns().tableArn(t.name()));
+        g.writeStringField("TableId", t.tableId());
+        if (t.billingMode() == BillingMode.PAY_PER_REQUEST) {
+            g.writeObjectFieldStart("BillingModeSummary");
+            g.writeStringField("BillingMode", t.billingMode().name());
+            if (t.lastUpdateToPayPerRequestDateTime() != null) {
+                writeTime(g, "LastUpdateToPayPerRequestDateTime", t.lastUpdateToPayPerRequestDateTime());
+            }
+            g.writeEndObject();
+        }
+        if (t.tableClass() != TableDefinition.TableClass.STANDARD || t.tableClassLastUpdateDateTime() != null) {
+            g.writeObjectFieldStart("TableClassSummary");
+            g.writeStringField("TableClass", t.tableClass().name());
+            g.writeEndObject();
+        }
+        g.writeBooleanField("DeletionProtectionEnabled", t.deletionProtectionEnabled());
         g.writeEndObject();
     }
 

@@ -16,4 +16,10 @@ public record HttpRequestData(String method, String path, String query, Map<Stri
         List<String> values = headers.get(lowerCaseName);
         return values == null || values.isEmpty() ? null : values.get(0);
     }
+
+    /** The last value of the header (name in lower case), or null. */
+    public String lastHeader(String lowerCaseName) {
+        List<String> values = headers.get(lowerCaseName);
+        return values == null || values.isEmpty() ? null : values.get(values.size() - 1);
+    }
 }

@@ -45,6 +45,11 @@ public final class Constraints {
     private Constraints() {}
 
     public static void check(ModelStructure request, StructureShape shape) {
+        // CreateTable without a TableName has a text of its own, alone whatever else is wrong
+        // (dynalite's test/createTable.js, recorded against DynamoDB; dynoxide's create_table.rs).
+        if (shape.name().equals("CreateTableInput") && request.member(shape.indexOf("TableName")) == null) {
+            throw DynamoDbException.validation("The parameter 'TableName' is required but was not present in the request");
+        }
         Constraints c = new Constraints();
         c.checkStructure(request, shape, "");
         if (!c.errors.isEmpty()) {
@@ -68,6 +73,14 @@ public final class Constraints {
                 continue;
             }
             String path = parent + lowerFirst(name);
+            if (value instanceof Number n && name.equals("Limit") && shape.name().equals("QueryInput") && n.doubleValue() < 1) {
+                // Query words its Limit's minimum its own way, without the value and capitalised, unlike
+                // Scan's 'Value '0' at 'limit'' (live captures pinned by the dynoxide and ExtendDB
+                // emulators' conformance suites: "Query omits the rejected value entirely and
+                // capitalises 'Limit'").
+                errors.add("Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
+                continue;
+            }
             checkValue(value, member.shape(), path);
         }
     }

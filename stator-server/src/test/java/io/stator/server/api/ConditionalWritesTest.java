@@ -462,7 +462,39 @@ class ConditionalWritesTest {
                 Arguments.of(e.copy().exists(true).build(),
                         INVALID + "Value must be provided when Exists is true for Attribute: a"),
                 Arguments.of(e.copy().exists(false).value(s("x")).build(),
-                        INVALID + "Value cannot be used when Exists is false for Attribute: a"));
+                        INVALID + "Value cannot be used when Exists is false for Attribute: a"),
+                // A value type the operator does not take: a ValidationException before the item is
+                // read, not a failed condition (scylladb test/alternator/test_expected.py, run
+                // against DynamoDB; the text is ScanFilter's, recorded by dynalite).
+                Arguments.of(expected(ComparisonOperator.GT, bool(true)),
+                        INVALID + "ComparisonOperator GT is not valid for BOOL AttributeValue type"),
+                Arguments.of(expected(ComparisonOperator.BEGINS_WITH, n("1")),
+                        INVALID + "ComparisonOperator BEGINS_WITH is not valid for N AttributeValue type"),
+                Arguments.of(expected(ComparisonOperator.CONTAINS, l(n("1"))),
+                        INVALID + "ComparisonOperator CONTAINS is not valid for L AttributeValue type"),
+                Arguments.of(expected(ComparisonOperator.IN, l(n("1")), l(n("2"))),
+                        INVALID + "ComparisonOperator IN is not valid for L AttributeValue type"),
+                Arguments.of(expected(ComparisonOperator.BETWEEN, ss("a"), ss("b")),
+                        INVALID + "ComparisonOperator BETWEEN is not valid for SS AttributeValue type"));
+    }
+
+    /**
+     * An empty Expected is valid (test_expected.py::test_update_expected_empty, run against
+     * DynamoDB), but not with a ConditionalOperator (ibid.; DynamoDB Local's text).
+     */
+    @Test
+    void anEmptyExpectedIsNoConditionUnlessAConditionalOperatorComesWithIt() {
+        Map<String, AttributeValue> item = ANY_SHAPE.newItem(item("a", s("x")));
+        db.put(ANY_SHAPE, item);
+        for (Write write : Write.values()) {
+            if (write == Write.DELETE) continue;
+            writeExpecting(write, item, Map.of(), null);
+            assertEquals(bool(true), db.read(ANY_SHAPE, item).get("written"), write.toString());
+            assertValidation(write.toString(), "ConditionalOperator cannot be used without Filter or Expected",
+                    () -> writeExpecting(write, item, Map.of(), ConditionalOperator.AND));
+        }
+        writeExpecting(Write.DELETE, item, Map.of(), null);
+        assertNull(db.read(ANY_SHAPE, item));
     }
 
     @ParameterizedTest(name = "{1}")

@@ -34,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -293,6 +294,19 @@ class CreateTableTest {
     void createTableAcceptsEveryCharacterOfTheNamePattern() {
         String table = "azAZ09_.-" + newName();
         assertEquals(table, create(Tables.onDemand(table)).tableName());
+    }
+
+    /**
+     * CreateTable without a TableName has a text of its own, alone whatever else is missing
+     * (dynalite's test/createTable.js, recorded against DynamoDB).
+     */
+    @Test
+    void createTableWithoutTableNameSaysTheParameterIsRequired() {
+        assertValidation("The parameter 'TableName' is required but was not present in the request",
+                () -> server.client().createTable(b -> b.billingMode(BillingMode.PAY_PER_REQUEST)));
+        assertValidation("The parameter 'TableName' is required but was not present in the request",
+                () -> server.client().createTable(b -> b.keySchema(KeySchemaElement.builder().attributeName("pk")
+                        .keyType(KeyType.HASH).build()).billingMode(BillingMode.PAY_PER_REQUEST)));
     }
 
     @Test

@@ -54,6 +54,53 @@ class DeleteTableTest {
         assertGone(table);
     }
 
+    /**
+     * DeleteTable describes the table briefly, as DynamoDB does (`aws dynamodb delete-table`
+     * output recorded in eu-central-1, 2025, and the CLI's own example): no AttributeDefinitions,
+     * KeySchema, CreationDateTime, indexes, stream or warm throughput.
+     */
+    @Test
+    void deleteTableDescribesTheTableAsDynamoDbDoes() {
+        String table = StatorTestServer.tableName();
+        server.client().createTable(b -> b.tableName(table)
+                .attributeDefinitions(software.amazon.awssdk.services.dynamodb.model.AttributeDefinition.builder()
+                        .attributeName("pk").attributeType("S").build(),
+                        software.amazon.awssdk.services.dynamodb.model.AttributeDefinition.builder()
+                        .attributeName("g").attributeType("S").build())
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
+                .globalSecondaryIndexes(i -> i.indexName("byG").keySchema(k -> k.attributeName("g").keyType("HASH"))
+                        .projection(p -> p.projectionType("ALL")).provisionedThroughput(t -> t.readCapacityUnits(1L).writeCapacityUnits(1L)))
+                .provisionedThroughput(t -> t.readCapacityUnits(5L).writeCapacityUnits(3L))
+                .streamSpecification(st -> st.streamEnabled(true).streamViewType("NEW_IMAGE")));
+        TableDescription deleted = delete(table);
+        assertEquals(java.util.List.of("TableName", "TableStatus", "ProvisionedThroughput", "TableSizeBytes", "ItemCount",
+                "TableArn", "TableId", "DeletionProtectionEnabled"), present(deleted));
+        assertEquals(5L, deleted.provisionedThroughput().readCapacityUnits());
+        assertEquals(3L, deleted.provisionedThroughput().writeCapacityUnits());
+        assertEquals(0L, deleted.provisionedThroughput().numberOfDecreasesToday());
+        assertEquals(0L, deleted.itemCount());
+        assertFalse(deleted.deletionProtectionEnabled());
+
+        String onDemand = StatorTestServer.tableName();
+        create(onDemand);
+        TableDescription deletedOnDemand = delete(onDemand);
+        assertEquals(java.util.List.of("TableName", "TableStatus", "ProvisionedThroughput", "TableSizeBytes", "ItemCount",
+                "TableArn", "TableId", "BillingModeSummary", "DeletionProtectionEnabled"), present(deletedOnDemand));
+        assertEquals("PAY_PER_REQUEST", deletedOnDemand.billingModeSummary().billingModeAsString());
+    }
+
+    /** The members a description carries, in the model's order of TableDescription's members. */
+    private static java.util.List<String> present(TableDescription d) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (software.amazon.awssdk.core.SdkField<?> f : d.sdkFields()) {
+            Object v = f.getValueOrDefault(d);
+            boolean set = v != null && !(v instanceof software.amazon.awssdk.core.util.SdkAutoConstructList<?>)
+                    && !(v instanceof software.amazon.awssdk.core.util.SdkAutoConstructMap<?, ?>);
+            if (set) names.add(f.memberName());
+        }
+        return names;
+    }
+
     @Test
     void deleteTableRemovesItFromListTables() {
         String table = StatorTestServer.tableName();

@@ -145,6 +145,48 @@ class GlobalIndexUpdatesTest {
         awaitGone(table, name);
     }
 
+    // ---- create: items the index cannot take ----------------------------------------------------
+
+    /**
+     * A backfill leaves out the items whose values cannot be the new index's keys (of another
+     * type, an empty string, longer than a key may be) without an error; they stay in the table,
+     * and writes that do not change those values are still accepted, while a write of such a value
+     * is refused (developer guide, "Detecting and correcting index key violations",
+     * GSI.OnlineOps.ViolationDetection.html; scylladb test_gsi_updatetable.py::test_gsi_backfill,
+     * run against DynamoDB).
+     */
+    @Test
+    void aBackfillLeavesOutItemsWhoseValuesCannotBeIndexKeys() {
+        String table = StatorTestServer.tableName();
+        server.client().createTable(Tables.onDemand(table).build());
+        Map<String, AttributeValue> good = item("pk", s("good"), "city", s("paris"), "n", n("1"));
+        List<Map<String, AttributeValue>> bad = List.of(
+                item("pk", s("number"), "city", n("7"), "n", n("2")),
+                item("pk", s("empty"), "city", s(""), "n", n("3")),
+                item("pk", s("long"), "city", s("c".repeat(2_049)), "n", n("4")));
+        server.client().putItem(b -> b.tableName(table).item(good));
+        server.client().putItem(b -> b.tableName(table).item(item("pk", s("longest"), "city", s("c".repeat(2_048)), "n", n("5"))));
+        for (Map<String, AttributeValue> i : bad) server.client().putItem(b -> b.tableName(table).item(i));
+        createIndex(table, "byCity", "city", ScalarAttributeType.S);
+        awaitStatus(table, "byCity", IndexStatus.ACTIVE);
+
+        List<Map<String, AttributeValue>> indexed = server.client().scan(b -> b.tableName(table).indexName("byCity")).items();
+        assertEquals(List.of("good", "longest"), indexed.stream().map(i -> i.get("pk").s()).sorted().toList());
+        assertEquals(5, server.client().scan(b -> b.tableName(table)).count(), "the items stay in the table");
+        assertEquals(2L, index(table, "byCity").orElseThrow().itemCount());
+
+        // A write that leaves the bad value as it is: accepted, still not indexed.
+        server.client().updateItem(b -> b.tableName(table).key(item("pk", s("empty"))).updateExpression("SET proj = :p")
+                .expressionAttributeValues(Map.of(":p", s("x"))));
+        assertEquals(2, server.client().scan(b -> b.tableName(table).indexName("byCity")).count());
+        // A write of such a value: refused.
+        assertValidation("One or more parameter values were invalid: Type mismatch for Index Key city Expected: S "
+                + "Actual: N IndexName: byCity", () -> server.client().putItem(b -> b.tableName(table).item(bad.get(0))));
+        assertValidation("One or more parameter values were invalid: Size limit exceeded for Index Key city Actual Size: "
+                + "2049 bytes Max Size: 2048 bytes IndexName: byCity",
+                () -> server.client().putItem(b -> b.tableName(table).item(bad.get(2))));
+    }
+
     // ---- create: backfill with writes going on -----------------------------------------------
 
     @Test

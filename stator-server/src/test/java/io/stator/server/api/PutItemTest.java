@@ -163,6 +163,18 @@ class PutItemTest {
 
     static Stream<Arguments> numbersAndTheirCanonicalForms() {
         return Stream.of(
+                // A leading '+' is a sign (nubo-db/dynoxide#109, captured against DynamoDB:
+                // "+5" -> "5", "+1e2" -> "100"; scylladb test/alternator/test_number.py accepts
+                // "+3", ".123", "0001.23" on DynamoDB; ExtendDB#7, verified against DynamoDB:
+                // "-0" -> "0", "00042" -> "42", "1.0" -> "1").
+                Arguments.of("+5", "5"),
+                Arguments.of("+1.5", "1.5"),
+                Arguments.of("+0", "0"),
+                Arguments.of("+1e2", "100"),
+                Arguments.of(".123", "0.123"),
+                Arguments.of("-0", "0"),
+                Arguments.of("00042", "42"),
+                Arguments.of("1.0", "1"),
                 Arguments.of("1.50", "1.5"),
                 Arguments.of("1e2", "100"),
                 Arguments.of("1E+2", "100"),
@@ -216,7 +228,14 @@ class PutItemTest {
                 Arguments.of("b", "The parameter cannot be converted to a numeric value: b"),
                 Arguments.of("1.2.3", "The parameter cannot be converted to a numeric value: 1.2.3"),
                 Arguments.of("NaN", "The parameter cannot be converted to a numeric value: NaN"),
-                Arguments.of("Infinity", "The parameter cannot be converted to a numeric value: Infinity"));
+                Arguments.of("Infinity", "The parameter cannot be converted to a numeric value: Infinity"),
+                // Spaces are not allowed, nor a sign in the wrong place (test_number.py; dynoxide#113).
+                Arguments.of(" 1", "The parameter cannot be converted to a numeric value:  1"),
+                Arguments.of("1 ", "The parameter cannot be converted to a numeric value: 1 "),
+                Arguments.of("1+2", "The parameter cannot be converted to a numeric value: 1+2"),
+                Arguments.of("+-1", "The parameter cannot be converted to a numeric value: +-1"),
+                Arguments.of("+e2", "The parameter cannot be converted to a numeric value: +e2"),
+                Arguments.of("+", "The parameter cannot be converted to a numeric value: +"));
     }
 
     @ParameterizedTest(name = "\"{0}\"")
@@ -391,6 +410,47 @@ class PutItemTest {
         }
         put(shape, item);
         assertSameItem(item, db.read(shape, item));
+    }
+
+    /**
+     * Key numbers are normalised as other numbers are, so that "+7", "7.0" and "7" name one item
+     * (scylladb PR #29501: "DynamoDB normalizes Number values, so different string representations
+     * of the same number ... should be treated as the same value in all contexts").
+     */
+    @ParameterizedTest
+    @MethodSource("io.stator.server.testing.KeyShape#withNumberKey")
+    void numberKeysWrittenWithAPlusOrTrailingZerosNameTheSameItem(KeyShape shape) {
+        long n = KeyShape.nextNumber();
+        Map<String, AttributeValue> written = shape.newItem(Map.of("v", AttributeValue.fromS("x")));
+        Map<String, AttributeValue> plain = new HashMap<>(written);
+        for (String key : shape.keyNames()) {
+            if (shape.keyType(key) != ScalarAttributeType.N) continue;
+            written.put(key, AttributeValue.fromN("+" + n + ".00"));
+            plain.put(key, AttributeValue.fromN(Long.toString(n)));
+        }
+        put(shape, written);
+        assertSameItem(plain, db.read(shape, plain));
+        assertSameItem(plain, db.read(shape, written));
+    }
+
+    /**
+     * An attribute name may be up to 65,535 bytes, at the top level or in a map; one byte more is
+     * a ValidationException (scylladb test/alternator/test_limits.py: 65,535 "is the last
+     * accepted size"; the text as measured against DynamoDB in ExtendDB#365).
+     */
+    @Test
+    void attributeNamesOf65535BytesAreStoredAndOneByteMoreIsAValidationError() {
+        String longest = "é".repeat(32_767) + "x"; // 65,535 bytes of UTF-8
+        Map<String, AttributeValue> item = ANY_SHAPE.newItem(Map.of(longest, AttributeValue.fromS("top"),
+                "m", AttributeValue.fromM(Map.of(longest, AttributeValue.fromS("nested")))));
+        put(ANY_SHAPE, item);
+        assertSameItem(item, db.read(ANY_SHAPE, item));
+
+        String message = "1 validation error detected: Attribute name is too large, must be less than 65536 bytes";
+        String tooLong = longest + "y";
+        assertValidation(message, () -> put(ANY_SHAPE, ANY_SHAPE.newItem(Map.of(tooLong, AttributeValue.fromS("top")))));
+        assertValueRefused(message, AttributeValue.fromM(Map.of(tooLong, AttributeValue.fromS("nested"))));
+        assertValueRefused(message, AttributeValue.fromL(List.of(AttributeValue.fromM(Map.of(tooLong, AttributeValue.fromS("deep"))))));
     }
 
     @Test

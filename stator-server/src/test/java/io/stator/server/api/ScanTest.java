@@ -238,6 +238,31 @@ class ScanTest {
                 scan(table, b -> b.scanFilter(neither).conditionalOperator(ConditionalOperator.OR)).items());
     }
 
+    /**
+     * EQ and NE compare lists, maps, sets, booleans and NULL by equality (scylladb
+     * test/alternator/test_query_filter.py, test_query_filter_eq and _ne, run against DynamoDB).
+     */
+    @Test
+    void scanFilterEqAndNeTakeEveryAttributeType() {
+        KeyShape shape = new KeyShape(software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType.S, null);
+        String table = shape.createTable(server.client());
+        List<AttributeValue> values = List.of(AttributeValue.fromL(List.of(s("a"), n("1"))), m("x", n("1")),
+                bool(true), AttributeValue.fromNul(true), AttributeValue.fromSs(List.of("a", "b")),
+                AttributeValue.fromNs(List.of("1", "2")), AttributeValue.fromL(List.of()));
+        for (int i = 0; i < values.size(); i++) {
+            Map<String, AttributeValue> it = item(PARTITION_KEY, s("k" + i), "v", values.get(i));
+            server.client().putItem(b -> b.tableName(table).item(it));
+        }
+        for (int i = 0; i < values.size(); i++) {
+            AttributeValue v = values.get(i);
+            List<Map<String, AttributeValue>> equal = scan(table, b -> b.scanFilter(Map.of("v", condition(ComparisonOperator.EQ, v))))
+                    .items();
+            assertEquals(List.of(s("k" + i)), equal.stream().map(x -> x.get(PARTITION_KEY)).toList(), v.toString());
+            int others = scan(table, b -> b.scanFilter(Map.of("v", condition(ComparisonOperator.NE, v)))).count();
+            assertEquals(values.size() - 1, others, v.toString());
+        }
+    }
+
     // ---- Select, projection, capacity --------------------------------------------------------
 
     @ParameterizedTest(name = "{0}")
