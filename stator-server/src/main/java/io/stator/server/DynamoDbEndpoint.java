@@ -135,6 +135,16 @@ public final class DynamoDbEndpoint {
         return compressed.header("Content-Encoding", coding);
     }
 
+    /**
+     * "healthy: " and the host the request was addressed to, with DynamoDB's trailing space (its
+     * endpoint names itself: "healthy: dynamodb.us-east-1.amazonaws.com "); the region's endpoint
+     * name when the request named no host.
+     */
+    private byte[] healthLine(String host) {
+        if (host == null || host.isBlank()) return healthLine;
+        return ("healthy: " + host.strip() + " ").getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     private HttpReply respond(HttpRequestData request) {
         String method = request.method();
         if (request.header("origin") != null && method.equals("OPTIONS")) {
@@ -147,7 +157,7 @@ public final class DynamoDbEndpoint {
             return reply;
         }
         if (method.equals("GET") && request.path().equals("/")) {
-            return new HttpReply(200, healthLine).header("Content-Type", "text/plain");
+            return new HttpReply(200, healthLine(request.header("host"))).header("Content-Type", "text/plain");
         }
         String contentType = mediaType(request.header("content-type"));
         if (!method.equals("POST") || (request.body().length > 0 && !isJsonContentType(contentType))) {

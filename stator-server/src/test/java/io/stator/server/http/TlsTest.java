@@ -69,7 +69,7 @@ class TlsTest {
                     "Access-Control-Request-Method", "POST"), new byte[0])).read();
 
             assertEquals(200, health.status());
-            assertEquals("healthy: dynamodb.us-east-1.amazonaws.com ", health.bodyText());
+            assertEquals("healthy: 127.0.0.1:" + server.port() + " ", health.bodyText());
             assertEquals(200, preflight.status());
             assertEquals("*", preflight.header("Access-Control-Allow-Origin"));
             assertEquals("POST", preflight.header("Access-Control-Allow-Methods"));

@@ -67,6 +67,11 @@ public final class ManualSigV4 {
      * X-Amz-Date header's, else the Date header's.
      */
     public String authorization(Map<String, String> headers, List<String> signedHeaders, String body) {
+        return authorization(headers, signedHeaders, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** As {@link #authorization(Map, List, String)}, for a body of any bytes (a compressed one). */
+    public String authorization(Map<String, String> headers, List<String> signedHeaders, byte[] body) {
         String time = header(headers, "x-amz-date");
         if (time == null) time = header(headers, "date");
         List<String> sorted = new ArrayList<>(signedHeaders);
@@ -121,6 +126,11 @@ public final class ManualSigV4 {
 
     private String signature(String method, String canonicalQuery, Map<String, String> headers,
                              List<String> sortedSignedHeaders, String body, String time) {
+        return signature(method, canonicalQuery, headers, sortedSignedHeaders, body.getBytes(StandardCharsets.UTF_8), time);
+    }
+
+    private String signature(String method, String canonicalQuery, Map<String, String> headers,
+                             List<String> sortedSignedHeaders, byte[] body, String time) {
         StringBuilder canonical = new StringBuilder();
         canonical.append(method).append('\n').append("/\n").append(canonicalQuery).append('\n');
         for (String name : sortedSignedHeaders) {
@@ -128,7 +138,7 @@ public final class ManualSigV4 {
             canonical.append(name).append(':').append(value == null ? "" : value.strip()).append('\n');
         }
         canonical.append('\n').append(String.join(";", sortedSignedHeaders)).append('\n')
-                .append(hex(sha256(body.getBytes(StandardCharsets.UTF_8))));
+                .append(hex(sha256(body)));
         String stringToSign = "AWS4-HMAC-SHA256\n" + time + "\n" + scope(time) + "\n"
                 + hex(sha256(canonical.toString().getBytes(StandardCharsets.UTF_8)));
         byte[] key = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), time.substring(0, 8));

@@ -107,7 +107,7 @@ public final class RawHttp implements AutoCloseable {
     }
 
     /**
-     * Writes a request line and headers only (Host added, and Content-Length unless negative);
+     * Writes a request line and headers only (Host added unless given, and Content-Length unless negative);
      * the body, if any, is up to the caller.
      */
     public RawHttp writeHead(String method, String target, Map<String, String> headers, long contentLength) {
@@ -118,7 +118,9 @@ public final class RawHttp implements AutoCloseable {
     private byte[] head(String method, String target, Map<String, String> headers, long contentLength) {
         StringBuilder head = new StringBuilder();
         head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
-        head.append("Host: 127.0.0.1:").append(socket.getPort()).append("\r\n");
+        if (headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("Host"))) {
+            head.append("Host: 127.0.0.1:").append(socket.getPort()).append("\r\n");
+        }
         headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
         if (contentLength >= 0) head.append("Content-Length: ").append(contentLength).append("\r\n");
         head.append("\r\n");
