@@ -133,6 +133,28 @@ class ProtocolTest {
                 exchange(request("GET", "/", Map.of("Host", "localhost:8000"), "")).bodyText());
     }
 
+    /**
+     * A request line over 8 KB or headers over 64 KB are refused with HTTP's own statuses and the
+     * connection closed, never served as if read whole (DynamoDB's answer is recorded nowhere
+     * found: docs/dynamodb/dynamodb-errors.md).
+     */
+    @Test
+    void requestLinesAndHeadersTooLongToReadAreRefusedAndTheConnectionClosed() {
+        try (RawHttp http = RawHttp.connect(server.port())) {
+            Response r = http.writeHead("GET", "/" + "a".repeat(9_000), Map.of(), -1).read();
+            assertEquals(414, r.status(), r::toString);
+            assertTrue(http.awaitClose(java.time.Duration.ofSeconds(10)) != null);
+        }
+        try (RawHttp http = RawHttp.connect(server.port())) {
+            Response r = http.writeHead("GET", "/", Map.of("X-Big", "b".repeat(70_000)), -1).read();
+            assertEquals(431, r.status(), r::toString);
+            assertEquals(0, r.body().length);
+        }
+        Map<String, String> headers = new java.util.LinkedHashMap<>(RawHttp.dummySignedHeaders("ListTables"));
+        headers.put("X-Big", "b".repeat(60_000)); // under the limit: served
+        assertEquals(200, exchange(new Request("POST", "/", headers, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8))).status());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/health", "/abc", "/-", "/index.htm"})
     void getOnAnyOtherPathAnswersTheUnknownOperation404(String path) {

@@ -28,6 +28,8 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
@@ -218,6 +220,10 @@ public final class NettyHttpServer implements AutoCloseable {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            if (request.decoderResult().isFailure()) {
+                refuseUndecodable(ctx, request.decoderResult().cause());
+                return;
+            }
             HttpRequestData data = toData(request);
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpVersion version = request.protocolVersion();
@@ -238,6 +244,26 @@ public final class NettyHttpServer implements AutoCloseable {
                     ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
                 }
             }, executor);
+        }
+
+        /**
+         * A request Netty could not read: a request line over 8 KB (414 URI Too Long), headers
+         * over 64 KB (431 Request Header Fields Too Large), or malformed HTTP (400), answered with
+         * an empty body after the requests before it, and the connection closed, since where the
+         * next request starts is unknown. What DynamoDB's front door answers here is not recorded
+         * anywhere found (docs/dynamodb/dynamodb-errors.md): these are HTTP's own statuses, never
+         * the request served as if it had been read whole.
+         */
+        private void refuseUndecodable(ChannelHandlerContext ctx, Throwable cause) {
+            HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+                    : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+                    : HttpResponseStatus.BAD_REQUEST;
+            previous = previous.thenRun(() -> {
+                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status);
+                response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
+                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            });
         }
 
         private static HttpRequestData toData(FullHttpRequest request) {
