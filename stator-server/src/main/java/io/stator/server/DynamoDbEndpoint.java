@@ -33,7 +33,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import java.util.zip.CRC32;
 
 /**
@@ -78,6 +80,10 @@ public final class DynamoDbEndpoint {
     private static final JsonFactory JSON = new JsonFactory();
     private static final char[] REQUEST_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
 
+    private static final Set<String> BRIEF_READS = Set.of(TARGET_PREFIX + "GetItem", TARGET_PREFIX + "Query");
+    private static final Set<String> BRIEF_WRITES =
+            Set.of(TARGET_PREFIX + "PutItem", TARGET_PREFIX + "UpdateItem", TARGET_PREFIX + "DeleteItem");
+
     private final ServiceModel model = ServiceModel.get();
     private final ServiceModel streamsModel = ServiceModel.streams();
     private final Actions actions;
@@ -110,6 +116,19 @@ public final class DynamoDbEndpoint {
         this.healthLine = ("healthy: dynamodb." + region + ".amazonaws.com ").getBytes(StandardCharsets.US_ASCII);
         this.requestMetrics = requestMetrics;
         this.scrapedHere = scrapedHere;
+    }
+
+    /**
+     * The requests worth serving without a thread hand-off (NettyHttpServer's brief ones):
+     * GetItem and Query (one item, or one page of at most 1 MB), and, when {@code writes}, PutItem,
+     * UpdateItem and DeleteItem. The caller leaves writes out when they wait for a disk sync, and
+     * everything when storage is a network round trip away.
+     */
+    public static Predicate<HttpRequestData> briefRequests(boolean writes) {
+        return request -> {
+            String target = request.header("x-amz-target");
+            return target != null && (BRIEF_READS.contains(target) || writes && BRIEF_WRITES.contains(target));
+        };
     }
 
     public HttpReply handle(HttpRequestData request) {

@@ -12,12 +12,14 @@ import io.stator.server.transfer.Transfers;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
 import io.stator.server.auth.SignedRequest;
+import io.stator.server.http.HttpRequestData;
 import io.stator.server.http.NettyHttpServer;
 import io.stator.server.http.TlsContexts;
 import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.storage.Storage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Predicate;
 
 /**
  * A running Stator: storage, engine and HTTP endpoint, assembled from {@link ServerOptions}.
@@ -72,10 +74,14 @@ public final class StatorServer implements AutoCloseable {
             }
         });
         CompletableFuture<DynamoDbEndpoint> ready = new CompletableFuture<>();
+        // On shared storage every request is a network round trip: none is brief there.
+        Predicate<HttpRequestData> brief = options.cassandra() != null ? request -> false
+                : DynamoDbEndpoint.briefRequests(!options.fsync());
         NettyHttpServer http;
         try {
             http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS, tls,
-                    options.connectionLimits(), request -> ready.join().handle(request));
+                    options.connectionLimits(), request -> ready.join().handle(request),
+                    request -> ready.isDone() && brief.test(request));
         } catch (Exception | Error e) {
             closeWhenOpen(opening);
             throw e;

@@ -34,6 +34,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -48,7 +49,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The HTTP/1.1 server, over TLS when given a context: Netty decodes requests (keep-alive, bodies
@@ -62,9 +65,10 @@ import java.util.function.Function;
  * and body end), the aggregator, and the dispatch to a worker.
  *
  * <p>Why worker threads: a request's work is storage work, which may block (a synced write
- * waits for the disk). Event-loop threads only move bytes, so a slow write never stalls other
- * connections, and with {@code --fsync} many concurrent writers wait on the same disk flush
- * (RocksDB's group commit) instead of queueing behind each other.
+ * waits for the disk). On a worker a slow write never stalls other connections, and with
+ * {@code --fsync} many concurrent writers wait on the same disk flush (RocksDB's group commit)
+ * instead of queueing behind each other. Brief requests, which the caller names, skip the
+ * hand-off (see {@link DispatchHandler}).
  */
 public final class NettyHttpServer implements AutoCloseable {
 
@@ -93,11 +97,22 @@ public final class NettyHttpServer implements AutoCloseable {
     public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
                                         ConnectionLimits limits,
                                         Function<HttpRequestData, HttpReply> handler) throws Exception {
+        return start(host, port, requestThreads, tls, limits, handler, request -> false);
+    }
+
+    /**
+     * As {@link #start(String, int, int, SslContext, ConnectionLimits, Function)}, serving the
+     * requests that {@code brief} accepts on the connection's own event-loop thread instead of a
+     * worker (see {@link DispatchHandler}).
+     */
+    public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
+                                        ConnectionLimits limits, Function<HttpRequestData, HttpReply> handler,
+                                        Predicate<HttpRequestData> brief) throws Exception {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, io);
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, eventLoopThreads(), io);
         ExecutorService executor = newRequestExecutor(requestThreads);
         Connections connections = new Connections(limits);
         long handshakeMillis = limits.headerTimeout().toMillis();
@@ -127,7 +142,7 @@ public final class NettyHttpServer implements AutoCloseable {
                             pipeline.addLast("codec", new HttpServerCodec(8192, 65536, 8192))
                                     .addLast("requests", connection.requests())
                                     .addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES, true))
-                                    .addLast("dispatch", new DispatchHandler(handler, executor));
+                                    .addLast("dispatch", new DispatchHandler(handler, brief, executor));
                         }
                     });
             Channel channel;
@@ -170,6 +185,19 @@ public final class NettyHttpServer implements AutoCloseable {
      */
     static final long REQUEST_STACK_BYTES = 8L << 20;
 
+    /**
+     * The event loops' threads, with a request thread's stack: brief requests run on them, and
+     * their expressions nest as deep as any other request's.
+     */
+    private static ThreadFactory eventLoopThreads() {
+        AtomicInteger counter = new AtomicInteger();
+        return r -> {
+            Thread t = new FastThreadLocalThread(null, r, "stator-io-" + counter.incrementAndGet(), REQUEST_STACK_BYTES);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
     private static ExecutorService newRequestExecutor(int threads) {
         AtomicInteger counter = new AtomicInteger();
         ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
@@ -206,15 +234,29 @@ public final class NettyHttpServer implements AutoCloseable {
      * Turns Netty requests into {@link HttpRequestData} and replies into Netty responses. One
      * instance per connection; its requests run one after another, so replies leave in the order
      * requests came (HTTP/1.1 pipelining) and one connection cannot flood the workers.
+     *
+     * <p>Why two ways to serve: a request that only touches local storage for one item or one
+     * page (the {@code brief} ones) is served on the event-loop thread that read it, when no
+     * earlier request of the connection is still being served. Handing it to a worker and the
+     * reply back costs two thread wake-ups (an eventfd write and an epoll wake-up each way),
+     * which took more CPU than serving a GetItem itself. Its reply is written at once and flushed
+     * when the read burst ends ({@link #channelReadComplete}), so pipelined requests leave in one
+     * socket write. Every other request (a synced write that waits for the disk, a scan, a table
+     * operation, any request on shared storage) goes to a worker, so it never stalls the other
+     * connections of its event loop.
      */
     private static final class DispatchHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Function<HttpRequestData, HttpReply> handler;
+        private final Predicate<HttpRequestData> brief;
         private final ExecutorService executor;
         private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
+        private boolean unflushed;
 
-        DispatchHandler(Function<HttpRequestData, HttpReply> handler, ExecutorService executor) {
+        DispatchHandler(Function<HttpRequestData, HttpReply> handler, Predicate<HttpRequestData> brief,
+                        ExecutorService executor) {
             super(true);
             this.handler = handler;
+            this.brief = brief;
             this.executor = executor;
         }
 
@@ -227,23 +269,48 @@ public final class NettyHttpServer implements AutoCloseable {
             HttpRequestData data = toData(request);
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpVersion version = request.protocolVersion();
-            previous = previous.thenRunAsync(() -> {
-                FullHttpResponse response;
-                try {
-                    response = toResponse(handler.apply(data), version);
-                } catch (Throwable t) {
-                    t.printStackTrace(System.err);
-                    response = new DefaultFullHttpResponse(version, HttpResponseStatus.INTERNAL_SERVER_ERROR);
-                    response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
-                }
+            if (previous.isDone() && brief.test(data)) {
+                FullHttpResponse response = serve(data, version);
                 if (keepAlive) {
                     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-                    ctx.writeAndFlush(response);
+                    ctx.write(response, ctx.voidPromise());
+                    unflushed = true;
                 } else {
-                    response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-                    ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+                    send(ctx, response, false);
                 }
-            }, executor);
+                return;
+            }
+            previous = previous.thenRunAsync(() -> send(ctx, serve(data, version), keepAlive), executor);
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (unflushed) {
+                unflushed = false;
+                ctx.flush();
+            }
+            ctx.fireChannelReadComplete();
+        }
+
+        private FullHttpResponse serve(HttpRequestData data, HttpVersion version) {
+            try {
+                return toResponse(handler.apply(data), version);
+            } catch (Throwable t) {
+                t.printStackTrace(System.err);
+                FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.INTERNAL_SERVER_ERROR);
+                response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
+                return response;
+            }
+        }
+
+        private static void send(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
+            if (keepAlive) {
+                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+                ctx.writeAndFlush(response);
+            } else {
+                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+            }
         }
 
         /**
