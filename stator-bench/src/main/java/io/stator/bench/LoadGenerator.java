@@ -36,6 +36,8 @@ final class LoadGenerator {
 
         Settings withRate(double r) { return new Settings(connections, warmup, duration, r); }
 
+        Settings withConnections(int c) { return new Settings(c, warmup, duration, rate); }
+
         Settings withDuration(Duration warmup, Duration duration) {
             return new Settings(connections, warmup, duration, rate);
         }
@@ -77,7 +79,7 @@ final class LoadGenerator {
         }
         double seconds = settings.duration().toNanos() / 1e9;
         double[] cores = cpu1.coresSince(cpu0, seconds);
-        return new RunResult(ok, errors, seconds, latency, service, cores[0], cores[1], cores[2], firstError.get());
+        return new RunResult(ok, errors, seconds, latency, service, cores[0], cores[1], cores[2], firstError.get(), RunResult.JAVA);
     }
 
     private static final class Worker implements Runnable {
