@@ -11,6 +11,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Sends a workload's requests over N keep-alive connections, one thread each, and measures them.
+ * The Java generator: open loops, loads' and soaks' traffic, and the closed loops when wrk is not
+ * installed or not asked for ({@link Generator}; wrk keeps more of the CPU for the server).
  *
  * <p>Closed loop ({@code rate == 0}): every connection sends its next request as soon as the
  * previous answer is in, which finds the peak throughput. Open loop: requests are due on a fixed
