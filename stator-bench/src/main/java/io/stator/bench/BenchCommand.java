@@ -46,6 +46,26 @@ public final class BenchCommand implements Runnable {
 
         @Option(names = "--item-size", paramLabel = "BYTES", description = "Item size as DynamoDB measures it (default: ${DEFAULT-VALUE}).")
         int itemBytes = 1024;
+
+        @Option(names = "--generator", paramLabel = "wrk|java", converter = GeneratorConverter.class,
+                description = "What measures the closed loops: wrk (lighter; the Java generator when wrk is not "
+                        + "installed) or java. Open loops (--rate), loads and scans always use the Java generator "
+                        + "(default: wrk).")
+        Generator generator = Generator.WRK;
+
+        /** The generator that will run: the one asked for, or Java with a word on stderr when wrk is missing. */
+        Generator generator() {
+            String missing = generator.unavailable();
+            if (missing != null) System.err.println("stator-bench: " + missing);
+            return generator.orJava();
+        }
+    }
+
+    static final class GeneratorConverter implements CommandLine.ITypeConverter<Generator> {
+        @Override
+        public Generator convert(String value) {
+            return Generator.parse(value);
+        }
     }
 
     @Command(name = "run", mixinStandardHelpOptions = true,
@@ -86,31 +106,40 @@ public final class BenchCommand implements Runnable {
             if (create) t.create(requests);
             LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, Duration.ofSeconds(warmup),
                     Duration.ofSeconds(duration), rate);
-            for (String w : workloads) {
-                switch (w) {
-                    case "load" -> {
-                        Loader.Result r = Loader.load(requests, targets, t, connections, Double.MAX_VALUE);
-                        System.out.printf(Locale.ROOT, "load: %,d items of %d B in %.1f s: %,.0f items/s, %d errors, generator %.2f cores%n",
-                                r.loaded(), itemBytes, r.seconds(), r.itemsPerSecond(), r.errors(), r.clientCores());
-                    }
-                    case "scan" -> print("scan", FullScan.run(requests, t, CpuClock.NONE, Double.MAX_VALUE));
-                    default -> print(w, LoadGenerator.run(targets, Workload.parse(w).build(requests, t), settings, CpuClock.NONE));
-                }
+            Generator measuring = generator();
+            Path work = Files.createTempDirectory("stator-bench-run");
+            try {
+                for (String w : workloads) run(w, targets, requests, t, settings, measuring, work);
+            } finally {
+                Compare.deleteRecursively(work);
             }
             return 0;
         }
 
+        private void run(String w, List<Endpoint> targets, DynamoRequests requests, BenchTable t,
+                         LoadGenerator.Settings settings, Generator measuring, Path work) throws IOException {
+            switch (w) {
+                case "load" -> {
+                    Loader.Result r = Loader.load(requests, targets, t, connections, Double.MAX_VALUE);
+                    System.out.printf(Locale.ROOT, "load: %,d items of %d B in %.1f s: %,.0f items/s, %d errors, generator %.2f cores%n",
+                            r.loaded(), itemBytes, r.seconds(), r.itemsPerSecond(), r.errors(), r.clientCores());
+                }
+                case "scan" -> print("scan", FullScan.run(requests, t, CpuClock.NONE, Double.MAX_VALUE));
+                default -> print(w, measuring.run(targets, Workload.parse(w).build(requests, t), settings, CpuClock.NONE, work));
+            }
+        }
+
         private static void print(String workload, RunResult r) {
             System.out.printf(Locale.ROOT, "%s: %,.0f ops/s, p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms, "
-                            + "%d errors, generator %.2f cores, other processes %.2f cores%s%n",
+                            + "%d errors, generator (%s) %.2f cores, other processes %.2f cores%s%n",
                     workload, r.throughput(), r.latencyMs(50), r.latencyMs(99), r.latencyMs(99.9), r.maxMs(), r.errors(),
-                    r.clientCores(), r.otherCores(), r.firstError() == null ? "" : "; first error: " + r.firstError());
+                    r.generator(), r.clientCores(), r.otherCores(), r.firstError() == null ? "" : "; first error: " + r.firstError());
         }
     }
 
     @Command(name = "compare", mixinStandardHelpOptions = true,
-            description = "Installs and starts the peers (dynalite, moto), Stator and a trivial HTTP server on this "
-                    + "machine, runs the same workloads against each, and writes a Markdown report with a chart.")
+            description = "Installs and starts the peers (dynalite, moto), Stator, nginx and a trivial HTTP server on "
+                    + "this machine, runs the same workloads against each, and writes a Markdown report with a chart.")
     static final class CompareCommand extends LoadOptions implements Callable<Integer> {
         @Option(names = "--servers", split = ",", completionCandidates = ServerLabels.class, description = "Servers to "
                 + "run, of ${COMPLETION-CANDIDATES} (default: all but stator-baseline, which --baseline adds).")
@@ -158,6 +187,15 @@ public final class BenchCommand implements Runnable {
                 + "prepared and started as stator's. The default servers then include it.")
         Path baseline;
 
+        @Option(names = "--many-connections", paramLabel = "N", description = "Connections of the extra closed-loop "
+                + "get of stator and nginx (wrk only), reported beside the --connections figure; 0 skips it "
+                + "(default: ${DEFAULT-VALUE}).")
+        int manyConnections = 1000;
+
+        @Option(names = "--soak-minutes", paramLabel = "N", description = "Minutes of stator under changing load "
+                + "after the servers, for its resident memory over time; 0 skips it (default: 10, or 0 with --quick).")
+        Integer soakMinutes;
+
         @Option(names = "--rounds", paramLabel = "N", description = "Rounds of the request workloads of stator and "
                 + "stator-baseline, each on a freshly started and loaded process, the two taking turns; the report "
                 + "shows the median of each workload (default: ${DEFAULT-VALUE}).")
@@ -189,9 +227,12 @@ public final class BenchCommand implements Runnable {
             List<Workload> matrix = workloads.isEmpty()
                     ? Stream.of(Workload.values()).filter(w -> w != Workload.TRANSACT).toList()
                     : workloads.stream().map(Workload::parse).toList();
+            Generator measuring = generator();
             Compare.Options options = new Compare.Options(kinds, matrix, connections, Duration.ofSeconds(warmup),
                     Duration.ofSeconds(duration), items, itemBytes, largeItems, largeItemBytes, loadBudget,
-                    largeLoadBudget, scanBudget, !noProfile, rounds);
+                    largeLoadBudget, scanBudget, !noProfile, rounds, measuring,
+                    measuring == generator ? null : generator.unavailable(), manyConnections,
+                    soakMinutes != null ? soakMinutes : quick ? 0 : 10);
             Files.createDirectories(work);
             String machine = Machine.describe();
             Compare.progress("machine: %s", machine);
@@ -206,6 +247,9 @@ public final class BenchCommand implements Runnable {
         /** Options that cannot work together stop the run before anything starts, not after the first servers ran. */
         private void check(List<ServerKind> kinds, Path baselineHome) {
             if (rounds < 1) throw new ParameterException(spec.commandLine(), "--rounds must be at least 1, not " + rounds);
+            if (manyConnections < 0 || (soakMinutes != null && soakMinutes < 0)) {
+                throw new ParameterException(spec.commandLine(), "--many-connections and --soak-minutes cannot be negative");
+            }
             if (baselineHome == null) {
                 if (kinds.contains(ServerKind.STATOR_BASELINE)) {
                     throw new ParameterException(spec.commandLine(),

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -21,7 +22,8 @@ import java.util.stream.Stream;
  * <li>the workload matrix, on a table of {@code items} items of {@code itemBytes} (the issue's
  *     targets are set for 100,000 items of 1 KB): startup time, idle memory, load, every
  *     request workload closed-loop, a full scan, and {@code get} open-loop at half the peak the
- *     server reached;</li>
+ *     server reached (nginx: at half of Stator's, the rate its target compares them at); for
+ *     Stator and nginx also {@code get} over {@code manyConnections} connections;</li>
  * <li>the large table ({@code largeItems} of {@code largeItemBytes}, 1,000,000 of 100 B):
  *     memory after loading it, a full scan, {@code get} and {@code put}.</li>
  * </ol>
@@ -34,13 +36,23 @@ import java.util.stream.Stream;
  * taking turns, before their large tables: a change to Stator is judged on the median of each,
  * so that a drift in what else the machine runs reaches both alike. The startup, the memory, the
  * scan, the open loop and the profile are the first round's.
+ *
+ * <p>Closed loops are measured by {@code generator} (wrk by default, see {@link WrkGenerator});
+ * open loops, loads and scans by the Java generator. After every server, {@code soakMinutes} of
+ * Stator under changing load ({@link Soak}) give its resident memory minute by minute.
  */
 final class Compare {
 
+    /**
+     * @param generator      what measures the closed loops (wrk falls back to java when it is not installed)
+     * @param generatorNote  why the generator is not the one asked for, or null
+     * @param manyConnections connections of the extra {@code get} of Stator and nginx; 0 skips it
+     * @param soakMinutes    minutes of Stator's soak after the servers; 0 skips it
+     */
     record Options(List<ServerKind> servers, List<Workload> workloads, int connections, Duration warmup,
                    Duration duration, long items, int itemBytes, long largeItems, int largeItemBytes,
                    double loadBudgetSeconds, double largeLoadBudgetSeconds, double scanBudgetSeconds, boolean profile,
-                   int rounds) {}
+                   int rounds, Generator generator, String generatorNote, int manyConnections, int soakMinutes) {}
 
     /**
      * Stator's budget for the large table, above the peers': its scan target is about 1,000,000
@@ -48,9 +60,12 @@ final class Compare {
      */
     static final double STATOR_LARGE_LOAD_BUDGET_SECONDS = 150;
 
-    /** One measured workload on one server. {@code mode} is "closed" or "open"; {@code round} counts from 1. */
+    /**
+     * One measured workload on one server. {@code mode} is "closed" or "open"; {@code round} counts
+     * from 1; {@code connections}: the run's connections (one for a scan).
+     */
     record Measurement(ServerKind server, String workload, BenchTable table, String mode, double offeredRate,
-                       int round, RunResult result) {}
+                       int connections, int round, RunResult result) {}
 
     /** What one server's runs found besides the measurements. */
     static final class ServerRecord {
@@ -74,8 +89,9 @@ final class Compare {
         }
     }
 
+    /** {@code soak}: Stator's minutes under load, empty when not run. */
     record Outcome(List<ServerRecord> servers, List<Measurement> measurements, Profile.Report profile,
-                   double seconds) {}
+                   List<Soak.Minute> soak, double seconds) {}
 
     /** The matrix's table; the report tells its measurements from the large table's by this name. */
     static final String MATRIX_TABLE = "bench_matrix";
@@ -94,7 +110,7 @@ final class Compare {
         long t0 = System.nanoTime();
         List<ServerRecord> records = options.servers().stream().map(kind -> new ServerRecord(kind, places)).toList();
         List<ServerRecord> inRounds = records.stream().filter(r -> r.kind.measuredInRounds()).toList();
-        for (ServerRecord record : records) {
+        for (ServerRecord record : runningOrder(records)) {
             if (record.kind.measuredInRounds()) {
                 // Stator and its baseline run together, where the first of them is in the order.
                 if (record == inRounds.get(0)) runRounds(inRounds);
@@ -103,7 +119,30 @@ final class Compare {
                 attempt(record, () -> runLargeTable(record));
             }
         }
-        return new Outcome(records, measurements, profile, (System.nanoTime() - t0) / 1e9);
+        List<Soak.Minute> soak = List.of();
+        ServerRecord stator = records.stream().filter(r -> r.kind == ServerKind.STATOR).findFirst().orElse(null);
+        if (options.soakMinutes() > 0 && stator != null && stator.notes.stream().noneMatch(n -> n.startsWith("not run"))) {
+            try {
+                soak = Soak.run(new Soak.Options(null, options.soakMinutes(), options.connections(), options.items(),
+                        options.itemBytes()), places);
+            } catch (IOException | RuntimeException e) {
+                stator.notes.add("the soak stopped with an error: " + e.getMessage());
+                progress("stator: the soak stopped with an error: " + e);
+            }
+        }
+        return new Outcome(records, measurements, profile, soak, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /**
+     * The order the servers run in: as given, but nginx after Stator, since nginx's open loop runs
+     * at Stator's rate. The report keeps the given order.
+     */
+    private static List<ServerRecord> runningOrder(List<ServerRecord> records) {
+        List<ServerRecord> order = new ArrayList<>(records);
+        int stator = order.stream().map(r -> r.kind).toList().indexOf(ServerKind.STATOR);
+        int nginx = order.stream().map(r -> r.kind).toList().indexOf(ServerKind.NGINX);
+        if (stator >= 0 && nginx >= 0 && nginx < stator) order.add(stator, order.remove(nginx));
+        return order;
     }
 
     /**
@@ -182,23 +221,30 @@ final class Compare {
             LoadGenerator.Settings closed = new LoadGenerator.Settings(options.connections(), options.warmup(),
                     options.duration(), 0);
             if (!kind.database) {
-                // The trivial server answers everything alike: the request kinds that differ in size suffice.
+                // The fixed-reply servers answer everything alike: the request kinds that differ in size suffice.
                 workloads = workloads.stream().filter(w -> w == Workload.GET || w == Workload.PUT || w == Workload.QUERY).toList();
+            }
+            if (kind == ServerKind.TRIVIAL) {
                 // A database server's JIT (and the generator's) warm up during the load; this one has none.
-                LoadGenerator.run(server.endpoint(), Workload.GET.build(requests, table),
-                        closed.withDuration(Duration.ZERO, options.warmup().multipliedBy(3)), CpuClock.NONE);
+                options.generator().run(server.endpoint(), Workload.GET.build(requests, table),
+                        closed.withDuration(Duration.ZERO, options.warmup().multipliedBy(3)), CpuClock.NONE, places.work());
             }
             for (Workload workload : workloads) {
                 measure(server, requests, table, workload, closed, round);
             }
             if (round > 1) return;
             if (kind.database) scan(record, server, requests, table);
-            BenchTable measured = table;
-            measurements.stream()
-                    .filter(m -> m.server() == kind && m.workload().equals(Workload.GET.label()) && m.table().equals(measured))
-                    .findFirst()
-                    .ifPresent(peak -> measure(server, requests, measured, Workload.GET,
-                            closed.withRate(Math.max(1, Math.floor(peak.result().throughput() / 2))), 1));
+            double rate = openLoopRate(record, table);
+            if (rate > 0) measure(server, requests, table, Workload.GET, closed.withRate(rate), 1);
+            if ((kind == ServerKind.STATOR || kind == ServerKind.NGINX) && options.manyConnections() > 0
+                    && workloads.contains(Workload.GET)) {
+                if (options.generator() == Generator.WRK) {
+                    measure(server, requests, table, Workload.GET, closed.withConnections(options.manyConnections()), 1);
+                } else {
+                    record.notes.add(String.format("get over %,d connections not measured: it needs wrk (the Java "
+                            + "generator would run a thread per connection)", options.manyConnections()));
+                }
+            }
             // Profiled after it was measured, on the same process and table, so the recorder cannot touch the numbers.
             if (kind == ServerKind.STATOR && options.profile()) {
                 try {
@@ -247,16 +293,38 @@ final class Compare {
         return table.withItemCount(Math.max(BenchTable.ITEMS_PER_PARTITION, whole));
     }
 
+    /**
+     * The rate of the server's open loop: half of its closed-loop {@code get} on the table; nginx's
+     * at Stator's rate instead (their p99s at one rate are a target), or at half of its own peak,
+     * noted, when Stator did not run before it. 0: no {@code get} to start from.
+     */
+    private double openLoopRate(ServerRecord record, BenchTable table) {
+        if (record.kind == ServerKind.NGINX) {
+            Optional<Measurement> stator = measurements.stream().filter(m -> m.server() == ServerKind.STATOR
+                    && m.workload().equals(Workload.GET.label()) && m.mode().equals("open")).findFirst();
+            if (stator.isPresent()) return stator.get().offeredRate();
+            record.notes.add("open loop at half of its own peak: Stator's was not measured");
+        }
+        return measurements.stream()
+                .filter(m -> m.server() == record.kind && m.workload().equals(Workload.GET.label()) && m.table().equals(table)
+                        && m.mode().equals("closed") && m.connections() == options.connections())
+                .findFirst()
+                .map(peak -> Math.max(1, Math.floor(peak.result().throughput() / 2)))
+                .orElse(0.0);
+    }
+
     private void measure(ServerProcess server, DynamoRequests requests, BenchTable table, Workload workload,
-                         LoadGenerator.Settings settings, int round) {
+                         LoadGenerator.Settings settings, int round) throws IOException {
         Workload.RequestSource source = workload.build(requests, table);
-        RunResult result = LoadGenerator.run(server.endpoint(), source, settings, server.cpu());
+        RunResult result = options.generator().run(server.endpoint(), source, settings, server.cpu(), places.work());
         String mode = settings.rate() > 0 ? "open" : "closed";
         measurements.add(new Measurement(ServerKind.parse(server.name()), workload.label(), table, mode,
-                settings.rate(), round, result));
-        progress("%s: %-11s %-6s %,10.0f ops/s  p50 %7.2f ms  p99 %7.2f ms  errors %d  (client %.2f, server %.2f, other %.2f cores)%s",
-                server.name(), workload.label(), mode, result.throughput(), result.latencyMs(50), result.latencyMs(99),
-                result.errors(), result.clientCores(), result.serverCores(), result.otherCores(),
+                settings.rate(), settings.connections(), round, result));
+        progress("%s: %-11s %-6s%s %,10.0f ops/s  p50 %7.2f ms  p99 %7.2f ms  errors %d  (%s %.2f, server %.2f, other %.2f cores)%s",
+                server.name(), workload.label(), mode,
+                settings.connections() == options.connections() ? "" : String.format(" ×%,d", settings.connections()),
+                result.throughput(), result.latencyMs(50), result.latencyMs(99), result.errors(), result.generator(),
+                result.clientCores(), result.serverCores(), result.otherCores(),
                 result.firstError() == null ? "" : "  first error: " + abbreviate(result.firstError()));
     }
 
@@ -267,7 +335,7 @@ final class Compare {
             record.notes.add(String.format("the scan of %,d items stopped at the %.0f s scan budget after %,d items",
                     table.itemCount(), options.scanBudgetSeconds(), result.operations()));
         }
-        measurements.add(new Measurement(ServerKind.parse(server.name()), "scan", table, "closed", 0, 1, result));
+        measurements.add(new Measurement(ServerKind.parse(server.name()), "scan", table, "closed", 0, 1, 1, result));
         progress("%s: scan of %,d items of %d B in %.2f s (%,.0f items/s, %d pages)", server.name(),
                 result.operations(), table.itemBytes(), result.seconds(), result.throughput(),
                 result.latency().getTotalCount());
@@ -322,7 +390,10 @@ final class Compare {
         return s.length() <= 160 ? s : s.substring(0, 160) + "...";
     }
 
+    /** Seconds always shown (LocalTime's own text drops them when they are 0). */
+    private static final java.time.format.DateTimeFormatter PROGRESS_TIME = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
+
     static void progress(String format, Object... args) {
-        System.err.println("[" + java.time.LocalTime.now().withNano(0) + "] " + String.format(format, args));
+        System.err.println("[" + PROGRESS_TIME.format(java.time.LocalTime.now()) + "] " + String.format(format, args));
     }
 }

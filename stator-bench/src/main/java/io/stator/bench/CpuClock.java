@@ -39,18 +39,29 @@ interface CpuClock {
 
     /** Another process, from /proc/PID/stat: fields 14 and 15, utime and stime, in clock ticks. */
     static CpuClock ofProcess(long pid) {
-        Path stat = Path.of("/proc", Long.toString(pid), "stat");
-        return () -> {
-            try {
-                String s = Files.readString(stat);
-                // The command name (field 2) may hold spaces; fields are counted after its ')'.
-                String[] fields = s.substring(s.lastIndexOf(')') + 2).split(" ");
-                long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                // USER_HZ: /proc reports in 1/100 s on every Linux architecture the JDK runs on.
-                return ticks * 10_000_000L;
-            } catch (IOException | RuntimeException e) {
-                return 0;
-            }
-        };
+        return () -> processNanos(pid);
+    }
+
+    /**
+     * A process and its descendants, as they are at each reading: nginx's master only hands the
+     * connections to its workers, which do the serving. A descendant that exits between two
+     * readings takes its time with it; the servers measured keep theirs for the whole run.
+     */
+    static CpuClock ofProcessTree(long pid) {
+        return () -> processNanos(pid) + ProcessHandle.of(pid).stream().flatMap(ProcessHandle::descendants)
+                .mapToLong(d -> processNanos(d.pid())).sum();
+    }
+
+    private static long processNanos(long pid) {
+        try {
+            String s = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // The command name (field 2) may hold spaces; fields are counted after its ')'.
+            String[] fields = s.substring(s.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            // USER_HZ: /proc reports in 1/100 s on every Linux architecture the JDK runs on.
+            return ticks * 10_000_000L;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 }

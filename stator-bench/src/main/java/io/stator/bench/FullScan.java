@@ -44,7 +44,7 @@ final class FullScan {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         double[] cores = RunResult.CpuSample.take(server).coresSince(cpu0, seconds);
-        return new RunResult(items, 0, seconds, pages, pages, cores[0], cores[1], cores[2], null);
+        return new RunResult(items, 0, seconds, pages, pages, cores[0], cores[1], cores[2], null, RunResult.JAVA);
     }
 
     private record Page(long count, String lastEvaluatedKey) {}

@@ -11,6 +11,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Sends a workload's requests over N keep-alive connections, one thread each, and measures them.
+ * The Java generator: open loops, loads' and soaks' traffic, and the closed loops when wrk is not
+ * installed or not asked for ({@link Generator}; wrk keeps more of the CPU for the server).
  *
  * <p>Closed loop ({@code rate == 0}): every connection sends its next request as soon as the
  * previous answer is in, which finds the peak throughput. Open loop: requests are due on a fixed
@@ -35,6 +37,8 @@ final class LoadGenerator {
         }
 
         Settings withRate(double r) { return new Settings(connections, warmup, duration, r); }
+
+        Settings withConnections(int c) { return new Settings(c, warmup, duration, rate); }
 
         Settings withDuration(Duration warmup, Duration duration) {
             return new Settings(connections, warmup, duration, rate);
@@ -77,7 +81,7 @@ final class LoadGenerator {
         }
         double seconds = settings.duration().toNanos() / 1e9;
         double[] cores = cpu1.coresSince(cpu0, seconds);
-        return new RunResult(ok, errors, seconds, latency, service, cores[0], cores[1], cores[2], firstError.get());
+        return new RunResult(ok, errors, seconds, latency, service, cores[0], cores[1], cores[2], firstError.get(), RunResult.JAVA);
     }
 
     private static final class Worker implements Runnable {

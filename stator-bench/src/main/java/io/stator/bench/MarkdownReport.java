@@ -21,7 +21,7 @@ final class MarkdownReport {
     static final String ANALYSIS_END = "<!-- analysis:end -->";
 
     /** Colours per server, in ServerKind order. */
-    private static final String[] COLORS = {"#9e9e9e", "#1565c0", "#6a1b9a", "#64b5f6", "#e65100", "#ffb74d", "#2e7d32"};
+    private static final String[] COLORS = {"#424242", "#9e9e9e", "#1565c0", "#6a1b9a", "#64b5f6", "#e65100", "#ffb74d", "#2e7d32"};
 
     private final Compare.Options options;
     private final Compare.Outcome outcome;
@@ -74,15 +74,28 @@ final class MarkdownReport {
         md.append(String.format(Locale.ROOT, "The run took %.1f minutes.%n%n", outcome.seconds() / 60));
         md.append("**Machine.** ").append(machine).append("\n\n");
         md.append("**Setup.** Every server ran on this machine with the generator, over loopback, one server at a time. ");
-        md.append(String.format(Locale.ROOT, "%d connections, HTTP/1.1 keep-alive, requests signed with SigV4; each "
-                + "measurement is %d s after a %d s warm-up. The main matrix uses a table of %s (partition key + sort key, "
-                + "100 items per partition); the large table has %,d items of %s.%n%n",
+        md.append(String.format(Locale.ROOT, "%d connections, HTTP/1.1 keep-alive, requests built and signed with SigV4 "
+                + "before each measurement; each measurement is %d s after a %d s warm-up. The main matrix uses a table "
+                + "of %s (partition key + sort key, 100 items per partition); %s.",
                 options.connections(), options.duration().toSeconds(), options.warmup().toSeconds(), matrixLabel(),
-                options.largeItems(), bytes(options.largeItemBytes())));
+                options.largeItems() > 0 ? String.format(Locale.ROOT, "the large table has %,d items of %s",
+                        options.largeItems(), bytes(options.largeItemBytes())) : "no large table in this run"));
+        if (servers().contains(ServerKind.NGINX)) {
+            md.append(" `nginx` (Debian's nginx-light, every request answered with a fixed DynamoDB-shaped reply) marks "
+                    + "what HTTP serving can reach on this machine");
+            md.append(servers().contains(ServerKind.TRIVIAL)
+                    ? "; `trivial` (the same reply from Netty on the JVM, Stator's HTTP stack) what a JVM server can." : ".");
+        }
+        md.append("\n\n");
+        md.append("**Generator.** ").append(generatorSummary()).append("\n\n");
         targets(md);
         md.append("## Throughput and p99 latency\n\n");
         md.append(String.format("Closed loop, %d connections, %s. Each cell: operations per second (scan: items per "
                 + "second through a full paged scan), then p99 latency (scan: per page).", options.connections(), matrixLabel()));
+        if (outcome.measurements().stream().anyMatch(m -> m.result().generator().equals(RunResult.WRK))) {
+            md.append(" wrk's p99 includes its correction for responses slower than twice the mean (\"How it measures\"): "
+                    + "a pause of wrk itself, descheduled on a busy machine, raises it too.");
+        }
         if (options.rounds() > 1) {
             md.append(String.format(Locale.ROOT, " For %s: the median of each over %d rounds (the scan: the first round's).",
                     roundServers(), options.rounds()));
@@ -91,7 +104,9 @@ final class MarkdownReport {
         md.append("![throughput and p99 per workload and server](").append(chartPath).append(")\n\n");
         matrix(md);
         againstBaseline(md);
+        manyConnections(md);
         startupAndMemory(md);
+        soak(md);
         large(md);
         openLoop(md);
         generatorCost(md);
@@ -105,45 +120,177 @@ final class MarkdownReport {
         return md.toString();
     }
 
+    // ---- the generator ----
+
+    /** Which generator measured what, and the share of the machine wrk (or the Java generator) took. */
+    private String generatorSummary() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        StringBuilder g = new StringBuilder();
+        List<RunResult> closedLoops = outcome.measurements().stream()
+                .filter(m -> m.mode().equals("closed") && !m.workload().equals("scan")).map(Compare.Measurement::result).toList();
+        List<RunResult> byWrk = closedLoops.stream().filter(r -> r.generator().equals(RunResult.WRK)).toList();
+        if (!byWrk.isEmpty()) {
+            g.append(String.format(Locale.ROOT, "Closed loops: wrk (`wrk -t%d`, a Lua script replaying the pre-signed "
+                            + "requests; %d measurements): %s of the machine's %d cores on average (%s). ",
+                    WrkGenerator.THREADS, byWrk.size(), coresOf(byWrk), cores, coresRange(byWrk)));
+        }
+        List<RunResult> byJava = closedLoops.stream().filter(r -> r.generator().equals(RunResult.JAVA)).toList();
+        if (!byJava.isEmpty()) {
+            g.append(String.format(Locale.ROOT, "Closed loops: stator-bench's Java generator (a thread per connection; "
+                    + "%d measurements): %s of the machine's %d cores on average (%s). ", byJava.size(), coresOf(byJava),
+                    cores, coresRange(byJava)));
+        }
+        if (options.generatorNote() != null) g.append("(").append(options.generatorNote()).append(".) ");
+        List<RunResult> open = outcome.measurements().stream().filter(m -> m.mode().equals("open"))
+                .map(Compare.Measurement::result).toList();
+        if (!open.isEmpty()) {
+            g.append(String.format(Locale.ROOT, "Open loops (a fixed rate, which wrk lacks), loads and scans: the Java "
+                    + "generator; %s on average in the open loops. ", coresOf(open)));
+        }
+        g.append("Each measurement's figure is in \"What the generator and the rest of the machine used\".");
+        return g.toString();
+    }
+
+    private static String coresOf(List<RunResult> results) {
+        double mean = results.stream().mapToDouble(RunResult::clientCores).average().orElse(Double.NaN);
+        return String.format(Locale.ROOT, "%.2f cores (%.0f%%)", mean, 100 * mean / Runtime.getRuntime().availableProcessors());
+    }
+
+    private static String coresRange(List<RunResult> results) {
+        return String.format(Locale.ROOT, "%.2f to %.2f", results.stream().mapToDouble(RunResult::clientCores).min().orElse(0),
+                results.stream().mapToDouble(RunResult::clientCores).max().orElse(0));
+    }
+
     // ---- the targets of the issue ----
+
+    /** Throughput goals against nginx (a share of its rate) per workload; the others are against dynalite only. */
+    private static final List<String> AGAINST_NGINX = List.of("get", "put");
+
+    private static final double NGINX_SHARE_GET = 0.5;
+    private static final double NGINX_SHARE_PUT = 0.4;
+    private static final double DYNALITE_TIMES = 5;
+    private static final double P99_TIMES_NGINX = 3;
+    private static final double MANY_CONNECTIONS_KEPT = 0.8;
+    private static final double STARTUP_MILLIS = 500;
+    private static final double IDLE_MEGABYTES = 150;
+    private static final double SOAK_DRIFT = 0.10;
 
     private void targets(StringBuilder md) {
         md.append("## Targets\n\n");
-        md.append("From the benchmark issue, on this machine, 16 connections, 1 KB items, 100,000 items. "
-                + "Stator's durable default mode is the one checked; the in-memory mode is in the tables.\n\n");
+        md.append(String.format(Locale.ROOT, "Issue 17's, on this machine: %d connections, %s. Stator's durable default "
+                + "mode is the one checked; the in-memory mode is in the tables. dynalite: the faster of its two modes on "
+                + "each workload.%n%n", options.connections(), matrixLabel()));
         md.append("| target | measured | met |\n|---|---|---|\n");
-        for (String w : List.of("get", "put")) {
-            Optional<Closed> stator = closed(ServerKind.STATOR, w);
-            Optional<Closed> dynalite = best(w, ServerKind.DYNALITE_MEMORY, ServerKind.DYNALITE_DISK);
-            Optional<Closed> trivial = closed(ServerKind.TRIVIAL, w);
-            if (stator.isPresent() && dynalite.isPresent()) {
-                double ratio = stator.get().throughput() / dynalite.get().throughput();
-                md.append(String.format(Locale.ROOT, "| `%s` throughput ≥ 10× dynalite's (the faster of its two modes) | %,.0f vs %,.0f ops/s: %.1f× | %s |%n",
-                        w, stator.get().throughput(), dynalite.get().throughput(), ratio, met(ratio >= 10, String.format(Locale.ROOT, "%.0f%% of the way", 100 * ratio / 10))));
+        Optional<Closed> stator;
+        for (String w : List.of("get", "put", "query", "update", "mixed")) {
+            stator = closed(ServerKind.STATOR, w);
+            if (AGAINST_NGINX.contains(w)) {
+                double goal = w.equals("get") ? NGINX_SHARE_GET : NGINX_SHARE_PUT;
+                String target = String.format(Locale.ROOT, "`%s` throughput ≥ %.0f%% of nginx's", w, 100 * goal);
+                Optional<Closed> nginx = closed(ServerKind.NGINX, w);
+                if (stator.isEmpty() || nginx.isEmpty()) {
+                    row(md, target, "–", notMeasured(stator.isEmpty() ? ServerKind.STATOR : ServerKind.NGINX, w));
+                } else {
+                    double share = stator.get().throughput() / nginx.get().throughput();
+                    row(md, target, String.format(Locale.ROOT, "%s vs %s ops/s: %.0f%%", count(stator.get().throughput()),
+                            count(nginx.get().throughput()), 100 * share), met(share >= goal,
+                            String.format(Locale.ROOT, "short by %.0f points", 100 * (goal - share))));
+                }
             }
-            if (stator.isPresent() && trivial.isPresent()) {
-                double share = stator.get().throughput() / trivial.get().throughput();
-                md.append(String.format(Locale.ROOT, "| `%s` throughput ≥ 40%% of the trivial server's | %,.0f vs %,.0f ops/s: %.0f%% | %s |%n",
-                        w, stator.get().throughput(), trivial.get().throughput(), 100 * share, met(share >= 0.4, String.format(Locale.ROOT, "short by %.0f points", 100 * (0.4 - share)))));
+            String target = String.format(Locale.ROOT, "`%s` throughput ≥ %.0f× dynalite's", w, DYNALITE_TIMES);
+            Optional<Closed> dynalite = best(w, ServerKind.DYNALITE_MEMORY, ServerKind.DYNALITE_DISK);
+            if (stator.isEmpty() || dynalite.isEmpty()) {
+                row(md, target, "–", notMeasured(stator.isEmpty() ? ServerKind.STATOR : ServerKind.DYNALITE_MEMORY, w));
+            } else {
+                double ratio = stator.get().throughput() / dynalite.get().throughput();
+                row(md, target, String.format(Locale.ROOT, "%s vs %s ops/s: %.1f×", count(stator.get().throughput()),
+                        count(dynalite.get().throughput()), ratio), met(ratio >= DYNALITE_TIMES,
+                        String.format(Locale.ROOT, "%.0f%% of the way", 100 * ratio / DYNALITE_TIMES)));
             }
         }
-        find(m -> m.server() == ServerKind.STATOR && m.workload().equals("get") && m.mode().equals("open") && isMatrix(m))
-                .ifPresent(m -> md.append(String.format(Locale.ROOT, "| `get` p99 < 2 ms at half of Stator's peak (open loop, %,.0f/s) | p99 %.2f ms | %s |%n",
-                        m.offeredRate(), m.result().latencyMs(99), met(m.result().latencyMs(99) < 2, String.format(Locale.ROOT, "%.1f× too slow", m.result().latencyMs(99) / 2)))));
-        record(ServerKind.STATOR).ifPresent(r -> {
-            md.append(String.format(Locale.ROOT, "| startup to first served request < 1 s | %.0f ms | %s |%n", r.startupMillis,
-                    met(r.startupMillis < 1000, String.format(Locale.ROOT, "%.0f ms over", r.startupMillis - 1000))));
-            md.append(String.format(Locale.ROOT, "| idle resident memory < 200 MB | %.0f MB | %s |%n", r.idleMegabytes,
-                    met(r.idleMegabytes < 200, String.format(Locale.ROOT, "%.0f MB over", r.idleMegabytes - 200))));
-        });
-        find(m -> m.server() == ServerKind.STATOR && m.workload().equals("scan") && !isMatrix(m)).ifPresent(m -> {
-            double seconds = m.result().seconds();
-            md.append(String.format(Locale.ROOT, "| full `scan` of 1,000,000 items of 100 B < 10 s | %,d items of %s in %.1f s | %s |%n",
-                    m.result().operations(), bytes(m.table().itemBytes()), seconds,
-                    m.table().itemCount() < 1_000_000 ? "not checked (smaller table)"
-                            : met(seconds < 10, String.format(Locale.ROOT, "%.1f× too slow", seconds / 10))));
-        });
+        openLoopTarget(md);
+        manyConnectionsTarget(md);
+        Optional<Compare.ServerRecord> record = record(ServerKind.STATOR);
+        row(md, String.format(Locale.ROOT, "startup to first served request < %.1f s", STARTUP_MILLIS / 1000),
+                record.map(r -> String.format(Locale.ROOT, "%.0f ms", r.startupMillis)).orElse("–"),
+                record.map(r -> met(r.startupMillis < STARTUP_MILLIS, String.format(Locale.ROOT, "%.0f ms over",
+                        r.startupMillis - STARTUP_MILLIS))).orElse(notMeasured(ServerKind.STATOR, null)));
+        row(md, String.format(Locale.ROOT, "idle resident memory < %.0f MB", IDLE_MEGABYTES),
+                record.map(r -> mb(r.idleMegabytes)).orElse("–"),
+                record.map(r -> met(r.idleMegabytes < IDLE_MEGABYTES, String.format(Locale.ROOT, "%.0f MB over",
+                        r.idleMegabytes - IDLE_MEGABYTES))).orElse(notMeasured(ServerKind.STATOR, null)));
+        soakTarget(md);
         md.append("\n");
+    }
+
+    /** Stator's get p99 at half its peak against nginx's at the same rate, both open loop. */
+    private void openLoopTarget(StringBuilder md) {
+        String target = String.format(Locale.ROOT, "`get` p99 at half of Stator's peak (open loop) ≤ %.0f× nginx's p99 "
+                + "at the same rate", P99_TIMES_NGINX);
+        Optional<Compare.Measurement> stator = openLoop(ServerKind.STATOR);
+        Optional<Compare.Measurement> nginx = openLoop(ServerKind.NGINX);
+        if (stator.isEmpty() || nginx.isEmpty()) {
+            row(md, target, "–", notMeasured(stator.isEmpty() ? ServerKind.STATOR : ServerKind.NGINX, "get"));
+        } else if (stator.get().offeredRate() != nginx.get().offeredRate()) {
+            row(md, target, "–", "not checked: nginx ran at its own rate (Stator ran after it)");
+        } else {
+            double p99 = stator.get().result().latencyMs(99);
+            double ratio = p99 / nginx.get().result().latencyMs(99);
+            row(md, target, String.format(Locale.ROOT, "%s vs %s at %s/s: %.1f×", ms(p99),
+                    ms(nginx.get().result().latencyMs(99)), count(stator.get().offeredRate()), ratio),
+                    met(ratio <= P99_TIMES_NGINX, String.format(Locale.ROOT, "%.1f× too slow", ratio / P99_TIMES_NGINX)));
+        }
+    }
+
+    private void manyConnectionsTarget(StringBuilder md) {
+        String target = String.format(Locale.ROOT, "`get` over %,d keep-alive connections: throughput within %.0f%% of "
+                + "the %d-connection figure, no errors", options.manyConnections(), 100 * (1 - MANY_CONNECTIONS_KEPT),
+                options.connections());
+        Optional<Compare.Measurement> many = many(ServerKind.STATOR);
+        Optional<Closed> few = closed(ServerKind.STATOR, "get");
+        if (many.isEmpty() || few.isEmpty()) {
+            row(md, target, "–", options.manyConnections() == 0 ? "not measured (--many-connections 0)"
+                    : notMeasured(ServerKind.STATOR, "get"));
+            return;
+        }
+        RunResult r = many.get().result();
+        double kept = r.throughput() / few.get().throughput();
+        boolean met = kept >= MANY_CONNECTIONS_KEPT && r.errors() == 0;
+        row(md, target, String.format(Locale.ROOT, "%s vs %s ops/s: %.0f%%, %,d errors", count(r.throughput()),
+                count(few.get().throughput()), 100 * kept, r.errors()), met(met, kept < MANY_CONNECTIONS_KEPT
+                ? String.format(Locale.ROOT, "%.0f%% lower", 100 * (1 - kept)) : String.format(Locale.ROOT, "%,d errors", r.errors())));
+    }
+
+    private void soakTarget(StringBuilder md) {
+        String target = String.format(Locale.ROOT, "resident memory flat (within %.0f%%) under mixed load after warm-up",
+                100 * SOAK_DRIFT);
+        List<Soak.Minute> soak = outcome.soak();
+        if (soak.size() <= Soak.WARMED_UP_MINUTE) {
+            row(md, target, "–", soak.isEmpty() ? "not measured (--soak-minutes 0, or Stator did not run)"
+                    : "not measured (the soak was not longer than its warm-up)");
+            return;
+        }
+        Soak.Minute warm = soak.get(Soak.WARMED_UP_MINUTE - 1);
+        Soak.Minute last = soak.getLast();
+        double drift = last.residentMegabytes() / warm.residentMegabytes() - 1;
+        row(md, target, String.format(Locale.ROOT, "%.0f MB at the end of minute %d vs %.0f MB at the end of minute %d: %+.1f%%",
+                last.residentMegabytes(), last.minute(), warm.residentMegabytes(), warm.minute(), 100 * drift),
+                met(Math.abs(drift) <= SOAK_DRIFT, String.format(Locale.ROOT, "%+.1f%%", 100 * drift)));
+    }
+
+    private static void row(StringBuilder md, String target, String measured, String met) {
+        md.append("| ").append(target).append(" | ").append(measured).append(" | ").append(met).append(" |\n");
+    }
+
+    /** Why a target has no figure: which server or workload was not in this run (or stopped). */
+    private String notMeasured(ServerKind missing, String workload) {
+        if (!servers().contains(missing)) {
+            return "not measured (" + (missing == ServerKind.DYNALITE_MEMORY ? "dynalite" : missing.label) + " not in this run)";
+        }
+        if (workload != null && options.workloads().stream().noneMatch(w -> w.label().equals(workload))) {
+            return "not measured (" + workload + " not in --workloads)";
+        }
+        return "not measured (see the notes)";
     }
 
     private static String met(boolean met, String missedBy) {
@@ -212,11 +359,64 @@ final class MarkdownReport {
         return String.join(" and ", labels);
     }
 
+    /** get over many connections beside the matrix's figure, for Stator and nginx. */
+    private void manyConnections(StringBuilder md) {
+        List<ServerKind> measured = servers().stream().filter(s -> many(s).isPresent()).toList();
+        if (measured.isEmpty()) return;
+        md.append(String.format(Locale.ROOT, "## %,d connections%n%n", options.manyConnections()));
+        md.append(String.format(Locale.ROOT, "`get` closed loop over %,d keep-alive connections opened at once (wrk), "
+                + "beside the %d-connection figure of the matrix. Stator runs with its default `--max-connections` "
+                + "(10,000), so none is refused; nginx's workers take %,d connections each.%n%n", options.manyConnections(),
+                options.connections(), NginxServer.WORKER_CONNECTIONS));
+        md.append(String.format(Locale.ROOT, "| server | %d connections | %,d connections | change | p99 at %,d | errors |%n",
+                options.connections(), options.manyConnections(), options.manyConnections()));
+        md.append("|---|---:|---:|---:|---:|---:|\n");
+        for (ServerKind s : measured) {
+            RunResult r = many(s).get().result();
+            Optional<Closed> few = closed(s, "get");
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s/s | %s | %s | %,d |%n", s.label,
+                    few.map(c -> count(c.throughput()) + "/s").orElse("–"), count(r.throughput()),
+                    few.map(c -> String.format(Locale.ROOT, "%+.0f%%", 100 * (r.throughput() / c.throughput() - 1))).orElse("–"),
+                    ms(r.latencyMs(99)), r.errors()));
+        }
+        md.append('\n');
+    }
+
+    private Optional<Compare.Measurement> many(ServerKind s) {
+        return find(m -> m.server() == s && m.workload().equals("get") && m.mode().equals("closed") && isMatrix(m)
+                && m.connections() == options.manyConnections() && m.connections() != options.connections());
+    }
+
+    private Optional<Compare.Measurement> openLoop(ServerKind s) {
+        return find(m -> m.server() == s && m.workload().equals("get") && m.mode().equals("open") && isMatrix(m));
+    }
+
+    /** Stator's resident memory minute by minute under the soak's load. */
+    private void soak(StringBuilder md) {
+        List<Soak.Minute> soak = outcome.soak();
+        if (soak.isEmpty()) return;
+        md.append("## Stator's memory under load\n\n");
+        md.append(String.format(Locale.ROOT, "After the servers: a fresh `bin/stator` (durable, default options), %s, "
+                        + "%d connections, %d minutes; each minute runs %s for %d s each, as fast as they go (Java "
+                        + "generator; puts overwrite, so the data does not grow). Resident memory (VmRSS) at the end of "
+                        + "each minute. After warm-up means from the end of minute %d: the first minutes fill the caches "
+                        + "and the heap, and the target compares the last minute with that one.%n%n",
+                matrixLabel(), options.connections(), soak.size(), String.join(", ", Soak.WORKLOADS.stream().map(Workload::label).toList()),
+                60 / Soak.WORKLOADS.size(), Soak.WARMED_UP_MINUTE));
+        md.append("| minute | RSS | requests/s | errors |\n|---:|---:|---:|---:|\n");
+        for (Soak.Minute m : soak) {
+            md.append(String.format(Locale.ROOT, "| %d | %.0f MB | %s | %,d |%n", m.minute(), m.residentMegabytes(),
+                    count(m.requestsPerSecond()), m.errors()));
+        }
+        md.append('\n');
+    }
+
     private void startupAndMemory(StringBuilder md) {
         md.append("## Startup and memory\n\n");
         md.append("Startup: from starting the process (Stator through `bin/stator`, with its JDK lookup) to the first "
-                + "ListTables answered with 200. Idle: resident memory (VmRSS) 2 s after that. Loaded: resident memory "
-                + "2 s after loading the large table, in a fresh process.\n\n");
+                + "ListTables answered with 200. Idle: resident memory (VmRSS) 2 s after that, of the process and its "
+                + "children (nginx: the master and its workers). Loaded: resident memory 2 s after loading the large "
+                + "table, in a fresh process.\n\n");
         md.append("| server | startup | idle RSS | RSS after loading the large table | load rate (").append(bytes(options.itemBytes()))
                 .append(") | load rate (").append(bytes(options.largeItemBytes())).append(") |\n|---|---:|---:|---:|---:|---:|\n");
         for (Compare.ServerRecord r : outcome.servers()) {
@@ -247,17 +447,20 @@ final class MarkdownReport {
         md.append('\n');
     }
 
-    private static String cell(List<Compare.Measurement> rows, ServerKind s, String w) {
-        return rows.stream().filter(m -> m.server() == s && m.workload().equals(w) && m.mode().equals("closed")).findFirst()
+    private String cell(List<Compare.Measurement> rows, ServerKind s, String w) {
+        return rows.stream().filter(m -> m.server() == s && m.workload().equals(w) && m.mode().equals("closed")
+                        && m.connections() == options.connections()).findFirst()
                 .map(m -> String.format(Locale.ROOT, "%s/s, p99 %s", count(m.result().throughput()), ms(m.result().latencyMs(99))))
                 .orElse("–");
     }
 
     private void openLoop(StringBuilder md) {
         md.append("## Latency at half of peak (open loop)\n\n");
-        md.append("`get` sent at a fixed rate, half of what each server reached closed loop, over the same connections. "
-                + "Latencies count from when each request was due (coordinated-omission corrected); the last column is "
-                + "p99 counted from when it was actually sent.\n\n");
+        md.append("`get` sent at a fixed rate by the Java generator (wrk has no fixed-rate mode), over the same "
+                + "connections: half of what each server reached closed loop, except nginx, which runs at Stator's rate "
+                + "(half of Stator's peak), the rate at which the target compares their p99s. Latencies count from when "
+                + "each request was due (coordinated-omission corrected); the last column is p99 counted from when it "
+                + "was actually sent.\n\n");
         md.append("| server | rate | achieved | p50 | p99 | p99.9 | max | p99 uncorrected |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Compare.Measurement m : outcome.measurements()) {
             if (!m.mode().equals("open")) continue;
@@ -271,16 +474,19 @@ final class MarkdownReport {
 
     private void generatorCost(StringBuilder md) {
         md.append("## What the generator and the rest of the machine used\n\n");
-        md.append("The generator (one JVM, one thread per connection on a blocking socket, requests built and signed "
-                + "before each measurement) measures its own process CPU time over each window. \"Other\" is what the "
-                + "rest of the machine used meanwhile (from /proc/stat): on a 2-core machine shared with other work, "
-                + "a high value means the numbers of that row are low.\n\n");
-        md.append("| server | workload | generator cores | server cores | other cores |\n|---|---|---:|---:|---:|\n");
+        md.append("The generator's CPU time over each measured window: wrk's process (from /proc/PID/stat), or this "
+                + "JVM's for the Java generator (one thread per connection on a blocking socket; the scans are its "
+                + "too). The server's is its process's and its children's. \"Other\" is what the rest of the machine "
+                + "used meanwhile (from /proc/stat): on a 2-core machine shared with other work, a high value means the "
+                + "numbers of that row are low.\n\n");
+        md.append("| server | workload | connections | generator | generator cores | server cores | other cores |\n"
+                + "|---|---|---:|---|---:|---:|---:|\n");
         for (Compare.Measurement m : outcome.measurements()) {
             if (!isMatrix(m) || !m.mode().equals("closed")) continue;
             if (!List.of("get", "put", "query", "scan").contains(m.workload())) continue;
-            md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f |%n", m.server().label, m.workload() + round(m),
-                    m.result().clientCores(), m.result().serverCores(), m.result().otherCores()));
+            md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %.2f | %.2f | %.2f |%n", m.server().label,
+                    m.workload() + round(m), m.connections(), m.result().generator(), m.result().clientCores(),
+                    m.result().serverCores(), m.result().otherCores()));
         }
         md.append('\n');
     }
@@ -330,15 +536,15 @@ final class MarkdownReport {
 
     private void details(StringBuilder md) {
         md.append("## Every measurement\n\n");
-        md.append("| server | workload | table | mode | ops/s | p50 | p99 | p99.9 | max | errors | generator / server / other cores |\n");
-        md.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+        md.append("| server | workload | table | mode | connections | ops/s | p50 | p99 | p99.9 | max | errors | generator | generator / server / other cores |\n");
+        md.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (Compare.Measurement m : outcome.measurements()) {
             RunResult r = m.result();
-            md.append(String.format(Locale.ROOT, "| %s | %s | %,d × %s | %s | %s | %s | %s | %s | %s | %,d | %.2f / %.2f / %.2f |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %s | %,d × %s | %s | %,d | %s | %s | %s | %s | %s | %,d | %s | %.2f / %.2f / %.2f |%n",
                     m.server().label, m.workload() + round(m), m.table().itemCount(), bytes(m.table().itemBytes()),
-                    m.mode().equals("open") ? "open " + count(m.offeredRate()) + "/s" : "closed", count(r.throughput()),
-                    ms(r.latencyMs(50)), ms(r.latencyMs(99)), ms(r.latencyMs(99.9)), ms(r.maxMs()), r.errors(),
-                    r.clientCores(), r.serverCores(), r.otherCores()));
+                    m.mode().equals("open") ? "open " + count(m.offeredRate()) + "/s" : "closed", m.connections(),
+                    count(r.throughput()), ms(r.latencyMs(50)), ms(r.latencyMs(99)), ms(r.latencyMs(99.9)), ms(r.maxMs()),
+                    r.errors(), r.generator(), r.clientCores(), r.serverCores(), r.otherCores()));
         }
         md.append('\n');
     }
@@ -358,8 +564,22 @@ final class MarkdownReport {
                 + "uniform workload has at most %,d keys, picked at random as it runs; otherwise (and for `hot-key`'s Zipf) "
                 + "a sample of %,d keys drawn from the distribution and replayed at random, each distinct key signed once. "
                 + "`load` and `scan` sign as they go.%n", Workload.POOL_LIMIT, Workload.POOL_LIMIT));
-        md.append("- Latency: HdrHistogram, nanoseconds, 3 significant digits. Closed loop: from send to full response. "
-                + "Open loop: from when the request was due (coordinated-omission corrected, as in wrk2).\n");
+        md.append(String.format(Locale.ROOT, "- Closed loops run on wrk %s when it is installed: the requests above are "
+                + "written, byte for byte as the Java generator sends them, to a file that the Lua script of each wrk "
+                + "thread loads; its `request()` picks the next as the Java generator does (a key drawn at random, then "
+                + "for a mix get or update by their shares); there is no `response()` callback (it would cost wrk more "
+                + "than the rest of its work), so errors are wrk's counts: status over 399, connect, read, write, "
+                + "timeout (%d s). The warm-up is a separate wrk run before the measured one; durations are whole "
+                + "seconds (wrk's). Open loops, loads, scans and the soak use the Java generator.%n",
+                "(`-t" + WrkGenerator.THREADS + "`, one event loop: against nginx on 2 cores, `-t2` took about 15 µs of CPU per "
+                        + "request where `-t1` took 13)",
+                WrkGenerator.TIMEOUT.toSeconds()));
+        md.append("- Latency: HdrHistogram, nanoseconds, 3 significant digits. Closed loop: from send to full response; "
+                + "under wrk, rebuilt from 119 of wrk's percentiles (1 to 99, then every 0.1 and 0.01 up to 99.99, "
+                + "99.999 and the maximum; microseconds), and with wrk's own correction, which after the run adds, for "
+                + "every response slower than twice the mean latency, samples at that latency minus one mean, minus "
+                + "two, and so on: its tails are higher than the Java generator's closed-loop ones. Open loop: from "
+                + "when the request was due (coordinated-omission corrected, as in wrk2).\n");
         if (options.rounds() > 1) {
             md.append(String.format(Locale.ROOT, "- Rounds: the request workloads of %s ran %d times, each round on a "
                     + "freshly started and loaded process, taking turns in an order that turns every round (so that a "
@@ -368,10 +588,14 @@ final class MarkdownReport {
                     + "round. Startup, memory, the scan, the open loop, the profile and the large table are the first "
                     + "round's.%n", roundServers(), options.rounds()));
         }
-        md.append("- The trivial server answers every request with `{\"TableNames\":[]}` from Netty's event loop; it runs "
-                + "`get`, `put` and `query` only (it does the same for all), which differ only in request size.\n");
-        md.append("- Re-run: `bin/stator-bench compare` (about 25 minutes; `--quick` for a few minutes), "
-                + "`bin/stator-bench compare --help` for the options.\n");
+        md.append("- nginx (Debian's nginx-light, started by the benchmark as a non-daemon process with a configuration it "
+                + "writes: a worker per core, no access log, keep-alive connections that last the run) and the trivial "
+                + "server (Netty's event loop on the JVM) answer every request alike: 200, `{\"TableNames\":[]}`, "
+                + "`Content-Type: application/x-amz-json-1.0`, an `x-amzn-RequestId` and the body's `x-amz-crc32`, "
+                + "after reading the request's body. They run `get`, `put` and `query` only (they do the same for all), "
+                + "which differ only in request size.\n");
+        md.append("- Re-run: `bin/stator-bench compare` (about 35 minutes, 10 of them Stator's soak; `--quick` for a "
+                + "few minutes), `bin/stator-bench compare --help` for the options.\n");
     }
 
     // ---- the chart ----
@@ -424,7 +648,8 @@ final class MarkdownReport {
 
     private Optional<Closed> closed(ServerKind s, String workload) {
         List<RunResult> rounds = outcome.measurements().stream()
-                .filter(m -> m.server() == s && m.workload().equals(workload) && m.mode().equals("closed") && isMatrix(m))
+                .filter(m -> m.server() == s && m.workload().equals(workload) && m.mode().equals("closed") && isMatrix(m)
+                        && (m.connections() == options.connections() || m.workload().equals("scan")))
                 .map(Compare.Measurement::result).toList();
         if (rounds.isEmpty()) return Optional.empty();
         double[] throughputs = rounds.stream().mapToDouble(RunResult::throughput).sorted().toArray();

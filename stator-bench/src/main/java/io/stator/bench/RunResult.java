@@ -10,12 +10,16 @@ import org.HdrHistogram.Histogram;
  * @param latency      nanoseconds from when each request should have been sent (open loop) or was sent
  *                     (closed loop) to its full response: corrected for coordinated omission
  * @param serviceTime  nanoseconds from actual send to full response
- * @param clientCores  cores the generator's process kept busy during the window
+ * @param clientCores  cores the generator's process (this JVM, or wrk) kept busy during the window
  * @param serverCores  cores the server's process kept busy, when its process is known (else 0)
  * @param otherCores   cores the rest of the machine kept busy meanwhile (other processes competing for the CPU)
+ * @param generator    what sent the requests: {@link #JAVA} or {@link #WRK}
  */
 record RunResult(long operations, long errors, double seconds, Histogram latency, Histogram serviceTime,
-                 double clientCores, double serverCores, double otherCores, String firstError) {
+                 double clientCores, double serverCores, double otherCores, String firstError, String generator) {
+
+    static final String JAVA = "java";
+    static final String WRK = "wrk";
 
     double throughput() { return seconds == 0 ? 0 : operations / seconds; }
 
@@ -31,7 +35,11 @@ record RunResult(long operations, long errors, double seconds, Histogram latency
     /** Samples the CPU clocks of the generator, the server and the machine, to turn a window into cores. */
     record CpuSample(long client, long server, long machine) {
         static CpuSample take(CpuClock server) {
-            return new CpuSample(CpuClock.self().cpuNanos(), server.cpuNanos(), CpuClock.machine().cpuNanos());
+            return take(CpuClock.self(), server);
+        }
+
+        static CpuSample take(CpuClock client, CpuClock server) {
+            return new CpuSample(client.cpuNanos(), server.cpuNanos(), CpuClock.machine().cpuNanos());
         }
 
         double[] coresSince(CpuSample start, double seconds) {

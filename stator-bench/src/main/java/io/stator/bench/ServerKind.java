@@ -11,12 +11,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * The servers a comparison runs, and how each is installed and started on this machine: the
  * ones a developer would otherwise pick for a local DynamoDB, Stator in both its modes, and
- * the trivial server that marks the ceiling. {@code stator-baseline} is another checkout of
+ * the two fixed-reply servers that mark the ceiling (nginx, and the JVM's trivial server). {@code stator-baseline} is another checkout of
  * Stator (an older commit, say), run only when {@code --baseline} names it, so that a change
  * is measured against what it changes in one run on one machine.
  */
 enum ServerKind {
-    TRIVIAL("trivial", "trivial HTTP server (fixed reply)", false),
+    NGINX("nginx", "nginx-light (fixed reply)", false),
+    TRIVIAL("trivial", "trivial HTTP server on Netty (fixed reply)", false),
     STATOR("stator", "Stator (durable, default)", true),
     STATOR_BASELINE("stator-baseline", "Stator baseline (durable)", true),
     STATOR_MEMORY("stator-mem", "Stator --in-memory", true),
@@ -97,6 +98,7 @@ enum ServerKind {
     List<String> command(Places places, int port, Path dataDir) throws IOException {
         String p = Integer.toString(port);
         return switch (this) {
+            case NGINX -> NginxServer.command(dataDir, port);
             case TRIVIAL -> List.of(javaBinary(), "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
                     BenchCommand.class.getName(), "trivial-server", "--port", p);
             case STATOR, STATOR_BASELINE -> {
@@ -142,6 +144,9 @@ enum ServerKind {
     String unavailable(Places places) {
         try {
             switch (this) {
+                case NGINX -> {
+                    if (NginxServer.binary() == null) return "nginx is not installed (as root: apt-get install -y nginx-light)";
+                }
                 case DYNALITE_MEMORY, DYNALITE_DISK -> {
                     if (!onPath("node") || !onPath("npm")) return "node and npm are not installed";
                     installDynalite(places.cache());
@@ -223,10 +228,15 @@ enum ServerKind {
     }
 
     private static boolean onPath(String program) {
+        return which(program) != null;
+    }
+
+    /** The program's path on PATH, or null. */
+    static Path which(String program) {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) return true;
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) return Path.of(dir, program);
         }
-        return false;
+        return null;
     }
 
     private static int run(List<String> command, Path output) throws IOException {

@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A server under test, started as its own process: the time from starting it to its first
  * successful request (the startup time a user waits), its resident memory and its CPU time,
- * read from /proc while it runs.
+ * read from /proc while it runs. Memory and CPU are the process's and its descendants' (nginx
+ * serves from worker processes).
  */
 final class ServerProcess implements AutoCloseable {
 
@@ -74,12 +75,21 @@ final class ServerProcess implements AutoCloseable {
 
     long pid() { return process.pid(); }
 
-    CpuClock cpu() { return CpuClock.ofProcess(process.pid()); }
+    CpuClock cpu() { return CpuClock.ofProcessTree(process.pid()); }
 
-    /** Resident memory now, in MB (VmRSS of /proc/PID/status). */
+    /**
+     * Resident memory now, in MB (VmRSS of /proc/PID/status), summed over the process and its
+     * descendants (pages they share count once per process, as VmRSS counts them).
+     */
     double residentMegabytes() {
+        double own = residentMegabytes(process.pid());
+        return own + process.descendants().mapToDouble(d -> residentMegabytes(d.pid()))
+                .filter(mb -> !Double.isNaN(mb)).sum();
+    }
+
+    private static double residentMegabytes(long pid) {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
                 if (line.startsWith("VmRSS:")) {
                     return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
                 }
@@ -94,10 +104,14 @@ final class ServerProcess implements AutoCloseable {
         this.onClose = action;
     }
 
-    /** Stops it as a user would (SIGTERM), then for good if it lingers. */
+    /**
+     * Stops it as a user would (SIGTERM), then for good if it lingers; then its descendants that
+     * outlived it (nginx's workers keep serving when their master is killed).
+     */
     @Override
     public void close() {
         onClose.run();
+        List<ProcessHandle> descendants = process.descendants().toList();
         process.destroy();
         try {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
@@ -108,6 +122,7 @@ final class ServerProcess implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     static String tail(Path log) {

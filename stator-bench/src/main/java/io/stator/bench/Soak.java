@@ -19,9 +19,16 @@ import java.util.Map;
  */
 final class Soak {
 
+    /**
+     * The minute at whose end Stator counts as warmed up, in {@code compare}'s soak: by then its
+     * caches and heap have taken the table and the workloads' mix (the load comes before minute 1).
+     */
+    static final int WARMED_UP_MINUTE = 2;
+
     /** Each minute's load: reads, overwrites, updates, queries and a hot key, a quarter minute each. */
     static final List<Workload> WORKLOADS = List.of(Workload.MIXED, Workload.PUT, Workload.QUERY, Workload.HOT_KEY);
 
+    /** {@code memory}: Stator's --memory, or null for its default (as {@code compare} runs it). */
     record Options(String memory, int minutes, int connections, long items, int itemBytes) {}
 
     /** One minute of load and the resident memory at its end. */
@@ -35,7 +42,7 @@ final class Soak {
         Compare.deleteRecursively(data);
         Files.createDirectories(data);
         List<String> command = new ArrayList<>(ServerKind.STATOR.command(places, port, data));
-        command.addAll(List.of("--memory", options.memory()));
+        if (options.memory() != null) command.addAll(List.of("--memory", options.memory()));
         Endpoint endpoint = Endpoint.local(port);
         List<Minute> minutes = new ArrayList<>();
         try (ServerProcess server = ServerProcess.start("stator", command, Map.of(), endpoint,

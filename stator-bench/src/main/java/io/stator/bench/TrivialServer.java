@@ -30,19 +30,37 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.CRC32;
 
 /**
- * The ceiling: an HTTP server that answers every request with the same small JSON body, on the
- * same stack as Stator (Netty, epoll, HttpServerCodec and HttpObjectAggregator), replying on the
- * event loop. What a DynamoDB server reaches against the generator on this machine is bounded by
- * what this one reaches; the gap between the two is the cost of being a database.
+ * The JVM's ceiling: an HTTP server that answers every request with the same small JSON body, on
+ * the same stack as Stator (Netty, epoll, HttpServerCodec and HttpObjectAggregator), replying on
+ * the event loop. The gap between it and Stator is the cost of being a database; between it and
+ * nginx ({@link NginxServer}, the same reply), the cost of the JVM's HTTP stack.
  */
 final class TrivialServer implements AutoCloseable {
 
     /** What ListTables answers on an empty server: a valid DynamoDB response to the generator's probes. */
     static final byte[] BODY = "{\"TableNames\":[]}".getBytes(StandardCharsets.US_ASCII);
+
+    /** The body's CRC32, in the x-amz-crc32 header as DynamoDB sends it (the SDKs check it). */
+    static final String BODY_CRC32 = crc32(BODY);
+
+    private static String crc32(byte[] bytes) {
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        return Long.toString(crc.getValue());
+    }
+
+    /** A new request id, 32 hex digits like nginx's $request_id: DynamoDB names every answer. */
+    private static String requestId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextLong());
+    }
 
     private final EventLoopGroup group;
     private final Channel channel;
@@ -79,9 +97,17 @@ final class TrivialServer implements AutoCloseable {
                                                 HttpResponseStatus.OK, body.duplicate());
                                         response.headers()
                                                 .set(HttpHeaderNames.CONTENT_TYPE, SigV4Signer.CONTENT_TYPE)
-                                                .setInt(HttpHeaderNames.CONTENT_LENGTH, BODY.length);
+                                                .setInt(HttpHeaderNames.CONTENT_LENGTH, BODY.length)
+                                                .set("x-amzn-RequestId", requestId())
+                                                .set("x-amz-crc32", BODY_CRC32);
                                         ctx.writeAndFlush(response);
                                         answered.increment();
+                                    }
+
+                                    @Override
+                                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                                        // A generator resetting its connections at the end of a run: nothing to log.
+                                        ctx.close();
                                     }
                                 });
                     }

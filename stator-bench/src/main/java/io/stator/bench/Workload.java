@@ -75,15 +75,11 @@ enum Workload {
         Draws draws = Draws.of(table.itemCount(), zipf);
         byte[][] gets = buildAll(requests, draws.keys, i -> new Req("GetItem", table.getItem(i, false)));
         byte[][] updates = buildAll(requests, draws.keys, i -> new Req("UpdateItem", table.incrementCounter(i)));
-        return random -> {
-            int k = draws.next(random);
-            return random.nextDouble() < readShare ? gets[k] : updates[k];
-        };
+        return new RequestSource(new byte[][][] {gets, updates}, new double[] {readShare, 1}, draws.draws);
     }
 
     private static RequestSource pool(DynamoRequests requests, Draws draws, LongFunction<Req> request) {
-        byte[][] pool = buildAll(requests, draws.keys, request);
-        return random -> pool[draws.next(random)];
+        return new RequestSource(new byte[][][] {buildAll(requests, draws.keys, request)}, new double[] {1}, draws.draws);
     }
 
     private static byte[][] buildAll(DynamoRequests requests, long[] keys, LongFunction<Req> request) {
@@ -103,16 +99,15 @@ enum Workload {
 
     /**
      * Which keys a workload's requests go to: the distinct {@code keys} (one request each), and
-     * the sequence of {@code draws} (indexes into them) from which each send picks at random. A
-     * Zipf sample repeats its hot keys many times; they are signed once.
+     * the sequence of {@code draws} (indexes into them) from which each send picks at random, or
+     * null when every key is in once (a uniform pick of a key). A Zipf sample repeats its hot
+     * keys many times; they are signed once.
      */
     private record Draws(long[] keys, int[] draws) {
 
         static Draws of(long count, boolean zipf) {
             SplittableRandom random = new SplittableRandom(42);
-            if (!zipf && coversEveryKey(count)) {
-                return new Draws(LongStream.range(0, count).toArray(), IntStream.range(0, (int) count).toArray());
-            }
+            if (!zipf && coversEveryKey(count)) return new Draws(LongStream.range(0, count).toArray(), null);
             long[] sample = new long[POOL_LIMIT];
             Zipf distribution = zipf ? new Zipf(count, Zipf.YCSB_SKEW) : null;
             for (int i = 0; i < sample.length; i++) {
@@ -123,16 +118,31 @@ enum Workload {
             for (int i = 0; i < sample.length; i++) draws[i] = Arrays.binarySearch(keys, sample[i]);
             return new Draws(keys, draws);
         }
-
-        int next(SplittableRandom random) {
-            return draws[random.nextInt(draws.length)];
-        }
     }
 
     private record Req(String action, String body) {}
 
-    /** The next request to send, already signed; called by one connection's thread with its own random. */
-    interface RequestSource {
-        byte[] next(SplittableRandom random);
+    /**
+     * A workload's requests, built and signed, and how a send picks one: a key (uniformly from
+     * {@code draws}, or from every key when it is null), then a part (a mix's get or update) by
+     * the parts' shares. Kept as data rather than a function so that wrk's script can pick as
+     * the Java generator does ({@link WrkGenerator} writes it out).
+     *
+     * @param parts  {@code parts[p][k]}: part {@code p}'s request for key {@code k}
+     * @param shares cumulative share of each part; the last is 1
+     * @param draws  key indexes to draw from uniformly, or null for every key once
+     */
+    record RequestSource(byte[][][] parts, double[] shares, int[] draws) {
+
+        int keys() { return parts[0].length; }
+
+        /** The next request to send; called by one connection's thread with its own random. */
+        byte[] next(SplittableRandom random) {
+            int k = draws == null ? random.nextInt(keys()) : draws[random.nextInt(draws.length)];
+            if (parts.length == 1) return parts[0][k];
+            double r = random.nextDouble();
+            for (int p = 0; p < parts.length - 1; p++) if (r < shares[p]) return parts[p][k];
+            return parts[parts.length - 1][k];
+        }
     }
 }

@@ -75,10 +75,10 @@ class BaselineReportTest {
 
     private String report(List<ServerKind> servers, List<Compare.Measurement> measurements, int rounds) {
         Compare.Options options = new Compare.Options(servers, List.of(Workload.GET), 16, Duration.ofSeconds(1),
-                Duration.ofSeconds(3), MATRIX.itemCount(), MATRIX.itemBytes(), 0, 100, 20, 30, 20, false, rounds);
+                Duration.ofSeconds(3), MATRIX.itemCount(), MATRIX.itemBytes(), 0, 100, 20, 30, 20, false, rounds, Generator.WRK, null, 1000, 0);
         ServerKind.Places places = new ServerKind.Places(dir, dir, dir, servers.contains(ServerKind.STATOR_BASELINE) ? dir : null);
         List<Compare.ServerRecord> records = servers.stream().map(k -> new Compare.ServerRecord(k, places)).toList();
-        Compare.Outcome outcome = new Compare.Outcome(records, measurements, null, 60);
+        Compare.Outcome outcome = new Compare.Outcome(records, measurements, null, List.of(), 60);
         return new MarkdownReport(options, outcome, "bin/stator-bench compare", "test machine").markdown("chart.svg", "");
     }
 
@@ -86,7 +86,7 @@ class BaselineReportTest {
     private static Compare.Measurement get(ServerKind server, int round, double opsPerSecond) {
         Histogram latency = RunResult.newHistogram();
         latency.recordValueWithCount(1_000_000, 100);
-        RunResult result = new RunResult(Math.round(opsPerSecond * 3), 0, 3, latency, latency, 0.5, 1.2, 0.1, null);
-        return new Compare.Measurement(server, "get", MATRIX, "closed", 0, round, result);
+        RunResult result = new RunResult(Math.round(opsPerSecond * 3), 0, 3, latency, latency, 0.5, 1.2, 0.1, null, RunResult.WRK);
+        return new Compare.Measurement(server, "get", MATRIX, "closed", 0, 16, round, result);
     }
 }
