@@ -217,6 +217,7 @@ final class Compare {
                 Loader.Result load = Loader.load(requests, table, options.connections(), options.loadBudgetSeconds());
                 if (round == 1) record.load = load;
                 table = loaded(record, table, load, options.loadBudgetSeconds(), round);
+                settle(server);
             }
             LoadGenerator.Settings closed = new LoadGenerator.Settings(options.connections(), options.warmup(),
                     options.duration(), 0);
@@ -269,12 +270,32 @@ final class Compare {
             pause(Duration.ofSeconds(2));
             record.loadedMegabytes = server.residentMegabytes();
             table = loaded(record, table, record.largeLoad, budget, 1);
+            settle(server);
             scan(record, server, requests, table);
             LoadGenerator.Settings closed = new LoadGenerator.Settings(options.connections(), options.warmup(),
                     options.duration(), 0);
             measure(server, requests, table, Workload.GET, closed, 1);
             measure(server, requests, table, Workload.PUT, closed, 1);
         }
+    }
+
+    /**
+     * Waits, after a load, until the server is idle (under a tenth of a core for a second), at
+     * most a minute: what a load leaves running (RocksDB's and LevelDB's compactions of the
+     * fresh data, a JIT's queue) took up to a core for seconds, and the first workload measured
+     * after it (get) paid for it alone, at two thirds of its rate later in the same run.
+     */
+    private static void settle(ServerProcess server) {
+        CpuClock cpu = server.cpu();
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        long before = cpu.cpuNanos();
+        while (System.nanoTime() < deadline) {
+            pause(Duration.ofSeconds(1));
+            long now = cpu.cpuNanos();
+            if (now - before < 100_000_000L) return;
+            before = now;
+        }
+        progress("%s: still busy a minute after its load; measured anyway", server.name());
     }
 
     /**
