@@ -5,21 +5,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A section of the report written by its own subcommand ({@code soak}, {@code streams}), or by
- * hand ({@code analysis}: what bounds each missed target and what was tried), rather than by
- * {@code compare}: it lies between two HTML comments, so that its next run replaces it in place
- * and a {@code compare} run keeps it.
+ * A section of the report written by its own subcommand ({@code soak}, {@code streams}) rather
+ * than by {@code compare}: it lies between two HTML comments, so that its next run replaces it in
+ * place and a {@code compare} run keeps it.
  */
-record ReportSection(String name, String writer) {
+record ReportSection(String name) {
 
-    static final ReportSection ANALYSIS = new ReportSection("analysis", "hand: keep it true after a run");
-    static final ReportSection SOAK = new ReportSection("soak", "stator-bench soak");
-    static final ReportSection STREAMS = new ReportSection("streams", "stator-bench streams");
+    static final ReportSection SOAK = new ReportSection("soak");
+    static final ReportSection STREAMS = new ReportSection("streams");
 
     /** Every section compare keeps, in the order they go after its own text. */
-    static final ReportSection[] KEPT = {ANALYSIS, STREAMS, SOAK};
+    static final ReportSection[] KEPT = {STREAMS, SOAK};
 
-    String begin() { return "<!-- " + name + ": written by " + writer + " -->"; }
+    String begin() { return "<!-- " + name + ": written by stator-bench " + name + " -->"; }
 
     String end() { return "<!-- end of " + name + " -->"; }
 
