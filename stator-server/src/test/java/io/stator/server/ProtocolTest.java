@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The HTTP layer as DynamoDB's clients meet it, over a real socket: what each kind of request
@@ -374,6 +375,41 @@ class ProtocolTest {
             assertEquals(400, connection.read().status());
             assertEquals(404, connection.read().status());
             assertEquals(200, connection.read().status());
+        }
+    }
+
+    /**
+     * GetItem and PutItem are served on the connection's event loop and everything else on a
+     * worker (NettyHttpServer.DispatchHandler); pipelined behind a Scan still on a worker, they
+     * must wait for it, both to be served after it and to be answered after it (RFC 9112 9.3.2:
+     * responses in the order requests came).
+     */
+    @Test
+    void pipelinedItemRequestsWaitForAnEarlierScanOfTheirConnection() {
+        String table = StatorTestServer.tableName();
+        StatorTestServer.createTable(server.client(), table);
+        String filler = "x".repeat(3000);
+        for (int i = 0; i < 300; i++) {
+            Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS("item-" + i),
+                    "filler", AttributeValue.fromS(filler));
+            server.client().putItem(b -> b.tableName(table).item(item));
+        }
+        String key = "{\"id\": {\"S\": \"late\"}}";
+        try (RawHttp connection = RawHttp.connect(server.port())) {
+            connection.send(Request.action("Scan", "{\"TableName\": \"" + table + "\", \"Select\": \"COUNT\"}"))
+                    .send(Request.action("PutItem", "{\"TableName\": \"" + table + "\", \"Item\": "
+                            + "{\"id\": {\"S\": \"late\"}, \"v\": {\"N\": \"1\"}}}"))
+                    .send(Request.action("GetItem", "{\"TableName\": \"" + table + "\", \"Key\": " + key + "}"))
+                    .send(Request.action("DescribeTable", "{\"TableName\": \"" + table + "\"}"))
+                    .send(Request.action("PutItem", "{\"TableName\": \"" + table + "\", \"Item\": "
+                            + "{\"id\": {\"S\": \"late\"}, \"v\": {\"N\": \"2\"}}}"))
+                    .send(Request.action("GetItem", "{\"TableName\": \"" + table + "\", \"Key\": " + key + "}"));
+            assertEquals("{\"Count\":300,\"ScannedCount\":300}", connection.read().bodyText());
+            assertEquals("{}", connection.read().bodyText());
+            assertTrue(connection.read().bodyText().contains("\"v\":{\"N\":\"1\"}"));
+            assertTrue(connection.read().bodyText().startsWith("{\"Table\":"));
+            assertEquals("{}", connection.read().bodyText());
+            assertTrue(connection.read().bodyText().contains("\"v\":{\"N\":\"2\"}"));
         }
     }
 

@@ -238,9 +238,9 @@ public final class NettyHttpServer implements AutoCloseable {
      * instance per connection; its requests run one after another, so replies leave in the order
      * requests came (HTTP/1.1 pipelining) and one connection cannot flood the workers.
      *
-     * <p>Why two ways to serve: a request that only touches local storage for one item or one
-     * page (the {@code brief} ones) is served on the event-loop thread that read it, when no
-     * earlier request of the connection is still being served. Handing it to a worker and the
+     * <p>Why two ways to serve: a request that only touches local storage for one item (the
+     * {@code brief} ones; DynamoDbEndpoint.briefRequests says which, and why Query is not) is
+     * served on the event-loop thread that read it, when no earlier request of the connection is still being served. Handing it to a worker and the
      * reply back costs two thread wake-ups (an eventfd write and an epoll wake-up each way),
      * which took more CPU than serving a GetItem itself. Its reply is written at once and flushed
      * when the read burst ends ({@link #channelReadComplete}), so pipelined requests leave in one
@@ -273,17 +273,11 @@ public final class NettyHttpServer implements AutoCloseable {
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpVersion version = request.protocolVersion();
             if (previous.isDone() && brief.test(data)) {
-                FullHttpResponse response = serve(data, version);
-                if (keepAlive) {
-                    response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-                    ctx.write(response, ctx.voidPromise());
-                    unflushed = true;
-                } else {
-                    send(ctx, response, false);
-                }
+                // Served here, on the event loop; the flush waits for the end of the read burst.
+                unflushed |= !send(ctx, serve(data, version), keepAlive, false);
                 return;
             }
-            previous = previous.thenRunAsync(() -> send(ctx, serve(data, version), keepAlive), executor);
+            previous = previous.thenRunAsync(() -> send(ctx, serve(data, version), keepAlive, true), executor);
         }
 
         @Override
@@ -306,14 +300,21 @@ public final class NettyHttpServer implements AutoCloseable {
             }
         }
 
-        private static void send(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
-            if (keepAlive) {
-                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-                ctx.writeAndFlush(response);
-            } else {
+        /**
+         * Writes one reply; a keep-alive reply is flushed only when {@code flush} asks, a closing
+         * one always (the connection ends with it). Returns whether the reply went out flushed.
+         */
+        private static boolean send(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive,
+                                    boolean flush) {
+            if (!keepAlive) {
                 response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
                 ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+                return true;
             }
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            if (flush) ctx.writeAndFlush(response, ctx.voidPromise());
+            else ctx.write(response, ctx.voidPromise());
+            return flush;
         }
 
         /**
