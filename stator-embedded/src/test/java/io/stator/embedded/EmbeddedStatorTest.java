@@ -20,6 +20,9 @@ import software.amazon.awssdk.enhanced.dynamodb.TableSchema;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.annotations.DynamoDbBean;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.annotations.DynamoDbPartitionKey;
 import software.amazon.awssdk.enhanced.dynamodb.mapper.annotations.DynamoDbSortKey;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
@@ -175,6 +178,42 @@ class EmbeddedStatorTest {
             assertEquals("dynamodb.amazonaws.com", removal.userIdentity().principalId());
             assertTrue(removal.dynamodb().approximateCreationDateTime()
                     .isAfter(Instant.now().plus(Duration.ofHours(2))), "stamped with the server's time");
+        }
+    }
+
+    /** The same clock refills token buckets: a table that used up its burst writes again five minutes on. */
+    @Test
+    void advancingTheClockRefillsAnExhaustedBurst() {
+        try (EmbeddedStator stator = EmbeddedStator.builder().start();
+             // The ready-made clients retry throttled requests, as the SDK does by default: not this one.
+             DynamoDbClient once = DynamoDbClient.builder().endpointOverride(stator.endpoint())
+                     .region(Region.of(stator.region())).credentialsProvider(stator.credentialsProvider())
+                     .httpClient(UrlConnectionHttpClient.create())
+                     .overrideConfiguration(c -> c.retryStrategy(b -> b.maxAttempts(1))).build()) {
+            stator.client().createTable(r -> r.tableName("slow")
+                    .attributeDefinitions(a -> a.attributeName("id").attributeType("S"))
+                    .keySchema(k -> k.attributeName("id").keyType("HASH"))
+                    .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L)));
+            stator.awaitActive("slow");
+            String kilobyte = "x".repeat(1000);
+            int written = 0;
+            DynamoDbException throttled = null;
+            // 1 WCU banks up to 300 s of unused capacity (burst): about 300 writes of 1 KB, then throttling.
+            while (throttled == null && written < 2_000) {
+                String id = "i" + written;
+                try {
+                    once.putItem(r -> r.tableName("slow").item(Map.of("id", AttributeValue.fromS(id),
+                            "v", AttributeValue.fromS(kilobyte))));
+                    written++;
+                } catch (DynamoDbException e) {
+                    throttled = e;
+                }
+            }
+            assertTrue(throttled instanceof software.amazon.awssdk.services.dynamodb.model
+                    .ProvisionedThroughputExceededException, "throttled after " + written + " writes: " + throttled);
+            stator.clock().advance(Duration.ofMinutes(5));
+            once.putItem(r -> r.tableName("slow").item(Map.of("id", AttributeValue.fromS("after"),
+                    "v", AttributeValue.fromS(kilobyte))));
         }
     }
 
