@@ -323,9 +323,12 @@ public final class EmbeddedStator implements AutoCloseable {
                 if (!inMemory && directory == null) {
                     directory = ownedDirectory = Files.createTempDirectory("stator-embedded-");
                 } else if (inMemory) {
-                    // Only a name inside RocksDB's memory environment (one per server): nothing is created.
+                    // Only a name inside RocksDB's memory environment (one per server): nothing is
+                    // created there. Exports (S3 in a directory) go beside it, made on the first one.
                     directory = Path.of(System.getProperty("java.io.tmpdir"), "stator-embedded-" + UUID.randomUUID());
+                    ownedDirectory = directory;
                 }
+                Path exports = inMemory ? directory.resolve("s3") : null;
                 StatorClock clock = new StatorClock();
                 PropagationDelay lateness = new PropagationDelay(ttlDelay.toMillis(), ttlDelay.toMillis());
                 ServerOptions options = ServerOptions.defaults(directory).with(o -> {
@@ -338,6 +341,7 @@ public final class EmbeddedStator implements AutoCloseable {
                     o.fsync = fsync;
                     o.ttlDelay = lateness;
                     o.throughput = o.throughput.withMode(throughput);
+                    if (exports != null) o.s3Directory = exports;
                 });
                 if (verifySignatures) {
                     ownedCredentials = Files.createTempFile("stator-embedded-credentials-", ".txt");
