@@ -75,8 +75,8 @@ final class MarkdownReport {
         md.append("**Machine.** ").append(machine).append("\n\n");
         md.append("**Setup.** Every server ran on this machine with the generator, over loopback, one server at a time. ");
         md.append(String.format(Locale.ROOT, "%d connections, HTTP/1.1 keep-alive, requests built and signed with SigV4 "
-                + "before each measurement; after a load, the workloads wait until the server is idle (under a tenth of a core for a second, "
-                + "at most a minute: compactions of the fresh data finish first); each measurement is %d s after a %d s warm-up. The main matrix uses a table "
+                + "before each measurement; after a load, and before each workload of a database, the server is left to go idle (under a tenth of a core "
+                + "for a second, at most a minute: compactions of what the load or the last workload wrote finish first); each measurement is %d s after a %d s warm-up. The main matrix uses a table "
                 + "of %s (partition key + sort key, 100 items per partition); %s.",
                 options.connections(), options.duration().toSeconds(), options.warmup().toSeconds(), matrixLabel(),
                 options.largeItems() > 0 ? String.format(Locale.ROOT, "the large table has %,d items of %s",
