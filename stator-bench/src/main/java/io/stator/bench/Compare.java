@@ -285,8 +285,8 @@ final class Compare {
     }
 
     /**
-     * Waits, after a load or a workload, until the server is idle (under a tenth of a core for a second), at
-     * most a minute: what a load leaves running (RocksDB's and LevelDB's compactions of the
+     * Waits, after a load or a workload, until the server is idle (under a tenth of a core for a
+     * second), at most a minute: what a load leaves running (RocksDB's and LevelDB's compactions of the
      * fresh data, a JIT's queue) took up to a core for seconds, and the first workload measured
      * after it (get) paid for it alone, at two thirds of its rate later in the same run.
      */

@@ -240,8 +240,8 @@ public final class NettyHttpServer implements AutoCloseable {
      *
      * <p>Why two ways to serve: a request that only touches local storage for one item (the
      * {@code brief} ones; DynamoDbEndpoint.briefRequests says which, and why Query is not) is
-     * served on the event-loop thread that read it, when no earlier request of the connection is still being served. Handing it to a worker and the
-     * reply back costs two thread wake-ups (an eventfd write and an epoll wake-up each way),
+     * served on the event-loop thread that read it, when no earlier request of the connection is
+     * still being served. Handing it to a worker and the reply back costs two thread wake-ups (an eventfd write and an epoll wake-up each way),
      * which took more CPU than serving a GetItem itself. Its reply is written at once and flushed
      * when the read burst ends ({@link #channelReadComplete}), so pipelined requests leave in one
      * socket write. Every other request (a synced write that waits for the disk, a scan, a table
