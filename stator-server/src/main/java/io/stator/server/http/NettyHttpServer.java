@@ -277,7 +277,12 @@ public final class NettyHttpServer implements AutoCloseable {
                 unflushed |= !send(ctx, serve(data, version), keepAlive, false);
                 return;
             }
-            previous = previous.thenRunAsync(() -> send(ctx, serve(data, version), keepAlive, true), executor);
+            // Served on a worker, written on the event loop: the future completes once the reply is
+            // in the channel, so a brief request that finds it done writes after it. (Written from
+            // the worker, the reply would only be queued for the event loop, and a brief request
+            // read meanwhile could overtake it.)
+            previous = previous.thenApplyAsync(done -> serve(data, version), executor)
+                    .thenAcceptAsync(response -> send(ctx, response, keepAlive, true), ctx.executor());
         }
 
         @Override
