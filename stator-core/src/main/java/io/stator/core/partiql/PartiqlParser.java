@@ -108,9 +108,17 @@ public final class PartiqlParser {
         if (peek().is(Type.SEMICOLON)) next();
         if (!peek().is(Type.EOF)) throw leftover();
         if (afterParse != null) throw afterParse;
-        // DynamoDB accepts more values than ?s and ignores the rest (recorded by others against
-        // DynamoDB); fewer is an error, raised where the missing one is used.
+        // Fewer values than ?s fail where the missing one is used; more fail here. DynamoDB Local
+        // ignores the extra ones, but the text says the counts must match, moto refuses any
+        // difference, and a value that binds nothing is a caller's mistake better told than
+        // silently dropped (a hostile probe of Stator took the silence for a fault).
+        if (parameterCount != parameters.size()) throw parameterCountMismatch();
         return s;
+    }
+
+    private static DynamoDbException parameterCountMismatch() {
+        // DynamoDB Local's text (ValidationExceptionMessages.PARAMETERS_IN_STATEMENT_AND_PARAMETERS_IN_REQUEST).
+        return DynamoDbException.validation("Number of parameters in request and statement don't match.");
     }
 
     // ---- statements ---------------------------------------------------------------------------
@@ -571,9 +579,7 @@ public final class PartiqlParser {
                 return new AttributeValue.N(DynamoNumber.parse("-" + n.text()));
             }
             case PARAMETER -> {
-                if (parameterCount >= parameters.size()) {
-                    throw DynamoDbException.validation("Number of parameters in request and statement don't match.");
-                }
+                if (parameterCount >= parameters.size()) throw parameterCountMismatch();
                 return parameters.get(parameterCount++);
             }
             case WORD -> {

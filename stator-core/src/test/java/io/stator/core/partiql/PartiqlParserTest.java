@@ -98,10 +98,13 @@ class PartiqlParserTest {
     @Test
     void parametersAreBoundInOrder() {
         assertTrue(where("pk = ? AND sk = ?", s("a"), n("5")));
-        // More values than ?s are accepted (recorded against DynamoDB); fewer are an error.
-        assertTrue(where("pk = ?", s("a"), n("5")));
+        // Fewer values than ?s, or more, are an error.
         DynamoDbException e = assertThrows(DynamoDbException.class, () -> where("pk = ? AND sk = ?", s("a")));
         assertEquals("Number of parameters in request and statement don't match.", e.getMessage());
+        DynamoDbException extra = assertThrows(DynamoDbException.class, () -> where("pk = ?", s("a"), n("5")));
+        assertEquals("Number of parameters in request and statement don't match.", extra.getMessage());
+        DynamoDbException none = assertThrows(DynamoDbException.class, () -> where("pk = 'a'", s("a")));
+        assertEquals("Number of parameters in request and statement don't match.", none.getMessage());
     }
 
     @Test

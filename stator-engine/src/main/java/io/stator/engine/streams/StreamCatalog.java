@@ -48,7 +48,7 @@ final class StreamCatalog {
     synchronized void reload() {
         Map<String, StreamInfo> stored = new HashMap<>();
         try (Snapshot snapshot = storage.snapshot();
-             Cursor c = storage.range(snapshot, Keyspace.STREAMS, new byte[0], null, false)) {
+             Cursor c = storage.range(snapshot, Keyspace.STREAMS, ShardIterators.afterKeyRow(), null, false)) {
             while (c.next()) {
                 StreamInfo s = decode(c.key(), c.value());
                 stored.put(mapKey(s.tableName(), s.createdMillis()), s);

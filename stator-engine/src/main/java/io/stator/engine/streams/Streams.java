@@ -13,10 +13,8 @@ import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,8 +32,6 @@ import java.util.TreeSet;
  */
 public final class Streams {
 
-    /** "A shard iterator expires 15 minutes after it is returned to the requester" (API reference, GetShardIterator). */
-    static final long ITERATOR_LIFETIME_MILLIS = 15 * 60 * 1000;
     private static final long TRIM_MARGIN_MILLIS = 20 * 60 * 1000;
     /** DynamoDB's GetRecords returns "up to 1 MB" of records (API reference, GetRecords). */
     private static final long MAX_PAGE_BYTES = 1024 * 1024;
@@ -47,6 +43,7 @@ public final class Streams {
     private final StreamSettings settings;
     private final StreamCatalog catalog;
     private final StreamRecords records;
+    private final ShardIterators iterators;
     private boolean registered;
     private volatile long lastTrim;
 
@@ -58,6 +55,7 @@ public final class Streams {
         this.settings = settings;
         this.catalog = new StreamCatalog(storage);
         this.records = new StreamRecords(storage, clock, new SequenceNumbers(largestStoredSequence()), settings.shardCount());
+        this.iterators = new ShardIterators(storage, clock);
         for (StreamInfo s : catalog.all()) tableChanged(s.tableName());
         for (TableDefinition t : tables.all()) tableChanged(t.name());
     }
@@ -203,7 +201,7 @@ public final class Streams {
                 position = type.equals("AFTER_SEQUENCE_NUMBER") ? n + 1 : n;
             }
         }
-        return new Iterator(s.tableName(), s.createdMillis(), shard.slot(), shard.generation(), position, now).encode();
+        return iterators.issue(s, shard.slot(), shard.generation(), position);
     }
 
     // ---- GetRecords ---------------------------------------------------------------------------
@@ -216,22 +214,42 @@ public final class Streams {
 
     public record RecordsPage(List<StreamRecord> records, String nextShardIterator) {}
 
-    public RecordsPage records(String shardIterator, int limit) {
-        Iterator it = Iterator.decode(shardIterator);
+    /**
+     * A shard iterator, verified (issued by a server of this storage, well formed, not expired):
+     * the stream it reads, on which GetRecords is authorized, and where in it.
+     */
+    public static final class ShardIterator {
+        private final ShardIterators.Position at;
+        private final String streamArn;
+
+        private ShardIterator(ShardIterators.Position at, String streamArn) {
+            this.at = at;
+            this.streamArn = streamArn;
+        }
+
+        public String streamArn() { return streamArn; }
+    }
+
+    /** The iterator a client sent, verified; ValidationException or ExpiredIteratorException otherwise. */
+    public ShardIterator iterator(String text) {
+        ShardIterators.Position at = iterators.verify(text);
+        return new ShardIterator(at, tables.arns().streamArn(at.tableName(), at.label()));
+    }
+
+    public RecordsPage records(ShardIterator iterator, int limit) {
+        ShardIterators.Position it = iterator.at;
         long now = clock.millis();
-        // DynamoDB Local's ExpiredIteratorException has no message (AmazonServiceExceptionType.EXPIRED_SHARD_ITERATOR).
-        if (now - it.issuedMillis > ITERATOR_LIFETIME_MILLIS) throw new DynamoDbException(ErrorType.EXPIRED_ITERATOR, null);
         trimIfDue();
-        StreamInfo s = catalog.find(it.tableName, it.createdMillis);
-        Shard shard = s == null ? null : new Shard(s, it.slot, it.generation);
+        StreamInfo s = catalog.find(it.tableName(), it.createdMillis());
+        Shard shard = s == null || it.slot() >= s.shardCount() ? null : new Shard(s, it.slot(), it.generation());
         if (shard == null || Shards.find(s, shard.id(), now, settings.retentionMillis()) == null) {
             // DynamoDB Local's answer to an iterator whose shard is gone.
             throw DynamoDbException.resourceNotFound("Invalid ShardId in ShardIterator");
         }
-        long position = it.position;
+        long position = it.position();
         long trim = trimSequence(now);
         if (position < trim) {
-            if (anyRecord(s, it.slot, position, trim)) throw trimmed();
+            if (anyRecord(s, it.slot(), position, trim)) throw trimmed();
             position = trim;
         }
         long below = visibleBelow(s, now);
@@ -241,8 +259,8 @@ public final class Streams {
         boolean exhausted = true;
         try (Snapshot snapshot = storage.snapshot();
              Cursor c = storage.range(snapshot, Keyspace.STREAM_RECORDS,
-                     StreamRecords.key(s.tableId(), s.createdMillis(), it.slot, position),
-                     StreamRecords.key(s.tableId(), s.createdMillis(), it.slot, Math.max(position, end)), false)) {
+                     StreamRecords.key(s.tableId(), s.createdMillis(), it.slot(), position),
+                     StreamRecords.key(s.tableId(), s.createdMillis(), it.slot(), Math.max(position, end)), false)) {
             while (c.next()) {
                 StreamRecord r = record(s, StreamRecords.decode(c.key(), c.value()));
                 if (page.size() == limit || (!page.isEmpty() && bytes + r.sizeBytes() > MAX_PAGE_BYTES)) {
@@ -257,7 +275,7 @@ public final class Streams {
         long closeSequence = shard.last(now) ? (s.disabledMillis() + 1000) * 1_000_000L : shard.endSequence(now);
         boolean finished = shard.closedMillis(now) >= 0 && exhausted && below >= closeSequence;
         String next = finished ? null
-                : new Iterator(s.tableName(), s.createdMillis(), it.slot, it.generation, position, now).encode();
+                : iterators.issue(s, it.slot(), it.generation(), position);
         return new RecordsPage(page, next);
     }
 
@@ -374,27 +392,4 @@ public final class Streams {
         }
         return largest;
     }
-
-    /** A shard iterator: where in which shard, and when it was made; opaque to clients (base64). */
-    private record Iterator(String tableName, long createdMillis, int slot, long generation, long position,
-                            long issuedMillis) {
-
-        String encode() {
-            String text = tableName + '|' + createdMillis + '|' + slot + '|' + generation + '|' + position + '|' + issuedMillis;
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-        }
-
-        static Iterator decode(String text) {
-            try {
-                String[] p = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8).split("\\|");
-                if (p.length != 6) throw new IllegalArgumentException();
-                return new Iterator(p[0], Long.parseLong(p[1]), Integer.parseInt(p[2]), Long.parseLong(p[3]),
-                        Long.parseLong(p[4]), Long.parseLong(p[5]));
-            } catch (IllegalArgumentException e) {
-                // DynamoDB Local (LocalAmazonDynamoDBStreams.getRecords): ValidationException "Invalid ShardIterator".
-                throw DynamoDbException.validation("Invalid ShardIterator");
-            }
-        }
-    }
-
 }

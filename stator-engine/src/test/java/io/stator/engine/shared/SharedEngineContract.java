@@ -532,10 +532,11 @@ public abstract class SharedEngineContract {
         Map<String, List<Streams.StreamRecord>> byItem = new LinkedHashMap<>();
         int records = 0;
         for (Streams.ShardDescription shard : b.streams().describe(arn, 100, null, null).shards()) {
-            String iterator = b.streams().shardIterator(arn, shard.shardId(), "TRIM_HORIZON", null);
+            // Issued by one server, read on the other: their iterators' key is the storage's.
+            String iterator = a.streams().shardIterator(arn, shard.shardId(), "TRIM_HORIZON", null);
             String last = null;
             while (iterator != null) {
-                Streams.RecordsPage page = b.streams().records(iterator, 7);
+                Streams.RecordsPage page = b.streams().records(b.streams().iterator(iterator), 7);
                 for (Streams.StreamRecord r : page.records()) {
                     if (last != null) assertTrue(r.sequenceNumber().compareTo(last) > 0, "in order within a shard");
                     last = r.sequenceNumber();

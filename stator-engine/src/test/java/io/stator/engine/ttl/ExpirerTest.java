@@ -14,6 +14,7 @@ import io.stator.engine.capacity.Usage;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TimeToLiveDescription.TimeToLiveStatus;
+import io.stator.engine.testing.MovableClock;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
@@ -23,11 +24,8 @@ import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -168,33 +166,5 @@ class ExpirerTest {
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("Time to Live: %d expiries in %.2f s: %.0f a second%n", n, seconds, n / seconds);
         assertEquals(0, rows(table.id()));
-    }
-
-    /** A clock the test moves. */
-    static final class MovableClock extends Clock {
-        private volatile Instant now;
-
-        MovableClock(Instant start) {
-            now = start;
-        }
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
     }
 }

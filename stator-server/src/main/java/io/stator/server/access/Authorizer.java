@@ -40,4 +40,11 @@ public interface Authorizer {
      * the request confirms it with ConfirmRemoveSelfResourceAccess, which the caller checks).
      */
     void checkKeepsPolicyAccess(Policy newPolicy, String resourceArn);
+
+    /**
+     * Says that a request that succeeded touched nothing to authorize (a batch whose every
+     * statement was refused before it named a resource); every other successful request asked
+     * {@link #authorize} at least once.
+     */
+    default void nothingToAuthorize() {}
 }

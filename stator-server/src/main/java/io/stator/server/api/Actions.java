@@ -1,7 +1,9 @@
 package io.stator.server.api;
 
 import io.stator.engine.Engine;
+import io.stator.server.access.AccessRequest;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Policy;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.BatchExecuteStatementInput;
 import io.stator.server.protocol.request.BatchGetItemInput;
@@ -151,9 +153,50 @@ public final class Actions {
     /**
      * Runs the named action (which must be served) on its request, read into its input record,
      * for the caller {@code access} authorizes.
+     *
+     * <p>Every action asks the authorizer before it touches data ({@link Permissions}); with
+     * --policies, an action that finished without asking anything is a fault of the action, and
+     * its answer is not sent (the caller gets InternalServerError, the log says which action).
+     * The authorization matrix test runs every action with policies, so such a fault is found by
+     * the tests, not by a caller reading what it may not.
      */
     public void execute(String name, ModelStructure request, Authorizer access, ResponseBody response)
             throws IOException {
-        actions.get(name).execute(request, access, response);
+        if (!access.enforced()) {
+            actions.get(name).execute(request, access, response);
+            return;
+        }
+        Asked asked = new Asked(access);
+        actions.get(name).execute(request, asked, response);
+        if (!asked.any) throw new IllegalStateException(name + " answered without authorizing its caller");
+    }
+
+    /** An enforced authorizer that notes whether it was asked. */
+    private static final class Asked implements Authorizer {
+        private final Authorizer access;
+        private boolean any;
+
+        Asked(Authorizer access) {
+            this.access = access;
+        }
+
+        @Override
+        public boolean enforced() { return true; }
+
+        @Override
+        public void authorize(AccessRequest request, String resourcePolicy) {
+            any = true;
+            access.authorize(request, resourcePolicy);
+        }
+
+        @Override
+        public void checkKeepsPolicyAccess(Policy newPolicy, String resourceArn) {
+            access.checkKeepsPolicyAccess(newPolicy, resourceArn);
+        }
+
+        @Override
+        public void nothingToAuthorize() {
+            any = true;
+        }
     }
 }

@@ -72,6 +72,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
                 }
             }
         }
+        if (reads == null) access.nothingToAuthorize(); // every member refused before it named a table
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Responses");
         for (int i = 0; i < statements.size(); i++) {
@@ -117,16 +118,17 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
         String tableName = statement.tableName();
         try {
             boolean returnOld = "ALL_OLD".equals(request.returnValuesOnConditionCheckFailure());
+            if (statement instanceof Statement.Exists) throw PartiqlWrites.existsOutsideTransaction();
+            if (access.enforced()) Permissions.statement(access, engine, statement, null);
             ItemWrite write = switch (statement) {
                 case Statement.Select s -> null;
-                case Statement.Insert s -> PartiqlWrites.insert(engine, s, access, returnConsumedCapacity);
-                case Statement.Update s -> PartiqlWrites.update(engine, s, access, returnConsumedCapacity, returnOld);
-                case Statement.Delete s -> PartiqlWrites.delete(engine, s, access, returnConsumedCapacity, returnOld);
+                case Statement.Insert s -> PartiqlWrites.insert(engine, s);
+                case Statement.Update s -> PartiqlWrites.update(engine, s, returnOld);
+                case Statement.Delete s -> PartiqlWrites.delete(engine, s, returnOld);
                 case Statement.Exists s -> throw PartiqlWrites.existsOutsideTransaction();
             };
             if (write == null) {
-                return select((Statement.Select) statement, Boolean.TRUE.equals(request.consistentRead()), access,
-                        returnConsumedCapacity, consumed);
+                return select((Statement.Select) statement, Boolean.TRUE.equals(request.consistentRead()), consumed);
             }
             WriteResult result = PartiqlWrites.run(engine, write, statement instanceof Statement.Insert);
             add(consumed, tableName, result.consumed());
@@ -148,12 +150,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
         return new Outcome(ran ? tableName : null, null, code(e.type()), e.getMessage(), null);
     }
 
-    private Outcome select(Statement.Select s, boolean consistent, Authorizer access, String returnConsumedCapacity,
-                           Map<String, ConsumedCapacity.Builder> consumed) {
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLSelect", s.tableName(), s.indexName(), new Permissions.Keys()
-                    .returnConsumedCapacity(returnConsumedCapacity));
-        }
+    private Outcome select(Statement.Select s, boolean consistent, Map<String, ConsumedCapacity.Builder> consumed) {
         TableDefinition table = engine.tables().require(s.tableName());
         if (s.indexName() != null) throw DynamoDbException.validation(SELECT_WITHOUT_KEY);
         List<Condition> terms = PartiqlPlans.terms(s.where());

@@ -20,7 +20,6 @@ import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.read.Select;
 import io.stator.engine.table.IndexDefinition;
-import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.WriteResult;
@@ -64,35 +63,25 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
     public void execute(ExecuteStatementInput request, Authorizer access, ResponseBody response) throws IOException {
         List<AttributeValue> parameters = request.parameters() == null ? null : request.parameters().validated();
         Statement statement = PartiqlParser.parse(request.statement(), parameters);
+        if (statement instanceof Statement.Exists) throw PartiqlWrites.existsOutsideTransaction();
+        if (access.enforced()) Permissions.statement(access, engine, statement, null);
         switch (statement) {
-            case Statement.Select s -> select(s, request, access, response);
-            case Statement.Insert s -> write(PartiqlWrites.insert(engine, s, access, request.returnConsumedCapacity()),
-                    true, s.tableName(), request, response);
-            case Statement.Update s -> write(PartiqlWrites.update(engine, s, access, request.returnConsumedCapacity(),
-                    returnsOldItemOnFailure(request)), false, s.tableName(), request, response);
-            case Statement.Delete s -> write(PartiqlWrites.delete(engine, s, access, request.returnConsumedCapacity(),
-                    returnsOldItemOnFailure(request)), false, s.tableName(), request, response);
+            case Statement.Select s -> select(s, request, response);
+            case Statement.Insert s -> write(PartiqlWrites.insert(engine, s), true, s.tableName(), request, response);
+            case Statement.Update s -> write(PartiqlWrites.update(engine, s, returnsOldItemOnFailure(request)), false,
+                    s.tableName(), request, response);
+            case Statement.Delete s -> write(PartiqlWrites.delete(engine, s, returnsOldItemOnFailure(request)), false,
+                    s.tableName(), request, response);
             case Statement.Exists s -> throw PartiqlWrites.existsOutsideTransaction();
         }
     }
 
     // ---- SELECT -------------------------------------------------------------------------------
 
-    private void select(Statement.Select s, ExecuteStatementInput request, Authorizer access, ResponseBody response)
-            throws IOException {
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLSelect", s.tableName(), s.indexName(), new Permissions.Keys()
-                    .returnConsumedCapacity(request.returnConsumedCapacity()));
-        }
+    private void select(Statement.Select s, ExecuteStatementInput request, ResponseBody response) throws IOException {
         TableDefinition table = engine.tables().require(s.tableName());
-        List<String> partitionKey;
-        List<String> sortKey;
         IndexDefinition index = null;
-        if (s.indexName() == null) {
-            KeySchema keys = table.keySchema();
-            partitionKey = List.of(keys.partitionKey());
-            sortKey = keys.hasSortKey() ? List.of(keys.sortKey()) : List.of();
-        } else {
+        if (s.indexName() != null) {
             index = table.index(s.indexName());
             if (index == null || index.status() == IndexDefinition.IndexStatus.DELETING) {
                 // As recorded from DynamoDB by dynamodb-conformance: no index name appended
@@ -103,11 +92,11 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
                 // As recorded from DynamoDB by dynamodb-conformance (Query words it differently).
                 throw DynamoDbException.validation("Strongly consistent read is not supported on Global Secondary Indexes");
             }
-            partitionKey = index.partitionKey().stream().map(IndexDefinition.KeyAttribute::name).toList();
-            sortKey = index.sortKey().stream().map(IndexDefinition.KeyAttribute::name).toList();
         }
-        List<String> keyAttributes = new ArrayList<>(partitionKey);
-        keyAttributes.addAll(sortKey);
+        PartiqlPlans.KeyAttributes keys = PartiqlPlans.KeyAttributes.of(table, s.indexName());
+        List<String> partitionKey = keys.partitionKey();
+        List<String> sortKey = keys.sortKey();
+        List<String> keyAttributes = keys.all();
         if (s.orderBy() != null && !PartiqlPlans.isKeyPath(s.orderBy(), keyAttributes)) {
             // DynamoDB Local's wording (ValidationExceptionMessages.INVALID_ATTRIBUTES_IN_ORDER_BY).
             throw DynamoDbException.validation("Variable reference " + s.orderBy().topLevelName()
@@ -118,38 +107,11 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         boolean consistent = Boolean.TRUE.equals(request.consistentRead());
         Page page;
         List<Condition> terms = PartiqlPlans.terms(s.where());
-        List<Condition> keyTerms = new ArrayList<>();
-        for (String attribute : partitionKey) {
-            for (Condition t : terms) {
-                if (PartiqlPlans.equality(t, attribute) != null) {
-                    keyTerms.add(t);
-                    break;
-                }
-            }
-        }
-        boolean query = keyTerms.size() == partitionKey.size();
-        Condition.In partitionIn = null;
-        Condition partitionInTerm = null;
-        if (!query && partitionKey.size() == 1) {
-            for (Condition t : terms) {
-                Condition.In in = PartiqlPlans.partitionIn(t, partitionKey.get(0));
-                if (in != null) {
-                    partitionIn = in;
-                    partitionInTerm = t;
-                    keyTerms.add(t);
-                    query = true;
-                    break;
-                }
-            }
-        }
-        if (query && sortKey.size() == 1) {
-            for (Condition t : terms) {
-                if (!keyTerms.contains(t) && PartiqlPlans.sortKeyCondition(t, sortKey.get(0))) {
-                    keyTerms.add(t);
-                    break;
-                }
-            }
-        }
+        PartiqlPlans.SelectPlan plan = PartiqlPlans.selectPlan(terms, keys);
+        List<Condition> keyTerms = new ArrayList<>(plan.keyTerms());
+        boolean query = plan.query();
+        Condition.In partitionIn = plan.partitionIn();
+        Condition partitionInTerm = plan.partitionInTerm();
         List<Condition> rest = new ArrayList<>(terms);
         rest.removeAll(keyTerms);
         // A Query's FilterExpression may not read key attributes, but WHERE may test them beyond

@@ -55,6 +55,12 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
 
     private static final String STATEMENT_ERROR = "Validation failed in TransactStatements[%d]: %s";
 
+    /**
+     * dynamodb:EnclosingOperation of a transaction's statements ("IAM security policies with
+     * PartiQL for DynamoDB": the examples allowing or denying transactional statements only).
+     */
+    private static final String ENCLOSING_OPERATION = "ExecuteTransaction";
+
     private final Engine engine;
 
     ExecuteTransaction(Engine engine) {
@@ -118,10 +124,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         KeyMismatches mismatches = new KeyMismatches();
         for (int i = 0; i < n; i++) {
             Statement.Select s = (Statement.Select) statements.get(i);
-            if (access.enforced()) {
-                Permissions.item(access, engine, "PartiQLSelect", s.tableName(), null, new Permissions.Keys()
-                        .returnConsumedCapacity(request.returnConsumedCapacity()));
-            }
+            if (access.enforced()) Permissions.statement(access, engine, s, ENCLOSING_OPERATION);
             TableDefinition table = engine.tables().require(s.tableName());
             List<Condition> terms = PartiqlPlans.terms(s.where());
             Map<String, AttributeValue> key = null;
@@ -168,12 +171,13 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
             Statement statement = statements.get(i);
             boolean returnOld = "ALL_OLD".equals(request.transactStatements().get(i).returnValuesOnConditionCheckFailure());
             ItemWrite write = null;
+            if (access.enforced()) Permissions.statement(access, engine, statement, ENCLOSING_OPERATION);
             try {
                 write = switch (statement) {
-                    case Statement.Insert s -> PartiqlWrites.insert(engine, s, access, capacity);
-                    case Statement.Update s -> PartiqlWrites.update(engine, s, access, capacity, returnOld);
-                    case Statement.Delete s -> PartiqlWrites.delete(engine, s, access, capacity, returnOld);
-                    case Statement.Exists s -> conditionCheck(i, s, access, capacity, returnOld);
+                    case Statement.Insert s -> PartiqlWrites.insert(engine, s);
+                    case Statement.Update s -> PartiqlWrites.update(engine, s, returnOld);
+                    case Statement.Delete s -> PartiqlWrites.delete(engine, s, returnOld);
+                    case Statement.Exists s -> conditionCheck(i, s, returnOld);
                     case Statement.Select s -> throw new IllegalStateException("a read in a write transaction");
                 };
             } catch (PartiqlPlans.IncompleteKeyException | KeySchemaMismatchException e) {
@@ -210,13 +214,8 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
      * key names. DynamoDB requires at least one term besides the key ("PartiQL for DynamoDB",
      * EXISTS); the text of its refusal is DynamoDB Local's.
      */
-    private ItemWrite conditionCheck(int i, Statement.Exists exists, Authorizer access, String capacity,
-                                     boolean returnOld) {
+    private ItemWrite conditionCheck(int i, Statement.Exists exists, boolean returnOld) {
         Statement.Select s = exists.select();
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLSelect", s.tableName(), null, new Permissions.Keys()
-                    .returnConsumedCapacity(capacity));
-        }
         TableDefinition table = engine.tables().require(s.tableName());
         List<Condition> terms = PartiqlPlans.terms(s.where());
         Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, PartiqlWrites.keyAttributes(table));

@@ -31,7 +31,14 @@ final class GetRecords implements Action<GetRecordsInput> {
             // DynamoDB Local's text (LocalAmazonDynamoDBStreams.getRecords).
             throw DynamoDbException.invalidParameter("Limit should be less than or equal to 1000");
         }
-        Streams.RecordsPage page = engine.streams().records(request.shardIterator(), limit);
+        // The iterator is verified first: the stream it names is what the caller must be allowed
+        // to read (dynamodb:GetRecords on the stream's ARN), whoever the iterator was issued to.
+        Streams.ShardIterator iterator = engine.streams().iterator(request.shardIterator());
+        if (access.enforced()) {
+            Permissions.resource(access, engine, "GetRecords", iterator.streamArn(),
+                    Permissions.tableOfArn(engine, iterator.streamArn()));
+        }
+        Streams.RecordsPage page = engine.streams().records(iterator, limit);
         String region = engine.config().region();
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Records");

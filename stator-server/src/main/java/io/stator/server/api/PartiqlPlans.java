@@ -8,6 +8,7 @@ import io.stator.core.expression.ConditionPaths;
 import io.stator.core.expression.Paths;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -102,6 +103,107 @@ final class PartiqlPlans {
         if (v == null) return false;
         values.add(new Operand.Constant(v));
         return true;
+    }
+
+    /**
+     * The key attributes a SELECT reads by: the partition key and sort key of the table, or of
+     * the index it names ({@code FROM "t"."i"}); null when the index does not exist.
+     */
+    record KeyAttributes(List<String> partitionKey, List<String> sortKey) {
+        static KeyAttributes of(TableDefinition table, String indexName) {
+            if (indexName == null) {
+                KeySchema keys = table.keySchema();
+                return new KeyAttributes(List.of(keys.partitionKey()),
+                        keys.hasSortKey() ? List.of(keys.sortKey()) : List.of());
+            }
+            IndexDefinition index = table.index(indexName);
+            if (index == null) return null;
+            return new KeyAttributes(index.partitionKey().stream().map(IndexDefinition.KeyAttribute::name).toList(),
+                    index.sortKey().stream().map(IndexDefinition.KeyAttribute::name).toList());
+        }
+
+        List<String> all() {
+            List<String> all = new ArrayList<>(partitionKey);
+            all.addAll(sortKey);
+            return all;
+        }
+    }
+
+    /**
+     * How a SELECT's WHERE reads: a Query when its AND terms fix the partition key (an equality
+     * on each partition key attribute, or for a single one an IN or ORed equalities listing its
+     * partitions, {@code partitionIn}), with a sort key condition among the terms if there is
+     * one; else a Scan of the whole table or index. DynamoDB's SELECT reference: "To ensure that
+     * a SELECT statement does not result in a full table scan, the WHERE clause condition must
+     * specify a partition key. Use the equality or IN operator." The authorization (its
+     * dynamodb:FullTableScan and dynamodb:LeadingKeys) and the read are planned by this one rule.
+     *
+     * @param keyTerms       the terms a Query's key condition takes (with {@code partitionIn}'s term)
+     * @param partitionIn    the partitions an IN (or ORed equalities) lists, or null
+     * @param partitionInTerm the term {@code partitionIn} came from, or null
+     */
+    record SelectPlan(List<Condition> keyTerms, Condition.In partitionIn, Condition partitionInTerm, boolean query) {
+
+        /**
+         * The values of the (first) partition key attribute the statement reads, as
+         * dynamodb:LeadingKeys gives them; none for a Scan.
+         */
+        List<AttributeValue> partitionKeyValues(KeyAttributes keys) {
+            List<AttributeValue> values = new ArrayList<>();
+            if (!query) return values;
+            if (partitionIn != null) {
+                for (Operand candidate : partitionIn.candidates()) {
+                    AttributeValue v = ((Operand.Constant) candidate).value();
+                    if (!values.contains(v)) values.add(v);
+                }
+                return values;
+            }
+            for (Condition t : keyTerms) {
+                AttributeValue v = equality(t, keys.partitionKey().get(0));
+                if (v != null) {
+                    values.add(v);
+                    break;
+                }
+            }
+            return values;
+        }
+    }
+
+    /** The plan of a SELECT whose WHERE has these AND terms, on a target with these keys. */
+    static SelectPlan selectPlan(List<Condition> terms, KeyAttributes keys) {
+        List<Condition> keyTerms = new ArrayList<>();
+        for (String attribute : keys.partitionKey()) {
+            for (Condition t : terms) {
+                if (equality(t, attribute) != null) {
+                    keyTerms.add(t);
+                    break;
+                }
+            }
+        }
+        boolean query = keyTerms.size() == keys.partitionKey().size();
+        Condition.In partitionIn = null;
+        Condition partitionInTerm = null;
+        if (!query && keys.partitionKey().size() == 1) {
+            for (Condition t : terms) {
+                Condition.In in = partitionIn(t, keys.partitionKey().get(0));
+                if (in != null) {
+                    partitionIn = in;
+                    partitionInTerm = t;
+                    keyTerms.add(t);
+                    query = true;
+                    break;
+                }
+            }
+        }
+        if (query && keys.sortKey().size() == 1) {
+            for (Condition t : terms) {
+                if (!keyTerms.contains(t) && sortKeyCondition(t, keys.sortKey().get(0))) {
+                    keyTerms.add(t);
+                    break;
+                }
+            }
+        }
+        return new SelectPlan(keyTerms, partitionIn, partitionInTerm, query);
     }
 
     /** True when {@code projection} names {@code attribute} itself. */

@@ -16,7 +16,6 @@ import io.stator.engine.write.ConditionalCheckFailedException;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WriteResult;
-import io.stator.server.access.Authorizer;
 import java.util.List;
 import java.util.Map;
 
@@ -57,25 +56,16 @@ final class PartiqlWrites {
         }
     }
 
-    static ItemWrite insert(Engine engine, Statement.Insert s, Authorizer access, String returnConsumedCapacity) {
+    static ItemWrite insert(Engine engine, Statement.Insert s) {
         ItemLimits.checkNesting(s.item());
         ItemLimits.checkItemSize(s.item());
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLInsert", s.tableName(), null, new Permissions.Keys()
-                    .returnConsumedCapacity(returnConsumedCapacity));
-        }
         TableDefinition table = engine.tables().require(s.tableName());
         Condition absent = new Condition.Function(new Operand.FunctionCall("attribute_not_exists",
                 List.of(new Operand.PathOperand(Path.of(table.keySchema().partitionKey())))));
         return ItemWrite.put(table, s.item(), absent, ReturnValues.NONE, false, false);
     }
 
-    static ItemWrite update(Engine engine, Statement.Update s, Authorizer access, String returnConsumedCapacity,
-                            boolean returnOldItemOnFailure) {
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLUpdate", s.tableName(), null, new Permissions.Keys()
-                    .returnConsumedCapacity(returnConsumedCapacity));
-        }
+    static ItemWrite update(Engine engine, Statement.Update s, boolean returnOldItemOnFailure) {
         TableDefinition table = engine.tables().require(s.tableName());
         List<Condition> terms = PartiqlPlans.terms(s.where());
         Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
@@ -85,12 +75,7 @@ final class PartiqlWrites {
                 returnOldItemOnFailure, new ItemUpdate.Expression(s.actions()));
     }
 
-    static ItemWrite delete(Engine engine, Statement.Delete s, Authorizer access, String returnConsumedCapacity,
-                            boolean returnOldItemOnFailure) {
-        if (access.enforced()) {
-            Permissions.item(access, engine, "PartiQLDelete", s.tableName(), null, new Permissions.Keys()
-                    .returnConsumedCapacity(returnConsumedCapacity));
-        }
+    static ItemWrite delete(Engine engine, Statement.Delete s, boolean returnOldItemOnFailure) {
         TableDefinition table = engine.tables().require(s.tableName());
         List<Condition> terms = PartiqlPlans.terms(s.where());
         Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
@@ -103,7 +88,8 @@ final class PartiqlWrites {
         return keys.hasSortKey() ? List.of(keys.partitionKey(), keys.sortKey()) : List.of(keys.partitionKey());
     }
 
-    private static ReturnValues returnValues(Statement.Returning returning) {
+    /** A RETURNING clause as the write's ReturnValues (dynamodb:ReturnValues names it so too). */
+    static ReturnValues returnValues(Statement.Returning returning) {
         return switch (returning) {
             case NONE -> ReturnValues.NONE;
             case ALL_OLD -> ReturnValues.ALL_OLD;

@@ -6,6 +6,7 @@ import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
 import io.stator.core.expression.UpdateAction;
 import io.stator.core.model.AttributeValue;
+import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.table.IndexDefinition;
@@ -81,6 +82,21 @@ final class Permissions {
         String name = arns.tableName(tableNameOrArn);
         access.authorize(new AccessRequest("dynamodb:" + action, arns.tableArn(name), Map.of()),
                 policyOf(engine.catalog().find(name)));
+    }
+
+    /**
+     * The data actions a restore performs on the table it creates ("Using IAM with DynamoDB
+     * backup and restore": "DynamoDB read and write permissions on the target table are
+     * necessary for restore functionality"; the Service Authorization Reference maps
+     * RestoreTableFromBackup and RestoreTableToPointInTime to these IAM actions besides their own).
+     */
+    private static final List<String> RESTORE_DATA_ACTIONS = List.of("BatchWriteItem", "DeleteItem", "GetItem",
+            "PutItem", "Query", "Scan", "UpdateItem");
+
+    /** A restore's target table: its own action there, then every data action it performs there. */
+    static void restoredTable(Authorizer access, Engine engine, String action, String targetTableName) {
+        table(access, engine, action, targetTableName);
+        for (String data : RESTORE_DATA_ACTIONS) table(access, engine, data, targetTableName);
     }
 
     /**
@@ -191,6 +207,8 @@ final class Permissions {
 
         Keys enclosingOperation(String operation) { return value("dynamodb:enclosingoperation", operation); }
 
+        Keys fullTableScan(boolean scan) { return value("dynamodb:fulltablescan", Boolean.toString(scan)); }
+
         Map<String, List<String>> build() {
             keys.put("dynamodb:attributes", List.copyOf(attributes));
             return keys;
@@ -209,6 +227,62 @@ final class Permissions {
         String resource = arns.tableArn(name) + (indexName == null ? "" : "/index/" + indexName);
         access.authorize(new AccessRequest("dynamodb:" + action, resource, keys.build()),
                 policyOf(engine.catalog().find(name)));
+    }
+
+    /**
+     * A PartiQL statement (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction), with the
+     * condition keys the Service Authorization Reference gives its action: PartiQLSelect
+     * (Attributes, EnclosingOperation, FullTableScan, LeadingKeys, Select), PartiQLInsert
+     * (Attributes, EnclosingOperation, LeadingKeys), PartiQLUpdate and PartiQLDelete (the same
+     * and ReturnValues). The statement is resolved as it will run: the table or index, the
+     * partition keys its WHERE fixes (the SELECT's plan, {@link PartiqlPlans#selectPlan}; an
+     * INSERT's item's; an UPDATE's or DELETE's equality), and whether a SELECT scans the whole
+     * table or index ("Bool": {"dynamodb:FullTableScan": "true"} is AWS's documented way to deny
+     * that, "IAM security policies with PartiQL for DynamoDB", example 6). The attributes are
+     * those the statement reads, writes or tests, as for the JSON API. An EXISTS is a SELECT.
+     *
+     * @param enclosingOperation "ExecuteTransaction" for a transaction's statements, else null
+     */
+    static void statement(Authorizer access, Engine engine, Statement statement, String enclosingOperation) {
+        TableDefinition table = find(engine, statement.tableName());
+        Keys keys = new Keys().enclosingOperation(enclosingOperation);
+        switch (statement) {
+            case Statement.Select s -> select(access, engine, table, s, keys);
+            case Statement.Exists e -> select(access, engine, table, e.select(), keys);
+            case Statement.Insert s -> item(access, engine, "PartiQLInsert", s.tableName(), null,
+                    keys.leadingKeyOf(table, s.item()).attributes(s.item().keySet()));
+            case Statement.Update s -> item(access, engine, "PartiQLUpdate", s.tableName(), null,
+                    keys.leadingKey(partitionKeyEquality(table, s.where())).condition(s.where())
+                            .update(new ItemUpdate.Expression(s.actions()))
+                            .returnValues(PartiqlWrites.returnValues(s.returning()).name()));
+            case Statement.Delete s -> item(access, engine, "PartiQLDelete", s.tableName(), null,
+                    keys.leadingKey(partitionKeyEquality(table, s.where())).condition(s.where())
+                            .returnValues(PartiqlWrites.returnValues(s.returning()).name()));
+        }
+    }
+
+    private static void select(Authorizer access, Engine engine, TableDefinition table, Statement.Select s, Keys keys) {
+        keys.condition(s.where()).paths(s.projection())
+                .select(effectiveSelect(null, s.projection() != null, s.indexName() != null));
+        if (s.orderBy() != null) keys.paths(List.of(s.orderBy()));
+        PartiqlPlans.KeyAttributes target = table == null ? null : PartiqlPlans.KeyAttributes.of(table, s.indexName());
+        if (target != null) {
+            // Unknown for a table or index that does not exist: the statement fails on that.
+            PartiqlPlans.SelectPlan plan = PartiqlPlans.selectPlan(PartiqlPlans.terms(s.where()), target);
+            keys.fullTableScan(!plan.query());
+            for (AttributeValue v : plan.partitionKeyValues(target)) keys.leadingKey(v);
+        }
+        item(access, engine, "PartiQLSelect", s.tableName(), s.indexName(), keys);
+    }
+
+    /** The partition key value an UPDATE's or DELETE's WHERE fixes, or null. */
+    private static AttributeValue partitionKeyEquality(TableDefinition table, Condition where) {
+        if (table == null) return null;
+        for (Condition t : PartiqlPlans.terms(where)) {
+            AttributeValue v = PartiqlPlans.equality(t, table.keySchema().partitionKey());
+            if (v != null) return v;
+        }
+        return null;
     }
 
     /** The table a request names, if it exists (for its key schema); its absence is reported later. */

@@ -26,7 +26,7 @@ final class RestoreTableFromBackup implements Action<RestoreTableFromBackupInput
         String arn = request.backupArn();
         if (access.enforced()) {
             Permissions.resource(access, engine, "RestoreTableFromBackup", arn, Permissions.tableOfArn(engine, arn));
-            Permissions.table(access, engine, "RestoreTableFromBackup", request.targetTableName());
+            Permissions.restoredTable(access, engine, "RestoreTableFromBackup", request.targetTableName());
         }
         TableDefinition restored = engine.backups().restore(arn, request.targetTableName(),
                 TableRequests.restoreOverrides(request));

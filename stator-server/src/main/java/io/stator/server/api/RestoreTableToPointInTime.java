@@ -38,7 +38,7 @@ final class RestoreTableToPointInTime implements Action<RestoreTableToPointInTim
         String source = request.sourceTableName() != null ? request.sourceTableName() : request.sourceTableArn();
         if (access.enforced()) {
             Permissions.table(access, engine, "RestoreTableToPointInTime", source);
-            Permissions.table(access, engine, "RestoreTableToPointInTime", request.targetTableName());
+            Permissions.restoredTable(access, engine, "RestoreTableToPointInTime", request.targetTableName());
         }
         Instant at = useLatest ? null : Timestamps.instant(request.restoreDateTime());
         TableDefinition restored = engine.backups().restoreToPointInTime(request.sourceTableArn(),

@@ -311,5 +311,11 @@ class ExecuteStatementTest {
                 () -> execute("DROP TABLE x"));
         assertValidation("Number of parameters in request and statement don't match.",
                 () -> execute("SELECT * FROM \"" + TABLE + "\" WHERE pk = ?"));
+        // One value too many is refused too, and the write it came with is not made.
+        assertValidation("Number of parameters in request and statement don't match.",
+                () -> execute("SELECT * FROM \"" + TABLE + "\" WHERE pk = ?", s("a"), s("b")));
+        assertValidation("Number of parameters in request and statement don't match.",
+                () -> execute("INSERT INTO \"" + TABLE + "\" VALUE {'pk': 'extra', 'sk': ?}", n(1), n(2)));
+        assertEquals(0, execute("SELECT * FROM \"" + TABLE + "\" WHERE pk = 'extra'").items().size());
     }
 }

@@ -254,8 +254,13 @@ class StreamsTest {
                 .shardIteratorType(ShardIteratorType.AFTER_SEQUENCE_NUMBER)
                 .sequenceNumber(record.dynamodb().sequenceNumber())).shardIterator();
         assertEquals(0, streams.getRecords(b -> b.shardIterator(after)).records().size());
-        CLOCK.advance(Duration.ofMinutes(16));
+        // "A shard iterator expires 15 minutes after it is returned to the requester": good for
+        // exactly 15 minutes, expired one millisecond later.
+        CLOCK.advance(Duration.ofMinutes(15));
+        assertEquals(1, streams.getRecords(b -> b.shardIterator(at)).records().size());
+        CLOCK.advance(Duration.ofMillis(1));
         assertThrows(ExpiredIteratorException.class, () -> streams.getRecords(b -> b.shardIterator(at)));
+        CLOCK.advance(Duration.ofMinutes(1));
         CLOCK.advance(Duration.ofHours(24));
         TrimmedDataAccessException trimmed = assertThrows(TrimmedDataAccessException.class,
                 () -> streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())

@@ -22,9 +22,13 @@ public final class StreamReading {
 
     /** A streams client of the Stator at {@code endpoint}, with the test credentials and no retries. Close it. */
     public static DynamoDbStreamsClient client(URI endpoint, String region) {
+        return client(endpoint, region, StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
+    }
+
+    /** A streams client of the Stator at {@code endpoint} signing with the given key, no retries. Close it. */
+    public static DynamoDbStreamsClient client(URI endpoint, String region, String accessKey, String secretKey) {
         return DynamoDbStreamsClient.builder().endpointOverride(endpoint).region(Region.of(region))
-                .credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY)))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofSeconds(30)).build())
                 .overrideConfiguration(c -> c.retryStrategy(RetryMode.STANDARD).retryStrategy(b -> b.maxAttempts(1)))
                 .build();
