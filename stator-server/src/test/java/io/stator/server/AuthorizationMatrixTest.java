@@ -104,6 +104,15 @@ class AuthorizationMatrixTest {
                 + "{\"Effect\": \"Deny\", \"Action\": \"dynamodb:PartiQLSelect\", \"Resource\": " + ON_THE_TABLE + ","
                 + " \"Condition\": {\"Bool\": {\"dynamodb:FullTableScan\": [\"true\"]}}},"
                 + "{\"Effect\": \"Allow\", \"Action\": \"dynamodb:PartiQLSelect\", \"Resource\": " + ON_THE_TABLE + "}]}");
+        // Attribute-based access control: the table's tags, the tags a request sets or removes.
+        POLICIES.put("TAG", "{\"Version\": \"2012-10-17\", \"Statement\": {\"Effect\": \"Allow\", \"Action\": \"dynamodb:*\","
+                + " \"Resource\": \"*\", \"Condition\": {\"StringEquals\": {\"aws:ResourceTag/team\": \"blue\"}}}}");
+        POLICIES.put("TAGGER", "{\"Version\": \"2012-10-17\", \"Statement\": ["
+                + "{\"Effect\": \"Allow\", \"Action\": [\"dynamodb:CreateTable\", \"dynamodb:TagResource\"], \"Resource\": \"*\","
+                + " \"Condition\": {\"StringEquals\": {\"aws:RequestTag/team\": \"blue\"},"
+                + " \"ForAllValues:StringEquals\": {\"aws:TagKeys\": [\"team\"]}}},"
+                + "{\"Effect\": \"Allow\", \"Action\": \"dynamodb:UntagResource\", \"Resource\": \"*\","
+                + " \"Condition\": {\"ForAllValues:StringEquals\": {\"aws:TagKeys\": [\"team\"]}}}]}");
         POLICIES.put("RESTORER", "{\"Version\": \"2012-10-17\", \"Statement\": {\"Effect\": \"Allow\", \"Action\":"
                 + " [\"dynamodb:CreateBackup\", \"dynamodb:RestoreTableFromBackup\", \"dynamodb:RestoreTableToPointInTime\"],"
                 + " \"Resource\": \"*\"}}");
@@ -154,6 +163,8 @@ class AuthorizationMatrixTest {
             admin.putItem(b -> b.tableName(table).item(item("bob", "1", "game", "go", "open", "o", "secret", "s")));
         }
         StatorTestServer.createTable(admin, SCRATCH);
+        admin.tagResource(b -> b.resourceArn(ARN + T).tags(t -> t.key("team").value("blue")));
+        admin.tagResource(b -> b.resourceArn(ARN + OTHER).tags(t -> t.key("team").value("red")));
     }
 
     @AfterAll
@@ -542,7 +553,48 @@ class AuthorizationMatrixTest {
         c.add(new Cell("FullTableScan", "PartiQLSelect on an index", scan,
                 statement("SELECT * FROM \"Matrix\".\"ByGame\" WHERE game = 'chess'"),
                 statement("SELECT * FROM \"Matrix\".\"ByGame\"")));
+        // aws:ResourceTag/${TagKey}: the blue team's table, not the red team's, through every front end.
+        String tag = "TAG";
+        c.add(new Cell("ResourceTag", "GetItem", tag, x -> x.getItem(b -> b.tableName(T).key(key("alice", "1"))),
+                x -> x.getItem(b -> b.tableName(OTHER).key(key("alice", "1")))));
+        c.add(new Cell("ResourceTag", "PutItem", tag, x -> x.putItem(b -> b.tableName(T).item(item("alice", unique("tg")))),
+                x -> x.putItem(b -> b.tableName(OTHER).item(item("alice", unique("tg"))))));
+        c.add(new Cell("ResourceTag", "Query on an index", tag,
+                x -> x.query(b -> b.tableName(T).indexName("ByGame").keyConditionExpression("game = :g")
+                        .expressionAttributeValues(Map.of(":g", AttributeValue.fromS("chess")))),
+                x -> x.query(b -> b.tableName(OTHER).indexName("ByGame").keyConditionExpression("game = :g")
+                        .expressionAttributeValues(Map.of(":g", AttributeValue.fromS("chess"))))));
+        c.add(new Cell("ResourceTag", "PartiQLSelect (ExecuteStatement)", tag, statement("SELECT * FROM \"Matrix\""),
+                statement("SELECT * FROM \"MatrixOther\"")));
+        c.add(new Cell("ResourceTag", "DescribeTable", tag, x -> x.describeTable(b -> b.tableName(T)),
+                x -> x.describeTable(b -> b.tableName(OTHER))));
+        c.add(new Cell("ResourceTag", "GetRecords", tag,
+                x -> streamsAs(tag).getRecords(b -> b.shardIterator(iterator(streamArn(T)))),
+                x -> streamsAs(tag).getRecords(b -> b.shardIterator(iterator(streamArn(OTHER))))));
+        // aws:RequestTag/${TagKey} and aws:TagKeys: only the team tag, only blue.
+        String tagger = "TAGGER";
+        c.add(new Cell("RequestTag", "CreateTable", tagger,
+                x -> x.createTable(b -> b.tableName(unique("MatrixTagged")).billingMode(BillingMode.PAY_PER_REQUEST)
+                        .attributeDefinitions(a -> a.attributeName("id").attributeType("S"))
+                        .keySchema(k -> k.attributeName("id").keyType("HASH")).tags(t -> t.key("team").value("blue"))),
+                x -> x.createTable(b -> b.tableName(unique("MatrixTagged")).billingMode(BillingMode.PAY_PER_REQUEST)
+                        .attributeDefinitions(a -> a.attributeName("id").attributeType("S"))
+                        .keySchema(k -> k.attributeName("id").keyType("HASH")).tags(t -> t.key("team").value("red")))));
+        c.add(new Cell("RequestTag", "TagResource", tagger,
+                x -> x.tagResource(b -> b.resourceArn(ARN + SCRATCH).tags(t -> t.key("team").value("blue"))),
+                x -> x.tagResource(b -> b.resourceArn(ARN + SCRATCH).tags(t -> t.key("team").value("red")))));
+        c.add(new Cell("TagKeys", "TagResource", tagger,
+                x -> x.tagResource(b -> b.resourceArn(ARN + SCRATCH).tags(t -> t.key("team").value("blue"))),
+                x -> x.tagResource(b -> b.resourceArn(ARN + SCRATCH).tags(t -> t.key("team").value("blue"),
+                        t -> t.key("owner").value("mallory")))));
+        c.add(new Cell("TagKeys", "UntagResource", tagger,
+                x -> x.untagResource(b -> b.resourceArn(ARN + SCRATCH).tagKeys("team")),
+                x -> x.untagResource(b -> b.resourceArn(ARN + SCRATCH).tagKeys("team", "owner"))));
         return c;
+    }
+
+    private static String streamArn(String table) {
+        return admin.describeTable(b -> b.tableName(table)).table().latestStreamArn();
     }
 
     /**

@@ -8,7 +8,10 @@ import io.stator.server.access.Authorizer;
 import io.stator.server.access.ResourcePolicyDocuments;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.CreateTableInput;
+import io.stator.server.protocol.request.Tag;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * CreateTable (checked and made by the engine's {@code TableCreation}). The table is usable as
@@ -36,7 +39,9 @@ final class CreateTable implements Action<CreateTableInput> {
         String policy = request.resourcePolicy() == null ? null
                 : ResourcePolicyDocuments.check(request.resourcePolicy(), engine.config().accountId()).canonical();
         if (access.enforced()) {
-            Permissions.table(access, engine, "CreateTable", request.tableName());
+            Map<String, String> tags = new LinkedHashMap<>();
+            if (request.tags() != null) for (Tag t : request.tags()) tags.put(t.key(), t.value());
+            Permissions.table(access, engine, "CreateTable", request.tableName(), tags);
             if (policy != null) Permissions.table(access, engine, "PutResourcePolicy", request.tableName());
         }
         TableDefinition created = engine.tables().create(TableRequests.createTable(request, policy));

@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -78,10 +79,17 @@ final class Permissions {
 
     /** A table operation on the table a TableName names (by name or ARN). */
     static void table(Authorizer access, Engine engine, String action, String tableNameOrArn) {
+        table(access, engine, action, tableNameOrArn, new HashMap<>());
+    }
+
+    /**
+     * A table operation that sets tags (CreateTable's Tags): aws:RequestTag/${TagKey} for each,
+     * and aws:TagKeys.
+     */
+    static void table(Authorizer access, Engine engine, String action, String tableNameOrArn, Map<String, String> tags) {
         TableArns arns = engine.catalog().arns();
         String name = arns.tableName(tableNameOrArn);
-        access.authorize(new AccessRequest("dynamodb:" + action, arns.tableArn(name), Map.of()),
-                policyOf(engine.catalog().find(name)));
+        authorize(access, action, arns.tableArn(name), requestTags(tags, tags.keySet()), engine.catalog().find(name));
     }
 
     /**
@@ -104,7 +112,40 @@ final class Permissions {
      * policy of the table it names, when it names one.
      */
     static void resource(Authorizer access, Engine engine, String action, String resourceArn, TableDefinition table) {
-        access.authorize(new AccessRequest("dynamodb:" + action, resourceArn, Map.of()), policyOf(table));
+        authorize(access, action, resourceArn, new HashMap<>(), table);
+    }
+
+    /**
+     * An operation on a ResourceArn that sets or removes tags: TagResource (aws:RequestTag/${TagKey}
+     * and aws:TagKeys), UntagResource (aws:TagKeys, {@code tags} empty).
+     */
+    static void tagging(Authorizer access, String action, String resourceArn, TableDefinition table,
+                        Map<String, String> tags, Collection<String> tagKeys) {
+        authorize(access, action, resourceArn, requestTags(tags, tagKeys), table);
+    }
+
+    /**
+     * The one place a request context is completed and asked: the table's tags as
+     * aws:ResourceTag/${TagKey} (attribute-based access control: every DynamoDB action on a table,
+     * its indexes and streams lists it), then the identity's and the table's policies decide.
+     */
+    private static void authorize(Authorizer access, String action, String resourceArn, Map<String, List<String>> keys,
+                                  TableDefinition table) {
+        if (table != null) {
+            for (Map.Entry<String, String> tag : table.tags().entrySet()) {
+                keys.put("aws:resourcetag/" + tag.getKey().toLowerCase(Locale.ROOT), List.of(tag.getValue()));
+            }
+        }
+        access.authorize(new AccessRequest("dynamodb:" + action, resourceArn, keys), policyOf(table));
+    }
+
+    private static Map<String, List<String>> requestTags(Map<String, String> tags, Collection<String> tagKeys) {
+        Map<String, List<String>> keys = new HashMap<>();
+        for (Map.Entry<String, String> tag : tags.entrySet()) {
+            keys.put("aws:requesttag/" + tag.getKey().toLowerCase(Locale.ROOT), List.of(tag.getValue()));
+        }
+        if (!tagKeys.isEmpty()) keys.put("aws:tagkeys", List.copyOf(tagKeys));
+        return keys;
     }
 
     /**
@@ -225,8 +266,7 @@ final class Permissions {
         TableArns arns = engine.catalog().arns();
         String name = arns.tableName(tableNameOrArn);
         String resource = arns.tableArn(name) + (indexName == null ? "" : "/index/" + indexName);
-        access.authorize(new AccessRequest("dynamodb:" + action, resource, keys.build()),
-                policyOf(engine.catalog().find(name)));
+        authorize(access, action, resource, keys.build(), engine.catalog().find(name));
     }
 
     /**

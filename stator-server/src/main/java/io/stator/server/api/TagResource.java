@@ -7,7 +7,9 @@ import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.Tag;
 import io.stator.server.protocol.request.TagResourceInput;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** TagResource: adds or replaces tags, all or none; the response body is empty, as DynamoDB's. */
 final class TagResource implements Action<TagResourceInput> {
@@ -20,12 +22,14 @@ final class TagResource implements Action<TagResourceInput> {
 
     @Override
     public void execute(TagResourceInput request, Authorizer access, ResponseBody response) {
-        if (access.enforced()) {
-            Permissions.resource(access, engine, "TagResource", request.resourceArn(),
-                    Permissions.tableOfArn(engine, request.resourceArn()));
-        }
         List<TableSpecs.Tag> tags = new ArrayList<>(request.tags().size());
         for (Tag t : request.tags()) tags.add(new TableSpecs.Tag(t.key(), t.value()));
+        if (access.enforced()) {
+            Map<String, String> requested = new LinkedHashMap<>();
+            for (TableSpecs.Tag t : tags) requested.put(t.key(), t.value());
+            Permissions.tagging(access, "TagResource", request.resourceArn(),
+                    Permissions.tableOfArn(engine, request.resourceArn()), requested, requested.keySet());
+        }
         engine.tables().tag(request.resourceArn(), tags);
     }
 }
