@@ -34,9 +34,11 @@ import java.util.logging.Logger;
 /**
  * On-demand backups (CreateBackup, DescribeBackup, ListBackups, DeleteBackup,
  * RestoreTableFromBackup) and point-in-time recovery (UpdateContinuousBackups,
- * DescribeContinuousBackups, RestoreTableToPointInTime, on the {@link RecoveryLog}). A backup is a copy of its table's items from one storage snapshot taken
- * when it is requested, so it is consistent as of the request while writes go on; the copy runs
- * in the background (CREATING, then AVAILABLE). A restore creates the new table at once, CREATING
+ * DescribeContinuousBackups, RestoreTableToPointInTime, on the {@link RecoveryLog}). A backup is a
+ * copy of its table's items as they were when it was requested, while writes go on: read from a
+ * snapshot taken when the copy runs, each item changed since the request replaced by its before
+ * image ({@link BeforeImages}); the copy runs in the background (CREATING, then AVAILABLE). A
+ * restore creates the new table at once, CREATING
  * with its RestoreSummary in progress (item operations do not find it yet), and writes each of
  * the backup's items into it through the {@link WritePipeline} (index entries, counters and item
  * collections as any write makes them), then makes it ACTIVE.
