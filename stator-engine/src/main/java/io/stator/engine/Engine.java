@@ -92,9 +92,11 @@ public final class Engine implements AutoCloseable {
         this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
         this.tables = new Tables(catalog, indexBuilds, streams, meter, config.clock());
         this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
+        // Before the expirer, the first writer: a backup a stopped server was creating keeps the
+        // items it changes as they were (backup/BeforeImages).
+        this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
-        this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
         indexBuilds.follow();
         backups.resume();
         this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, () -> {

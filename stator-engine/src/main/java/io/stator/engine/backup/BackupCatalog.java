@@ -27,7 +27,9 @@ import java.util.List;
  * 'I' + id + row key     -> an item as the table stored it (ItemCodec's form), under its row key
  *                           in the table (KeyLayout): a backup's items in the table's own order
  * 'J' + kind + 0 + id    -> an export's or an import's description, in the form its front end
- *                           gives it (the server's JSON): their progress, kept across restarts
+ *                           gives it (the server's JSON): their progress, kept across restarts; an
+ *                           import's is committed with each change of its table ({@link TableImports})
+ * 'P' + id + row key     -> a backup being created: an item as it was at the request ({@link BeforeImages})
  * </pre>
  * Description, format version 1 ({@link DataOutputStream}): u8 version; utf name; utf status;
  * i64 creationDateTime (epoch ms); i64 sizeBytes; i64 itemCount; utf sourceTableArn;
@@ -99,9 +101,14 @@ final class BackupCatalog {
     /** Saves a job's description (an export's or an import's) under its kind and id. */
     void saveJob(String kind, String id, byte[] description) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.BACKUPS, jobKey(kind, id), description);
+            stageJob(batch, kind, id, description);
             storage.commit(batch);
         }
+    }
+
+    /** Stages a job's description, to be committed with what the job changed (an import's table). */
+    static void stageJob(WriteBatch batch, String kind, String id, byte[] description) {
+        batch.put(Keyspace.BACKUPS, jobKey(kind, id), description);
     }
 
     /** Every job of a kind, by id, in id order. */

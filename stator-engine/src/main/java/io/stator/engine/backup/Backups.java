@@ -34,16 +34,24 @@ import java.util.logging.Logger;
 /**
  * On-demand backups (CreateBackup, DescribeBackup, ListBackups, DeleteBackup,
  * RestoreTableFromBackup) and point-in-time recovery (UpdateContinuousBackups,
- * DescribeContinuousBackups, RestoreTableToPointInTime, on the {@link RecoveryLog}). A backup is a copy of its table's items from one storage snapshot taken
- * when it is requested, so it is consistent as of the request while writes go on; the copy runs
- * in the background (CREATING, then AVAILABLE). A restore creates the new table at once, CREATING
+ * DescribeContinuousBackups, RestoreTableToPointInTime, on the {@link RecoveryLog}). A backup is a
+ * copy of its table's items as they were when it was requested, while writes go on: read from a
+ * snapshot taken when the copy runs, each item changed since the request replaced by its before
+ * image ({@link BeforeImages}); the copy runs in the background (CREATING, then AVAILABLE). A
+ * restore creates the new table at once, CREATING
  * with its RestoreSummary in progress (item operations do not find it yet), and writes each of
  * the backup's items into it through the {@link WritePipeline} (index entries, counters and item
  * collections as any write makes them), then makes it ACTIVE.
  *
- * <p>After a restart: a backup still CREATING had its snapshot with the process, so it is deleted
- * (never shown AVAILABLE half-copied); a restore still in progress starts over (its puts are
- * idempotent), so a restored table is ACTIVE only once every item is in.
+ * <p>Every long job here is recoverable from the one record its request committed, whatever is
+ * killed when: a backup CREATING is copied again from the start, as it was requested (its
+ * {@link BeforeImages} keep the items changed since), and ends AVAILABLE, never deleted once
+ * acknowledged (DynamoDB's BackupStatus has no FAILED); a restore in progress (its table's
+ * definition, CREATING, carries it) starts over, its puts being idempotent, so a restored table is
+ * ACTIVE only once every item is in; an import's table and its record are committed together
+ * ({@link TableImports}). While a backup of a table is being created the table cannot be deleted,
+ * as on DynamoDB ("While a backup is in progress, you can't ... delete the source table of the
+ * backup", developer guide, "Backing up and restoring DynamoDB tables: how it works").
  */
 public final class Backups implements AutoCloseable {
 
@@ -56,6 +64,8 @@ public final class Backups implements AutoCloseable {
     private final ChangeLog changeLog;
     private final ItemLocks locks;
     private final RecoveryLog recovery;
+    private final BeforeImages beforeImages;
+    private final TableImports imports;
     private boolean recoveryRegistered;
     /** The one thread of the background work: copies, restores, base copies, and the trims every few seconds. */
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -75,21 +85,53 @@ public final class Backups implements AutoCloseable {
         this.clock = clock;
         this.backups = new BackupCatalog(storage);
         this.recovery = new RecoveryLog(storage, clock);
+        this.beforeImages = new BeforeImages(storage, changeLog, locks);
+        this.imports = new TableImports(storage, catalog, pipeline, backups, clock);
+        catalog.checkDeletions(table -> {
+            if (beforeImages.creating(table.id())) {
+                // DynamoDB's text is not recorded; its error for a table in use is this one.
+                throw DynamoDbException.resourceInUse("Attempt to change a resource which is still in use: "
+                        + "Table is being backed up: " + table.name());
+            }
+        });
+        if (storage.shared()) return;
+        // Before any write (the engine starts its writers after): the backups a stopped server
+        // was creating keep their before images from the first write on.
+        for (Backup b : backups.all()) {
+            if (b.status() != Backup.Status.CREATING) continue;
+            if (catalog.findById(b.source().id()) == null) {
+                // Only a server older than before images let a table be deleted mid-backup.
+                LOG.warning("backup " + b.arn() + " was being created of a table deleted since; it cannot be "
+                        + "finished and is deleted");
+                backups.drop(b.id());
+                continue;
+            }
+            beforeImages.start(b.source().id(), b.id());
+        }
+    }
+
+    /** ImportTable's engine side: its table, its items, its end, each committed with its record. */
+    public TableImports imports() {
+        return imports;
     }
 
     /**
-     * Finishes what a stopped server left (drops half-copied backups, restarts restores and base
-     * copies), and starts trimming recovery histories to their windows.
+     * Finishes what a stopped server left (copies backups being created again, restarts restores
+     * and base copies), and starts trimming recovery histories to their windows.
      */
     public void resume() {
         if (storage.shared()) return;
         worker.scheduleWithFixedDelay(guarded(this::trimAll), TRIM_PERIOD_SECONDS, TRIM_PERIOD_SECONDS,
                 TimeUnit.SECONDS);
+        java.util.Set<String> creating = new java.util.HashSet<>();
         for (Backup b : backups.all()) {
-            if (b.status() == Backup.Status.CREATING) {
-                LOG.warning("backup " + b.arn() + " was being created when the server stopped; deleted");
-                backups.drop(b.id());
-            }
+            if (b.status() != Backup.Status.CREATING) continue;
+            creating.add(b.id());
+            LOG.info("backup " + b.arn() + " was being created when the server stopped; copying it again");
+            submit(() -> copy(b));
+        }
+        for (String id : beforeImages.backupsWithImages()) {
+            if (!creating.contains(id)) beforeImages.drop(id); // left by a stop right after AVAILABLE
         }
         for (TableDefinition t : catalog.all()) {
             if (t.pointInTimeRecovery() != null) {
@@ -109,45 +151,64 @@ public final class Backups implements AutoCloseable {
 
     // ---- CreateBackup -----------------------------------------------------------------------------
 
-    /** CreateBackup: a backup of the table as it is now, CREATING until its copy is done. */
+    /**
+     * CreateBackup: a backup of the table as it is now, CREATING until its copy is done. Once this
+     * returns the backup is owed: a restart copies it again ({@link BeforeImages}).
+     */
     public Backup create(String tableNameOrArn, String backupName) {
         refuseShared();
-        TableDefinition table = catalog.find(catalog.arns().tableName(tableNameOrArn));
-        if (table == null || table.filling()) {
-            throw new DynamoDbException(ErrorType.TABLE_NOT_FOUND, "Table not found: " + tableNameOrArn);
-        }
-        Instant now = clock.instant();
-        String id = Backup.newId(now);
-        String tableArn = catalog.arns().tableArn(table.name());
-        Backup backup = new Backup(id, tableArn + "/backup/" + id, backupName, Backup.Status.CREATING, now, -1, -1,
-                table, tableArn, catalog.counters().sizeBytes(table.id()), catalog.counters().itemCount(table.id()));
-        Snapshot snapshot = storage.snapshot();
+        String name = catalog.arns().tableName(tableNameOrArn);
+        beforeImages.prepare();
+        Backup backup;
         try {
-            backups.save(backup);
-            submit(() -> copy(backup, snapshot));
+            locks.awaitWritesInFlight(); // writes that staged without before images commit first
+            backup = catalog.holding(name, table -> {
+                if (table == null || table.filling()) {
+                    throw new DynamoDbException(ErrorType.TABLE_NOT_FOUND, "Table not found: " + tableNameOrArn);
+                }
+                Instant now = clock.instant();
+                String id = Backup.newId(now);
+                String tableArn = catalog.arns().tableArn(table.name());
+                beforeImages.start(table.id(), id); // under the catalog's lock: no deletion slips between
+                return new Backup(id, tableArn + "/backup/" + id, backupName, Backup.Status.CREATING, now, -1, -1,
+                        table, tableArn, catalog.counters().sizeBytes(table.id()),
+                        catalog.counters().itemCount(table.id()));
+            });
         } catch (RuntimeException e) {
-            snapshot.close();
+            beforeImages.release();
             throw e;
         }
-        LOG.info("backup " + backup.arn() + " of table " + table.name() + " requested");
+        try {
+            locks.awaitWritesInFlight(); // the backup's moment: every batch from here keeps before images
+            backups.save(backup);
+        } catch (RuntimeException e) {
+            beforeImages.finish(backup.source().id(), backup.id());
+            throw e;
+        }
+        submit(() -> copy(backup));
+        LOG.info("backup " + backup.arn() + " of table " + backup.source().name() + " requested");
         return backup;
     }
 
-    /** Copies the table's items as the snapshot has them into the backup, then makes it AVAILABLE. */
-    private void copy(Backup backup, Snapshot snapshot) {
+    /**
+     * Copies the table's items as they were requested into the backup, then makes it AVAILABLE.
+     * Run again from the start after a restart: each item's copy is overwritten with the same.
+     */
+    private void copy(Backup backup) {
         long[] bytes = {0};
         long items;
         String sortKey = backup.source().keySchema().sortKey();
-        try (snapshot; Cursor cursor = Batched.tableItems(storage, snapshot, backup.source().id())) {
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor cursor = beforeImages.asRequested(snapshot, backup.id(), backup.source().id())) {
             items = Batched.forEach(storage, cursor, () -> closed, (batch, rowKey, item) -> {
                 BackupCatalog.stageItem(batch, backup.id(), rowKey, item);
                 bytes[0] += ItemCodec.measure(item, sortKey).itemSize();
             });
         }
-        if (closed) return; // the next start deletes the half-copied backup
-        if (backups.find(backup.id()) == null) return;
+        if (closed) return; // the next start copies it again
         backups.save(backup.withStatus(Backup.Status.AVAILABLE, bytes[0], items));
         LOG.info("backup " + backup.arn() + " AVAILABLE: " + items + " items, " + bytes[0] + " bytes");
+        beforeImages.finish(backup.source().id(), backup.id());
     }
 
     // ---- DescribeBackup, ListBackups, DeleteBackup --------------------------------------------------
@@ -579,50 +640,11 @@ public final class Backups implements AutoCloseable {
         return backups.jobs(kind);
     }
 
-    // ---- imports: a new table filled from files ---------------------------------------------------
-
-    /** ImportTable's new table: CREATING, found by no item operation, until {@link #finishImport}. */
-    public TableDefinition startImport(io.stator.engine.table.CreateTableSpec spec, String importArn) {
-        refuseShared();
-        TableDefinition.Builder draft = io.stator.engine.table.TableCreation.definition(spec, catalog.arns(), clock);
-        draft.importArn = importArn;
-        return catalog.create(draft);
-    }
-
-    /**
-     * Writes one imported item into the table (a PutItem's checks: its key, its index keys, its
-     * size), without consuming capacity; a DynamoDbException says why an item is refused.
-     */
-    public void importItem(TableDefinition table, Map<String, AttributeValue> item) {
-        io.stator.engine.item.ItemLimits.checkItemSize(item);
-        io.stator.engine.item.ItemLimits.checkNesting(item);
-        pipeline.restore(ItemWrite.put(table, item, null, ReturnValues.NONE, false, false));
-    }
-
-    /** The import is done: the table becomes ACTIVE. */
-    public void finishImport(long tableId) {
-        TableDefinition table = catalog.findById(tableId);
-        if (table == null) return;
-        catalog.update(table.name(), t -> {
-            if (t.id() != tableId) return t;
-            TableDefinition.Builder b = t.toBuilder();
-            b.importArn = null;
-            return b.build();
-        });
-    }
-
-    /** The import failed: its table, half filled, is deleted. */
-    public void dropImport(long tableId) {
-        TableDefinition table = catalog.findById(tableId);
-        if (table != null && table.importArn() != null) catalog.delete(table.name());
-    }
-
     // ---- the background worker ----------------------------------------------------------------------
 
     /**
      * Runs a copy or a restore on the worker. A storage fault (a full disk) ends the task, logged:
-     * a copy stays CREATING and a restore in progress until the next start deletes the one and
-     * starts the other over.
+     * a copy stays CREATING and a restore in progress until the next start runs either again.
      */
     private void submit(Runnable task) {
         try {
@@ -650,6 +672,10 @@ public final class Backups implements AutoCloseable {
      * anything is written, rather than accepted and lost.
      */
     private void refuseShared() {
+        refuseShared(storage);
+    }
+
+    static void refuseShared(Storage storage) {
         if (storage.shared()) {
             throw DynamoDbException.validation(
                     "Backups are not supported by this server's storage (shared storage, such as Cassandra) yet");

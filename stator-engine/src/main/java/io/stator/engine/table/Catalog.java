@@ -218,6 +218,23 @@ public final class Catalog {
      * here). ResourceInUseException when the name is taken.
      */
     public TableDefinition create(TableDefinition.Builder draft) {
+        return create(draft, NOTHING_MORE);
+    }
+
+    /**
+     * Rows a change commits beside the table's own, in the same batch: the record of the job a
+     * table is created, filled or dropped for (an import's), so that a crash never leaves one
+     * without the other. Given the definition as it will be committed.
+     */
+    @FunctionalInterface
+    public interface AlsoStaged {
+        void stage(WriteBatch batch, TableDefinition table);
+    }
+
+    private static final AlsoStaged NOTHING_MORE = (batch, table) -> { };
+
+    /** As {@link #create(TableDefinition.Builder)}, committing {@code also}'s rows with the table's. */
+    public TableDefinition create(TableDefinition.Builder draft, AlsoStaged also) {
         synchronized (changeLock) {
             while (true) {
                 if (tables.containsKey(draft.name) || findStored(draft.name) != null) {
@@ -240,6 +257,7 @@ public final class Catalog {
                     batch.expect(Keyspace.CATALOG, tableRow(table.name()), null);
                     batch.put(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW}, next);
                     batch.put(Keyspace.CATALOG, tableRow(table.name()), row);
+                    also.stage(batch, table);
                     storage.commit(batch);
                 } catch (CommitLostException e) {
                     readNextId();
@@ -260,7 +278,15 @@ public final class Catalog {
      * concurrent updates cannot lose each other's changes; it may throw to refuse the update.
      */
     public TableDefinition update(String name, UnaryOperator<TableDefinition> change) {
-        TableDefinition updated = change(name, change);
+        return update(name, change, NOTHING_MORE);
+    }
+
+    /**
+     * As {@link #update(String, UnaryOperator)}, committing {@code also}'s rows with the new
+     * definition (and only when the change changes it).
+     */
+    public TableDefinition update(String name, UnaryOperator<TableDefinition> change, AlsoStaged also) {
+        TableDefinition updated = change(name, also, change);
         if (updated == null) throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
         return updated;
     }
@@ -270,12 +296,12 @@ public final class Catalog {
      * returns null, when there is no table of that name.
      */
     public TableDefinition updateIfPresent(String name, UnaryOperator<TableDefinition> change) {
-        return change(name, change);
+        return change(name, NOTHING_MORE, change);
     }
 
     /** Changes one index's definition, if the table and index still exist. */
     public void updateIndexIfPresent(String tableName, String indexName, UnaryOperator<IndexDefinition> change) {
-        change(tableName, table -> {
+        change(tableName, NOTHING_MORE, table -> {
             if (table.index(indexName) == null) return table;
             TableDefinition.Builder b = table.toBuilder();
             b.globalIndexes = replace(table.globalIndexes(), indexName, change);
@@ -289,7 +315,7 @@ public final class Catalog {
      * used (DynamoDB prunes them when the index is gone).
      */
     public void removeIndex(String tableName, String indexName) {
-        change(tableName, table -> {
+        change(tableName, NOTHING_MORE, table -> {
             TableDefinition.Builder b = table.toBuilder();
             b.globalIndexes = table.globalIndexes().stream().filter(i -> !i.name().equals(indexName)).toList();
             Set<String> used = new HashSet<>();
@@ -309,7 +335,7 @@ public final class Catalog {
      * storage, when another server changed the row meanwhile, the change is applied again to
      * the row it wrote.
      */
-    private TableDefinition change(String name, UnaryOperator<TableDefinition> change) {
+    private TableDefinition change(String name, AlsoStaged also, UnaryOperator<TableDefinition> change) {
         synchronized (changeLock) {
             while (true) {
                 TableDefinition current = tables.get(name);
@@ -321,6 +347,7 @@ public final class Catalog {
                 try (WriteBatch batch = storage.newBatch()) {
                     batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
                     batch.put(Keyspace.CATALOG, tableRow(name), row);
+                    also.stage(batch, updated);
                     storage.commit(batch);
                 } catch (CommitLostException e) {
                     reread(name);
@@ -356,8 +383,36 @@ public final class Catalog {
         for (Consumer<TableDefinition> l : listeners) l.accept(table);
     }
 
+    private final List<Consumer<TableDefinition>> deletionChecks = new CopyOnWriteArrayList<>();
+
+    /**
+     * Has {@code check} consulted before each deletion, under the catalog's change lock: it
+     * throws to refuse it (a table whose backup is being created cannot be deleted). What it
+     * checks must be set under {@link #holding} too, so that no deletion slips between.
+     */
+    public void checkDeletions(Consumer<TableDefinition> check) {
+        deletionChecks.add(check);
+    }
+
+    /**
+     * Runs {@code action} with the table of that name (null when there is none) while no change
+     * or deletion of any table can interleave: what it registers is seen by every later
+     * deletion's checks.
+     */
+    public <T> T holding(String name, java.util.function.Function<TableDefinition, T> action) {
+        synchronized (changeLock) {
+            TableDefinition t = tables.get(name);
+            return action.apply(t != null ? t : findStored(name));
+        }
+    }
+
     /** Deletes a table and drops its items. Returns the definition it had. */
     public TableDefinition delete(String name) {
+        return delete(name, NOTHING_MORE);
+    }
+
+    /** As {@link #delete(String)}, committing {@code also}'s rows with the deletion (given the deleted definition). */
+    public TableDefinition delete(String name, AlsoStaged also) {
         TableDefinition table;
         byte[] droppedRow;
         synchronized (changeLock) {
@@ -370,11 +425,13 @@ public final class Catalog {
                     throw DynamoDbException.validation(
                             "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
                 }
+                for (Consumer<TableDefinition> check : deletionChecks) check.accept(table);
                 droppedRow = ByteBuffer.allocate(9).put(DROPPED_ROW).putLong(table.id()).array();
                 try (WriteBatch batch = storage.newBatch()) {
                     batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
                     batch.delete(Keyspace.CATALOG, tableRow(name));
                     batch.put(Keyspace.CATALOG, droppedRow, new byte[0]);
+                    also.stage(batch, table);
                     storage.commit(batch);
                 } catch (CommitLostException e) {
                     reread(name);

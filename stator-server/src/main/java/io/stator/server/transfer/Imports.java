@@ -7,6 +7,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import io.stator.engine.Engine;
 import io.stator.engine.backup.Backup;
+import io.stator.engine.backup.TableImports;
 import io.stator.engine.table.CreateTableSpec;
 import io.stator.engine.table.TableDefinition;
 import java.io.BufferedReader;
@@ -42,14 +43,19 @@ import java.util.zip.GZIPInputStream;
  *       items in and the table ACTIVE; an import from a bucket that does not exist FAILS
  *       (S3NoSuchBucket) and leaves no table.</li>
  * </ul>
- * Stator shows the counters as they grow (DynamoDB shows them at the end only). An import in
- * progress when the server stops starts over when it starts again (its puts are idempotent; the
- * table stays CREATING until then).
+ * Stator shows the counters as they grow (DynamoDB shows them at the end only).
+ *
+ * <p>Whatever is killed when, an import ends as DynamoDB ends one: COMPLETED, or FAILED (with no
+ * table, or for items that failed validation with its table ACTIVE). The engine commits the
+ * import's description with each change of its table ({@code engine/backup/TableImports}): the
+ * table's creation, its becoming ACTIVE, its deletion; so an import in progress when the server
+ * stops is found with its table, and runs again from the start (its puts are idempotent, the table
+ * CREATING until the end), to COMPLETED with exactly the items of its files.
  */
 public final class Imports implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Imports.class.getName());
-    private static final String KIND = "import";
+    private static final String KIND = TableImports.JOBS;
 
     private final Engine engine;
     private final ObjectStore store;
@@ -64,20 +70,39 @@ public final class Imports implements AutoCloseable {
         this.engine = engine;
         this.store = store;
         this.imports = new Jobs(engine, KIND);
+        java.util.Set<String> running = new java.util.HashSet<>();
         for (JobRecord r : imports.all()) {
-            if ("IN_PROGRESS".equals(r.string("ImportStatus"))) {
-                TableDefinition table = engine.catalog().find(r.string("TableName"));
-                if (table != null && r.string("ImportArn").equals(table.importArn())) {
-                    LOG.info("import " + r.string("ImportArn") + " was in progress when the server stopped; starting over");
-                    imports.submit(() -> run(r, table));
-                } else {
-                    r.set("ImportStatus", "FAILED").set("FailureCode", "InternalError")
-                            .set("FailureMessage", "The server stopped during the import").set("EndTime",
-                                    engine.config().clock().millis());
-                    imports.save(r.string("ImportId"), r);
-                }
+            if (!"IN_PROGRESS".equals(r.string("ImportStatus"))) continue;
+            TableDefinition table = engine.catalog().find(r.string("TableName"));
+            if (table != null && r.string("ImportArn").equals(table.importArn())) {
+                LOG.info("import " + r.string("ImportArn") + " was in progress when the server stopped; starting over");
+                running.add(r.string("ImportArn"));
+                imports.submit(() -> run(r, table));
+            } else {
+                // Only a server older than the one commit left an import without its table.
+                ended(r, "FAILED", "InternalError", "The server stopped during the import");
+                imports.save(r.string("ImportId"), r);
             }
         }
+        for (TableDefinition t : tables().filling()) {
+            if (running.contains(t.importArn())) continue;
+            // A table being imported without its import's record: a server older than the one
+            // commit stopped between the two. Nothing can finish it: FAILED, and the name free again.
+            String id = t.importArn().substring(t.importArn().lastIndexOf('/') + 1);
+            JobRecord r = new JobRecord().set("ImportArn", t.importArn()).set("ImportId", id)
+                    .set("TableArn", engine.catalog().arns().tableArn(t.name())).set("TableId", t.tableId())
+                    .set("TableName", t.name()).set("ClientToken", java.util.UUID.randomUUID().toString())
+                    .set("StartTime", t.creationDateTime().toEpochMilli());
+            ended(r, "FAILED", "InternalError", "The server stopped during the import");
+            LOG.warning("table " + t.name() + " was being imported without its import's record; the import "
+                    + t.importArn() + " FAILED and the table is deleted");
+            tables().fail(t.id(), id, r.encode());
+            imports.track(id, r);
+        }
+    }
+
+    private TableImports tables() {
+        return engine.backups().imports();
     }
 
     /** The import running, for the command line's progress line. */
@@ -109,9 +134,8 @@ public final class Imports implements AutoCloseable {
         String id = Backup.newId(now);
         String tableArn = engine.catalog().arns().tableArn(tableName);
         String importArn = tableArn + "/import/" + id;
-        TableDefinition table = engine.backups().startImport(request.table(), importArn);
         JobRecord r = new JobRecord().set("ImportArn", importArn).set("ImportId", id).set("ImportStatus", "IN_PROGRESS")
-                .set("TableArn", tableArn).set("TableId", table.tableId()).set("TableName", tableName)
+                .set("TableArn", tableArn).set("TableName", tableName)
                 .set("ClientToken", request.clientToken() == null ? java.util.UUID.randomUUID().toString()
                         : request.clientToken())
                 .set("S3Bucket", request.s3Bucket()).set("S3BucketOwner", request.s3BucketOwner())
@@ -121,7 +145,10 @@ public final class Imports implements AutoCloseable {
                 .set("InputCompressionType", request.compression() == null ? "NONE" : request.compression())
                 .set("StartTime", now.toEpochMilli()).set("ProcessedItemCount", 0L).set("ImportedItemCount", 0L)
                 .set("ErrorCount", 0L).set("ProcessedSizeBytes", 0L);
-        imports.save(id, r);
+        // The table and the import's record in one commit: neither is ever found without the other.
+        TableDefinition table = tables().start(request.table(), importArn, id,
+                created -> r.set("TableId", created.tableId()).encode());
+        imports.track(id, r);
         LOG.info("import " + importArn + " into table " + tableName + " started");
         imports.submit(() -> run(r, table));
         return r;
@@ -151,7 +178,6 @@ public final class Imports implements AutoCloseable {
     // ---- the import itself ------------------------------------------------------------------------
 
     private void run(JobRecord r, TableDefinition table) {
-        String id = r.string("ImportId");
         r.set("ProcessedItemCount", 0L).set("ImportedItemCount", 0L).set("ErrorCount", 0L).set("ProcessedSizeBytes", 0L);
         try {
             String bucket = r.string("S3Bucket");
@@ -160,8 +186,7 @@ public final class Imports implements AutoCloseable {
                 if (!store.bucketExists(bucket)) throw new IOException("no bucket");
                 keys = store.list(bucket, r.string("S3KeyPrefix") == null ? "" : r.string("S3KeyPrefix"));
             } catch (IOException e) {
-                engine.backups().dropImport(table.id());
-                finish(r, "FAILED", "S3NoSuchBucket",
+                fail(r, table, "S3NoSuchBucket",
                         "The specified bucket does not exist (Service: Amazon S3; Status Code: 404; Error Code: NoSuchBucket)");
                 return;
             }
@@ -170,27 +195,50 @@ public final class Imports implements AutoCloseable {
                 readObject(r, table, bucket, key);
             }
             if (imports.closed()) return;
-            engine.backups().finishImport(table.id());
             if (r.number("ErrorCount") == 0) {
-                finish(r, "COMPLETED", null, null);
+                finish(r, table, "COMPLETED", null, null);
             } else {
-                finish(r, "FAILED", "ItemValidationError", "Some of the items failed validation checks and were not "
-                        + "imported. Please check CloudWatch error logs for more details.");
+                finish(r, table, "FAILED", "ItemValidationError", "Some of the items failed validation checks and were "
+                        + "not imported. Please check CloudWatch error logs for more details.");
             }
         } catch (RuntimeException e) {
             if (imports.closed()) return;
             LOG.warning("import " + r.string("ImportArn") + " failed: " + e);
-            engine.backups().dropImport(table.id());
-            finish(r, "FAILED", "InternalError", String.valueOf(e.getMessage()));
+            fail(r, table, "InternalError", String.valueOf(e.getMessage()));
         }
     }
 
-    private void finish(JobRecord r, String status, String failureCode, String failureMessage) {
+    /** The import ends with its table ACTIVE, committed with its description. */
+    private void finish(JobRecord r, TableDefinition table, String status, String failureCode, String failureMessage) {
+        ended(r, status, failureCode, failureMessage);
+        committed(r, () -> tables().finish(table.id(), r.string("ImportId"), r.encode()));
+    }
+
+    /** The import FAILED: its table is deleted, committed with its description. */
+    private void fail(JobRecord r, TableDefinition table, String failureCode, String failureMessage) {
+        ended(r, "FAILED", failureCode, failureMessage);
+        committed(r, () -> tables().fail(table.id(), r.string("ImportId"), r.encode()));
+    }
+
+    /**
+     * Commits an import's end; when the storage refuses it (a full disk), the import is shown
+     * IN_PROGRESS again, as it is kept: the next start runs it again.
+     */
+    private static void committed(JobRecord r, Runnable commit) {
+        try {
+            commit.run();
+        } catch (RuntimeException e) {
+            r.set("ImportStatus", "IN_PROGRESS").set("EndTime", null).set("FailureCode", null).set("FailureMessage", null);
+            LOG.warning("import " + r.string("ImportArn") + " could not end: " + e + "; it runs again at the next start");
+            return;
+        }
+        LOG.info("import " + r.string("ImportArn") + " " + r.string("ImportStatus") + ": " + r.number("ProcessedItemCount")
+                + " processed, " + r.number("ImportedItemCount") + " imported, " + r.number("ErrorCount") + " errors");
+    }
+
+    private void ended(JobRecord r, String status, String failureCode, String failureMessage) {
         r.set("ImportStatus", status).set("EndTime", engine.config().clock().millis()).set("FailureCode", failureCode)
                 .set("FailureMessage", failureMessage);
-        imports.save(r.string("ImportId"), r);
-        LOG.info("import " + r.string("ImportArn") + " " + status + ": " + r.number("ProcessedItemCount")
-                + " processed, " + r.number("ImportedItemCount") + " imported, " + r.number("ErrorCount") + " errors");
     }
 
     /** Reads one object: every item in, up to its first bad line. */
@@ -249,7 +297,7 @@ public final class Imports implements AutoCloseable {
         current = r;
         if (error == null) {
             try {
-                engine.backups().importItem(table, item);
+                tables().put(table, item);
                 add(r, "ImportedItemCount", 1);
                 if (r.number("ImportedItemCount") % 100_000 == 0) {
                     imports.save(r.string("ImportId"), r);

@@ -49,6 +49,11 @@ final class Jobs implements AutoCloseable {
         engine.backups().saveJob(kind, id, r.encode());
     }
 
+    /** Lists a job whose description the engine committed (with what the job changed). */
+    void track(String id, JobRecord r) {
+        records.put(id, r);
+    }
+
     void submit(Runnable job) {
         worker.execute(job);
     }

@@ -26,16 +26,20 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public final class StatorProcess implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("Stator listening on (http://\\S+)");
+    /** What the JVM's debug agent prints when started with {@link Breakpoints#JVM_OPTION}. */
+    private static final Pattern DEBUG_PORT = Pattern.compile("Listening for transport dt_socket at address: (\\d+)");
 
     private final Process process;
     private final Path stderr;
     private final URI endpoint;
+    private final int debugPort;
     private final DynamoDbClient client;
 
-    private StatorProcess(Process process, Path stderr, URI endpoint) {
+    private StatorProcess(Process process, Path stderr, Started started) {
         this.process = process;
         this.stderr = stderr;
-        this.endpoint = endpoint;
+        this.endpoint = started.endpoint();
+        this.debugPort = started.debugPort();
         this.client = StatorTestServer.newClient(endpoint, EngineConfig.DEFAULT_REGION,
                 StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
     }
@@ -92,14 +96,20 @@ public final class StatorProcess implements AutoCloseable {
         }
     }
 
+    /** Where the server listens, and its debug agent's port (0 without one). */
+    private record Started(URI endpoint, int debugPort) {}
+
     /** Reads stdout until the "listening" line, then keeps draining it so the server never blocks. */
-    private static URI awaitEndpoint(Process process, Path stderr) throws InterruptedException, IOException {
+    private static Started awaitEndpoint(Process process, Path stderr) throws InterruptedException, IOException {
         CompletableFuture<URI> endpoint = new CompletableFuture<>();
+        int[] debugPort = {0};
         Thread reader = new Thread(() -> {
             try (BufferedReader out = new BufferedReader(
                     new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = out.readLine()) != null) {
+                    Matcher debug = DEBUG_PORT.matcher(line);
+                    if (debug.matches()) debugPort[0] = Integer.parseInt(debug.group(1));
                     Matcher m = LISTENING.matcher(line);
                     if (m.matches()) endpoint.complete(URI.create(m.group(1)));
                 }
@@ -111,7 +121,9 @@ public final class StatorProcess implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            return endpoint.get(60, TimeUnit.SECONDS);
+            // The agent's line comes first, so it is read by the time the server listens.
+            URI uri = endpoint.get(60, TimeUnit.SECONDS);
+            return new Started(uri, debugPort[0]);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("Stator did not start (alive: " + process.isAlive() + ")"
                     + stderrText(stderr), e);
@@ -122,6 +134,15 @@ public final class StatorProcess implements AutoCloseable {
     public DynamoDbClient client() { return client; }
 
     public URI endpoint() { return endpoint; }
+
+    /**
+     * The server's debugger: a process started with {@link Breakpoints#JVM_OPTION} can be stopped
+     * at a chosen point of its code, to be killed there.
+     */
+    public Breakpoints breakpoints() {
+        if (debugPort == 0) throw new IllegalStateException("started without " + Breakpoints.JVM_OPTION);
+        return Breakpoints.attach(debugPort);
+    }
 
     /** The server's process id (to read its {@code /proc/<pid>/status}, say). */
     public long pid() { return process.pid(); }
