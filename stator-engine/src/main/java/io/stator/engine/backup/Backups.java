@@ -25,9 +25,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
@@ -44,6 +44,11 @@ import java.util.logging.Logger;
  * <p>After a restart: a backup still CREATING had its snapshot with the process, so it is deleted
  * (never shown AVAILABLE half-copied); a restore still in progress starts over (its puts are
  * idempotent), so a restored table is ACTIVE only once every item is in.
+ *
+ * <p>A storage fault (a full disk, or a server started on one) stops the work in hand, which
+ * starts over once the storage takes writes again, tried every few seconds: a restore, a base
+ * copy, a deletion; a backup whose copy it stopped is deleted then, as after a restart (its
+ * snapshot cannot be taken again).
  */
 public final class Backups implements AutoCloseable {
 
@@ -58,12 +63,22 @@ public final class Backups implements AutoCloseable {
     private final RecoveryLog recovery;
     private boolean recoveryRegistered;
     /** The one thread of the background work: copies, restores, base copies, and the trims every few seconds. */
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "stator-backups");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService worker = worker();
     private volatile boolean closed;
+
+    /** How long work a storage fault stopped waits before it starts over. */
+    private static final long FAULT_RETRY_SECONDS = 5;
+
+    private static ScheduledExecutorService worker() {
+        ScheduledThreadPoolExecutor worker = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "stator-backups");
+            t.setDaemon(true);
+            return t;
+        });
+        // Work waiting out a storage fault is dropped at close: the next start resumes it.
+        worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        return worker;
+    }
 
     public Backups(Storage storage, Catalog catalog, WritePipeline pipeline, ChangeLog changeLog, ItemLocks locks,
                    Clock clock) {
@@ -88,7 +103,8 @@ public final class Backups implements AutoCloseable {
         for (Backup b : backups.all()) {
             if (b.status() == Backup.Status.CREATING) {
                 LOG.warning("backup " + b.arn() + " was being created when the server stopped; deleted");
-                backups.drop(b.id());
+                // On the worker: a server started on a full disk deletes it once it can write.
+                submit(() -> backups.drop(b.id()));
             }
         }
         for (TableDefinition t : catalog.all()) {
@@ -133,20 +149,31 @@ public final class Backups implements AutoCloseable {
         return backup;
     }
 
-    /** Copies the table's items as the snapshot has them into the backup, then makes it AVAILABLE. */
+    /**
+     * Copies the table's items as the snapshot has them into the backup, then makes it AVAILABLE.
+     * A storage fault stops it for good (the snapshot is gone with it): the backup is deleted once
+     * the storage takes writes again.
+     */
     private void copy(Backup backup, Snapshot snapshot) {
         long[] bytes = {0};
         long items;
         String sortKey = backup.source().keySchema().sortKey();
-        try (snapshot; Cursor cursor = Batched.tableItems(storage, snapshot, backup.source().id())) {
-            items = Batched.forEach(storage, cursor, () -> closed, (batch, rowKey, item) -> {
-                BackupCatalog.stageItem(batch, backup.id(), rowKey, item);
-                bytes[0] += ItemCodec.measure(item, sortKey).itemSize();
-            });
+        try {
+            try (snapshot; Cursor cursor = Batched.tableItems(storage, snapshot, backup.source().id())) {
+                items = Batched.forEach(storage, cursor, () -> closed, (batch, rowKey, item) -> {
+                    BackupCatalog.stageItem(batch, backup.id(), rowKey, item);
+                    bytes[0] += ItemCodec.measure(item, sortKey).itemSize();
+                });
+            }
+            if (closed) return; // the next start deletes the half-copied backup
+            if (backups.find(backup.id()) == null) return;
+            backups.save(backup.withStatus(Backup.Status.AVAILABLE, bytes[0], items));
+        } catch (StorageFaultException e) {
+            LOG.warning("backup " + backup.arn() + " stopped by a storage fault; deleted once the storage takes "
+                    + "writes again: " + e.getMessage());
+            submit(() -> backups.drop(backup.id()));
+            return;
         }
-        if (closed) return; // the next start deletes the half-copied backup
-        if (backups.find(backup.id()) == null) return;
-        backups.save(backup.withStatus(Backup.Status.AVAILABLE, bytes[0], items));
         LOG.info("backup " + backup.arn() + " AVAILABLE: " + items + " items, " + bytes[0] + " bytes");
     }
 
@@ -620,13 +647,30 @@ public final class Backups implements AutoCloseable {
     // ---- the background worker ----------------------------------------------------------------------
 
     /**
-     * Runs a copy or a restore on the worker. A storage fault (a full disk) ends the task, logged:
-     * a copy stays CREATING and a restore in progress until the next start deletes the one and
-     * starts the other over.
+     * Runs a task on the worker that can start over from its beginning (a restore, a base copy, a
+     * deletion). A storage fault (a full disk) stops it; it starts over every few seconds until
+     * the storage takes writes again, reported once.
      */
     private void submit(Runnable task) {
+        schedule(task, 0, false);
+    }
+
+    private void schedule(Runnable task, long delaySeconds, boolean faultReported) {
         try {
-            worker.execute(guarded(task));
+            worker.schedule(() -> {
+                if (closed) return; // the next start resumes it
+                try {
+                    task.run();
+                } catch (StorageFaultException e) {
+                    if (!faultReported) {
+                        LOG.warning("backup work stopped by a storage fault, starting over every " + FAULT_RETRY_SECONDS
+                                + " s until the storage takes writes again: " + e.getMessage());
+                    }
+                    schedule(task, FAULT_RETRY_SECONDS, true);
+                } catch (RuntimeException e) {
+                    LOG.severe("backup or restore failed: " + e);
+                }
+            }, delaySeconds, TimeUnit.SECONDS);
         } catch (RejectedExecutionException e) {
             // Closed meanwhile: the next start resumes or deletes it.
         }
@@ -638,7 +682,7 @@ public final class Backups implements AutoCloseable {
             try {
                 task.run();
             } catch (StorageFaultException e) {
-                LOG.warning("backup or restore stopped by a storage fault: " + e.getMessage());
+                // The next period tries again.
             } catch (RuntimeException e) {
                 LOG.severe("backup or restore failed: " + e);
             }
