@@ -52,7 +52,10 @@ import java.util.zip.CRC32;
  *       with a lone surrogate: {@code JsonText}): SerializationException, before the target or
  *       the signature is looked at (the body is read against the operation's shape in this same
  *       pass, but a type error found there waits for the two checks below);</li>
- *   <li>the X-Amz-Target must name an operation: UnknownOperationException;</li>
+ *   <li>the X-Amz-Target must name an operation: UnknownOperationException (a target sent on
+ *       two lines is read as their values joined with ',', as HTTP reads a repeated field and a
+ *       signature covers it, which names none: never its first line's; Content-Type and
+ *       Content-Encoding are read whole the same way);</li>
  *   <li>the SigV4 signature is checked;</li>
  *   <li>an empty body: SerializationException;</li>
  *   <li>a type error in the body: SerializationException; then the constraints
@@ -131,7 +134,7 @@ public final class DynamoDbEndpoint {
      */
     public static Predicate<HttpRequestData> briefRequests(boolean writes) {
         return request -> {
-            String target = request.header("x-amz-target");
+            String target = request.field("x-amz-target");
             return target != null && (BRIEF_READS.contains(target) || writes && BRIEF_WRITES.contains(target));
         };
     }
@@ -183,7 +186,7 @@ public final class DynamoDbEndpoint {
         if (method.equals("GET") && request.path().equals("/")) {
             return new HttpReply(200, healthLine(request.header("host"))).header("Content-Type", "text/plain");
         }
-        String contentType = mediaType(request.header("content-type"));
+        String contentType = mediaType(request.field("content-type"));
         if (!method.equals("POST") || (request.body().length > 0 && !isJsonContentType(contentType))) {
             return new HttpReply(404, UNKNOWN_OPERATION_404).header("Content-Type", "text/plain");
         }
@@ -191,7 +194,7 @@ public final class DynamoDbEndpoint {
                 ? contentType : "application/json";
         byte[] requestBody;
         try {
-            requestBody = ContentCodings.decode(request.header("content-encoding"), request.body(),
+            requestBody = ContentCodings.decode(request.field("content-encoding"), request.body(),
                     NettyHttpServer.MAX_REQUEST_BYTES);
         } catch (ContentCodings.TooLargeException e) {
             return new HttpReply(413, new byte[0]);
@@ -212,7 +215,7 @@ public final class DynamoDbEndpoint {
             return error(storageFault(e), replyType);
         } catch (RuntimeException | Error e) {
             failed(dispatch, e);
-            System.err.println("stator: internal error handling " + request.header("x-amz-target") + ": " + e);
+            System.err.println("stator: internal error handling " + request.field("x-amz-target") + ": " + e);
             e.printStackTrace(System.err);
             return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
         }
@@ -283,7 +286,7 @@ public final class DynamoDbEndpoint {
     /** @param body the request's body, decoded (the signature covers it as sent) */
     private byte[] execute(HttpRequestData request, byte[] body, Dispatch dispatch) throws DynamoDbException {
         boolean hasBody = body.length > 0;
-        String target = request.header("x-amz-target");
+        String target = request.field("x-amz-target");
         ServiceModel.Operation operation = null;
         if (target != null && target.startsWith(TARGET_PREFIX)) {
             operation = model.operation(target.substring(TARGET_PREFIX.length()));

@@ -38,11 +38,20 @@ import java.util.function.Predicate;
  *
  * <p><b>Signatures in the query string</b> follow the same rules: the same scope, header and
  * token checks, and the same 15 minutes. X-Amz-Expires, when present, is covered by the
- * signature like every query parameter but neither lengthens nor shortens those 15 minutes:
- * outside S3, AWS's front end ignores it (STS does, as kubernetes-sigs/aws-iam-authenticator
- * documents; how DynamoDB treats it is not on record), and botocore's presigner always sends one
- * (3600 seconds by default). The payload is hashed as in the header form: the AWS SDKs' generic
- * presigners (not S3's) hash the body too.
+ * signature like every query parameter, must be a whole number of seconds from 1 to 604,800
+ * (seven days), and ends the request's validity when it runs out first: a presigned request is
+ * taken while both its 15 minutes and its own expiry hold. It never lengthens those 15 minutes:
+ * outside S3, AWS's front end ignores X-Amz-Expires (STS does: aws/aws-sdk-go#2167,
+ * kubernetes-sigs/aws-iam-authenticator#258; how DynamoDB treats it is not on record), and a URL
+ * that outlives its stated expiry is what S3 refuses, so honouring it refuses nothing a client
+ * may count on; botocore's presigner always sends one (3600 seconds by default). Its form is
+ * checked in both modes, its time where the request time is. The payload is hashed as in the
+ * header form: the AWS SDKs' generic presigners (not S3's) hash the body too.
+ *
+ * <p><b>A header or parameter given twice</b> reads as its values joined with ',' (RFC 9110's
+ * rule for a field on several lines), which is also what the canonical request, and so the
+ * signature, covers: two X-Amz-Date headers are one malformed date, two X-Amz-Target headers
+ * (DynamoDbEndpoint reads them so too) no operation, never the first one's.
  *
  * <p><b>Order of checks.</b> DynamoDB reports the first failing check only, so the order is part of
  * its behaviour. This follows the order dynalite recorded against DynamoDB:
@@ -51,9 +60,10 @@ import java.util.function.Predicate;
  * <li>Neither, or a header not starting "AWS4-": MissingAuthenticationToken.</li>
  * <li>Header parameters not key=value, then missing Credential / Signature / SignedHeaders /
  *     date header (all named in one message); for the query form, missing X-Amz-* parameters,
- *     then an algorithm other than AWS4-HMAC-SHA256 (MissingAuthenticationToken).</li>
- * <li>Request time not in ISO-8601 basic format; then more than 15 minutes off the server clock
- *     (verifying mode, or when asked for).</li>
+ *     then an algorithm other than AWS4-HMAC-SHA256 (MissingAuthenticationToken), then a
+ *     malformed X-Amz-Expires.</li>
+ * <li>Request time not in ISO-8601 basic format; then more than 15 minutes off the server clock,
+ *     then past its X-Amz-Expires (verifying mode, or when asked for).</li>
  * <li>Host not among the signed headers.</li>
  * <li>Verifying only: the request time's header, X-Amz-Target or another X-Amz-* header not
  *     among the signed headers (InvalidSignature; placed with the Host rule, where
@@ -132,7 +142,7 @@ public final class SigV4Authenticator {
      *     or UnrecognizedClient, with DynamoDB's message
      */
     public Caller authenticate(SignedRequest request) {
-        String authorization = request.firstHeader("Authorization");
+        String authorization = request.header("Authorization");
         boolean headerAuthentication = authorization != null && !authorization.isEmpty();
         QueryParameters query = QueryParameters.parse(request.rawQuery());
         boolean queryAuthentication = query.contains("X-Amz-Algorithm");
@@ -152,6 +162,10 @@ public final class SigV4Authenticator {
         Instant requestTime = parseRequestTime(parts.requestTime());
         if (checkRequestTime) {
             checkRequestTime(parts.requestTime(), requestTime);
+            if (parts.expiresSeconds() != SignatureParts.NO_EXPIRY
+                    && clock.instant().isAfter(requestTime.plusSeconds(parts.expiresSeconds()))) {
+                throw SigV4Errors.requestExpired();
+            }
         }
 
         List<String> signedHeaders = parseSignedHeaders(parts.signedHeaders());

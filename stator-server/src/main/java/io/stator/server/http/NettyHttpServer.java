@@ -269,6 +269,11 @@ public final class NettyHttpServer implements AutoCloseable {
                 refuseUndecodable(ctx, request.decoderResult().cause());
                 return;
             }
+            if (request.headers().getAll(HttpHeaderNames.HOST).size() > 1) {
+                // RFC 9112 section 3.2: a request with more than one Host line MUST get a 400.
+                refuse(ctx, HttpResponseStatus.BAD_REQUEST);
+                return;
+            }
             HttpRequestData data = toData(request);
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpVersion version = request.protocolVersion();
@@ -334,6 +339,11 @@ public final class NettyHttpServer implements AutoCloseable {
             HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
                     : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
                     : HttpResponseStatus.BAD_REQUEST;
+            refuse(ctx, status);
+        }
+
+        /** Answers {@code status} with an empty body after the requests before, and closes the connection. */
+        private void refuse(ChannelHandlerContext ctx, HttpResponseStatus status) {
             previous = previous.thenRun(() -> {
                 FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status);
                 response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
