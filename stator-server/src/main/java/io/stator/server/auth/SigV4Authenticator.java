@@ -142,6 +142,51 @@ public final class SigV4Authenticator {
      *     or UnrecognizedClient, with DynamoDB's message
      */
     public Caller authenticate(SignedRequest request) {
+        Claim claim = readClaim(request);
+        if (credentials == null) {
+            return new Caller(claim.accessKeyId(), claim.region(), false);
+        }
+        QueryParameters query = claim.query();
+        SignatureParts parts = claim.parts();
+        List<String> signedHeaders = claim.signedHeaders();
+        String scopeDate = claim.scopeDate();
+        String region = claim.region();
+        String secret = claim.key().secretAccessKey();
+        String canonicalRequest = CanonicalRequest.build(request, signedHeaders, String.join(";", signedHeaders),
+                query, parts.queryAuthentication());
+        String stringToSign = CanonicalRequest.stringToSign(ALGORITHM, parts.requestTime(),
+                scopeDate + '/' + region + '/' + service + '/' + TERMINATOR, canonicalRequest);
+        byte[] signingKey = signingKeys.signingKey(secret, scopeDate, region, service);
+        String expected = Crypto.hex(Crypto.hmacSha256(signingKey, stringToSign));
+        if (!Crypto.constantTimeEquals(expected, parts.signature())) {
+            throw SigV4Errors.signatureMismatch();
+        }
+        checkSessionToken(claim.key().sessionToken(), parts.securityToken());
+        return new Caller(claim.accessKeyId(), region, true);
+    }
+
+    /**
+     * The checks that {@code request}'s headers and query string decide by themselves, before
+     * any of its body: everything {@link #authenticate} checks but the signature and the session
+     * token that comes after it. A request that fails one of them gets that error whatever its
+     * body, so a front end may refuse it without reading its body (DynamoDbEndpoint's early
+     * replies). Never asks for the payload's hash.
+     *
+     * @throws DynamoDbException the first failing check's error, as {@link #authenticate} throws it
+     */
+    public void checkHeaders(SignedRequest request) {
+        readClaim(request);
+    }
+
+    /**
+     * What a request claims of itself once every check its headers decide has passed.
+     *
+     * @param key the access key, when signatures are verified; else null
+     */
+    private record Claim(QueryParameters query, SignatureParts parts, List<String> signedHeaders, String accessKeyId,
+                         String scopeDate, String region, Credentials.AccessKey key) {}
+
+    private Claim readClaim(SignedRequest request) {
         String authorization = request.header("Authorization");
         boolean headerAuthentication = authorization != null && !authorization.isEmpty();
         QueryParameters query = QueryParameters.parse(request.rawQuery());
@@ -184,25 +229,14 @@ public final class SigV4Authenticator {
         String region = scope[2];
         checkScope(scopeDate, region, scope[3], scope[4], parts.requestTime());
 
-        if (credentials == null) {
-            return new Caller(accessKeyId, region, false);
+        Credentials.AccessKey key = null;
+        if (credentials != null) {
+            key = credentials.accessKey(accessKeyId);
+            if (key == null) {
+                throw SigV4Errors.unrecognizedClient();
+            }
         }
-        Credentials.AccessKey key = credentials.accessKey(accessKeyId);
-        if (key == null) {
-            throw SigV4Errors.unrecognizedClient();
-        }
-        String secret = key.secretAccessKey();
-        String canonicalRequest = CanonicalRequest.build(request, signedHeaders, String.join(";", signedHeaders),
-                query, parts.queryAuthentication());
-        String stringToSign = CanonicalRequest.stringToSign(ALGORITHM, parts.requestTime(),
-                scopeDate + '/' + region + '/' + service + '/' + TERMINATOR, canonicalRequest);
-        byte[] signingKey = signingKeys.signingKey(secret, scopeDate, region, service);
-        String expected = Crypto.hex(Crypto.hmacSha256(signingKey, stringToSign));
-        if (!Crypto.constantTimeEquals(expected, parts.signature())) {
-            throw SigV4Errors.signatureMismatch();
-        }
-        checkSessionToken(key.sessionToken(), parts.securityToken());
-        return new Caller(accessKeyId, region, true);
+        return new Claim(query, parts, signedHeaders, accessKeyId, scopeDate, region, key);
     }
 
     /**
