@@ -207,6 +207,30 @@ class SigV4StrictnessTest {
         }
     }
 
+    /**
+     * Issue 29's probe: a request signed for another region's endpoint (its scope and its Host
+     * both eu-west-1's) is refused for its scope, as DynamoDB refuses it; and a signature is bound
+     * to the Host it covers: one computed over another endpoint's Host does not match the Host the
+     * request came with.
+     */
+    @Test
+    void aRequestSignedForAnotherRegionsEndpointIsRefused() {
+        Map<String, String> headers = ManualSigV4.dynamoDbHeaders(server.port(), "ListTables", Instant.now());
+        headers.put("Host", "dynamodb.eu-west-1.amazonaws.com");
+        List<String> signed = List.of("content-type", "host", "x-amz-date", "x-amz-target");
+
+        RawHttp.Request elsewhere = new ManualSigV4(KEY, SECRET, "eu-west-1").signHeaders(headers, signed, "{}");
+        Map<String, String> sentWithItsHost = new LinkedHashMap<>(elsewhere.headers());
+        sentWithItsHost.put("Host", "dynamodb.eu-west-1.amazonaws.com");
+        assertRefused(send(new RawHttp.Request("POST", "/", sentWithItsHost, elsewhere.body())), INVALID_SIGNATURE,
+                "Credential should be scoped to a valid region, not 'eu-west-1'. ");
+
+        RawHttp.Request otherHost = signer().signHeaders(headers, signed, "{}");
+        assertRefused(send(otherHost), INVALID_SIGNATURE, "The request signature we calculated does not match the "
+                + "signature you provided. Check your AWS Secret Access Key and signing method. Consult the service "
+                + "documentation for details.");
+    }
+
     @Test
     void theServersOwnRegionIsTheOneAccepted() {
         try (StatorTestServer euWest1 = StatorTestServer.start(o -> o.withCredentials(credentials)
