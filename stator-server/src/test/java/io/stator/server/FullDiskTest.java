@@ -92,21 +92,8 @@ class FullDiskTest {
             try (StatorProcess server = StatorProcess.start(data, stderr, List.of("-Xmx256m"), options)) {
                 DynamoDbClient client = server.client();
                 createTable(client);
-                int next = 0;
-                InternalServerErrorException refused = null;
-                while (refused == null) {
-                    if (next > 1_000) fail("puts never failed on a full disk" + server.stderrText());
-                    try {
-                        put(client, next);
-                        next++;
-                    } catch (InternalServerErrorException e) {
-                        refused = e;
-                    }
-                }
-                assertDiskFull(refused);
-
                 // Every write fails alike, and writes nothing.
-                int failed = next;
+                int failed = putUntilTheDiskIsFull(server);
                 assertDiskFull(() -> put(client, failed));
                 assertDiskFull(() -> client.updateItem(b -> b.tableName(TABLE).key(Map.of("id", id(0)))
                         .updateExpression("SET n = :n").expressionAttributeValues(Map.of(":n", AttributeValue.fromN("1")))));
@@ -186,7 +173,7 @@ class FullDiskTest {
             Path data = disk.root().resolve("data");
             disk.fillLeaving(3L << 20);
             List<String> options = List.of("--gsi-propagation-delay", "1s");
-            int next = 0;
+            int refused;
             try (StatorProcess server = StatorProcess.start(data, stderr, List.of("-Xmx256m"), options)) {
                 DynamoDbClient client = server.client();
                 createTable(client);
@@ -194,16 +181,7 @@ class FullDiskTest {
                         .timeToLiveSpecification(t -> t.enabled(true).attributeName("expires")));
                 client.updateContinuousBackups(b -> b.tableName(TABLE)
                         .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
-                while (true) {
-                    if (next > 1_000) fail("puts never failed on a full disk" + server.stderrText());
-                    try {
-                        put(client, next);
-                        next++;
-                    } catch (InternalServerErrorException e) {
-                        assertDiskFull(e);
-                        break;
-                    }
-                }
+                refused = putUntilTheDiskIsFull(server);
                 server.kill();
             }
             Files.writeString(stderr, ""); // what the restarted server says, alone
@@ -211,7 +189,6 @@ class FullDiskTest {
             try (StatorProcess server = StatorProcess.start(data, stderr, List.of("-Xmx256m"), options)) {
                 DynamoDbClient client = server.client();
                 assertEveryItem(client);
-                int refused = next;
                 assertDiskFull(() -> put(client, refused));
                 assertDiskFull(() -> client.deleteItem(b -> b.tableName(TABLE).key(Map.of("id", id(0)))));
                 assertDiskFull(() -> client.createBackup(b -> b.tableName(TABLE).backupName("refused")));
@@ -238,6 +215,19 @@ class FullDiskTest {
                 assertEquals(0, count(lines, "failed"), () -> "stderr:\n" + String.join("\n", lines));
             }
         }
+    }
+
+    /** Puts items 0, 1, ... until one is refused as on a full disk; the first refused. */
+    private int putUntilTheDiskIsFull(StatorProcess server) {
+        for (int next = 0; next <= 1_000; next++) {
+            try {
+                put(server.client(), next);
+            } catch (InternalServerErrorException e) {
+                assertDiskFull(e);
+                return next;
+            }
+        }
+        return fail("puts never failed on a full disk" + server.stderrText());
     }
 
     private static void createTable(DynamoDbClient client) {
