@@ -184,7 +184,7 @@ public final class DynamoDbEndpoint {
      * ({@link JsonSyntax}), never held. A compressed body is not decoded for this: what DynamoDB
      * answers an unsigned compressed body that is not JSON is not on record, and it is answered as
      * any unsigned request is. Null, to read the request whole, for everything else: every request
-     * that may be served.
+     * that may be served. (Only a large body is judged at all: JudgedBodies.SMALL_BODY_BYTES.)
      */
     public EarlyReplies.BodyJudge judge(HttpRequestData head) {
         if (!head.method().equals("POST")) return bodyUnread(head, null);

@@ -23,7 +23,9 @@ import java.nio.ByteBuffer;
  * decide ({@link EarlyReplies}) has its body handed to its judge a chunk at a time, each chunk
  * let go at once, and then goes on as a {@link JudgedRequest} with no body, which the dispatch
  * answers with the judge's reply in the request's turn (replies leave in the order requests came).
- * Every other request, and any request with no body, passes through untouched.
+ * Every other request passes through untouched, and so does one whose body is small (64 KB at
+ * most, by its Content-Length): held, it costs less than asking, so the requests clients send
+ * every moment pay nothing here but a look at one header.
  *
  * <p>The limits stay the aggregator's: a Content-Length over the limit is left to it (its 413
  * without reading the body); a chunked body that outgrows the limit is answered 413 here too, and
@@ -43,6 +45,9 @@ final class JudgedBodies extends ChannelInboundHandlerAdapter {
             this.reply = reply;
         }
     }
+
+    /** A body this large or smaller is held as any other: judging it would cost more than holding it. */
+    static final long SMALL_BODY_BYTES = 64 << 10;
 
     private final EarlyReplies early;
     private final long maxBodyBytes;
@@ -73,8 +78,7 @@ final class JudgedBodies extends ChannelInboundHandlerAdapter {
             return;
         }
         if (msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest)
-                && request.decoderResult().isSuccess() && mayHaveBody(request)
-                && HttpUtil.getContentLength(request, 0L) <= maxBodyBytes) {
+                && request.decoderResult().isSuccess() && worthJudging(request)) {
             EarlyReplies.BodyJudge found = early.judge(NettyHttpServer.requestData(request, new byte[0]));
             if (found != null) {
                 if (HttpUtil.is100ContinueExpected(request)) {
@@ -112,9 +116,13 @@ final class JudgedBodies extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** A Content-Length above zero, or a chunked body: a request without either has none to hold. */
-    private static boolean mayHaveBody(HttpRequest request) {
-        return HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
+    /**
+     * A body larger than {@link #SMALL_BODY_BYTES} and within the limit (the aggregator refuses a
+     * larger Content-Length unread), or a chunked one, whose size is not known.
+     */
+    private boolean worthJudging(HttpRequest request) {
+        long length = HttpUtil.getContentLength(request, -1L);
+        return length > SMALL_BODY_BYTES ? length <= maxBodyBytes : HttpUtil.isTransferEncodingChunked(request);
     }
 
     @Override

@@ -112,8 +112,18 @@ class UnsignedBodiesTest {
         assertReply(unsigned("GetItem", notJson, Map.of()), 400, SERIALIZATION);
         assertReply(unsigned("NoSuchOperation", json, Map.of()), 400, UNKNOWN_OPERATION);
         assertReply(unsigned("NoSuchOperation", notJson, Map.of()), 400, SERIALIZATION);
-        // A compressed body is not decoded for it (DynamoDbEndpoint.judge): refused unread.
-        assertReply(unsigned("GetItem", gzip(notJson), Map.of("Content-Encoding", "gzip")), 400, MISSING);
+        // A large compressed body is not decoded for it (DynamoDbEndpoint.judge): refused unread;
+        // a small one (64 KB at most, as sent) is read whole as ever, and answered after decoding.
+        byte[] noise = Arrays.copyOf(notJson, 256 << 10);
+        new java.util.Random(7).nextBytes(noise);
+        System.arraycopy(notJson, 0, noise, 0, 9);
+        assertTrue(gzip(noise).length > JudgedBodies.SMALL_BODY_BYTES);
+        assertReply(unsigned("GetItem", gzip(noise), Map.of("Content-Encoding", "gzip")), 400, MISSING);
+        assertTrue(gzip(notJson).length <= JudgedBodies.SMALL_BODY_BYTES);
+        assertReply(unsigned("GetItem", gzip(notJson), Map.of("Content-Encoding", "gzip")), 400, SERIALIZATION);
+        // A small body is read whole too: the same answers.
+        assertReply(unsigned("GetItem", "{not json".getBytes(StandardCharsets.US_ASCII), Map.of()), 400, SERIALIZATION);
+        assertReply(unsigned("GetItem", getItemBody(table, 200), Map.of()), 400, MISSING);
         // Nothing else than a body DynamoDB takes: its 404, whatever the body.
         assertEquals(404, unsigned("GetItem", json, Map.of("Content-Type", "text/plain")).status());
     }
