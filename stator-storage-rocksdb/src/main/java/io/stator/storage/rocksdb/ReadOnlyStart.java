@@ -10,7 +10,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -54,7 +53,7 @@ final class ReadOnlyStart {
     /** How often the free space is looked at: as RocksDB's SstFileManager does during a fault. */
     static final long POLL_SECONDS = 5;
 
-    /** Reopens the store read-write; false if it is closed meanwhile. */
+    /** Reopens the store read-write (nothing, if it was closed meanwhile); throws if it cannot yet. */
     interface Reopen {
         void readWrite() throws RocksDBException;
     }
@@ -212,10 +211,5 @@ final class ReadOnlyStart {
             // a file gone meanwhile: the estimate is only an estimate
         }
         return bytes;
-    }
-
-    @Override
-    public String toString() {
-        return "ReadOnlyStart[" + Objects.toString(directory) + "]";
     }
 }
