@@ -421,7 +421,7 @@ class SigV4StrictnessTest {
         headers.remove("X-Amz-Date");
 
         assertAccepted(presignedAt(server, headers, now, "604800"));
-        assertAccepted(presignedAt(server, headers, now, "1"));
+        assertAccepted(presignedAt(server, headers, now, "60")); // "1" is the edge, but the clock moves on
         String week = "X-Amz-Expires must be less than a week (in seconds); that is, the given X-Amz-Expires must "
                 + "be less than 604800 seconds";
         assertRefused(presignedAt(server, headers, now, "604801"), "IncompleteSignatureException", week);
