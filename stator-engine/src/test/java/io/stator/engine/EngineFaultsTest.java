@@ -9,24 +9,31 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.error.ErrorType;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.backup.Backup;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.IndexDefinition.IndexStatus;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
+import io.stator.engine.table.TableRestores;
 import io.stator.engine.table.TableSpecs.GlobalIndexUpdate;
 import io.stator.engine.table.UpdateTableSpec;
+import io.stator.engine.testing.FaultyStorage;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WriteResult;
 import io.stator.storage.Keyspace;
 import io.stator.storage.StorageFaultException;
+import io.stator.storage.rocksdb.RocksStorage;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +68,7 @@ class EngineFaultsTest {
     @AfterEach
     void close() {
         test.faults().heal();
-        test.close();
+        test.close(); // closing twice does nothing
     }
 
     @Test
@@ -131,6 +138,55 @@ class EngineFaultsTest {
         test.awaitGlobalIndexes();
         IndexDefinition index = engine.catalog().find("orders").index("by-group");
         assertEquals(20, engine.catalog().counters().indexItemCount(table.id(), index.id()));
+    }
+
+    /**
+     * An engine opens on a storage that refuses every write (a server started on a full disk), and
+     * the backup work a fault stopped, before and across that restart, is finished once writes
+     * are taken again, without a restart: the restore starts over, the half-copied backup is
+     * deleted.
+     */
+    @Test
+    void opensWhileTheStorageRefusesWritesAndFinishesTheBackupWorkOnceItCan() throws Exception {
+        TableDefinition table = test.createTable("orders", false, null, null);
+        for (int i = 0; i < 20; i++) {
+            engine.items().write(put(table, "k" + i));
+        }
+        Backup available = engine.backups().create("orders", "before");
+        engine.backups().awaitIdle();
+        assertEquals(Backup.Status.AVAILABLE, engine.backups().describe(available.arn()).status());
+
+        // The backups' thread meets a fault: the copy stops, the restore stops.
+        test.faults().fail(thread -> thread.getName().equals("stator-backups"), 0);
+        Backup halfCopied = engine.backups().create("orders", "stopped");
+        engine.backups().restore(available.arn(), "restored", new TableRestores.Overrides(null, null, null, null, null, null));
+        await("the backup work met the fault", () -> test.faults().refused() >= 3);
+        assertEquals(Backup.Status.CREATING, engine.backups().describe(halfCopied.arn()).status());
+        test.close();
+
+        try (RocksStorage storage = RocksStorage.open(directory)) {
+            FaultyStorage faults = new FaultyStorage(storage);
+            faults.fail();
+            Engine restarted = new Engine(faults, TestEngine.config(Clock.systemUTC()));
+            try {
+                assertEquals(20, restarted.catalog().counters().itemCount(table.id()));
+                await("the restarted engine's backup work met the fault", () -> faults.refused() >= 2);
+                faults.heal();
+                await("the restored table filled", () -> !restarted.catalog().find("restored").restoring());
+                TableDefinition restored = restarted.catalog().find("restored");
+                assertEquals(20, restarted.catalog().counters().itemCount(restored.id()));
+                await("the half-copied backup deleted", () -> {
+                    try {
+                        restarted.backups().describe(halfCopied.arn());
+                        return false;
+                    } catch (DynamoDbException e) {
+                        return e.type() == ErrorType.BACKUP_NOT_FOUND;
+                    }
+                });
+            } finally {
+                restarted.close();
+            }
+        }
     }
 
     private static ItemWrite put(TableDefinition table, String pk) {

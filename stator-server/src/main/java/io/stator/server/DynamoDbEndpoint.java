@@ -16,6 +16,7 @@ import io.stator.server.access.Authorizer;
 import io.stator.server.api.Actions;
 import io.stator.server.auth.Caller;
 import io.stator.server.http.ContentCodings;
+import io.stator.server.http.EarlyReplies;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.http.NettyHttpServer;
@@ -23,6 +24,7 @@ import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.server.metrics.RequestMetrics;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.Constraints;
+import io.stator.server.protocol.JsonSyntax;
 import io.stator.server.protocol.JsonText;
 import io.stator.server.protocol.RequestReader;
 import io.stator.server.protocol.ResponseBody;
@@ -31,6 +33,7 @@ import io.stator.server.protocol.request.ModelStructure;
 import io.stator.storage.StorageFaultException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.Set;
@@ -52,14 +55,21 @@ import java.util.zip.CRC32;
  *       with a lone surrogate: {@code JsonText}): SerializationException, before the target or
  *       the signature is looked at (the body is read against the operation's shape in this same
  *       pass, but a type error found there waits for the two checks below);</li>
- *   <li>the X-Amz-Target must name an operation: UnknownOperationException;</li>
+ *   <li>the X-Amz-Target must name an operation: UnknownOperationException (a target sent on
+ *       two lines is read as their values joined with ',', as HTTP reads a repeated field and a
+ *       signature covers it, which names none: never its first line's; Content-Type and
+ *       Content-Encoding are read whole the same way);</li>
  *   <li>the SigV4 signature is checked;</li>
  *   <li>an empty body: SerializationException;</li>
  *   <li>a type error in the body: SerializationException; then the constraints
  *       (ValidationException), and the action, which checks the caller's permissions (with
  *       --policies) where DynamoDB does (see {@code api/Permissions}).</li>
  * </ol>
- * Every reply carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the body,
+ * A request whose headers already decide its reply but for whether its body is JSON (one that
+ * fails authentication from its headers alone, above all) is answered without its body being held:
+ * {@link #judge}, with the same answers in the same order.
+ *
+ * <p>Every reply carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the body,
  * which the AWS SDKs verify). Each POST is recorded in the {@link RequestMetrics}: its latency
  * if it succeeded, else the kind of its error.
  */
@@ -69,6 +79,13 @@ public final class DynamoDbEndpoint {
     @FunctionalInterface
     public interface Authenticator {
         Caller authenticate(HttpRequestData request);
+
+        /**
+         * Throws the error {@link #authenticate} would throw whatever the request's body, when its
+         * headers alone decide one (no signature at all, a malformed one, an unknown key); else
+         * nothing. By default nothing: every request's body is then read whole.
+         */
+        default void checkHeaders(HttpRequestData head) {}
     }
 
     private static final String TARGET_PREFIX = "DynamoDB_20120810.";
@@ -131,14 +148,19 @@ public final class DynamoDbEndpoint {
      */
     public static Predicate<HttpRequestData> briefRequests(boolean writes) {
         return request -> {
-            String target = request.header("x-amz-target");
+            String target = request.field("x-amz-target");
             return target != null && (BRIEF_READS.contains(target) || writes && BRIEF_WRITES.contains(target));
         };
     }
 
     public HttpReply handle(HttpRequestData request) {
         if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
-        HttpReply reply = compressed(respond(request), request);
+        return decorated(respond(request), request);
+    }
+
+    /** A reply as every reply leaves: compressed when allowed, with its request id, CRC and CORS headers. */
+    private HttpReply decorated(HttpReply replied, HttpRequestData request) {
+        HttpReply reply = compressed(replied, request);
         reply.header("x-amzn-RequestId", requestId());
         reply.header("x-amz-crc32", Long.toString(crc32(reply.body())));
         String origin = request.header("origin");
@@ -147,6 +169,81 @@ public final class DynamoDbEndpoint {
             reply.header("Access-Control-Expose-Headers", "x-amzn-RequestId,x-amz-crc32");
         }
         return reply;
+    }
+
+    /**
+     * A request whose reply its headers decide, so that its body need not be held
+     * ({@link EarlyReplies}): any request but a POST (its body never matters), a POST of another
+     * content type (DynamoDB's 404 for a body it does not take), and a POST its headers already
+     * fail to authenticate (no signature, a malformed one, an unknown key: the hostile probe of
+     * issue 29 had twenty unsigned senders of 15 MB bodies slow a signed GetItem from 13 ms to
+     * 4.3 s, each body held and parsed). For the last, DynamoDB's order still holds: a body that is
+     * not JSON gets SerializationException before the target and the signature are looked at
+     * (dynalite's suite, run against DynamoDB: "should return SerializationException if body is
+     * application/json but not JSON", unsigned), so the body is checked as it streams past
+     * ({@link JsonSyntax}), never held. A compressed body is not decoded for this: what DynamoDB
+     * answers an unsigned compressed body that is not JSON is not on record, and it is answered as
+     * any unsigned request is. Null, to read the request whole, for everything else: every request
+     * that may be served. (Only a large body is judged at all: JudgedBodies.SMALL_BODY_BYTES.)
+     */
+    public EarlyReplies.BodyJudge judge(HttpRequestData head) {
+        if (!head.method().equals("POST")) return bodyUnread(head, null);
+        String contentType = mediaType(head.field("content-type"));
+        if (!isJsonContentType(contentType)) {
+            return bodyUnread(head, new HttpReply(404, UNKNOWN_OPERATION_404).header("Content-Type", "text/plain"));
+        }
+        DynamoDbException refused;
+        try {
+            authenticator.checkHeaders(head);
+            return null;
+        } catch (DynamoDbException e) {
+            refused = e;
+        }
+        ServiceModel.Operation operation = operation(head.field("x-amz-target"));
+        String coding = head.field("content-encoding");
+        boolean compressed = coding != null && !coding.isBlank() && !coding.trim().equalsIgnoreCase("identity");
+        // One value for an operation's body (RequestReader), values in a row otherwise (checkWellFormed).
+        JsonSyntax syntax = compressed ? null : operation != null ? new JsonSyntax(true, Integer.MAX_VALUE)
+                : new JsonSyntax(false, JsonSyntax.DEFAULT_MAX_NAME_BYTES);
+        String replyType = X_AMZ_JSON_1_0.equals(contentType) || X_AMZ_JSON_1_1.equals(contentType)
+                ? contentType : "application/json";
+        return new EarlyReplies.BodyJudge() {
+            private boolean json = true;
+
+            @Override
+            public void accept(ByteBuffer bytes) {
+                if (syntax != null && json) json = syntax.feed(bytes);
+            }
+
+            @Override
+            public HttpReply reply(long bodyBytes) {
+                if (bodyBytes == 0) return handle(head); // no body after all: read as any request
+                DynamoDbException e = syntax != null && !syntax.isJson() ? DynamoDbException.serialization(null)
+                        : operation == null ? DynamoDbException.unknownOperation(null) : refused;
+                Dispatch dispatch = new Dispatch();
+                dispatch.operation = operation == null ? null : operation.name();
+                failed(dispatch, e);
+                return decorated(error(e, replyType), head);
+            }
+        };
+    }
+
+    /**
+     * A judge that lets the body go by unread: the reply is {@code withBody} when there was a body
+     * (or the request's reply without one, when {@code withBody} is null), else the request's own.
+     */
+    private EarlyReplies.BodyJudge bodyUnread(HttpRequestData head, HttpReply withBody) {
+        return new EarlyReplies.BodyJudge() {
+            @Override
+            public void accept(ByteBuffer bytes) {
+                // not read: the reply does not depend on it
+            }
+
+            @Override
+            public HttpReply reply(long bodyBytes) {
+                return bodyBytes == 0 || withBody == null ? handle(head) : decorated(withBody, head);
+            }
+        };
     }
 
     /** The reply compressed as the client allows, when it is large enough (see {@link ContentCodings}). */
@@ -183,7 +280,7 @@ public final class DynamoDbEndpoint {
         if (method.equals("GET") && request.path().equals("/")) {
             return new HttpReply(200, healthLine(request.header("host"))).header("Content-Type", "text/plain");
         }
-        String contentType = mediaType(request.header("content-type"));
+        String contentType = mediaType(request.field("content-type"));
         if (!method.equals("POST") || (request.body().length > 0 && !isJsonContentType(contentType))) {
             return new HttpReply(404, UNKNOWN_OPERATION_404).header("Content-Type", "text/plain");
         }
@@ -191,7 +288,7 @@ public final class DynamoDbEndpoint {
                 ? contentType : "application/json";
         byte[] requestBody;
         try {
-            requestBody = ContentCodings.decode(request.header("content-encoding"), request.body(),
+            requestBody = ContentCodings.decode(request.field("content-encoding"), request.body(),
                     NettyHttpServer.MAX_REQUEST_BYTES);
         } catch (ContentCodings.TooLargeException e) {
             return new HttpReply(413, new byte[0]);
@@ -212,7 +309,7 @@ public final class DynamoDbEndpoint {
             return error(storageFault(e), replyType);
         } catch (RuntimeException | Error e) {
             failed(dispatch, e);
-            System.err.println("stator: internal error handling " + request.header("x-amz-target") + ": " + e);
+            System.err.println("stator: internal error handling " + request.field("x-amz-target") + ": " + e);
             e.printStackTrace(System.err);
             return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
         }
@@ -283,13 +380,7 @@ public final class DynamoDbEndpoint {
     /** @param body the request's body, decoded (the signature covers it as sent) */
     private byte[] execute(HttpRequestData request, byte[] body, Dispatch dispatch) throws DynamoDbException {
         boolean hasBody = body.length > 0;
-        String target = request.header("x-amz-target");
-        ServiceModel.Operation operation = null;
-        if (target != null && target.startsWith(TARGET_PREFIX)) {
-            operation = model.operation(target.substring(TARGET_PREFIX.length()));
-        } else if (target != null && target.startsWith(STREAMS_TARGET_PREFIX)) {
-            operation = streamsModel.operation(target.substring(STREAMS_TARGET_PREFIX.length()));
-        }
+        ServiceModel.Operation operation = operation(request.field("x-amz-target"));
         if (operation == null) {
             if (hasBody) checkWellFormed(body);
             throw DynamoDbException.unknownOperation(null);
@@ -313,6 +404,17 @@ public final class DynamoDbEndpoint {
             throw new UncheckedIOException(e);
         }
         return response.finish();
+    }
+
+    /** The operation an X-Amz-Target names, of DynamoDB or DynamoDB Streams; null for none. */
+    private ServiceModel.Operation operation(String target) {
+        if (target != null && target.startsWith(TARGET_PREFIX)) {
+            return model.operation(target.substring(TARGET_PREFIX.length()));
+        }
+        if (target != null && target.startsWith(STREAMS_TARGET_PREFIX)) {
+            return streamsModel.operation(target.substring(STREAMS_TARGET_PREFIX.length()));
+        }
+        return null;
     }
 
     private static void checkWellFormed(byte[] body) {

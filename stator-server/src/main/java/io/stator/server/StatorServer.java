@@ -9,6 +9,7 @@ import io.stator.server.transfer.DirectoryObjectStore;
 import io.stator.server.transfer.ObjectStore;
 import io.stator.server.transfer.S3ObjectStore;
 import io.stator.server.transfer.Transfers;
+import io.stator.server.auth.Caller;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
 import io.stator.server.auth.SignedRequest;
@@ -81,7 +82,8 @@ public final class StatorServer implements AutoCloseable {
         try {
             http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS, tls,
                     options.connectionLimits(), request -> ready.join().handle(request),
-                    request -> ready.isDone() && brief.test(request));
+                    request -> ready.isDone() && brief.test(request),
+                    head -> ready.isDone() ? ready.join().judge(head) : null);
         } catch (Exception | Error e) {
             closeWhenOpen(opening);
             throw e;
@@ -122,11 +124,29 @@ public final class StatorServer implements AutoCloseable {
                 throw e;
             }
         }
-        ready.complete(new DynamoDbEndpoint(actions, request -> authenticator.authenticate(
-                SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
-                        request.body())), accessControl, options.region(), metrics.requests(),
-                options.metricsOnMainPort() ? metrics : null));
+        ready.complete(new DynamoDbEndpoint(actions, signatures(authenticator), accessControl, options.region(),
+                metrics.requests(), options.metricsOnMainPort() ? metrics : null));
         return new StatorServer(engine, transfers, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
+    }
+
+    /** The endpoint's view of the SigV4 check: a request's signature, or what its headers already refuse. */
+    private static DynamoDbEndpoint.Authenticator signatures(SigV4Authenticator authenticator) {
+        return new DynamoDbEndpoint.Authenticator() {
+            @Override
+            public Caller authenticate(HttpRequestData request) {
+                return authenticator.authenticate(signed(request));
+            }
+
+            @Override
+            public void checkHeaders(HttpRequestData head) {
+                authenticator.checkHeaders(signed(head));
+            }
+
+            private static SignedRequest signed(HttpRequestData request) {
+                return SignedRequest.of(request.method(), request.path(), request.query(), request.headers(),
+                        request.body());
+            }
+        };
     }
 
     /**

@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * A name given twice in one JSON object: the last one counts, as if the earlier one were not
  * there, at every level (a request's members, a nested structure's, an item's attributes, a map's
  * keys, the type of an attribute value), and a last one that is JSON null makes the name absent,
- * as null always does.
+ * as null always does (but a map value's null, inside an attribute value, is refused:
+ * NullElementsTest).
  *
  * <p>What DynamoDB does with a repeated name is not recorded anywhere we found (no test of dynalite,
  * Alternator, the conformance suites or moto sends one). Last-wins is what RFC 8259 section 4

@@ -3,6 +3,7 @@ package io.stator.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.stator.engine.EngineConfig;
@@ -91,21 +92,8 @@ class FullDiskTest {
             try (StatorProcess server = StatorProcess.start(data, stderr, List.of("-Xmx256m"), options)) {
                 DynamoDbClient client = server.client();
                 createTable(client);
-                int next = 0;
-                InternalServerErrorException refused = null;
-                while (refused == null) {
-                    if (next > 1_000) fail("puts never failed on a full disk" + server.stderrText());
-                    try {
-                        put(client, next);
-                        next++;
-                    } catch (InternalServerErrorException e) {
-                        refused = e;
-                    }
-                }
-                assertDiskFull(refused);
-
                 // Every write fails alike, and writes nothing.
-                int failed = next;
+                int failed = putUntilTheDiskIsFull(server);
                 assertDiskFull(() -> put(client, failed));
                 assertDiskFull(() -> client.updateItem(b -> b.tableName(TABLE).key(Map.of("id", id(0)))
                         .updateExpression("SET n = :n").expressionAttributeValues(Map.of(":n", AttributeValue.fromN("1")))));
@@ -168,6 +156,78 @@ class FullDiskTest {
                 assertIndexComplete(restarted.client());
             }
         }
+    }
+
+    /**
+     * A server killed with -9 while its disk is full starts again on that full disk: it serves
+     * every acknowledged item (its storage opened for reads only, see the storage's
+     * StartOnFullDiskTest), refuses every write as above, its background work (the index
+     * propagator, Time to Live's expirer, the backups' thread) waits it out without a trace, and
+     * it takes writes again once space is freed, with no restart.
+     */
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void restartsOnAFullDiskServesReadsAndTakesWritesOnceSpaceIsFreed() throws Exception {
+        Path stderr = tmp.resolve("stator-stderr.txt");
+        try (SmallDisk disk = SmallDisk.mount(tmp.resolve("disk"), 64L << 20)) {
+            Path data = disk.root().resolve("data");
+            disk.fillLeaving(3L << 20);
+            List<String> options = List.of("--gsi-propagation-delay", "1s");
+            int refused;
+            try (StatorProcess server = StatorProcess.start(data, stderr, List.of("-Xmx256m"), options)) {
+                DynamoDbClient client = server.client();
+                createTable(client);
+                client.updateTimeToLive(b -> b.tableName(TABLE)
+                        .timeToLiveSpecification(t -> t.enabled(true).attributeName("expires")));
+                client.updateContinuousBackups(b -> b.tableName(TABLE)
+                        .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
+                refused = putUntilTheDiskIsFull(server);
+                server.kill();
+            }
+            Files.writeString(stderr, ""); // what the restarted server says, alone
+
+            try (StatorProcess server = StatorProcess.start(data, stderr, List.of("-Xmx256m"), options)) {
+                DynamoDbClient client = server.client();
+                assertEveryItem(client);
+                assertDiskFull(() -> put(client, refused));
+                assertDiskFull(() -> client.deleteItem(b -> b.tableName(TABLE).key(Map.of("id", id(0)))));
+                assertDiskFull(() -> client.createBackup(b -> b.tableName(TABLE).backupName("refused")));
+                assertFalse(client.getItem(b -> b.tableName(TABLE).key(Map.of("id", id(refused)))).hasItem());
+
+                // The background work meets the refusals for a while (the expirer and the
+                // propagator look every few seconds), then writes come back.
+                Eventually.sleep(6_000);
+                assertTrue(server.isAlive(), server.stderrText());
+                try (DynamoDbClient retrying = client(server.endpoint(), b -> b.maxAttempts(120)
+                        .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(500))))) {
+                    disk.free();
+                    retrying.putItem(r -> r.tableName(TABLE).item(item(refused)));
+                }
+                acknowledged.put("item-" + refused, refused);
+                for (int i = refused + 1; i < refused + 11; i++) put(client, i);
+                assertEveryItem(client);
+                assertIndexComplete(client);
+
+                List<String> lines = Files.readAllLines(stderr);
+                assertEquals(1, count(lines, "Opened for reads only"), () -> "stderr:\n" + String.join("\n", lines));
+                assertEquals(1, count(lines, "writes resumed"), () -> "stderr:\n" + String.join("\n", lines));
+                assertEquals(0, count(lines, "\tat "), () -> "stderr:\n" + String.join("\n", lines));
+                assertEquals(0, count(lines, "failed"), () -> "stderr:\n" + String.join("\n", lines));
+            }
+        }
+    }
+
+    /** Puts items 0, 1, ... until one is refused as on a full disk; the first refused. */
+    private int putUntilTheDiskIsFull(StatorProcess server) {
+        for (int next = 0; next <= 1_000; next++) {
+            try {
+                put(server.client(), next);
+            } catch (InternalServerErrorException e) {
+                assertDiskFull(e);
+                return next;
+            }
+        }
+        return fail("puts never failed on a full disk" + server.stderrText());
     }
 
     private static void createTable(DynamoDbClient client) {

@@ -207,6 +207,30 @@ class SigV4StrictnessTest {
         }
     }
 
+    /**
+     * Issue 29's probe: a request signed for another region's endpoint (its scope and its Host
+     * both eu-west-1's) is refused for its scope, as DynamoDB refuses it; and a signature is bound
+     * to the Host it covers: one computed over another endpoint's Host does not match the Host the
+     * request came with.
+     */
+    @Test
+    void aRequestSignedForAnotherRegionsEndpointIsRefused() {
+        Map<String, String> headers = ManualSigV4.dynamoDbHeaders(server.port(), "ListTables", Instant.now());
+        headers.put("Host", "dynamodb.eu-west-1.amazonaws.com");
+        List<String> signed = List.of("content-type", "host", "x-amz-date", "x-amz-target");
+
+        RawHttp.Request elsewhere = new ManualSigV4(KEY, SECRET, "eu-west-1").signHeaders(headers, signed, "{}");
+        Map<String, String> sentWithItsHost = new LinkedHashMap<>(elsewhere.headers());
+        sentWithItsHost.put("Host", "dynamodb.eu-west-1.amazonaws.com");
+        assertRefused(send(new RawHttp.Request("POST", "/", sentWithItsHost, elsewhere.body())), INVALID_SIGNATURE,
+                "Credential should be scoped to a valid region, not 'eu-west-1'. ");
+
+        RawHttp.Request otherHost = signer().signHeaders(headers, signed, "{}");
+        assertRefused(send(otherHost), INVALID_SIGNATURE, "The request signature we calculated does not match the "
+                + "signature you provided. Check your AWS Secret Access Key and signing method. Consult the service "
+                + "documentation for details.");
+    }
+
     @Test
     void theServersOwnRegionIsTheOneAccepted() {
         try (StatorTestServer euWest1 = StatorTestServer.start(o -> o.withCredentials(credentials)
@@ -359,12 +383,13 @@ class SigV4StrictnessTest {
     }
 
     /**
-     * X-Amz-Expires neither lengthens nor shortens the 15 minutes a signature is good for: AWS's
-     * front end ignores it outside S3 (STS does, kubernetes-sigs/aws-iam-authenticator
-     * pkg/token/token.go), and botocore's presigner always sends one (3600 by default).
+     * X-Amz-Expires never lengthens the 15 minutes a signature is good for (AWS's front end
+     * ignores it outside S3: aws/aws-sdk-go#2167), but a presigned request is refused once its own
+     * expiry has run out, with S3's words ("Request has expired"), as S3 refuses it: the hostile
+     * probe of issue 29 had a URL accepted past its X-Amz-Expires.
      */
     @Test
-    void xAmzExpiresDoesNotChangeTheFifteenMinutes() {
+    void xAmzExpiresShortensButNeverLengthensTheFifteenMinutes() {
         Instant serverNow = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         try (StatorTestServer fixed = StatorTestServer.start(o -> o.withCredentials(credentials)
                 .withClock(Clock.fixed(serverNow, ZoneOffset.UTC)))) {
@@ -372,15 +397,54 @@ class SigV4StrictnessTest {
             Map<String, String> headers = ManualSigV4.dynamoDbHeaders(fixed.port(), "ListTables", tenMinutesAgo);
             headers.remove("X-Amz-Date");
 
-            assertAccepted(RawHttp.exchange(fixed.port(), signer().presign(headers, List.of("host", "x-amz-target"),
-                    "{}", tenMinutesAgo, Map.of("X-Amz-Expires", "60"))));
+            assertRefused(presignedAt(fixed, headers, tenMinutesAgo, "599"), INVALID_SIGNATURE, "Request has expired");
+            assertAccepted(presignedAt(fixed, headers, tenMinutesAgo, "600"));
+            assertAccepted(presignedAt(fixed, headers, tenMinutesAgo, "3600"));
 
             Instant twentyMinutesAgo = serverNow.minus(Duration.ofMinutes(20));
-            assertRefused(RawHttp.exchange(fixed.port(), signer().presign(headers, List.of("host", "x-amz-target"),
-                            "{}", twentyMinutesAgo, Map.of("X-Amz-Expires", "3600"))),
+            assertRefused(presignedAt(fixed, headers, twentyMinutesAgo, "3600"),
                     "InvalidSignatureException", "Signature expired: " + ManualSigV4.BASIC.format(twentyMinutesAgo)
                             + " is now earlier than " + ManualSigV4.BASIC.format(serverNow.minus(Duration.ofMinutes(15)))
                             + " (" + ManualSigV4.BASIC.format(serverNow) + " - 15 min.)");
         }
+    }
+
+    /**
+     * X-Amz-Expires is a whole number of seconds from 1 to 604,800 (seven days, a signing key's
+     * life): 604,800 is taken, 604,801 refused, and so is anything that is not such a number, with
+     * S3's texts (SigV4Errors), whether or not signatures are verified.
+     */
+    @Test
+    void xAmzExpiresMustBeASecondCountOfAWeekAtMost() {
+        Instant now = Instant.now();
+        Map<String, String> headers = ManualSigV4.dynamoDbHeaders(server.port(), "ListTables", now);
+        headers.remove("X-Amz-Date");
+
+        assertAccepted(presignedAt(server, headers, now, "604800"));
+        assertAccepted(presignedAt(server, headers, now, "60")); // "1" is the edge, but the clock moves on
+        String week = "X-Amz-Expires must be less than a week (in seconds); that is, the given X-Amz-Expires must "
+                + "be less than 604800 seconds";
+        assertRefused(presignedAt(server, headers, now, "604801"), "IncompleteSignatureException", week);
+        assertRefused(presignedAt(server, headers, now, "99999999999999999999"), "IncompleteSignatureException", week);
+        for (String notANumber : List.of("abc", "", "1.5", "+60", "60s", "0x10")) {
+            assertRefused(presignedAt(server, headers, now, notANumber), "IncompleteSignatureException",
+                    "X-Amz-Expires should be a number");
+        }
+        for (String notPositive : List.of("0", "-1", "000")) {
+            assertRefused(presignedAt(server, headers, now, notPositive), "IncompleteSignatureException",
+                    "X-Amz-Expires must be non-negative");
+        }
+        try (StatorTestServer anonymous = StatorTestServer.start(o -> o)) {
+            Map<String, String> anonymousHeaders = ManualSigV4.dynamoDbHeaders(anonymous.port(), "ListTables", now);
+            anonymousHeaders.remove("X-Amz-Date");
+            assertRefused(presignedAt(anonymous, anonymousHeaders, now, "604801"), "IncompleteSignatureException", week);
+            assertAccepted(presignedAt(anonymous, anonymousHeaders, now, "604800"));
+        }
+    }
+
+    private static RawHttp.Response presignedAt(StatorTestServer target, Map<String, String> headers, Instant at,
+                                                String expires) {
+        return RawHttp.exchange(target.port(), signer().presign(headers, List.of("host", "x-amz-target"), "{}", at,
+                Map.of("X-Amz-Expires", expires)));
     }
 }

@@ -25,9 +25,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
@@ -52,6 +52,11 @@ import java.util.logging.Logger;
  * ({@link TableImports}). While a backup of a table is being created the table cannot be deleted,
  * as on DynamoDB ("While a backup is in progress, you can't ... delete the source table of the
  * backup", developer guide, "Backing up and restoring DynamoDB tables: how it works").
+ *
+ * <p>A storage fault (a full disk, or a server started on one) stops the work in hand, which
+ * starts over once the storage takes writes again, tried every few seconds: a copy (from the
+ * start, as after a restart), a restore, a base copy, a deletion. Nothing at start writes before
+ * the worker does, so an engine opens on a storage that refuses writes.
  */
 public final class Backups implements AutoCloseable {
 
@@ -68,12 +73,22 @@ public final class Backups implements AutoCloseable {
     private final TableImports imports;
     private boolean recoveryRegistered;
     /** The one thread of the background work: copies, restores, base copies, and the trims every few seconds. */
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "stator-backups");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService worker = worker();
     private volatile boolean closed;
+
+    /** How long work a storage fault stopped waits before it starts over. */
+    private static final long FAULT_RETRY_SECONDS = 5;
+
+    private static ScheduledExecutorService worker() {
+        ScheduledThreadPoolExecutor worker = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "stator-backups");
+            t.setDaemon(true);
+            return t;
+        });
+        // Work waiting out a storage fault is dropped at close: the next start resumes it.
+        worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        return worker;
+    }
 
     public Backups(Storage storage, Catalog catalog, WritePipeline pipeline, ChangeLog changeLog, ItemLocks locks,
                    Clock clock) {
@@ -103,7 +118,7 @@ public final class Backups implements AutoCloseable {
                 // Only a server older than before images let a table be deleted mid-backup.
                 LOG.warning("backup " + b.arn() + " was being created of a table deleted since; it cannot be "
                         + "finished and is deleted");
-                backups.drop(b.id());
+                submit(() -> backups.drop(b.id())); // on the worker: a start writes nothing itself
                 continue;
             }
             beforeImages.start(b.source().id(), b.id());
@@ -131,7 +146,8 @@ public final class Backups implements AutoCloseable {
             submit(() -> copy(b));
         }
         for (String id : beforeImages.backupsWithImages()) {
-            if (!creating.contains(id)) beforeImages.drop(id); // left by a stop right after AVAILABLE
+            // Left by a stop right after AVAILABLE; on the worker, as every write at start.
+            if (!creating.contains(id)) submit(() -> beforeImages.drop(id));
         }
         for (TableDefinition t : catalog.all()) {
             if (t.pointInTimeRecovery() != null) {
@@ -192,7 +208,8 @@ public final class Backups implements AutoCloseable {
 
     /**
      * Copies the table's items as they were requested into the backup, then makes it AVAILABLE.
-     * Run again from the start after a restart: each item's copy is overwritten with the same.
+     * Run again from the start after a restart or a storage fault: each item's copy is overwritten
+     * with the same.
      */
     private void copy(Backup backup) {
         long[] bytes = {0};
@@ -643,12 +660,30 @@ public final class Backups implements AutoCloseable {
     // ---- the background worker ----------------------------------------------------------------------
 
     /**
-     * Runs a copy or a restore on the worker. A storage fault (a full disk) ends the task, logged:
-     * a copy stays CREATING and a restore in progress until the next start runs either again.
+     * Runs a task on the worker that can start over from its beginning (a copy, a restore, a base
+     * copy, a deletion). A storage fault (a full disk) stops it; it starts over every few seconds
+     * until the storage takes writes again, reported once.
      */
     private void submit(Runnable task) {
+        schedule(task, 0, false);
+    }
+
+    private void schedule(Runnable task, long delaySeconds, boolean faultReported) {
         try {
-            worker.execute(guarded(task));
+            worker.schedule(() -> {
+                if (closed) return; // the next start resumes it
+                try {
+                    task.run();
+                } catch (StorageFaultException e) {
+                    if (!faultReported) {
+                        LOG.warning("backup work stopped by a storage fault, starting over every " + FAULT_RETRY_SECONDS
+                                + " s until the storage takes writes again: " + e.getMessage());
+                    }
+                    schedule(task, FAULT_RETRY_SECONDS, true);
+                } catch (RuntimeException e) {
+                    LOG.severe("backup or restore failed: " + e);
+                }
+            }, delaySeconds, TimeUnit.SECONDS);
         } catch (RejectedExecutionException e) {
             // Closed meanwhile: the next start resumes or deletes it.
         }
@@ -660,7 +695,7 @@ public final class Backups implements AutoCloseable {
             try {
                 task.run();
             } catch (StorageFaultException e) {
-                LOG.warning("backup or restore stopped by a storage fault: " + e.getMessage());
+                // The next period tries again.
             } catch (RuntimeException e) {
                 LOG.severe("backup or restore failed: " + e);
             }

@@ -65,14 +65,20 @@ final class QueryParameters {
         return false;
     }
 
-    /** The first value of {@code name} (case-sensitive, as AWS matches these), or null. */
-    String first(String name) {
+    /**
+     * The value of {@code name} (case-sensitive, as AWS matches these), or null; a parameter
+     * given several times reads as its values joined with ',', as a repeated header does
+     * ({@link SignedRequest#header}), so that a signature parameter given twice (both covered by
+     * the signature) is never read as one of its values.
+     */
+    String value(String name) {
+        String value = null;
         for (Parameter p : parameters) {
             if (p.name().equals(name)) {
-                return p.value();
+                value = value == null ? p.value() : value + ',' + p.value();
             }
         }
-        return null;
+        return value;
     }
 
     static String decode(String s, int from, int to) {

@@ -38,11 +38,20 @@ import java.util.function.Predicate;
  *
  * <p><b>Signatures in the query string</b> follow the same rules: the same scope, header and
  * token checks, and the same 15 minutes. X-Amz-Expires, when present, is covered by the
- * signature like every query parameter but neither lengthens nor shortens those 15 minutes:
- * outside S3, AWS's front end ignores it (STS does, as kubernetes-sigs/aws-iam-authenticator
- * documents; how DynamoDB treats it is not on record), and botocore's presigner always sends one
- * (3600 seconds by default). The payload is hashed as in the header form: the AWS SDKs' generic
- * presigners (not S3's) hash the body too.
+ * signature like every query parameter, must be a whole number of seconds from 1 to 604,800
+ * (seven days), and ends the request's validity when it runs out first: a presigned request is
+ * taken while both its 15 minutes and its own expiry hold. It never lengthens those 15 minutes:
+ * outside S3, AWS's front end ignores X-Amz-Expires (STS does: aws/aws-sdk-go#2167,
+ * kubernetes-sigs/aws-iam-authenticator#258; how DynamoDB treats it is not on record), and a URL
+ * that outlives its stated expiry is what S3 refuses, so honouring it refuses nothing a client
+ * may count on; botocore's presigner always sends one (3600 seconds by default). Its form is
+ * checked in both modes, its time where the request time is. The payload is hashed as in the
+ * header form: the AWS SDKs' generic presigners (not S3's) hash the body too.
+ *
+ * <p><b>A header or parameter given twice</b> reads as its values joined with ',' (RFC 9110's
+ * rule for a field on several lines), which is also what the canonical request, and so the
+ * signature, covers: two X-Amz-Date headers are one malformed date, two X-Amz-Target headers
+ * (DynamoDbEndpoint reads them so too) no operation, never the first one's.
  *
  * <p><b>Order of checks.</b> DynamoDB reports the first failing check only, so the order is part of
  * its behaviour. This follows the order dynalite recorded against DynamoDB:
@@ -51,9 +60,10 @@ import java.util.function.Predicate;
  * <li>Neither, or a header not starting "AWS4-": MissingAuthenticationToken.</li>
  * <li>Header parameters not key=value, then missing Credential / Signature / SignedHeaders /
  *     date header (all named in one message); for the query form, missing X-Amz-* parameters,
- *     then an algorithm other than AWS4-HMAC-SHA256 (MissingAuthenticationToken).</li>
- * <li>Request time not in ISO-8601 basic format; then more than 15 minutes off the server clock
- *     (verifying mode, or when asked for).</li>
+ *     then an algorithm other than AWS4-HMAC-SHA256 (MissingAuthenticationToken), then a
+ *     malformed X-Amz-Expires.</li>
+ * <li>Request time not in ISO-8601 basic format; then more than 15 minutes off the server clock,
+ *     then past its X-Amz-Expires (verifying mode, or when asked for).</li>
  * <li>Host not among the signed headers.</li>
  * <li>Verifying only: the request time's header, X-Amz-Target or another X-Amz-* header not
  *     among the signed headers (InvalidSignature; placed with the Host rule, where
@@ -132,7 +142,52 @@ public final class SigV4Authenticator {
      *     or UnrecognizedClient, with DynamoDB's message
      */
     public Caller authenticate(SignedRequest request) {
-        String authorization = request.firstHeader("Authorization");
+        Claim claim = readClaim(request);
+        if (credentials == null) {
+            return new Caller(claim.accessKeyId(), claim.region(), false);
+        }
+        QueryParameters query = claim.query();
+        SignatureParts parts = claim.parts();
+        List<String> signedHeaders = claim.signedHeaders();
+        String scopeDate = claim.scopeDate();
+        String region = claim.region();
+        String secret = claim.key().secretAccessKey();
+        String canonicalRequest = CanonicalRequest.build(request, signedHeaders, String.join(";", signedHeaders),
+                query, parts.queryAuthentication());
+        String stringToSign = CanonicalRequest.stringToSign(ALGORITHM, parts.requestTime(),
+                scopeDate + '/' + region + '/' + service + '/' + TERMINATOR, canonicalRequest);
+        byte[] signingKey = signingKeys.signingKey(secret, scopeDate, region, service);
+        String expected = Crypto.hex(Crypto.hmacSha256(signingKey, stringToSign));
+        if (!Crypto.constantTimeEquals(expected, parts.signature())) {
+            throw SigV4Errors.signatureMismatch();
+        }
+        checkSessionToken(claim.key().sessionToken(), parts.securityToken());
+        return new Caller(claim.accessKeyId(), region, true);
+    }
+
+    /**
+     * The checks that {@code request}'s headers and query string decide by themselves, before
+     * any of its body: everything {@link #authenticate} checks but the signature and the session
+     * token that comes after it. A request that fails one of them gets that error whatever its
+     * body, so a front end may refuse it without reading its body (DynamoDbEndpoint's early
+     * replies). Never asks for the payload's hash.
+     *
+     * @throws DynamoDbException the first failing check's error, as {@link #authenticate} throws it
+     */
+    public void checkHeaders(SignedRequest request) {
+        readClaim(request);
+    }
+
+    /**
+     * What a request claims of itself once every check its headers decide has passed.
+     *
+     * @param key the access key, when signatures are verified; else null
+     */
+    private record Claim(QueryParameters query, SignatureParts parts, List<String> signedHeaders, String accessKeyId,
+                         String scopeDate, String region, Credentials.AccessKey key) {}
+
+    private Claim readClaim(SignedRequest request) {
+        String authorization = request.header("Authorization");
         boolean headerAuthentication = authorization != null && !authorization.isEmpty();
         QueryParameters query = QueryParameters.parse(request.rawQuery());
         boolean queryAuthentication = query.contains("X-Amz-Algorithm");
@@ -152,6 +207,10 @@ public final class SigV4Authenticator {
         Instant requestTime = parseRequestTime(parts.requestTime());
         if (checkRequestTime) {
             checkRequestTime(parts.requestTime(), requestTime);
+            if (parts.expiresSeconds() != SignatureParts.NO_EXPIRY
+                    && clock.instant().isAfter(requestTime.plusSeconds(parts.expiresSeconds()))) {
+                throw SigV4Errors.requestExpired();
+            }
         }
 
         List<String> signedHeaders = parseSignedHeaders(parts.signedHeaders());
@@ -170,25 +229,14 @@ public final class SigV4Authenticator {
         String region = scope[2];
         checkScope(scopeDate, region, scope[3], scope[4], parts.requestTime());
 
-        if (credentials == null) {
-            return new Caller(accessKeyId, region, false);
+        Credentials.AccessKey key = null;
+        if (credentials != null) {
+            key = credentials.accessKey(accessKeyId);
+            if (key == null) {
+                throw SigV4Errors.unrecognizedClient();
+            }
         }
-        Credentials.AccessKey key = credentials.accessKey(accessKeyId);
-        if (key == null) {
-            throw SigV4Errors.unrecognizedClient();
-        }
-        String secret = key.secretAccessKey();
-        String canonicalRequest = CanonicalRequest.build(request, signedHeaders, String.join(";", signedHeaders),
-                query, parts.queryAuthentication());
-        String stringToSign = CanonicalRequest.stringToSign(ALGORITHM, parts.requestTime(),
-                scopeDate + '/' + region + '/' + service + '/' + TERMINATOR, canonicalRequest);
-        byte[] signingKey = signingKeys.signingKey(secret, scopeDate, region, service);
-        String expected = Crypto.hex(Crypto.hmacSha256(signingKey, stringToSign));
-        if (!Crypto.constantTimeEquals(expected, parts.signature())) {
-            throw SigV4Errors.signatureMismatch();
-        }
-        checkSessionToken(key.sessionToken(), parts.securityToken());
-        return new Caller(accessKeyId, region, true);
+        return new Claim(query, parts, signedHeaders, accessKeyId, scopeDate, region, key);
     }
 
     /**

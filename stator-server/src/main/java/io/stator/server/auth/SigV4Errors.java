@@ -119,6 +119,36 @@ final class SigV4Errors {
                 "'" + name + "' must be a 'SignedHeader' in the AWS Authorization.");
     }
 
+    /**
+     * X-Amz-Expires that is not a whole number. DynamoDB's own answers about X-Amz-Expires are not
+     * on record (AWS's front end outside S3 is documented to ignore it: aws/aws-sdk-go#2167,
+     * kubernetes-sigs/aws-iam-authenticator#258); these are S3's texts for the same mistakes
+     * (its AuthorizationQueryParametersError, quoted from S3 in bryanjos/aws_auth#31 and kept by
+     * MinIO's S3 error table), under the type DynamoDB gives a malformed signature parameter.
+     */
+    static DynamoDbException expiresNotANumber() {
+        return new DynamoDbException(ErrorType.INCOMPLETE_SIGNATURE, "X-Amz-Expires should be a number");
+    }
+
+    /** X-Amz-Expires of zero or less: S3's text (see {@link #expiresNotANumber}). */
+    static DynamoDbException expiresNotPositive() {
+        return new DynamoDbException(ErrorType.INCOMPLETE_SIGNATURE, "X-Amz-Expires must be non-negative");
+    }
+
+    /** X-Amz-Expires past seven days: S3's text (see {@link #expiresNotANumber}). */
+    static DynamoDbException expiresBeyondAWeek() {
+        return new DynamoDbException(ErrorType.INCOMPLETE_SIGNATURE, "X-Amz-Expires must be less than a week "
+                + "(in seconds); that is, the given X-Amz-Expires must be less than 604800 seconds");
+    }
+
+    /**
+     * A presigned request sent after its X-Amz-Expires ran out: S3's words for it ("Request has
+     * expired", aws/aws-sdk-js#3493), under the type DynamoDB gives an expired signature.
+     */
+    static DynamoDbException requestExpired() {
+        return new DynamoDbException(ErrorType.INVALID_SIGNATURE, "Request has expired");
+    }
+
     /** dynalite index.js, trailing space included. */
     static DynamoDbException unsupportedAlgorithm(String algorithm) {
         return new DynamoDbException(ErrorType.INCOMPLETE_SIGNATURE, "Unsupported AWS 'algorithm': '"

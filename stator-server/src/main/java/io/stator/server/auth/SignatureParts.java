@@ -16,12 +16,18 @@ package io.stator.server.auth;
  *     always covers
  * @param securityToken the X-Amz-Security-Token, or null
  * @param queryAuthentication true when the fields came from the query string
+ * @param expiresSeconds X-Amz-Expires (query string only), or {@link #NO_EXPIRY}
  */
 record SignatureParts(String algorithm, String credential, String signature, String signedHeaders,
-                      String requestTime, String dateHeader, String securityToken, boolean queryAuthentication) {
+                      String requestTime, String dateHeader, String securityToken, boolean queryAuthentication,
+                      int expiresSeconds) {
 
     static final String X_AMZ_DATE = "X-Amz-Date";
     static final String DATE = "Date";
+    /** {@link #expiresSeconds} of a request that names no X-Amz-Expires. */
+    static final int NO_EXPIRY = -1;
+    /** The longest X-Amz-Expires: seven days, as long as a signing key lives. */
+    static final int MAX_EXPIRES_SECONDS = 604_800;
 
     static SignatureParts fromAuthorizationHeader(String authorization, SignedRequest request) {
         String header = authorization.strip();
@@ -63,10 +69,10 @@ record SignatureParts(String algorithm, String credential, String signature, Str
         }
 
         String dateHeader = X_AMZ_DATE;
-        String requestTime = nonEmpty(request.firstHeader(X_AMZ_DATE));
+        String requestTime = nonEmpty(request.header(X_AMZ_DATE));
         if (requestTime == null) {
             dateHeader = DATE;
-            requestTime = nonEmpty(request.firstHeader(DATE));
+            requestTime = nonEmpty(request.header(DATE));
         }
 
         // A present but empty parameter counts as given: DynamoDB lets an empty SignedHeaders
@@ -89,15 +95,15 @@ record SignatureParts(String algorithm, String credential, String signature, Str
             throw SigV4Errors.incompleteAuthorizationHeader(missing.toString(), header);
         }
         return new SignatureParts(algorithm, credential, signature, signedHeaders, requestTime, dateHeader,
-                nonEmpty(request.firstHeader("X-Amz-Security-Token")), false);
+                nonEmpty(request.header("X-Amz-Security-Token")), false, NO_EXPIRY);
     }
 
     static SignatureParts fromQuery(QueryParameters query) {
-        String algorithm = nonEmpty(query.first("X-Amz-Algorithm"));
-        String credential = nonEmpty(query.first("X-Amz-Credential"));
-        String signature = nonEmpty(query.first("X-Amz-Signature"));
-        String signedHeaders = nonEmpty(query.first("X-Amz-SignedHeaders"));
-        String requestTime = nonEmpty(query.first("X-Amz-Date"));
+        String algorithm = nonEmpty(query.value("X-Amz-Algorithm"));
+        String credential = nonEmpty(query.value("X-Amz-Credential"));
+        String signature = nonEmpty(query.value("X-Amz-Signature"));
+        String signedHeaders = nonEmpty(query.value("X-Amz-SignedHeaders"));
+        String requestTime = nonEmpty(query.value("X-Amz-Date"));
         StringBuilder missing = new StringBuilder();
         if (algorithm == null) {
             missing.append(SigV4Errors.queryRequires("X-Amz-Algorithm"));
@@ -122,11 +128,40 @@ record SignatureParts(String algorithm, String credential, String signature, Str
         if (!algorithm.equals(SigV4Authenticator.ALGORITHM)) {
             throw SigV4Errors.missingAuthenticationToken();
         }
-        // X-Amz-Expires, when present, is part of the signed query and otherwise ignored: the
-        // request time must be within 15 minutes of the server clock, as in the header form. See
-        // SigV4Authenticator ("Signatures in the query string").
+        // See SigV4Authenticator ("Signatures in the query string") for what X-Amz-Expires does.
+        int expires = expiresSeconds(query.value("X-Amz-Expires"));
         return new SignatureParts(algorithm, credential, signature, signedHeaders, requestTime, null,
-                nonEmpty(query.first("X-Amz-Security-Token")), true);
+                nonEmpty(query.value("X-Amz-Security-Token")), true, expires);
+    }
+
+    /**
+     * X-Amz-Expires: how many seconds after its request time a presigned request may be sent, 1
+     * to 604,800 (seven days, a signing key's life), or {@link #NO_EXPIRY} when absent. A value
+     * that is not a whole number, or out of that range, is refused with S3's texts (see
+     * {@link SigV4Errors#expiresNotANumber}).
+     */
+    static int expiresSeconds(String value) {
+        if (value == null) {
+            return NO_EXPIRY;
+        }
+        int digits = value.startsWith("-") ? 1 : 0;
+        if (value.length() == digits) {
+            throw SigV4Errors.expiresNotANumber();
+        }
+        for (int i = digits; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                throw SigV4Errors.expiresNotANumber();
+            }
+        }
+        if (digits == 1 || value.chars().allMatch(c -> c == '0')) {
+            throw SigV4Errors.expiresNotPositive();
+        }
+        String significant = value.replaceFirst("^0+", "");
+        if (significant.length() > 7 || Integer.parseInt(significant) > MAX_EXPIRES_SECONDS) {
+            throw SigV4Errors.expiresBeyondAWeek();
+        }
+        return Integer.parseInt(significant);
     }
 
     private static boolean isSeparator(char c, boolean commaToo) {

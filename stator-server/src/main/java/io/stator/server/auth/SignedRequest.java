@@ -51,6 +51,17 @@ public interface SignedRequest {
     }
 
     /**
+     * The header {@code name} as one value: a header sent on several lines reads as its values
+     * joined with ',' (RFC 9110 section 5.3), which is also what a signature covers of it (the
+     * canonical request joins them so), so that a repeated header cannot mean one thing to the
+     * signature and another to the check; null when absent.
+     */
+    default String header(String name) {
+        List<String> values = headerValues(name);
+        return values.isEmpty() ? null : values.size() == 1 ? values.get(0) : String.join(",", values);
+    }
+
+    /**
      * A request over the given values. Header names are matched case-insensitively; entries whose
      * names differ only in case are merged in map iteration order. The body is not copied and is
      * hashed at most once, on first need.

@@ -17,6 +17,18 @@ public record HttpRequestData(String method, String path, String query, Map<Stri
         return values == null || values.isEmpty() ? null : values.get(0);
     }
 
+    /**
+     * The header (name in lower case) as one value: sent on several lines, its values joined with
+     * ',' (RFC 9110 section 5.3), as a SigV4 signature covers it; null when absent. For the
+     * headers that choose what a request does, so that a repeated one is read whole, never as
+     * its first line.
+     */
+    public String field(String lowerCaseName) {
+        List<String> values = headers.get(lowerCaseName);
+        if (values == null || values.isEmpty()) return null;
+        return values.size() == 1 ? values.get(0) : String.join(",", values);
+    }
+
     /** The last value of the header (name in lower case), or null. */
     public String lastHeader(String lowerCaseName) {
         List<String> values = headers.get(lowerCaseName);

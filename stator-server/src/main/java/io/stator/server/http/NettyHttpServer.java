@@ -62,7 +62,8 @@ import java.util.function.Predicate;
  *
  * <p>A connection's pipeline: {@link Connection} (raw bytes in: where the connection stands),
  * TLS if configured, the HTTP codec, {@link Connection#requests()} (where each request's headers
- * and body end), the aggregator, and the dispatch to a worker.
+ * and body end), {@link JudgedBodies} (a request whose reply its headers decide, its body let go
+ * as it comes: {@link EarlyReplies}), the aggregator, and the dispatch to a worker.
  *
  * <p>Why worker threads: a request's work is storage work, which may block (a synced write
  * waits for the disk). On a worker a slow write never stalls other connections, and with
@@ -108,6 +109,17 @@ public final class NettyHttpServer implements AutoCloseable {
     public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
                                         ConnectionLimits limits, Function<HttpRequestData, HttpReply> handler,
                                         Predicate<HttpRequestData> brief) throws Exception {
+        return start(host, port, requestThreads, tls, limits, handler, brief, EarlyReplies.NONE);
+    }
+
+    /**
+     * As {@link #start(String, int, int, SslContext, ConnectionLimits, Function, Predicate)},
+     * answering the requests that {@code early} judges from their headers without holding their
+     * bodies (see {@link JudgedBodies}).
+     */
+    public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
+                                        ConnectionLimits limits, Function<HttpRequestData, HttpReply> handler,
+                                        Predicate<HttpRequestData> brief, EarlyReplies early) throws Exception {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -144,6 +156,7 @@ public final class NettyHttpServer implements AutoCloseable {
                             }
                             pipeline.addLast("codec", new HttpServerCodec(8192, 65536, 8192))
                                     .addLast("requests", connection.requests())
+                                    .addLast("judged", new JudgedBodies(early, MAX_REQUEST_BYTES))
                                     .addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES, true))
                                     .addLast("dispatch", new DispatchHandler(handler, brief, executor));
                         }
@@ -213,6 +226,19 @@ public final class NettyHttpServer implements AutoCloseable {
         return executor;
     }
 
+    /** A request's line and headers as the protocol layer sees them, with {@code body}. */
+    static HttpRequestData requestData(io.netty.handler.codec.http.HttpRequest request, byte[] body) {
+        String uri = request.uri();
+        int q = uri.indexOf('?');
+        String path = q < 0 ? uri : uri.substring(0, q);
+        String query = q < 0 ? "" : uri.substring(q + 1);
+        Map<String, List<String>> headers = new HashMap<>();
+        for (Map.Entry<String, String> h : request.headers()) {
+            headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>(1)).add(h.getValue());
+        }
+        return new HttpRequestData(request.method().name(), path, query, headers, body);
+    }
+
     /** The port actually bound (useful when started on port 0). */
     public int port() {
         return ((InetSocketAddress) channel.localAddress()).getPort();
@@ -269,9 +295,20 @@ public final class NettyHttpServer implements AutoCloseable {
                 refuseUndecodable(ctx, request.decoderResult().cause());
                 return;
             }
-            HttpRequestData data = toData(request);
+            if (request.headers().getAll(HttpHeaderNames.HOST).size() > 1) {
+                // RFC 9112 section 3.2: a request with more than one Host line MUST get a 400.
+                refuse(ctx, HttpResponseStatus.BAD_REQUEST);
+                return;
+            }
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpVersion version = request.protocolVersion();
+            if (request instanceof JudgedBodies.JudgedRequest judged) {
+                // Its reply is known: written in its turn, after those of the requests before it.
+                previous = previous.thenAcceptAsync(done -> send(ctx, toResponse(judged.reply, version), keepAlive,
+                        true), ctx.executor());
+                return;
+            }
+            HttpRequestData data = toData(request);
             if (previous.isDone() && brief.test(data)) {
                 // Served here, on the event loop; the flush waits for the end of the read burst.
                 unflushed |= !send(ctx, serve(data, version), keepAlive, false);
@@ -334,6 +371,11 @@ public final class NettyHttpServer implements AutoCloseable {
             HttpResponseStatus status = cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
                     : cause instanceof TooLongHttpHeaderException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
                     : HttpResponseStatus.BAD_REQUEST;
+            refuse(ctx, status);
+        }
+
+        /** Answers {@code status} with an empty body after the requests before, and closes the connection. */
+        private void refuse(ChannelHandlerContext ctx, HttpResponseStatus status) {
             previous = previous.thenRun(() -> {
                 FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status);
                 response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
@@ -343,18 +385,10 @@ public final class NettyHttpServer implements AutoCloseable {
         }
 
         private static HttpRequestData toData(FullHttpRequest request) {
-            String uri = request.uri();
-            int q = uri.indexOf('?');
-            String path = q < 0 ? uri : uri.substring(0, q);
-            String query = q < 0 ? "" : uri.substring(q + 1);
-            Map<String, List<String>> headers = new HashMap<>();
-            for (Map.Entry<String, String> h : request.headers()) {
-                headers.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>(1)).add(h.getValue());
-            }
             ByteBuf content = request.content();
             byte[] body = new byte[content.readableBytes()];
             content.getBytes(content.readerIndex(), body);
-            return new HttpRequestData(request.method().name(), path, query, headers, body);
+            return requestData(request, body);
         }
 
         private static FullHttpResponse toResponse(HttpReply reply, HttpVersion version) {

@@ -36,8 +36,24 @@ import java.util.regex.Pattern;
  * forward secrecy: DynamoDB's endpoints take TLS 1.2 or 1.3 from clients that support ECDHE or
  * DHE suites ("Infrastructure security in Amazon DynamoDB"). HTTP/1.1 only: no ALPN is
  * offered, so a client that would speak HTTP/2 falls back to HTTP/1.1, as it must.
+ *
+ * <p>No client-initiated renegotiation: a TLS 1.2 client that asks for another handshake on its
+ * connection gets a handshake failure and loses the connection. Each renegotiation makes the
+ * server redo its key exchange, its costliest step, as often as one client likes; no DynamoDB
+ * client needs it (the SDKs never renegotiate, and TLS 1.3 dropped it). The JDK's switch is a
+ * system property read once, when the JVM makes its first server handshake
+ * ({@code jdk.tls.rejectClientInitiatedRenegotiation}, "JSSE Reference Guide"), so it is set here,
+ * before any context is built, unless it was set on the command line.
  */
 public final class TlsContexts {
+
+    private static final String REJECT_RENEGOTIATION = "jdk.tls.rejectClientInitiatedRenegotiation";
+
+    static {
+        if (System.getProperty(REJECT_RENEGOTIATION) == null) {
+            System.setProperty(REJECT_RENEGOTIATION, "true");
+        }
+    }
 
     private static final Pattern PEM = Pattern.compile(
             "-----BEGIN ([A-Z0-9 ]+)-----\\s*(.*?)-----END \\1-----", Pattern.DOTALL);

@@ -40,7 +40,9 @@ import java.util.Map;
  * parses the whole body before it looks at types, so malformed JSON anywhere wins over a type
  * error: the first type error is remembered, the rest of the body is still read, and only then
  * is the type error thrown. Members the shape does not know, and JSON nulls, are ignored, as
- * DynamoDB ignores them.
+ * DynamoDB ignores them; but not a null inside an attribute value (an element of L, SS, NS or BS,
+ * a member of M), which is no attribute value at all and gets DynamoDB's ValidationException
+ * where the value is checked ({@link #readTyped}).
  */
 public final class RequestReader {
 
@@ -263,6 +265,11 @@ public final class RequestReader {
     }
 
     private Object readList(JsonParser p, ListShape shape) throws IOException {
+        return readList(p, shape, false);
+    }
+
+    /** @param keepNulls whether a JSON null element is kept (as null), rather than dropped */
+    private Object readList(JsonParser p, ListShape shape, boolean keepNulls) throws IOException {
         JsonToken t = p.currentToken();
         if (t != JsonToken.START_ARRAY) {
             if (t == JsonToken.START_OBJECT) return mismatch(p, "Start of structure or map found where not expected");
@@ -270,13 +277,19 @@ public final class RequestReader {
         }
         List<Object> list = new ArrayList<>();
         while (p.nextToken() != JsonToken.END_ARRAY) {
+            boolean isNull = p.currentToken() == JsonToken.VALUE_NULL;
             Object v = readValue(p, shape.member(), true);
-            if (v != null) list.add(v);
+            if (v != null || keepNulls && isNull) list.add(v);
         }
         return list;
     }
 
     private Object readMap(JsonParser p, MapShape shape) throws IOException {
+        return readMap(p, shape, false);
+    }
+
+    /** @param keepNulls whether a member whose value is JSON null is kept (as null), rather than dropped */
+    private Object readMap(JsonParser p, MapShape shape, boolean keepNulls) throws IOException {
         JsonToken t = p.currentToken();
         if (t != JsonToken.START_OBJECT) {
             if (t == JsonToken.START_ARRAY) {
@@ -294,8 +307,9 @@ public final class RequestReader {
                     && Utf8.encodedLength(key) > MAX_ATTRIBUTE_NAME_BYTES) {
                 v = new InvalidAttributeValue(attributeNameTooLarge()); // reported where the value is checked
             }
-            // A key given twice counts once, with its last value; a null one makes it absent.
-            if (v != null) map.put(key, v);
+            // A key given twice counts once, with its last value; a null one makes it absent
+            // (or, kept, invalid).
+            if (v != null || keepNulls && p.currentToken() == JsonToken.VALUE_NULL) map.put(key, v);
             else map.remove(key);
         }
         return map;
@@ -447,10 +461,10 @@ public final class RequestReader {
             case S, N -> readString(p, "String");
             case B -> readBlob(p);
             case BOOL, NULL -> readBoolean(p);
-            case SS, NS -> readList(p, STRING_LIST);
-            case BS -> readList(p, BLOB_LIST);
-            case L -> readList(p, ATTRIBUTE_LIST);
-            default -> readMap(p, ATTRIBUTE_MAP);
+            case SS, NS -> readList(p, STRING_LIST, true);
+            case BS -> readList(p, BLOB_LIST, true);
+            case L -> readList(p, ATTRIBUTE_LIST, true);
+            default -> readMap(p, ATTRIBUTE_MAP, true);
         };
         if (raw == null) return null; // a type error, already recorded
         try {
@@ -471,7 +485,7 @@ public final class RequestReader {
                 }
                 default -> {
                     Map<String, Object> members = (Map<String, Object>) raw;
-                    DynamoDbException invalid = firstInvalid(members.values());
+                    DynamoDbException invalid = firstInvalid(members);
                     yield invalid != null ? invalid
                             : new AttributeValue.M((Map<String, AttributeValue>) (Map<String, ?>) members);
                 }
@@ -481,9 +495,20 @@ public final class RequestReader {
         }
     }
 
-    private static DynamoDbException firstInvalid(Iterable<Object> values) {
-        for (Object v : values) {
+    /** The first element's error: an invalid value's, or a JSON null's. */
+    private static DynamoDbException firstInvalid(List<Object> elements) {
+        for (Object v : elements) {
+            if (v == null) return AttributeValues.nullElement();
             if (v instanceof InvalidAttributeValue invalid) return invalid.error();
+        }
+        return null;
+    }
+
+    /** The first member's error: an invalid value's, or a JSON null's, which names the member. */
+    private static DynamoDbException firstInvalid(Map<String, Object> members) {
+        for (Map.Entry<String, Object> member : members.entrySet()) {
+            if (member.getValue() == null) return AttributeValues.nullMember(member.getKey());
+            if (member.getValue() instanceof InvalidAttributeValue invalid) return invalid.error();
         }
         return null;
     }

@@ -79,9 +79,12 @@ public final class Imports implements AutoCloseable {
                 running.add(r.string("ImportArn"));
                 imports.submit(() -> run(r, table));
             } else {
-                // Only a server older than the one commit left an import without its table.
-                ended(r, "FAILED", "InternalError", "The server stopped during the import");
-                imports.save(r.string("ImportId"), r);
+                // Only a server older than the one commit left an import without its table. On the
+                // jobs' thread, as every write at start (a server may start on a full disk).
+                imports.submit(() -> {
+                    ended(r, "FAILED", "InternalError", "The server stopped during the import");
+                    imports.save(r.string("ImportId"), r);
+                });
             }
         }
         for (TableDefinition t : tables().filling()) {
@@ -96,8 +99,10 @@ public final class Imports implements AutoCloseable {
             ended(r, "FAILED", "InternalError", "The server stopped during the import");
             LOG.warning("table " + t.name() + " was being imported without its import's record; the import "
                     + t.importArn() + " FAILED and the table is deleted");
-            tables().fail(t.id(), id, r.encode());
-            imports.track(id, r);
+            imports.submit(() -> {
+                tables().fail(t.id(), id, r.encode());
+                imports.track(id, r);
+            });
         }
     }
 

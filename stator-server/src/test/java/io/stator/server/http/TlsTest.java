@@ -94,6 +94,34 @@ class TlsTest {
         }
     }
 
+    /**
+     * A TLS 1.2 client that asks for a second handshake on its connection (client-initiated
+     * renegotiation: each one makes the server redo its key exchange, at the client's will) is
+     * refused, and its connection ends without serving it; the hostile probe of issue 29 had one
+     * accepted. TLS 1.3 has no renegotiation at all.
+     */
+    @Test
+    void clientInitiatedRenegotiationIsRefused() throws IOException {
+        try (SSLSocket tls12 = handshake(new String[] {"TLSv1.2"}, null)) {
+            tls12.startHandshake(); // a second handshake on an established connection
+            byte[] request = ("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + server.port() + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII);
+            IOException refused = assertThrows(IOException.class, () -> {
+                tls12.getOutputStream().write(request);
+                tls12.getOutputStream().flush();
+                if (tls12.getInputStream().read() < 0) throw new IOException("closed without a reply");
+            });
+            assertTrue(refused.getMessage() != null, refused::toString);
+        }
+        // An ordinary TLS 1.2 connection is served as before.
+        try (SSLSocket tls12 = handshake(new String[] {"TLSv1.2"}, null)) {
+            tls12.getOutputStream().write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + server.port() + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            tls12.getOutputStream().flush();
+            assertEquals('H', tls12.getInputStream().read());
+        }
+    }
+
     private static SSLSocket handshake(String[] protocols, String[] suites) throws IOException {
         SSLSocket socket = (SSLSocket) CERTS.clientContext().getSocketFactory().createSocket();
         try {

@@ -15,11 +15,20 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>One gate per store, made by it: so a snapshot, cursor or batch that holds this gate also
  * tells which store made it.
+ *
+ * <p>The gate can also be paused, while a store opened read-only on a full disk swaps in its
+ * database reopened read-write ({@link ReadOnlyStart}): new calls wait, running ones finish, and
+ * the snapshots and cursors handed out are moved to the new database ({@link #rebind}).
  */
 final class CallGate {
 
     /** Sign bit of {@link #state}: set once {@link #shut} has begun. */
     private static final long CLOSED = Long.MIN_VALUE;
+
+    /** Bit 62 of {@link #state}: set while {@link #pause}d; calls wait for {@link #resume}. */
+    private static final long PAUSED = 1L << 62;
+
+    private static final long FLAGS = CLOSED | PAUSED;
 
     private static final VarHandle STATE;
 
@@ -43,6 +52,8 @@ final class CallGate {
     private volatile long state;
     /** Snapshots and cursors not yet closed, freed by {@link #shut} if their owners forgot. */
     private final Set<Tracked> open = ConcurrentHashMap.newKeySet();
+    /** What calls that find the gate paused wait on. */
+    private final Object resumed = new Object();
 
     CallGate(Path directory) {
         this.directory = directory;
@@ -60,11 +71,76 @@ final class CallGate {
     }
 
     boolean tryEnter() {
-        if (getAndAdd(1L) < 0) {
+        long before;
+        while (((before = getAndAdd(1L)) & FLAGS) != 0) {
             getAndAdd(-1L);
-            return false;
+            if (before < 0) {
+                return false;
+            }
+            awaitResume();
         }
         return true;
+    }
+
+    /** Waits while the gate is paused (and not closed), uninterruptibly: the pause is short. */
+    private void awaitResume() {
+        boolean interrupted = false;
+        synchronized (resumed) {
+            while ((state & FLAGS) == PAUSED) {
+                try {
+                    resumed.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Makes new calls wait and waits for the running ones to finish. The caller is no call in
+     * flight, makes no call until it {@link #resume}s, and pauses and shuts the gate under one
+     * lock, so that neither overlaps the other.
+     */
+    void pause() {
+        long before = (long) STATE.getAndBitwiseOr(this, PAUSED);
+        assert (before & FLAGS) == 0 : "paused while paused or closed";
+        awaitNoCalls(PAUSED);
+    }
+
+    /** Lets the calls waiting since {@link #pause} in. */
+    void resume() {
+        long before = (long) STATE.getAndBitwiseAnd(this, ~PAUSED);
+        assert (before & PAUSED) != 0 : "resumed without a pause";
+        synchronized (resumed) {
+            resumed.notifyAll();
+        }
+    }
+
+    /**
+     * Moves every snapshot and cursor handed out to {@code database}, which holds the same data as
+     * the one they were made on. Only while {@link #pause}d.
+     */
+    void rebind(OpenDatabase database) {
+        for (Tracked resource : open) {
+            if (!resource.closed.get()) {
+                resource.rebind(database);
+            }
+        }
+    }
+
+    /** Waits until no call is in flight: the state is only {@code flags}. */
+    private void awaitNoCalls(long flags) {
+        // Calls in flight are single native calls (a get, a write, one iterator step): short.
+        for (int spins = 0; state != flags; spins++) {
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+        }
     }
 
     void exit() {
@@ -113,14 +189,7 @@ final class CallGate {
                 return false; // closed, or being closed by another thread
             }
         } while (!STATE.compareAndSet(this, current, current | CLOSED));
-        // Calls in flight are single native calls (a get, a write, one iterator step): short.
-        for (int spins = 0; state != CLOSED; spins++) {
-            if (spins < 100) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(50_000);
-            }
-        }
+        awaitNoCalls(CLOSED);
 
         for (Tracked resource : open) {
             resource.freeOnce();

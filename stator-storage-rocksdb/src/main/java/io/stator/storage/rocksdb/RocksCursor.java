@@ -3,8 +3,10 @@ package io.stator.storage.rocksdb;
 import static io.stator.storage.rocksdb.StorageException.failure;
 
 import io.stator.storage.Cursor;
+import io.stator.storage.Keyspace;
 
 import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
@@ -12,10 +14,18 @@ import org.rocksdb.Slice;
 /**
  * A {@link Cursor} over a range of a {@link RocksStorage}: a RocksDB iterator with its read
  * options and the bounds those point at, all freed together.
+ *
+ * <p>When the store swaps in its database reopened read-write ({@link #rebind}), the cursor gets
+ * a new iterator there, on a snapshot of its own (the new database holds the same data, and an
+ * iterator reads the state it was made in), at the row it was on.
  */
 final class RocksCursor extends Tracked implements Cursor {
     private final CallGate gate;
-    private final RocksIterator iterator;
+    private final Keyspace keyspace;
+    private RocksIterator iterator;
+    /** The database and snapshot the cursor pinned when it moved to a reopened database; else null. */
+    private RocksDB pinnedIn;
+    private org.rocksdb.Snapshot pinned;
     private final ReadOptions options;
     private final Slice lower;
     private final Slice upper;
@@ -24,10 +34,13 @@ final class RocksCursor extends Tracked implements Cursor {
     private final boolean reverse;
     private boolean started;
     private boolean valid;
+    /** Why the cursor lost its row when it moved to a reopened database; else null. */
+    private RocksDBException lostPlace;
 
-    RocksCursor(CallGate gate, RocksIterator iterator, ReadOptions options, Slice lower, Slice upper,
-                byte[] from, byte[] to, boolean reverse) {
+    RocksCursor(CallGate gate, Keyspace keyspace, RocksIterator iterator, ReadOptions options, Slice lower,
+                Slice upper, byte[] from, byte[] to, boolean reverse) {
         this.gate = gate;
+        this.keyspace = keyspace;
         this.iterator = iterator;
         this.options = options;
         this.lower = lower;
@@ -65,6 +78,9 @@ final class RocksCursor extends Tracked implements Cursor {
                     iterator.next();
                 }
             } else {
+                if (lostPlace != null) {
+                    throw lostPlace;
+                }
                 return false;
             }
             valid = iterator.isValid();
@@ -112,8 +128,42 @@ final class RocksCursor extends Tracked implements Cursor {
     }
 
     @Override
+    void rebind(OpenDatabase database) {
+        byte[] at = started && valid ? iterator.key() : null;
+        iterator.close();
+        unpin();
+        pinnedIn = database.db();
+        pinned = pinnedIn.getSnapshot();
+        options.setSnapshot(pinned);
+        iterator = pinnedIn.newIterator(database.handle(keyspace), options);
+        if (at != null) {
+            if (reverse) {
+                iterator.seekForPrev(at);
+            } else {
+                iterator.seek(at);
+            }
+            valid = iterator.isValid();
+            if (!valid) {
+                try {
+                    iterator.status();
+                } catch (RocksDBException e) {
+                    lostPlace = e; // for the next call to report: the move cannot fail its caller
+                }
+            }
+        }
+    }
+
+    private void unpin() {
+        if (pinned != null) {
+            pinnedIn.releaseSnapshot(pinned);
+            pinned = null;
+        }
+    }
+
+    @Override
     void free() {
         iterator.close();
+        unpin();
         options.close();
         if (lower != null) {
             lower.close();

@@ -22,7 +22,6 @@ import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.DataBlockIndexType;
 import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
@@ -78,8 +77,8 @@ final class RocksOpening {
         }
         // Everything below is native; on failure it is freed in reverse order of creation.
         Deque<AutoCloseable> owned = new ArrayDeque<>();
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        RocksDB db = null;
+        OpenDatabase database = null;
+        ReadOnlyStart readOnlyStart = null;
         try {
             // One budget for the blocks read and the memtables written: the memtables are charged
             // to the block cache (dummy entries of their size), so together they stay within it,
@@ -148,30 +147,28 @@ final class RocksOpening {
                 descriptors.add(new ColumnFamilyDescriptor(name, Arrays.equals(name, itemsName) ? itemsOptions
                         : Arrays.equals(name, countersName) ? counterOptions : smallOptions));
             }
+            OpenDatabase.Opener opener = new OpenDatabase.Opener(path, dbOptions, descriptors);
             try {
-                db = RocksDB.open(dbOptions, path, descriptors, handles);
+                database = opener.readWrite();
             } catch (RocksDBException e) {
-                throw openFailure(dir, e);
-            }
-
-            ColumnFamilyHandle[] byKeyspace = new ColumnFamilyHandle[Keyspace.values().length];
-            for (Keyspace keyspace : Keyspace.values()) {
-                byte[] name = keyspace.storedName().getBytes(StandardCharsets.UTF_8);
-                for (int i = 0; i < descriptors.size(); i++) {
-                    if (Arrays.equals(descriptors.get(i).getName(), name)) {
-                        byKeyspace[keyspace.ordinal()] = handles.get(i);
-                    }
+                // A full disk: opening for writes writes (ReadOnlyStart). Open for reads only.
+                if (inMemory || !WriteFaults.isOutOfSpace(e.getStatus())) {
+                    throw openFailure(dir, e);
                 }
+                ReadOnlyStart.Opened readOnly = ReadOnlyStart.open(dir, opener, e, faultLog);
+                database = readOnly.database();
+                readOnlyStart = readOnly.start();
+                faults.startedReadOnly(e, readOnlyStart.neededBytes());
             }
             List<AutoCloseable> closeOrder = new ArrayList<>(owned); // newest first
-            return new RocksStorage(dir, inMemory, fsync && !inMemory, db, byKeyspace, List.copyOf(handles),
+            return new RocksStorage(dir, inMemory, fsync && !inMemory, database, opener, readOnlyStart,
                     closeOrder, writeOptions, readOptions, sstFiles, faults);
         } catch (RuntimeException | Error e) {
-            for (ColumnFamilyHandle handle : handles) {
-                handle.close();
+            if (database != null) {
+                database.closeQuietly(e);
             }
-            if (db != null) {
-                db.close();
+            if (readOnlyStart != null) {
+                readOnlyStart.unlock();
             }
             for (AutoCloseable resource : owned) {
                 closeQuietly(resource, e);

@@ -79,6 +79,13 @@ import org.rocksdb.WriteOptions;
  * {@code faultLog}. Nothing of this costs the write path anything while writes succeed: see
  * {@code WriteFaults}.
  *
+ * <p><b>A full disk at start.</b> Opening for writes writes (recovery flushes the log's contents
+ * and starts a new log), so on a full disk the store opens its database read-only instead: every
+ * acknowledged write can be read, every write is refused as during a fault, and once there is
+ * room the store reopens the database read-write and swaps it in, without a restart: see
+ * {@code ReadOnlyStart}. That is why the database and its handles are a field that changes
+ * ({@link #database}), read by every call inside the gate.
+ *
  * <p>Other RocksDB errors become {@link StorageException}s that carry RocksDB's status message.
  *
  * <p>This class is the {@link Storage} itself. Around it, in this package: {@code RocksOpening}
@@ -101,11 +108,18 @@ public final class RocksStorage implements Storage {
     private final Path directory;
     private final boolean inMemory;
     private final boolean fsync;
-    private final RocksDB db;
-    /** Handles of the keyspaces, by {@link Keyspace#ordinal()}. */
-    private final ColumnFamilyHandle[] keyspaceHandles;
-    /** Every open column family handle, including unknown ones found on disk. */
-    private final List<ColumnFamilyHandle> allHandles;
+    /**
+     * The database and its column family handles. It changes once at most, from read-only to
+     * read-write (a full disk at start), while the gate is paused: read it only inside the gate,
+     * whose atomic state orders the read after that change.
+     */
+    private volatile OpenDatabase database;
+    /** Opens the database again, read-write (a full disk at start). */
+    private final OpenDatabase.Opener opener;
+    /** While the database is read-only (a full disk at start): what reopens it; else null. */
+    private final ReadOnlyStart readOnlyStart;
+    /** Held while reopening and while closing, so that the two never overlap. */
+    private final Object reopening = new Object();
     /** Options, filters, cache and env: closed after the database, in this order. */
     private final List<AutoCloseable> nativeOptions;
     /** Shared by every commit: read-only once built, so safe across threads. */
@@ -120,22 +134,25 @@ public final class RocksStorage implements Storage {
     private final WriteFaults faults;
 
     /** Made by {@link RocksOpening}, which opened the database and owns nothing once this exists. */
-    RocksStorage(Path directory, boolean inMemory, boolean fsync, RocksDB db,
-                 ColumnFamilyHandle[] keyspaceHandles, List<ColumnFamilyHandle> allHandles,
+    RocksStorage(Path directory, boolean inMemory, boolean fsync, OpenDatabase database,
+                 OpenDatabase.Opener opener, ReadOnlyStart readOnlyStart,
                  List<AutoCloseable> nativeOptions, WriteOptions writeOptions, ReadOptions readOptions,
                  SstFileManager sstFiles, WriteFaults faults) {
         this.directory = directory;
         this.inMemory = inMemory;
         this.fsync = fsync;
-        this.db = db;
-        this.keyspaceHandles = keyspaceHandles;
-        this.allHandles = allHandles;
+        this.database = database;
+        this.opener = opener;
+        this.readOnlyStart = readOnlyStart;
         this.nativeOptions = nativeOptions;
         this.writeOptions = writeOptions;
         this.readOptions = readOptions;
         this.gate = new CallGate(directory);
         this.sstFiles = sstFiles;
         this.faults = faults;
+        if (readOnlyStart != null) {
+            readOnlyStart.watch(this::reopenReadWrite);
+        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -220,11 +237,12 @@ public final class RocksStorage implements Storage {
 
     @Override
     public byte[] get(Keyspace keyspace, byte[] key) {
-        ColumnFamilyHandle handle = handle(keyspace);
+        Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(key, "key");
         gate.enter();
         try {
-            return db.get(handle, readOptions, key);
+            OpenDatabase d = database;
+            return d.db().get(d.handle(keyspace), readOptions, key);
         } catch (RocksDBException e) {
             throw failure("get", e);
         } finally {
@@ -234,11 +252,12 @@ public final class RocksStorage implements Storage {
 
     @Override
     public byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key) {
-        ColumnFamilyHandle handle = handle(keyspace);
+        Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(key, "key");
         gate.enter();
         try {
-            return db.get(handle, snapshot == null ? readOptions : snapshot(snapshot).readOptions, key);
+            OpenDatabase d = database;
+            return d.db().get(d.handle(keyspace), snapshot == null ? readOptions : snapshot(snapshot).readOptions, key);
         } catch (RocksDBException e) {
             throw failure("get", e);
         } finally {
@@ -256,9 +275,9 @@ public final class RocksStorage implements Storage {
         try {
             // No lock here: RocksDB groups concurrent writers into one WAL write (and, with
             // fsync, one fsync). See the class comment.
-            db.write(writeOptions, rocksBatch.batch);
+            database.db().write(writeOptions, rocksBatch.batch);
         } catch (RocksDBException e) {
-            throw faults.writeFailed("commit", e);
+            throw writeFailed("commit", e);
         } finally {
             gate.exit();
         }
@@ -268,6 +287,7 @@ public final class RocksStorage implements Storage {
     public Snapshot snapshot() {
         gate.enter();
         try {
+            RocksDB db = database.db();
             RocksSnapshot snapshot = new RocksSnapshot(gate, db, db.getSnapshot());
             gate.track(snapshot);
             return snapshot;
@@ -279,7 +299,7 @@ public final class RocksStorage implements Storage {
     @Override
     public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive,
                         boolean reverse) {
-        ColumnFamilyHandle handle = handle(keyspace);
+        Objects.requireNonNull(keyspace, "keyspace");
         gate.enter();
         ReadOptions options = null;
         Slice lower = null;
@@ -300,8 +320,9 @@ public final class RocksStorage implements Storage {
                 upper = new Slice(toExclusive);
                 options.setIterateUpperBound(upper);
             }
-            RocksIterator iterator = db.newIterator(handle, options);
-            RocksCursor cursor = new RocksCursor(gate, iterator, options, lower, upper,
+            OpenDatabase d = database;
+            RocksIterator iterator = d.db().newIterator(d.handle(keyspace), options);
+            RocksCursor cursor = new RocksCursor(gate, keyspace, iterator, options, lower, upper,
                     fromInclusive == null ? null : fromInclusive.clone(),
                     toExclusive == null ? null : toExclusive.clone(), reverse);
             gate.track(cursor);
@@ -331,27 +352,29 @@ public final class RocksStorage implements Storage {
      */
     @Override
     public void deleteRange(Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive) {
-        ColumnFamilyHandle handle = handle(keyspace);
+        Objects.requireNonNull(keyspace, "keyspace");
         gate.enter();
         try {
+            OpenDatabase d = database;
+            ColumnFamilyHandle handle = d.handle(keyspace);
             byte[] begin = fromInclusive == null ? EMPTY : fromInclusive;
-            byte[] end = toExclusive != null ? toExclusive : justAfterLastKey(handle);
+            byte[] end = toExclusive != null ? toExclusive : justAfterLastKey(d.db(), handle);
             if (end == null || Arrays.compareUnsigned(begin, end) >= 0) {
                 return; // empty range (RocksDB would reject end < begin)
             }
             try (org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
                 batch.deleteRange(handle, begin, end);
-                db.write(writeOptions, batch);
+                d.db().write(writeOptions, batch);
             }
         } catch (RocksDBException e) {
-            throw faults.writeFailed("deleteRange", e);
+            throw writeFailed("deleteRange", e);
         } finally {
             gate.exit();
         }
     }
 
     /** The smallest key greater than every key in the family, or null when it is empty. */
-    private byte[] justAfterLastKey(ColumnFamilyHandle handle) throws RocksDBException {
+    private byte[] justAfterLastKey(RocksDB db, ColumnFamilyHandle handle) throws RocksDBException {
         try (RocksIterator iterator = db.newIterator(handle, readOptions)) {
             iterator.seekToLast();
             if (!iterator.isValid()) {
@@ -368,7 +391,7 @@ public final class RocksStorage implements Storage {
         if (gate.isClosed()) {
             throw gate.closedException();
         }
-        return new RocksWriteBatch(gate, keyspaceHandles);
+        return new RocksWriteBatch(gate, this);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -383,9 +406,10 @@ public final class RocksStorage implements Storage {
     public void flush() {
         gate.enter();
         try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
-            db.flush(options, allHandles);
+            OpenDatabase d = database;
+            d.db().flush(options, d.all());
         } catch (RocksDBException e) {
-            throw faults.writeFailed("flush", e);
+            throw writeFailed("flush", e);
         } finally {
             gate.exit();
         }
@@ -436,32 +460,42 @@ public final class RocksStorage implements Storage {
      */
     @Override
     public void close() {
+        if (readOnlyStart != null) {
+            readOnlyStart.stop();
+        }
+        synchronized (reopening) {
+            closeDatabase();
+        }
+    }
+
+    private void closeDatabase() {
         if (!gate.shut()) {
             return; // closed, or being closed by another thread
         }
 
+        OpenDatabase db = database;
         boolean faulty = faults.refusingWrites();
         faults.closing();
         StorageException failure = null;
         if (!inMemory && !fsync && !faulty) {
             // A clean shutdown should not depend on the page cache: make the WAL durable now.
             try {
-                db.syncWal();
+                db.db().syncWal();
             } catch (RocksDBException e) {
                 failure = failure("sync of the WAL at close", e);
             }
         }
-        for (ColumnFamilyHandle handle : allHandles) {
-            handle.close();
-        }
         try {
-            db.closeE();
+            db.close();
         } catch (RocksDBException e) {
             // During a fault RocksDB cannot flush the WAL writer's buffer either ("Seen error.
             // Skip writing buffer"): it holds only the write that failed, never acknowledged.
             if (failure == null && !faulty) {
                 failure = failure("close", e);
             }
+        }
+        if (readOnlyStart != null) {
+            readOnlyStart.unlock();
         }
         for (AutoCloseable resource : nativeOptions) {
             RocksOpening.closeQuietly(resource, null);
@@ -479,13 +513,56 @@ public final class RocksStorage implements Storage {
     // ------------------------------------------------------------------------------------------
     // Internals
 
-    private ColumnFamilyHandle handle(Keyspace keyspace) {
-        return handle(keyspaceHandles, keyspace);
+    /** The handle of a keyspace, for this store's batches: only inside the gate. */
+    ColumnFamilyHandle handle(Keyspace keyspace) {
+        return database.handle(keyspace);
     }
 
-    /** The handle of a keyspace in a store's {@code keyspaceHandles}; shared with its batches. */
-    static ColumnFamilyHandle handle(ColumnFamilyHandle[] keyspaceHandles, Keyspace keyspace) {
-        return keyspaceHandles[Objects.requireNonNull(keyspace, "keyspace").ordinal()];
+    /**
+     * What a write RocksDB failed throws: a storage fault, out of space, while the database is
+     * read-only (it refuses every write); else as {@link WriteFaults} classifies it. Only inside
+     * the gate.
+     */
+    private RuntimeException writeFailed(String what, RocksDBException e) {
+        return database.readOnly() ? faults.refusedReadOnly(what) : faults.writeFailed(what, e);
+    }
+
+    /**
+     * Reopens the database read-write and swaps it in for the read-only one (a full disk at
+     * start; called by {@link ReadOnlyStart}'s thread once there is room). Calls wait at the gate
+     * meanwhile, and the snapshots and cursors handed out move to the new database, which holds
+     * the same data. If the open fails, the store stays read-only.
+     *
+     * @throws RocksDBException if the database cannot be opened read-write (yet)
+     */
+    private void reopenReadWrite() throws RocksDBException {
+        synchronized (reopening) {
+            if (gate.isClosed() || readOnlyStart.stopped()) {
+                return;
+            }
+            OpenDatabase readOnly = database;
+            readOnlyStart.unlock(); // RocksDB takes its own lock
+            gate.pause();
+            try {
+                OpenDatabase readWrite;
+                try {
+                    readWrite = opener.readWrite();
+                } catch (RocksDBException | RuntimeException e) {
+                    readOnlyStart.lock();
+                    throw e;
+                }
+                gate.rebind(readWrite);
+                database = readWrite;
+                try {
+                    readOnly.close();
+                } catch (RocksDBException e) {
+                    // Nothing of it is needed any more: every read now goes to the new database.
+                }
+                faults.reopened();
+            } finally {
+                gate.resume();
+            }
+        }
     }
 
     private RocksSnapshot snapshot(Snapshot snapshot) {

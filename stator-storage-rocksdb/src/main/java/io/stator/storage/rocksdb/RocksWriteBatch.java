@@ -8,7 +8,6 @@ import io.stator.storage.WriteBatch;
 
 import java.util.Objects;
 
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 
 /**
@@ -19,26 +18,26 @@ import org.rocksdb.RocksDBException;
 final class RocksWriteBatch implements WriteBatch {
     /** The gate of the store that made it, which also tells which store that is. */
     final CallGate gate;
-    /** The store's handles of the keyspaces, by {@link Keyspace#ordinal()}. */
-    private final ColumnFamilyHandle[] keyspaceHandles;
+    /** The store, whose column family handles change when it reopens (read inside the gate). */
+    private final RocksStorage store;
     final org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch();
     int size;
     boolean closed;
 
-    RocksWriteBatch(CallGate gate, ColumnFamilyHandle[] keyspaceHandles) {
+    RocksWriteBatch(CallGate gate, RocksStorage store) {
         this.gate = gate;
-        this.keyspaceHandles = keyspaceHandles;
+        this.store = store;
     }
 
     @Override
     public void put(Keyspace keyspace, byte[] key, byte[] value) {
-        ColumnFamilyHandle handle = RocksStorage.handle(keyspaceHandles, keyspace);
+        Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         checkOpen();
         gate.enter(); // the batch reads the column family handle, which close() frees
         try {
-            batch.put(handle, key, value);
+            batch.put(store.handle(keyspace), key, value);
             size++;
         } catch (RocksDBException e) {
             throw failure("batch put", e);
@@ -49,12 +48,12 @@ final class RocksWriteBatch implements WriteBatch {
 
     @Override
     public void delete(Keyspace keyspace, byte[] key) {
-        ColumnFamilyHandle handle = RocksStorage.handle(keyspaceHandles, keyspace);
+        Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(key, "key");
         checkOpen();
         gate.enter();
         try {
-            batch.delete(handle, key);
+            batch.delete(store.handle(keyspace), key);
             size++;
         } catch (RocksDBException e) {
             throw failure("batch delete", e);
@@ -69,12 +68,12 @@ final class RocksWriteBatch implements WriteBatch {
 
     @Override
     public void addToCounter(Keyspace keyspace, byte[] key, long delta) {
-        ColumnFamilyHandle handle = RocksStorage.handle(keyspaceHandles, keyspace);
+        Objects.requireNonNull(keyspace, "keyspace");
         Objects.requireNonNull(key, "key");
         checkOpen();
         gate.enter();
         try {
-            batch.merge(handle, key, Counters.encode(delta));
+            batch.merge(store.handle(keyspace), key, Counters.encode(delta));
             size++;
         } catch (RocksDBException e) {
             throw failure("batch counter add", e);

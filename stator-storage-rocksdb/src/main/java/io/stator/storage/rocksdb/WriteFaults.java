@@ -124,6 +124,34 @@ final class WriteFaults extends AbstractEventListener {
                 "RocksDB " + what + " failed: " + describe(e), e);
     }
 
+    /**
+     * The store opened its database read-only, its disk full at start ({@link ReadOnlyStart}): a
+     * fault like any other, reported now, ended by {@link #reopened}.
+     *
+     * @param cause       why the read-write open failed
+     * @param neededBytes the free space the store waits for before reopening read-write
+     */
+    void startedReadOnly(RocksDBException cause, long neededBytes) {
+        current.set(new Fault(System.nanoTime()));
+        log.accept("stator: storage fault in " + directory + ": cannot open it for writes: " + line(cause.getStatus())
+                + ". Opened for reads only: writes are refused, reads go on. They resume by themselves, with every "
+                + "acknowledged write kept, once at least " + megabytes(neededBytes) + " are free on its disk (" + free()
+                + "; checked every " + ReadOnlyStart.POLL_SECONDS + " s).");
+    }
+
+    /** What a write to the database opened read-only throws: a fault, out of space. */
+    StorageFaultException refusedReadOnly(String what) {
+        return new StorageFaultException(Kind.OUT_OF_SPACE, "RocksDB " + what + " refused: " + directory
+                + " was opened for reads only, its disk full at start", null);
+    }
+
+    /** The database opened read-only has been reopened read-write: writes are taken again. */
+    void reopened() {
+        Fault fault = current.getAndSet(null);
+        long seconds = fault == null ? 0 : TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - fault.sinceNanos());
+        log.accept("stator: storage reopened for writes after " + seconds + " s: writes resumed");
+    }
+
     /** Whether the write failed with the error RocksDB has just recovered from. */
     private boolean isStale(Status status) {
         Recovery recovery = lastRecovery;

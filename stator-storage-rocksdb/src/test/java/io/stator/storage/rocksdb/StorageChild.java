@@ -1,17 +1,20 @@
 package io.stator.storage.rocksdb;
 
 import io.stator.storage.Keyspace;
+import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Random;
 
 /**
  * A separate JVM for the tests that need another process: {@code write <dir> <first>} commits
  * batches forever and prints {@code ack <n>;} after each commit returns (the kill -9 test);
  * {@code hold <dir>} opens the store, prints {@code ready;} and keeps it open until its stdin
- * closes (the lock test). Every line is flushed at once: a printed ack is an acknowledged write.
+ * closes (the lock test); {@code fill <dir>} writes until the disk is full, prints {@code full;}
+ * and waits to be killed (the start on a full disk). Every line is flushed at once: a printed ack is an acknowledged write.
  */
 public final class StorageChild {
 
@@ -28,6 +31,7 @@ public final class StorageChild {
         switch (mode) {
             case "write" -> write(dir, Long.parseLong(args[2]), out);
             case "hold" -> hold(dir, out);
+            case "fill" -> fill(dir, out);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
     }
@@ -48,6 +52,40 @@ public final class StorageChild {
                 out.flush();
             }
         }
+    }
+
+    /**
+     * Commits incompressible values until the disk is full: prints {@code ack <n>;} after each
+     * commit, {@code full;} once one is refused, then keeps the store open until killed.
+     */
+    private static void fill(Path dir, PrintStream out) throws Exception {
+        try (RocksStorage storage = RocksStorage.open(dir)) {
+            out.println("ready;");
+            out.flush();
+            for (long i = 0; ; i++) {
+                try (WriteBatch batch = storage.newBatch()) {
+                    batch.put(Keyspace.ITEMS, itemKey(i, 'a'), largeValue(i));
+                    batch.put(Keyspace.CATALOG, catalogKey(i), value(i));
+                    storage.commit(batch);
+                } catch (StorageFaultException e) {
+                    out.println("full;");
+                    out.flush();
+                    break;
+                }
+                out.println("ack " + i + ";");
+                out.flush();
+            }
+            while (System.in.read() >= 0) {
+                // wait to be killed
+            }
+        }
+    }
+
+    /** 64 KB that compression cannot shrink, the same for the same {@code i}. */
+    static byte[] largeValue(long i) {
+        byte[] value = new byte[64 << 10];
+        new Random(i).nextBytes(value);
+        return value;
     }
 
     private static void hold(Path dir, PrintStream out) throws Exception {
