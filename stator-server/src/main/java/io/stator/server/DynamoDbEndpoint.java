@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.engine.write.CancellationReason;
@@ -15,6 +14,7 @@ import io.stator.server.access.AccessControl;
 import io.stator.server.access.Authorizer;
 import io.stator.server.api.Actions;
 import io.stator.server.auth.Caller;
+import io.stator.server.http.BodyChunks;
 import io.stator.server.http.ContentCodings;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
@@ -33,6 +33,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
@@ -77,7 +78,7 @@ public final class DynamoDbEndpoint {
     private static final String X_AMZ_JSON_1_1 = "application/x-amz-json-1.1";
     private static final String X_AMZ_JSON_1_0 = "application/x-amz-json-1.0";
     private static final byte[] UNKNOWN_OPERATION_404 = "<UnknownOperationException/>\n".getBytes(StandardCharsets.US_ASCII);
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = ResponseBody.JSON;
     private static final char[] REQUEST_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
 
     /**
@@ -88,6 +89,14 @@ public final class DynamoDbEndpoint {
     private static final Set<String> BRIEF_READS = Set.of(TARGET_PREFIX + "GetItem");
     private static final Set<String> BRIEF_WRITES =
             Set.of(TARGET_PREFIX + "PutItem", TARGET_PREFIX + "UpdateItem", TARGET_PREFIX + "DeleteItem");
+    /**
+     * Reads of many items, whose work (a page of 1 MB read and filtered, up to 16 MB of items)
+     * may take long. Writes are not among them: a synced write waits for the disk, not a core,
+     * and many of them waiting together share one flush.
+     */
+    private static final Set<String> LENGTHY = Set.of(TARGET_PREFIX + "Query", TARGET_PREFIX + "Scan",
+            TARGET_PREFIX + "BatchGetItem", TARGET_PREFIX + "TransactGetItems", TARGET_PREFIX + "ExecuteStatement",
+            TARGET_PREFIX + "BatchExecuteStatement", STREAMS_TARGET_PREFIX + "GetRecords");
 
     private final ServiceModel model = ServiceModel.get();
     private final ServiceModel streamsModel = ServiceModel.streams();
@@ -98,6 +107,14 @@ public final class DynamoDbEndpoint {
     private final RequestMetrics requestMetrics;
     private final MetricsEndpoint scrapedHere;
     private final AtomicBoolean metricsFaultReported = new AtomicBoolean();
+    private final RequestMemory memory;
+
+    /**
+     * How long a request may wait for memory ({@link RequestMemory}) before it is answered
+     * InternalServerError, which clients retry: far longer than the queue of a loaded server
+     * takes to move, shorter than the SDKs' socket timeouts (30 s and more).
+     */
+    static final long MAX_ADMISSION_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, String region) {
         this(actions, authenticator, null, region);
@@ -115,6 +132,13 @@ public final class DynamoDbEndpoint {
      */
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
                             RequestMetrics requestMetrics, MetricsEndpoint scrapedHere) {
+        this(actions, authenticator, accessControl, region, requestMetrics, scrapedHere, null);
+    }
+
+    /** @param memory what requests may hold at once, and their admission; null to admit everything at once */
+    public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
+                            RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory) {
+        this.memory = memory;
         this.actions = actions;
         this.authenticator = authenticator;
         this.accessControl = accessControl;
@@ -136,25 +160,86 @@ public final class DynamoDbEndpoint {
         };
     }
 
+    /**
+     * Serves a request on a worker thread: one whose working set may be large waits for memory
+     * first ({@link RequestMemory}, {@link RequestFootprints}).
+     */
     public HttpReply handle(HttpRequestData request) {
+        return handle(request, true);
+    }
+
+    /**
+     * The requests whose work may be long (NettyHttpServer's lengthy ones): reads of many
+     * items, which hold few workers at once so that they cannot keep the others waiting.
+     */
+    public static Predicate<HttpRequestData> lengthyRequests() {
+        return request -> {
+            String target = request.header("x-amz-target");
+            return target != null && LENGTHY.contains(target);
+        };
+    }
+
+    /**
+     * Serves a brief request on an event loop, which must never wait: it is not admitted (the
+     * server sends brief requests to the workers while others wait for memory, see
+     * {@link #hasRoomForBrief}), and only a large reply is counted, until it is sent.
+     */
+    public HttpReply handleBrief(HttpRequestData request) {
+        return handle(request, false);
+    }
+
+    /** Whether brief requests may be served without admission now: nothing waits for memory. */
+    public boolean hasRoomForBrief() {
+        return memory == null || memory.hasRoom();
+    }
+
+    private HttpReply handle(HttpRequestData request, boolean mayWait) {
         if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
-        HttpReply reply = compressed(respond(request), request);
+        Dispatch dispatch = new Dispatch();
+        HttpReply reply;
+        try {
+            reply = compressed(respond(request, dispatch, mayWait), request);
+        } catch (VirtualMachineError e) {
+            release(dispatch);
+            throw e;
+        }
         reply.header("x-amzn-RequestId", requestId());
-        reply.header("x-amz-crc32", Long.toString(crc32(reply.body())));
+        reply.header("x-amz-crc32", Long.toString(crc32(reply)));
         String origin = request.header("origin");
         if (origin != null) {
             reply.header("Access-Control-Allow-Origin", "*");
             reply.header("Access-Control-Expose-Headers", "x-amzn-RequestId,x-amz-crc32");
         }
+        holdUntilSent(reply, dispatch);
         return reply;
+    }
+
+    /**
+     * Trades what the request was admitted with for its reply's size, held until the reply has
+     * been sent. A reply that was not admitted (a brief request's) is counted only when large:
+     * counting every small one would cost the hot path a compare-and-set and a listener each.
+     */
+    private void holdUntilSent(HttpReply reply, Dispatch dispatch) {
+        long admitted = dispatch.admitted;
+        int replyBytes = reply.bodyLength();
+        if (memory == null || admitted == 0 && replyBytes < RequestFootprints.ADMITTED_FROM) return;
+        if (admitted >= replyBytes) memory.release(admitted - replyBytes);
+        else memory.charge(replyBytes - admitted);
+        dispatch.admitted = 0;
+        reply.whenSent(() -> memory.release(replyBytes));
+    }
+
+    private void release(Dispatch dispatch) {
+        if (dispatch.admitted > 0) memory.release(dispatch.admitted);
+        dispatch.admitted = 0;
     }
 
     /** The reply compressed as the client allows, when it is large enough (see {@link ContentCodings}). */
     private static HttpReply compressed(HttpReply reply, HttpRequestData request) {
-        if (reply.status() != 200 || reply.body().length <= ContentCodings.RESPONSE_THRESHOLD) return reply;
+        if (reply.status() != 200 || reply.bodyLength() <= ContentCodings.RESPONSE_THRESHOLD) return reply;
         String coding = ContentCodings.negotiate(request.lastHeader("accept-encoding"));
         if (coding == null) return reply;
-        HttpReply compressed = new HttpReply(reply.status(), ContentCodings.encode(coding, reply.body()));
+        HttpReply compressed = new HttpReply(reply.status(), ContentCodings.encode(coding, reply));
         for (String[] h : reply.headers()) compressed.header(h[0], h[1]);
         return compressed.header("Content-Encoding", coding);
     }
@@ -169,7 +254,7 @@ public final class DynamoDbEndpoint {
         return ("healthy: " + host.strip() + " ").getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private HttpReply respond(HttpRequestData request) {
+    private HttpReply respond(HttpRequestData request, Dispatch dispatch, boolean mayWait) {
         String method = request.method();
         if (request.header("origin") != null && method.equals("OPTIONS")) {
             HttpReply reply = new HttpReply(200, new byte[0]);
@@ -199,18 +284,24 @@ public final class DynamoDbEndpoint {
             return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
         }
         long started = System.nanoTime();
-        Dispatch dispatch = new Dispatch();
-        byte[] body;
+        BodyChunks body;
         try {
-            body = execute(request, requestBody, dispatch);
+            body = execute(request, requestBody, dispatch, mayWait);
         } catch (DynamoDbException e) {
+            release(dispatch);
             failed(dispatch, e);
             return error(e, replyType);
         } catch (StorageFaultException e) {
+            release(dispatch);
             failed(dispatch, e);
             // Logged once by the storage, with its cause; not once per request.
             return error(storageFault(e), replyType);
+        } catch (VirtualMachineError e) {
+            // Out of memory (or stack): the server cannot answer for its state, and answers
+            // nothing (NettyHttpServer closes the connection; bin/stator's JVM exits on it).
+            throw e;
         } catch (RuntimeException | Error e) {
+            release(dispatch);
             failed(dispatch, e);
             System.err.println("stator: internal error handling " + request.header("x-amz-target") + ": " + e);
             e.printStackTrace(System.err);
@@ -231,11 +322,15 @@ public final class DynamoDbEndpoint {
         return new HttpReply(200, body).header("Content-Type", replyType);
     }
 
-    /** What is known of a request as it goes: its operation, then its input, then its response. */
+    /**
+     * What is known of a request as it goes: its operation, then its input, then its response;
+     * and the memory it was admitted with, until its reply holds it.
+     */
     private static final class Dispatch {
         String operation;
         ModelStructure input;
         ResponseBody response;
+        long admitted;
     }
 
     private void failed(Dispatch dispatch, Throwable e) {
@@ -280,8 +375,12 @@ public final class DynamoDbEndpoint {
         });
     }
 
-    /** @param body the request's body, decoded (the signature covers it as sent) */
-    private byte[] execute(HttpRequestData request, byte[] body, Dispatch dispatch) throws DynamoDbException {
+    /**
+     * @param body    the request's body, decoded (the signature covers it as sent)
+     * @param mayWait whether the request may wait for memory (on a worker), or is never admitted (brief)
+     */
+    private BodyChunks execute(HttpRequestData request, byte[] body, Dispatch dispatch, boolean mayWait)
+            throws DynamoDbException {
         boolean hasBody = body.length > 0;
         String target = request.header("x-amz-target");
         ServiceModel.Operation operation = null;
@@ -304,6 +403,7 @@ public final class DynamoDbEndpoint {
             throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
         }
         Constraints.check(input, operation.input());
+        if (mayWait && memory != null) admit(operation.name(), input, body.length, dispatch);
         ResponseBody response = new ResponseBody();
         dispatch.response = response;
         try {
@@ -313,6 +413,25 @@ public final class DynamoDbEndpoint {
             throw new UncheckedIOException(e);
         }
         return response.finish();
+    }
+
+    /**
+     * Waits until the memory the request may need is free ({@link RequestFootprints}); a request
+     * that waited {@link #MAX_ADMISSION_WAIT_NANOS} in vain is answered InternalServerError,
+     * having done nothing.
+     */
+    private void admit(String operation, ModelStructure input, int bodyBytes, Dispatch dispatch) {
+        long footprint = RequestFootprints.estimate(operation, input, bodyBytes);
+        if (footprint == 0) return;
+        boolean admitted;
+        try {
+            admitted = memory.admit(footprint, MAX_ADMISSION_WAIT_NANOS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            admitted = false;
+        }
+        if (!admitted) throw DynamoDbException.internal(INTERNAL_SERVER_ERROR + ": the server is busy, please try again later");
+        dispatch.admitted = footprint;
     }
 
     private static void checkWellFormed(byte[] body) {
@@ -329,7 +448,7 @@ public final class DynamoDbEndpoint {
     }
 
     private static HttpReply error(DynamoDbException e, String contentType) {
-        ByteArrayBuilder buffer = new ByteArrayBuilder(128);
+        BodyChunks buffer = new BodyChunks();
         try (JsonGenerator g = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
             g.writeStartObject();
             ErrorType type = e.type();
@@ -345,7 +464,7 @@ public final class DynamoDbEndpoint {
         } catch (IOException io) {
             throw new UncheckedIOException(io);
         }
-        return new HttpReply(e.type().httpStatus(), buffer.toByteArray()).header("Content-Type", contentType);
+        return new HttpReply(e.type().httpStatus(), buffer).header("Content-Type", contentType);
     }
 
     /**
@@ -404,9 +523,9 @@ public final class DynamoDbEndpoint {
         return new String(id);
     }
 
-    private static long crc32(byte[] body) {
+    private static long crc32(HttpReply reply) {
         CRC32 crc = new CRC32();
-        crc.update(body);
+        reply.forEachChunk((chunk, length) -> crc.update(chunk, 0, length));
         return crc.getValue();
     }
 }

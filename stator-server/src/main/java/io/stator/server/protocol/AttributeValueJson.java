@@ -1,18 +1,36 @@
 package io.stator.server.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.core.item.ItemVisitor;
+import io.stator.core.item.StoredItem;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** Writes attribute values in DynamoDB's JSON form: {@code {"S": "x"}}, {@code {"N": "1.5"}}, ... */
+/**
+ * Writes attribute values in DynamoDB's JSON form: {@code {"S": "x"}}, {@code {"N": "1.5"}}, ...
+ * An item read from storage and not decoded (a {@link StoredItem}) is written straight from its
+ * stored bytes, its strings as the UTF-8 they are stored as: a 400 KB item costs the response
+ * its JSON and nothing else (decoded first, it cost a copy of every value as well).
+ */
 public final class AttributeValueJson {
 
     private AttributeValueJson() {}
 
     public static void writeItem(JsonGenerator g, Map<String, AttributeValue> item) throws IOException {
         g.writeStartObject();
+        if (item instanceof StoredItem stored) {
+            try {
+                stored.visit(new StoredValues(g));
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            g.writeEndObject();
+            return;
+        }
         for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
             g.writeFieldName(e.getKey());
             write(g, e.getValue());
@@ -57,5 +75,149 @@ public final class AttributeValueJson {
             }
         }
         g.writeEndObject();
+    }
+
+    /**
+     * A stored item's values, as {@link #write} writes decoded ones. The generator writes into
+     * memory, so its IOExceptions cannot happen; they are carried out unchecked all the same.
+     */
+    private static final class StoredValues implements ItemVisitor {
+        private final JsonGenerator g;
+        /** Within a set, whose elements are bare strings. */
+        private boolean inSet;
+
+        StoredValues(JsonGenerator g) {
+            this.g = g;
+        }
+
+        @Override
+        public void name(byte[] utf8, int offset, int length) {
+            try {
+                g.writeFieldName(new String(utf8, offset, length, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void string(byte[] utf8, int offset, int length) {
+            try {
+                if (!inSet) open("S");
+                g.writeUTF8String(utf8, offset, length);
+                if (!inSet) g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void number(DynamoNumber value) {
+            try {
+                if (!inSet) open("N");
+                g.writeString(value.toString());
+                if (!inSet) g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void binary(byte[] bytes, int offset, int length) {
+            try {
+                if (!inSet) open("B");
+                g.writeBinary(bytes, offset, length);
+                if (!inSet) g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void bool(boolean value) {
+            try {
+                g.writeStartObject();
+                g.writeBooleanField("BOOL", value);
+                g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void nullValue() {
+            try {
+                g.writeStartObject();
+                g.writeBooleanField("NULL", true);
+                g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void beginMap(int count) {
+            try {
+                open("M");
+                g.writeStartObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void endMap() {
+            try {
+                g.writeEndObject();
+                g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void beginList(int count) {
+            beginArray("L");
+        }
+
+        @Override
+        public void endList() {
+            endArray();
+        }
+
+        @Override
+        public void beginSet(String type, int count) {
+            beginArray(type);
+            inSet = true;
+        }
+
+        @Override
+        public void endSet() {
+            inSet = false;
+            endArray();
+        }
+
+        /** Opens a value's object and names its type's member: {@code {"S": }. */
+        private void open(String type) throws IOException {
+            g.writeStartObject();
+            g.writeFieldName(type);
+        }
+
+        private void beginArray(String type) {
+            try {
+                open(type);
+                g.writeStartArray();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void endArray() {
+            try {
+                g.writeEndArray();
+                g.writeEndObject();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 }

@@ -1,0 +1,30 @@
+package io.stator.server.http;
+
+/**
+ * What {@link NettyHttpServer} serves, and how it should serve each request: on a worker thread
+ * ({@link #handle}, the default); on the event-loop thread that read it, when it is brief
+ * ({@link #isBrief}, {@link #handleBrief}); or on a worker among the few that lengthy requests
+ * may hold at once ({@link #isLengthy}), so that however many Scans run, other requests still
+ * find a worker and a core.
+ */
+@FunctionalInterface
+public interface RequestHandler {
+
+    /** Serves a request on a worker thread, where it may wait (for the disk, for memory). */
+    HttpReply handle(HttpRequestData request);
+
+    /** Whether the request is served on its event loop: a little work, and no waiting. */
+    default boolean isBrief(HttpRequestData request) {
+        return false;
+    }
+
+    /** Serves a brief request on its event loop: it must not wait for anything. */
+    default HttpReply handleBrief(HttpRequestData request) {
+        return handle(request);
+    }
+
+    /** Whether the request's work may be long (it reads many items), so that few such run at once. */
+    default boolean isLengthy(HttpRequestData request) {
+        return false;
+    }
+}
