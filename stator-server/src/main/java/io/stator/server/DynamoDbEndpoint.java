@@ -27,13 +27,17 @@ import io.stator.server.protocol.JsonText;
 import io.stator.server.protocol.RequestReader;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.ServiceModel;
+import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.ModelStructure;
+import io.stator.server.protocol.request.PutItemInput;
+import io.stator.server.protocol.request.UpdateItemInput;
 import io.stator.storage.StorageFaultException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
@@ -182,11 +186,46 @@ public final class DynamoDbEndpoint {
     /**
      * Serves a brief request on an event loop, which must never wait: it is not admitted (the
      * server sends brief requests to the workers while others wait for memory, see
-     * {@link #hasRoomForBrief}), and only a large reply is counted, until it is sent.
+     * {@link #hasRoomForBrief}), and only a large reply is counted, until it is sent. Returns null,
+     * having done nothing, for a write whose expressions are too long for an event loop
+     * ({@link #light}): it is to be served as a lengthy request.
      */
     public HttpReply handleBrief(HttpRequestData request) {
         return handle(request, false);
     }
+
+    /**
+     * The longest ConditionExpression and UpdateExpression (together) and the most legacy
+     * Expected conditions of a write served on an event loop. Each operator of a condition may
+     * scan the item once: 300 of them on a 400 KB value are a tenth of a second, during which
+     * the loop's other connections would wait; 256 characters hold a dozen.
+     */
+    static final int LIGHT_EXPRESSIONS = 256;
+    static final int LIGHT_EXPECTED = 8;
+
+    /** Whether a brief request's work is light enough for an event loop (see {@link #LIGHT_EXPRESSIONS}). */
+    private static boolean light(ModelStructure input) {
+        return switch (input) {
+            case PutItemInput p -> light(p.conditionExpression(), null, p.expected());
+            case UpdateItemInput u -> light(u.conditionExpression(), u.updateExpression(), u.expected());
+            case DeleteItemInput d -> light(d.conditionExpression(), null, d.expected());
+            default -> true;
+        };
+    }
+
+    private static boolean light(String condition, String update, Map<String, ?> expected) {
+        int length = (condition == null ? 0 : condition.length()) + (update == null ? 0 : update.length());
+        return length <= LIGHT_EXPRESSIONS && (expected == null || expected.size() <= LIGHT_EXPECTED);
+    }
+
+    /** A brief request that is to be served on a worker after all; thrown before it has done anything. */
+    private static final class ForAWorker extends RuntimeException {
+        ForAWorker() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final ForAWorker FOR_A_WORKER = new ForAWorker();
 
     /** Whether brief requests may be served without admission now: nothing waits for memory. */
     public boolean hasRoomForBrief() {
@@ -199,6 +238,8 @@ public final class DynamoDbEndpoint {
         HttpReply reply;
         try {
             reply = compressed(respond(request, dispatch, mayWait), request);
+        } catch (ForAWorker e) {
+            return null;
         } catch (VirtualMachineError e) {
             release(dispatch);
             throw e;
@@ -222,7 +263,11 @@ public final class DynamoDbEndpoint {
     private void holdUntilSent(HttpReply reply, Dispatch dispatch) {
         long admitted = dispatch.admitted;
         int replyBytes = reply.bodyLength();
-        if (memory == null || admitted == 0 && replyBytes < RequestFootprints.ADMITTED_FROM) return;
+        if (memory == null) return;
+        if (replyBytes < RequestFootprints.ADMITTED_FROM) {
+            release(dispatch);
+            return;
+        }
         if (admitted >= replyBytes) memory.release(admitted - replyBytes);
         else memory.charge(replyBytes - admitted);
         dispatch.admitted = 0;
@@ -296,7 +341,7 @@ public final class DynamoDbEndpoint {
             failed(dispatch, e);
             // Logged once by the storage, with its cause; not once per request.
             return error(storageFault(e), replyType);
-        } catch (VirtualMachineError e) {
+        } catch (VirtualMachineError | ForAWorker e) {
             // Out of memory (or stack): the server cannot answer for its state, and answers
             // nothing (NettyHttpServer closes the connection; bin/stator's JVM exits on it).
             throw e;
@@ -403,6 +448,7 @@ public final class DynamoDbEndpoint {
             throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
         }
         Constraints.check(input, operation.input());
+        if (!mayWait && !light(input)) throw FOR_A_WORKER;
         if (mayWait && memory != null) admit(operation.name(), input, body.length, dispatch);
         ResponseBody response = new ResponseBody();
         dispatch.response = response;

@@ -294,7 +294,7 @@ public final class ItemCodec {
      * @throws CorruptItemException if the bytes are not a well-formed item (events up to the
      *                              fault have been delivered)
      */
-    public static void visit(byte[] item, ItemVisitor visitor) {
+    public static <E extends Exception> void visit(byte[] item, ItemVisitor<E> visitor) throws E {
         Reader r = new Reader(item);
         int count = r.openItem();
         for (int i = 0; i < count; i++) {
@@ -492,7 +492,7 @@ public final class ItemCodec {
         }
 
         /** Hands one value to the visitor, as {@link #readValue} would decode it. */
-        void visitValue(ItemVisitor v, int level) {
+        <E extends Exception> void visitValue(ItemVisitor<E> v, int level) throws E {
             int tag = readByte();
             switch (tag) {
                 case TAG_S -> {

@@ -55,7 +55,7 @@ public final class StoredItem extends AbstractMap<String, AttributeValue> {
      * Hands the whole item to {@code visitor} from its stored bytes ({@link ItemCodec#visit}),
      * decoding none of it: how a read's response writes an item without a decoded copy of it.
      */
-    public void visit(ItemVisitor visitor) {
+    public <E extends Exception> void visit(ItemVisitor<E> visitor) throws E {
         ItemCodec.visit(bytes, visitor);
     }
 

@@ -71,6 +71,12 @@ import java.util.concurrent.ThreadFactory;
  * {@code --fsync} many concurrent writers wait on the same disk flush (RocksDB's group commit)
  * instead of queueing behind each other. Brief requests, which the caller names, skip the
  * hand-off (see {@link DispatchHandler}).
+ *
+ * <p>Why lengthy requests hold few workers: a read of many items (a Scan page of 1 MB filtered,
+ * a BatchGetItem of 16 MB) is work for a core, and forty of them held all 32 workers, so that a
+ * synced write queued behind them for seconds, and the event loops got a fortieth of the cores.
+ * They take at most {@code lengthyThreads} workers at once ({@link LimitedExecutor}: one per core
+ * in StatorServer), waiting in line without a thread; others still find a worker at once.
  */
 public final class NettyHttpServer implements AutoCloseable {
 
@@ -248,7 +254,7 @@ public final class NettyHttpServer implements AutoCloseable {
      * when the read burst ends ({@link #channelReadComplete}), so pipelined requests leave in one
      * socket write. Every other request (a synced write that waits for the disk, a scan, a table
      * operation, any request on shared storage) goes to a worker, so it never stalls the other
-     * connections of its event loop.
+     * connections of its event loop; a lengthy one through the {@code lengthy} lane.
      */
     private static final class DispatchHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final RequestHandler handler;
@@ -273,16 +279,21 @@ public final class NettyHttpServer implements AutoCloseable {
             HttpRequestData data = toData(request);
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             HttpVersion version = request.protocolVersion();
+            boolean lengthyWork = false;
             if (previous.isDone() && handler.isBrief(data)) {
                 // Served here, on the event loop; the flush waits for the end of the read burst.
-                unflushed |= !send(ctx, serve(data, version, true), keepAlive, false);
-                return;
+                Reply reply = serve(data, version, true);
+                if (reply != ON_A_WORKER) {
+                    unflushed |= !send(ctx, reply, keepAlive, false);
+                    return;
+                }
+                lengthyWork = true;
             }
             // Served on a worker, written on the event loop: the future completes once the reply is
             // in the channel, so a brief request that finds it done writes after it. (Written from
             // the worker, the reply would only be queued for the event loop, and a brief request
             // read meanwhile could overtake it.)
-            Executor workers = handler.isLengthy(data) ? lengthy : executor;
+            Executor workers = lengthyWork || handler.isLengthy(data) ? lengthy : executor;
             previous = previous.thenApplyAsync(done -> serve(data, version, false), workers)
                     .thenAcceptAsync(response -> send(ctx, response, keepAlive, true), ctx.executor());
         }
@@ -299,11 +310,13 @@ public final class NettyHttpServer implements AutoCloseable {
         /**
          * The reply, or null when there must be none: out of memory (or stack), the server cannot
          * answer for the request, nor for its own state, and the connection is closed unanswered
-         * (bin/stator's JVM exits on such an error; an embedded server carries on).
+         * (bin/stator's JVM exits on such an error; an embedded server carries on). A brief
+         * request the handler finds too much for the event loop gives {@link #ON_A_WORKER}.
          */
         private Reply serve(HttpRequestData data, HttpVersion version, boolean brief) {
             try {
                 HttpReply reply = brief ? handler.handleBrief(data) : handler.handle(data);
+                if (reply == null) return ON_A_WORKER;
                 return new Reply(toResponse(reply, version), reply.sent());
             } catch (VirtualMachineError e) {
                 System.err.println("stator: " + e + " while serving a request; its connection is closed unanswered");
@@ -318,6 +331,9 @@ public final class NettyHttpServer implements AutoCloseable {
 
         /** A response, and what to run once it has been written out (null for nothing). */
         private record Reply(FullHttpResponse response, Runnable sent) {}
+
+        /** What serving a brief request gives when it is to be served on a worker after all. */
+        private static final Reply ON_A_WORKER = new Reply(null, null);
 
         /**
          * Writes one reply; a keep-alive reply is flushed only when {@code flush} asks, a closing

@@ -18,7 +18,11 @@ public interface RequestHandler {
         return false;
     }
 
-    /** Serves a brief request on its event loop: it must not wait for anything. */
+    /**
+     * Serves a brief request on its event loop: it must not wait for anything. Returns null, having
+     * done nothing, when the request turns out to be too much work for the event loop (a long
+     * condition, say): it is then served as a lengthy request.
+     */
     default HttpReply handleBrief(HttpRequestData request) {
         return handle(request);
     }

@@ -6,7 +6,6 @@ import io.stator.core.item.StoredItem;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -23,11 +22,7 @@ public final class AttributeValueJson {
     public static void writeItem(JsonGenerator g, Map<String, AttributeValue> item) throws IOException {
         g.writeStartObject();
         if (item instanceof StoredItem stored) {
-            try {
-                stored.visit(new StoredValues(g));
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
+            stored.visit(new StoredValues(g));
             g.writeEndObject();
             return;
         }
@@ -77,11 +72,8 @@ public final class AttributeValueJson {
         g.writeEndObject();
     }
 
-    /**
-     * A stored item's values, as {@link #write} writes decoded ones. The generator writes into
-     * memory, so its IOExceptions cannot happen; they are carried out unchecked all the same.
-     */
-    private static final class StoredValues implements ItemVisitor {
+    /** A stored item's values, as {@link #write} writes decoded ones. */
+    private static final class StoredValues implements ItemVisitor<IOException> {
         private final JsonGenerator g;
         /** Within a set, whose elements are bare strings. */
         private boolean inSet;
@@ -91,133 +83,87 @@ public final class AttributeValueJson {
         }
 
         @Override
-        public void name(byte[] utf8, int offset, int length) {
-            try {
-                g.writeFieldName(new String(utf8, offset, length, StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void name(byte[] utf8, int offset, int length) throws IOException {
+            g.writeFieldName(new String(utf8, offset, length, StandardCharsets.UTF_8));
         }
 
         @Override
-        public void string(byte[] utf8, int offset, int length) {
-            try {
-                if (!inSet) open("S");
-                g.writeUTF8String(utf8, offset, length);
-                if (!inSet) g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void string(byte[] utf8, int offset, int length) throws IOException {
+            if (!inSet) open("S");
+            g.writeUTF8String(utf8, offset, length);
+            if (!inSet) g.writeEndObject();
         }
 
         @Override
-        public void number(DynamoNumber value) {
-            try {
-                if (!inSet) open("N");
-                g.writeString(value.toString());
-                if (!inSet) g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void number(DynamoNumber value) throws IOException {
+            if (!inSet) open("N");
+            g.writeString(value.toString());
+            if (!inSet) g.writeEndObject();
         }
 
         @Override
-        public void binary(byte[] bytes, int offset, int length) {
-            try {
-                if (!inSet) open("B");
-                g.writeBinary(bytes, offset, length);
-                if (!inSet) g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void binary(byte[] bytes, int offset, int length) throws IOException {
+            if (!inSet) open("B");
+            g.writeBinary(bytes, offset, length);
+            if (!inSet) g.writeEndObject();
         }
 
         @Override
-        public void bool(boolean value) {
-            try {
-                g.writeStartObject();
-                g.writeBooleanField("BOOL", value);
-                g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void bool(boolean value) throws IOException {
+            g.writeStartObject();
+            g.writeBooleanField("BOOL", value);
+            g.writeEndObject();
         }
 
         @Override
-        public void nullValue() {
-            try {
-                g.writeStartObject();
-                g.writeBooleanField("NULL", true);
-                g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void nullValue() throws IOException {
+            g.writeStartObject();
+            g.writeBooleanField("NULL", true);
+            g.writeEndObject();
         }
 
         @Override
-        public void beginMap(int count) {
-            try {
-                open("M");
-                g.writeStartObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void beginMap(int count) throws IOException {
+            open("M");
+            g.writeStartObject();
         }
 
         @Override
-        public void endMap() {
-            try {
-                g.writeEndObject();
-                g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        public void endMap() throws IOException {
+            g.writeEndObject();
+            g.writeEndObject();
         }
 
         @Override
-        public void beginList(int count) {
-            beginArray("L");
+        public void beginList(int count) throws IOException {
+            open("L");
+            g.writeStartArray();
         }
 
         @Override
-        public void endList() {
-            endArray();
+        public void endList() throws IOException {
+            g.writeEndArray();
+            g.writeEndObject();
         }
 
         @Override
-        public void beginSet(String type, int count) {
-            beginArray(type);
+        public void beginSet(String type, int count) throws IOException {
+            open(type);
+            g.writeStartArray();
             inSet = true;
         }
 
         @Override
-        public void endSet() {
+        public void endSet() throws IOException {
             inSet = false;
-            endArray();
+            g.writeEndArray();
+            g.writeEndObject();
         }
 
         /** Opens a value's object and names its type's member: {@code {"S": }. */
         private void open(String type) throws IOException {
             g.writeStartObject();
             g.writeFieldName(type);
-        }
-
-        private void beginArray(String type) {
-            try {
-                open(type);
-                g.writeStartArray();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        private void endArray() {
-            try {
-                g.writeEndArray();
-                g.writeEndObject();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 }
