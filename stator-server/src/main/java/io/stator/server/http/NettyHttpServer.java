@@ -282,7 +282,7 @@ public final class NettyHttpServer implements AutoCloseable {
             boolean lengthyWork = false;
             if (previous.isDone() && handler.isBrief(data)) {
                 // Served here, on the event loop; the flush waits for the end of the read burst.
-                Reply reply = serve(data, version, true);
+                FullHttpResponse reply = serve(data, version, true);
                 if (reply != ON_A_WORKER) {
                     unflushed |= !send(ctx, reply, keepAlive, false);
                     return;
@@ -313,11 +313,11 @@ public final class NettyHttpServer implements AutoCloseable {
          * (bin/stator's JVM exits on such an error; an embedded server carries on). A brief
          * request the handler finds too much for the event loop gives {@link #ON_A_WORKER}.
          */
-        private Reply serve(HttpRequestData data, HttpVersion version, boolean brief) {
+        private FullHttpResponse serve(HttpRequestData data, HttpVersion version, boolean brief) {
             try {
                 HttpReply reply = brief ? handler.handleBrief(data) : handler.handle(data);
                 if (reply == null) return ON_A_WORKER;
-                return new Reply(toResponse(reply, version), reply.sent());
+                return toResponse(reply, version);
             } catch (VirtualMachineError e) {
                 System.err.println("stator: " + e + " while serving a request; its connection is closed unanswered");
                 return null;
@@ -325,31 +325,42 @@ public final class NettyHttpServer implements AutoCloseable {
                 t.printStackTrace(System.err);
                 FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.INTERNAL_SERVER_ERROR);
                 response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
-                return new Reply(response, null);
+                return response;
             }
         }
 
-        /** A response, and what to run once it has been written out (null for nothing). */
-        private record Reply(FullHttpResponse response, Runnable sent) {}
+        /** What serving a brief request gives when it is to be served on a worker after all (never sent). */
+        private static final FullHttpResponse ON_A_WORKER =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE);
 
-        /** What serving a brief request gives when it is to be served on a worker after all. */
-        private static final Reply ON_A_WORKER = new Reply(null, null);
+        /** A response with what to run once it has been written out (most have nothing, and are plain). */
+        private static final class HeldResponse extends DefaultFullHttpResponse {
+            final Runnable sent;
+
+            HeldResponse(HttpVersion version, HttpResponseStatus status, ByteBuf content, Runnable sent) {
+                super(version, status, content);
+                this.sent = sent;
+            }
+        }
 
         /**
          * Writes one reply; a keep-alive reply is flushed only when {@code flush} asks, a closing
          * one always (the connection ends with it). Returns whether the reply went out flushed.
          * No reply closes the connection.
          */
-        private static boolean send(ChannelHandlerContext ctx, Reply reply, boolean keepAlive, boolean flush) {
-            if (reply == null) {
+        private static boolean send(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive,
+                                    boolean flush) {
+            if (response == null) {
                 ctx.close();
                 return true;
             }
-            FullHttpResponse response = reply.response();
             // A plain write takes the void promise: no listener, no allocation; a reply whose
             // memory is held until it is sent takes a promise that gives it back.
-            ChannelPromise promise = reply.sent() == null ? null : ctx.newPromise();
-            if (promise != null) promise.addListener(written -> reply.sent().run());
+            ChannelPromise promise = null;
+            if (response instanceof HeldResponse held) {
+                promise = ctx.newPromise();
+                promise.addListener(written -> held.sent.run());
+            }
             if (!keepAlive) {
                 response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
                 ctx.writeAndFlush(response, promise == null ? ctx.newPromise() : promise)
@@ -409,8 +420,9 @@ public final class NettyHttpServer implements AutoCloseable {
                 reply.forEachChunk((chunk, length) -> chunks.addComponent(true, Unpooled.wrappedBuffer(chunk, 0, length)));
                 content = chunks;
             }
-            FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.valueOf(reply.status()),
-                    content);
+            HttpResponseStatus status = HttpResponseStatus.valueOf(reply.status());
+            FullHttpResponse response = reply.sent() == null ? new DefaultFullHttpResponse(version, status, content)
+                    : new HeldResponse(version, status, content, reply.sent());
             for (String[] h : reply.headers()) response.headers().add(h[0], h[1]);
             response.headers().set(HttpHeaderNames.CONTENT_LENGTH, reply.bodyLength());
             return response;
