@@ -151,7 +151,7 @@ class ExpensiveRequestsTest {
     }
 
     /**
-     * Runs {@code expensive} from that many clients in a loop while one other client sends 200
+     * Runs {@code expensive} from that many clients in a loop while one other client sends 300
      * {@code measured} requests, one after another; returns their latencies in milliseconds.
      */
     private static List<Long> underLoad(StatorTestServer server, int clients, Request expensive, Request measured)
@@ -178,7 +178,7 @@ class ExpensiveRequestsTest {
             Thread.sleep(1_000); // until every loader has a request in the server
             List<Long> latencies = new ArrayList<>();
             try (DynamoDbClient client = server.newClient(StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY)) {
-                for (int i = 0; i < 200; i++) {
+                for (int i = 0; i < 300; i++) {
                     long started = System.nanoTime();
                     measured.send(client, i);
                     latencies.add((System.nanoTime() - started) / 1_000_000);

@@ -29,9 +29,11 @@ final class LimitedExecutor implements Executor {
     }
 
     /**
-     * Starts waiting tasks while fewer than the limit run. A task that ends calls it again, so
-     * nothing is left waiting while a place is free: whoever frees a place or adds a task looks
-     * at the queue after doing so.
+     * Starts waiting tasks while fewer than the limit run. A thread whose task ends takes the next
+     * waiting one itself, keeping its place (a hand-off to another thread would cost two wake-ups
+     * per request), and looks at the queue again once it gives the place up: whoever frees a place
+     * or adds a task looks at the queue after doing so, so nothing is left waiting while a place
+     * is free.
      */
     private void startWaiting() {
         while (!waiting.isEmpty()) {
@@ -44,19 +46,22 @@ final class LimitedExecutor implements Executor {
                 continue;
             }
             try {
-                executor.execute(() -> {
-                    try {
-                        task.run();
-                    } finally {
-                        running.decrementAndGet();
-                        startWaiting();
-                    }
-                });
+                executor.execute(() -> runInTurn(task));
             } catch (RuntimeException e) {
                 // The executor refused it (shutting down): the place is free again.
                 running.decrementAndGet();
                 throw e;
             }
+        }
+    }
+
+    /** Runs the task, then those waiting while there are any, in the place the task was given. */
+    private void runInTurn(Runnable first) {
+        try {
+            for (Runnable task = first; task != null; task = waiting.poll()) task.run();
+        } finally {
+            running.decrementAndGet();
+            startWaiting();
         }
     }
 
