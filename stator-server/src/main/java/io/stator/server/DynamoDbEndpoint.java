@@ -61,12 +61,14 @@ import java.util.zip.CRC32;
  *   <li>the SigV4 signature is checked;</li>
  *   <li>an empty body: SerializationException;</li>
  *   <li>a type error in the body: SerializationException; then the constraints
- *       (ValidationException), and the action, which checks the caller's permissions (with
- *       --policies) where DynamoDB does (see {@code api/Permissions}).</li>
+ *       (ValidationException), admission by memory (a request that may need much waits for it:
+ *       {@link RequestMemory}, {@link RequestFootprints}), and the action, which checks the
+ *       caller's permissions (with --policies) where DynamoDB does (see {@code api/Permissions}).</li>
  * </ol>
  * Every reply carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the body,
- * which the AWS SDKs verify). Each POST is recorded in the {@link RequestMetrics}: its latency
- * if it succeeded, else the kind of its error.
+ * which the AWS SDKs verify), and holds its size in the {@link RequestMemory} until it is sent
+ * when large. Each POST is recorded in the {@link RequestMetrics}: its latency if it succeeded,
+ * else the kind of its error.
  */
 public final class DynamoDbEndpoint {
 
