@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.engine.write.CancellationReason;
@@ -15,6 +14,7 @@ import io.stator.server.access.AccessControl;
 import io.stator.server.access.Authorizer;
 import io.stator.server.api.Actions;
 import io.stator.server.auth.Caller;
+import io.stator.server.http.BodyChunks;
 import io.stator.server.http.ContentCodings;
 import io.stator.server.http.EarlyReplies;
 import io.stator.server.http.HttpReply;
@@ -29,13 +29,18 @@ import io.stator.server.protocol.JsonText;
 import io.stator.server.protocol.RequestReader;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.ServiceModel;
+import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.ModelStructure;
+import io.stator.server.protocol.request.PutItemInput;
+import io.stator.server.protocol.request.UpdateItemInput;
 import io.stator.storage.StorageFaultException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
@@ -62,16 +67,18 @@ import java.util.zip.CRC32;
  *   <li>the SigV4 signature is checked;</li>
  *   <li>an empty body: SerializationException;</li>
  *   <li>a type error in the body: SerializationException; then the constraints
- *       (ValidationException), and the action, which checks the caller's permissions (with
- *       --policies) where DynamoDB does (see {@code api/Permissions}).</li>
+ *       (ValidationException), admission by memory (a request that may need much waits for it:
+ *       {@link RequestMemory}, {@link RequestFootprints}), and the action, which checks the
+ *       caller's permissions (with --policies) where DynamoDB does (see {@code api/Permissions}).</li>
  * </ol>
  * A request whose headers already decide its reply but for whether its body is JSON (one that
  * fails authentication from its headers alone, above all) is answered without its body being held:
  * {@link #judge}, with the same answers in the same order.
  *
  * <p>Every reply carries {@code x-amzn-RequestId} and {@code x-amz-crc32} (the CRC32 of the body,
- * which the AWS SDKs verify). Each POST is recorded in the {@link RequestMetrics}: its latency
- * if it succeeded, else the kind of its error.
+ * which the AWS SDKs verify), and holds its size in the {@link RequestMemory} until it is sent
+ * when large. Each POST is recorded in the {@link RequestMetrics}: its latency if it succeeded,
+ * else the kind of its error.
  */
 public final class DynamoDbEndpoint {
 
@@ -94,7 +101,7 @@ public final class DynamoDbEndpoint {
     private static final String X_AMZ_JSON_1_1 = "application/x-amz-json-1.1";
     private static final String X_AMZ_JSON_1_0 = "application/x-amz-json-1.0";
     private static final byte[] UNKNOWN_OPERATION_404 = "<UnknownOperationException/>\n".getBytes(StandardCharsets.US_ASCII);
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = ResponseBody.JSON;
     private static final char[] REQUEST_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".toCharArray();
 
     /**
@@ -105,6 +112,14 @@ public final class DynamoDbEndpoint {
     private static final Set<String> BRIEF_READS = Set.of(TARGET_PREFIX + "GetItem");
     private static final Set<String> BRIEF_WRITES =
             Set.of(TARGET_PREFIX + "PutItem", TARGET_PREFIX + "UpdateItem", TARGET_PREFIX + "DeleteItem");
+    /**
+     * Reads of many items, whose work (a page of 1 MB read and filtered, up to 16 MB of items)
+     * may take long. Writes are not among them: a synced write waits for the disk, not a core,
+     * and many of them waiting together share one flush.
+     */
+    private static final Set<String> LENGTHY = Set.of(TARGET_PREFIX + "Query", TARGET_PREFIX + "Scan",
+            TARGET_PREFIX + "BatchGetItem", TARGET_PREFIX + "TransactGetItems", TARGET_PREFIX + "ExecuteStatement",
+            TARGET_PREFIX + "BatchExecuteStatement", STREAMS_TARGET_PREFIX + "GetRecords");
 
     private final ServiceModel model = ServiceModel.get();
     private final ServiceModel streamsModel = ServiceModel.streams();
@@ -115,6 +130,14 @@ public final class DynamoDbEndpoint {
     private final RequestMetrics requestMetrics;
     private final MetricsEndpoint scrapedHere;
     private final AtomicBoolean metricsFaultReported = new AtomicBoolean();
+    private final RequestMemory memory;
+
+    /**
+     * How long a request may wait for memory ({@link RequestMemory}) before it is answered
+     * InternalServerError, which clients retry: far longer than the queue of a loaded server
+     * takes to move, shorter than the SDKs' socket timeouts (30 s and more).
+     */
+    static final long MAX_ADMISSION_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, String region) {
         this(actions, authenticator, null, region);
@@ -132,6 +155,13 @@ public final class DynamoDbEndpoint {
      */
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
                             RequestMetrics requestMetrics, MetricsEndpoint scrapedHere) {
+        this(actions, authenticator, accessControl, region, requestMetrics, scrapedHere, null);
+    }
+
+    /** @param memory what requests may hold at once, and their admission; null to admit everything at once */
+    public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
+                            RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory) {
+        this.memory = memory;
         this.actions = actions;
         this.authenticator = authenticator;
         this.accessControl = accessControl;
@@ -153,16 +183,95 @@ public final class DynamoDbEndpoint {
         };
     }
 
+    /**
+     * Serves a request on a worker thread: one whose working set may be large waits for memory
+     * first ({@link RequestMemory}, {@link RequestFootprints}).
+     */
     public HttpReply handle(HttpRequestData request) {
+        return handle(request, true);
+    }
+
+    /**
+     * The requests whose work may be long (NettyHttpServer's lengthy ones): reads of many
+     * items, which hold few workers at once so that they cannot keep the others waiting.
+     */
+    public static Predicate<HttpRequestData> lengthyRequests() {
+        return request -> {
+            String target = request.header("x-amz-target");
+            return target != null && LENGTHY.contains(target);
+        };
+    }
+
+    /**
+     * Serves a brief request on an event loop, which must never wait: it is not admitted (the
+     * server sends brief requests to the workers while others wait for memory, see
+     * {@link #hasRoomForBrief}), and only a large reply is counted, until it is sent. Returns null,
+     * having done nothing, for a write whose expressions are too long for an event loop
+     * ({@link #light}): it is to be served as a lengthy request.
+     */
+    public HttpReply handleBrief(HttpRequestData request) {
+        return handle(request, false);
+    }
+
+    /**
+     * The longest ConditionExpression and UpdateExpression (together) and the most legacy
+     * Expected conditions of a write served on an event loop. Each operator of a condition may
+     * scan the item once: 300 of them on a 400 KB value are a tenth of a second, during which
+     * the loop's other connections would wait; 256 characters hold a dozen.
+     */
+    static final int LIGHT_EXPRESSIONS = 256;
+    static final int LIGHT_EXPECTED = 8;
+
+    /** Whether a brief request's work is light enough for an event loop (see {@link #LIGHT_EXPRESSIONS}). */
+    private static boolean light(ModelStructure input) {
+        return switch (input) {
+            case PutItemInput p -> light(p.conditionExpression(), null, p.expected());
+            case UpdateItemInput u -> light(u.conditionExpression(), u.updateExpression(), u.expected());
+            case DeleteItemInput d -> light(d.conditionExpression(), null, d.expected());
+            default -> true;
+        };
+    }
+
+    private static boolean light(String condition, String update, Map<String, ?> expected) {
+        int length = (condition == null ? 0 : condition.length()) + (update == null ? 0 : update.length());
+        return length <= LIGHT_EXPRESSIONS && (expected == null || expected.size() <= LIGHT_EXPECTED);
+    }
+
+    /** A brief request that is to be served on a worker after all; thrown before it has done anything. */
+    private static final class ForAWorker extends RuntimeException {
+        ForAWorker() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final ForAWorker FOR_A_WORKER = new ForAWorker();
+
+    /** Whether brief requests may be served without admission now: nothing waits for memory. */
+    public boolean hasRoomForBrief() {
+        return memory == null || memory.hasRoom();
+    }
+
+    private HttpReply handle(HttpRequestData request, boolean mayWait) {
         if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
-        return decorated(respond(request), request);
+        Dispatch dispatch = new Dispatch();
+        HttpReply reply;
+        try {
+            reply = decorated(respond(request, dispatch, mayWait), request);
+        } catch (ForAWorker e) {
+            return null;
+        } catch (VirtualMachineError e) {
+            release(dispatch);
+            throw e;
+        }
+        holdUntilSent(reply, dispatch);
+        return reply;
     }
 
     /** A reply as every reply leaves: compressed when allowed, with its request id, CRC and CORS headers. */
     private HttpReply decorated(HttpReply replied, HttpRequestData request) {
         HttpReply reply = compressed(replied, request);
         reply.header("x-amzn-RequestId", requestId());
-        reply.header("x-amz-crc32", Long.toString(crc32(reply.body())));
+        reply.header("x-amz-crc32", Long.toString(crc32(reply)));
         String origin = request.header("origin");
         if (origin != null) {
             reply.header("Access-Control-Allow-Origin", "*");
@@ -246,12 +355,36 @@ public final class DynamoDbEndpoint {
         };
     }
 
+    /**
+     * Trades what the request was admitted with for its reply's size, held until the reply has
+     * been sent. A reply that was not admitted (a brief request's) is counted only when large:
+     * counting every small one would cost the hot path a compare-and-set and a listener each.
+     */
+    private void holdUntilSent(HttpReply reply, Dispatch dispatch) {
+        long admitted = dispatch.admitted;
+        int replyBytes = reply.bodyLength();
+        if (memory == null) return;
+        if (replyBytes < RequestFootprints.ADMITTED_FROM) {
+            release(dispatch);
+            return;
+        }
+        if (admitted >= replyBytes) memory.release(admitted - replyBytes);
+        else memory.charge(replyBytes - admitted);
+        dispatch.admitted = 0;
+        reply.whenSent(() -> memory.release(replyBytes));
+    }
+
+    private void release(Dispatch dispatch) {
+        if (dispatch.admitted > 0) memory.release(dispatch.admitted);
+        dispatch.admitted = 0;
+    }
+
     /** The reply compressed as the client allows, when it is large enough (see {@link ContentCodings}). */
     private static HttpReply compressed(HttpReply reply, HttpRequestData request) {
-        if (reply.status() != 200 || reply.body().length <= ContentCodings.RESPONSE_THRESHOLD) return reply;
+        if (reply.status() != 200 || reply.bodyLength() <= ContentCodings.RESPONSE_THRESHOLD) return reply;
         String coding = ContentCodings.negotiate(request.lastHeader("accept-encoding"));
         if (coding == null) return reply;
-        HttpReply compressed = new HttpReply(reply.status(), ContentCodings.encode(coding, reply.body()));
+        HttpReply compressed = new HttpReply(reply.status(), ContentCodings.encode(coding, reply));
         for (String[] h : reply.headers()) compressed.header(h[0], h[1]);
         return compressed.header("Content-Encoding", coding);
     }
@@ -266,7 +399,7 @@ public final class DynamoDbEndpoint {
         return ("healthy: " + host.strip() + " ").getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private HttpReply respond(HttpRequestData request) {
+    private HttpReply respond(HttpRequestData request, Dispatch dispatch, boolean mayWait) {
         String method = request.method();
         if (request.header("origin") != null && method.equals("OPTIONS")) {
             HttpReply reply = new HttpReply(200, new byte[0]);
@@ -296,18 +429,24 @@ public final class DynamoDbEndpoint {
             return error(DynamoDbException.internal(INTERNAL_SERVER_ERROR), replyType);
         }
         long started = System.nanoTime();
-        Dispatch dispatch = new Dispatch();
-        byte[] body;
+        BodyChunks body;
         try {
-            body = execute(request, requestBody, dispatch);
+            body = execute(request, requestBody, dispatch, mayWait);
         } catch (DynamoDbException e) {
+            release(dispatch);
             failed(dispatch, e);
             return error(e, replyType);
         } catch (StorageFaultException e) {
+            release(dispatch);
             failed(dispatch, e);
             // Logged once by the storage, with its cause; not once per request.
             return error(storageFault(e), replyType);
+        } catch (VirtualMachineError | ForAWorker e) {
+            // Out of memory (or stack): the server cannot answer for its state, and answers
+            // nothing (NettyHttpServer closes the connection; bin/stator's JVM exits on it).
+            throw e;
         } catch (RuntimeException | Error e) {
+            release(dispatch);
             failed(dispatch, e);
             System.err.println("stator: internal error handling " + request.field("x-amz-target") + ": " + e);
             e.printStackTrace(System.err);
@@ -328,11 +467,15 @@ public final class DynamoDbEndpoint {
         return new HttpReply(200, body).header("Content-Type", replyType);
     }
 
-    /** What is known of a request as it goes: its operation, then its input, then its response. */
+    /**
+     * What is known of a request as it goes: its operation, then its input, then its response;
+     * and the memory it was admitted with, until its reply holds it.
+     */
     private static final class Dispatch {
         String operation;
         ModelStructure input;
         ResponseBody response;
+        long admitted;
     }
 
     private void failed(Dispatch dispatch, Throwable e) {
@@ -377,8 +520,12 @@ public final class DynamoDbEndpoint {
         });
     }
 
-    /** @param body the request's body, decoded (the signature covers it as sent) */
-    private byte[] execute(HttpRequestData request, byte[] body, Dispatch dispatch) throws DynamoDbException {
+    /**
+     * @param body    the request's body, decoded (the signature covers it as sent)
+     * @param mayWait whether the request may wait for memory (on a worker), or is never admitted (brief)
+     */
+    private BodyChunks execute(HttpRequestData request, byte[] body, Dispatch dispatch, boolean mayWait)
+            throws DynamoDbException {
         boolean hasBody = body.length > 0;
         ServiceModel.Operation operation = operation(request.field("x-amz-target"));
         if (operation == null) {
@@ -395,6 +542,8 @@ public final class DynamoDbEndpoint {
             throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
         }
         Constraints.check(input, operation.input());
+        if (!mayWait && !light(input)) throw FOR_A_WORKER;
+        if (mayWait && memory != null) admit(operation.name(), input, body.length, dispatch);
         ResponseBody response = new ResponseBody();
         dispatch.response = response;
         try {
@@ -417,6 +566,25 @@ public final class DynamoDbEndpoint {
         return null;
     }
 
+    /**
+     * Waits until the memory the request may need is free ({@link RequestFootprints}); a request
+     * that waited {@link #MAX_ADMISSION_WAIT_NANOS} in vain is answered InternalServerError,
+     * having done nothing.
+     */
+    private void admit(String operation, ModelStructure input, int bodyBytes, Dispatch dispatch) {
+        long footprint = RequestFootprints.estimate(operation, input, bodyBytes);
+        if (footprint == 0) return;
+        boolean admitted;
+        try {
+            admitted = memory.admit(footprint, MAX_ADMISSION_WAIT_NANOS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            admitted = false;
+        }
+        if (!admitted) throw DynamoDbException.internal(INTERNAL_SERVER_ERROR + ": the server is busy, please try again later");
+        dispatch.admitted = footprint;
+    }
+
     private static void checkWellFormed(byte[] body) {
         if (!JsonText.isUnicode(body, 0, body.length)) throw DynamoDbException.serialization(null);
         try (JsonParser p = JSON.createParser(body)) {
@@ -431,7 +599,7 @@ public final class DynamoDbEndpoint {
     }
 
     private static HttpReply error(DynamoDbException e, String contentType) {
-        ByteArrayBuilder buffer = new ByteArrayBuilder(128);
+        BodyChunks buffer = new BodyChunks();
         try (JsonGenerator g = JSON.createGenerator(buffer, JsonEncoding.UTF8)) {
             g.writeStartObject();
             ErrorType type = e.type();
@@ -447,7 +615,7 @@ public final class DynamoDbEndpoint {
         } catch (IOException io) {
             throw new UncheckedIOException(io);
         }
-        return new HttpReply(e.type().httpStatus(), buffer.toByteArray()).header("Content-Type", contentType);
+        return new HttpReply(e.type().httpStatus(), buffer).header("Content-Type", contentType);
     }
 
     /**
@@ -506,9 +674,9 @@ public final class DynamoDbEndpoint {
         return new String(id);
     }
 
-    private static long crc32(byte[] body) {
+    private static long crc32(HttpReply reply) {
         CRC32 crc = new CRC32();
-        crc.update(body);
+        reply.forEachChunk((chunk, length) -> crc.update(chunk, 0, length));
         return crc.getValue();
     }
 }

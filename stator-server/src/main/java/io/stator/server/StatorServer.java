@@ -13,8 +13,11 @@ import io.stator.server.auth.Caller;
 import io.stator.server.auth.Credentials;
 import io.stator.server.auth.SigV4Authenticator;
 import io.stator.server.auth.SignedRequest;
+import io.stator.server.http.EarlyReplies;
+import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.http.NettyHttpServer;
+import io.stator.server.http.RequestHandler;
 import io.stator.server.http.TlsContexts;
 import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.storage.Storage;
@@ -30,6 +33,13 @@ public final class StatorServer implements AutoCloseable {
 
     /** Request worker threads: enough to keep a synced disk busy with group commits. */
     private static final int REQUEST_THREADS = 32;
+
+    /**
+     * How many workers lengthy requests (reads of many items) may hold at once: one per core, so
+     * that however many Scans arrive, the event loops and the other requests still get a core's
+     * share each and find a worker free.
+     */
+    static final int LENGTHY_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
     /** Threads of the --metrics-port server: a scrape every few seconds needs no more. */
     private static final int METRICS_THREADS = 1;
@@ -78,12 +88,37 @@ public final class StatorServer implements AutoCloseable {
         // On shared storage every request is a network round trip: none is brief there.
         Predicate<HttpRequestData> brief = options.cassandra() != null ? request -> false
                 : DynamoDbEndpoint.briefRequests(!options.fsync());
+        Predicate<HttpRequestData> lengthy = DynamoDbEndpoint.lengthyRequests();
         NettyHttpServer http;
         try {
-            http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS, tls,
-                    options.connectionLimits(), request -> ready.join().handle(request),
-                    request -> ready.isDone() && brief.test(request),
-                    head -> ready.isDone() ? ready.join().judge(head) : null);
+            http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS, LENGTHY_THREADS, tls,
+                    options.connectionLimits(), new RequestHandler() {
+                        @Override
+                        public HttpReply handle(HttpRequestData request) {
+                            return ready.join().handle(request);
+                        }
+
+                        /** While requests wait for memory, brief ones join them on the workers. */
+                        @Override
+                        public boolean isBrief(HttpRequestData request) {
+                            return ready.isDone() && brief.test(request) && ready.join().hasRoomForBrief();
+                        }
+
+                        @Override
+                        public HttpReply handleBrief(HttpRequestData request) {
+                            return ready.join().handleBrief(request);
+                        }
+
+                        @Override
+                        public boolean isLengthy(HttpRequestData request) {
+                            return lengthy.test(request);
+                        }
+
+                        @Override
+                        public EarlyReplies.BodyJudge judge(HttpRequestData head) {
+                            return ready.isDone() ? ready.join().judge(head) : null;
+                        }
+                    });
         } catch (Exception | Error e) {
             closeWhenOpen(opening);
             throw e;
@@ -110,8 +145,8 @@ public final class StatorServer implements AutoCloseable {
         NettyHttpServer metricsHttp = null;
         if (options.metricsPort() >= 0) {
             try {
-                metricsHttp = NettyHttpServer.start(options.host(), options.metricsPort(), METRICS_THREADS, tls,
-                        options.connectionLimits(), metrics::handleMetricsPort);
+                metricsHttp = NettyHttpServer.start(options.host(), options.metricsPort(), METRICS_THREADS,
+                        METRICS_THREADS, tls, options.connectionLimits(), metrics::handleMetricsPort);
             } catch (Exception | Error e) {
                 http.close();
                 transfers.close();
@@ -125,7 +160,8 @@ public final class StatorServer implements AutoCloseable {
             }
         }
         ready.complete(new DynamoDbEndpoint(actions, signatures(authenticator), accessControl, options.region(),
-                metrics.requests(), options.metricsOnMainPort() ? metrics : null));
+                metrics.requests(), options.metricsOnMainPort() ? metrics : null,
+                RequestMemory.ofThisJvm(NettyHttpServer.maxDirectMemory())));
         return new StatorServer(engine, transfers, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
     }
 

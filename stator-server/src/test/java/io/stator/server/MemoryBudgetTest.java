@@ -36,4 +36,11 @@ class MemoryBudgetTest {
         assertEquals(true, script.contains("MEMORY_MIB=1024\n"), "the default, as MemoryBudget.DEFAULT");
         assertEquals(1L << 30, MemoryBudget.DEFAULT.totalBytes());
     }
+
+    @Test
+    void binStatorExitsOnOutOfMemory() throws Exception {
+        // Out of memory, the server cannot answer for its state: it must not go on answering 500s.
+        String script = Files.readString(Path.of(System.getProperty("user.dir")).getParent().resolve("bin/stator"));
+        assertEquals(true, script.contains("JVM_OPTS=\"$JVM_OPTS -XX:+ExitOnOutOfMemoryError\""), script);
+    }
 }

@@ -22,6 +22,28 @@ public final class ConditionEvaluator {
         return evaluate(condition, item == null ? Map.of() : item);
     }
 
+    private static final Operand.Constant TRUE_VALUE = new Operand.Constant(AttributeValue.BOOL.TRUE);
+    /** What a part of a condition that reads no attribute folds to: true, or false; cheap to evaluate. */
+    private static final Condition TRUE = new Condition.Comparison(Condition.Comparator.EQ, TRUE_VALUE, TRUE_VALUE);
+    private static final Condition FALSE = new Condition.Comparison(Condition.Comparator.NE, TRUE_VALUE, TRUE_VALUE);
+
+    /**
+     * The condition with each part that reads no attribute (such as {@code contains(:a, :b)})
+     * replaced by its outcome, computed once here: a filter is evaluated on every item a page
+     * reads, and a comparison of two 1 MB values computed again for each of ten thousand small
+     * items would cost a request seconds. What is left costs, per item, at most the item's own
+     * values scanned once per operator (see {@link Values}).
+     */
+    public static Condition folded(Condition condition) {
+        if (ConditionPaths.paths(condition).isEmpty()) return matches(condition, null) ? TRUE : FALSE;
+        return switch (condition) {
+            case Condition.Not n -> new Condition.Not(folded(n.condition()));
+            case Condition.And a -> new Condition.And(folded(a.left()), folded(a.right()));
+            case Condition.Or o -> new Condition.Or(folded(o.left()), folded(o.right()));
+            default -> condition;
+        };
+    }
+
     private static boolean evaluate(Condition c, Map<String, AttributeValue> item) {
         return switch (c) {
             case Condition.Comparison cmp -> compare(cmp.comparator(), value(cmp.left(), item), value(cmp.right(), item));

@@ -91,7 +91,7 @@ public final class Values {
      */
     public static boolean contains(AttributeValue container, AttributeValue element) {
         return switch (container) {
-            case AttributeValue.S s -> element instanceof AttributeValue.S e && s.value().contains(e.value());
+            case AttributeValue.S s -> element instanceof AttributeValue.S e && indexOf(s.value(), e.value()) >= 0;
             case AttributeValue.B b -> element instanceof AttributeValue.B e && indexOf(b.value(), e.value()) >= 0;
             case AttributeValue.SS ss -> element instanceof AttributeValue.S e && ss.values().contains(e.value());
             case AttributeValue.NS ns -> element instanceof AttributeValue.N e && ns.values().contains(e.value());
@@ -138,13 +138,56 @@ public final class Values {
         return size < 0 ? null : new AttributeValue.N(DynamoNumber.of(size));
     }
 
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) continue outer;
-            }
-            return i;
+    /**
+     * Needles up to this long are looked for with String.indexOf, which compares with vector
+     * instructions but, for each place the first character matches, the needle's length again:
+     * for a short needle that is a small constant; for a long one on a value of one repeated
+     * character ({@code contains} of "aa...ab" in "aaa...a") it was quadratic, 15 s for a needle
+     * of 20,001 characters on a 390 KB string, during which its thread served nothing else.
+     */
+    static final int SHORT_NEEDLE = 16;
+
+    /**
+     * Where {@code needle} first occurs in {@code haystack}, or -1; in time linear in their
+     * lengths (Knuth-Morris-Pratt) for needles past {@link #SHORT_NEEDLE}. Matching UTF-16 units
+     * matches code points: neither string holds a lone surrogate (Utf8).
+     */
+    static int indexOf(String haystack, String needle) {
+        int m = needle.length();
+        int n = haystack.length();
+        if (m <= SHORT_NEEDLE || m > n) return haystack.indexOf(needle);
+        int[] border = new int[m];
+        for (int i = 1, k = 0; i < m; i++) {
+            char c = needle.charAt(i);
+            while (k > 0 && needle.charAt(k) != c) k = border[k - 1];
+            if (needle.charAt(k) == c) k++;
+            border[i] = k;
+        }
+        for (int i = 0, k = 0; i < n; i++) {
+            char c = haystack.charAt(i);
+            while (k > 0 && needle.charAt(k) != c) k = border[k - 1];
+            if (needle.charAt(k) == c && ++k == m) return i - m + 1;
+        }
+        return -1;
+    }
+
+    /** As {@link #indexOf(String, String)}, for bytes: linear in their lengths (Knuth-Morris-Pratt). */
+    static int indexOf(byte[] haystack, byte[] needle) {
+        int m = needle.length;
+        int n = haystack.length;
+        if (m == 0) return 0;
+        if (m > n) return -1;
+        int[] border = new int[m];
+        for (int i = 1, k = 0; i < m; i++) {
+            byte b = needle[i];
+            while (k > 0 && needle[k] != b) k = border[k - 1];
+            if (needle[k] == b) k++;
+            border[i] = k;
+        }
+        for (int i = 0, k = 0; i < n; i++) {
+            byte b = haystack[i];
+            while (k > 0 && needle[k] != b) k = border[k - 1];
+            if (needle[k] == b && ++k == m) return i - m + 1;
         }
         return -1;
     }

@@ -287,6 +287,27 @@ public final class ItemCodec {
     }
 
     /**
+     * Walks a whole item, handing each attribute to {@code visitor} in stored order without
+     * decoding it (see {@link ItemVisitor}): what {@link #decode} builds, as events. The bytes are
+     * checked as {@link #decode} checks them, except that a repeated name is not looked for.
+     *
+     * @throws CorruptItemException if the bytes are not a well-formed item (events up to the
+     *                              fault have been delivered)
+     */
+    public static <E extends Exception> void visit(byte[] item, ItemVisitor<E> visitor) throws E {
+        Reader r = new Reader(item);
+        int count = r.openItem();
+        for (int i = 0; i < count; i++) {
+            if (r.offset(i) != r.pos) throw corrupt("offset table entry " + i + " does not match attribute start " + r.pos);
+            int len = r.readLength();
+            visitor.name(item, r.pos, len);
+            r.pos += len;
+            r.visitValue(visitor, 0);
+        }
+        if (r.pos != r.limit) throw corrupt((r.limit - r.pos) + " unread bytes before the offset table");
+    }
+
+    /**
      * An item's two sizes, read off its stored bytes without decoding it: its size as DynamoDB
      * bills and limits it ({@link ItemSize}) and its share of a Query or Scan page
      * ({@link PageSize}). Equal to computing both on the decoded item, but allocates nothing
@@ -467,6 +488,64 @@ public final class ItemCodec {
                     return AttributeValue.NULL.INSTANCE;
                 default:
                     throw corrupt("unknown type tag 0x" + Integer.toHexString(tag) + " at byte " + (pos - 1));
+            }
+        }
+
+        /** Hands one value to the visitor, as {@link #readValue} would decode it. */
+        <E extends Exception> void visitValue(ItemVisitor<E> v, int level) throws E {
+            int tag = readByte();
+            switch (tag) {
+                case TAG_S -> {
+                    int len = readLength();
+                    v.string(buf, pos, len);
+                    pos += len;
+                }
+                case TAG_N -> v.number(readNumber());
+                case TAG_B -> {
+                    int len = readLength();
+                    v.binary(buf, pos, len);
+                    pos += len;
+                }
+                case TAG_SS, TAG_BS -> {
+                    int count = readCount(1);
+                    v.beginSet(tag == TAG_SS ? "SS" : "BS", count);
+                    for (int i = 0; i < count; i++) {
+                        int len = readLength();
+                        if (tag == TAG_SS) v.string(buf, pos, len);
+                        else v.binary(buf, pos, len);
+                        pos += len;
+                    }
+                    v.endSet();
+                }
+                case TAG_NS -> {
+                    int count = readCount(1);
+                    v.beginSet("NS", count);
+                    for (int i = 0; i < count; i++) v.number(readNumber());
+                    v.endSet();
+                }
+                case TAG_M -> {
+                    checkDecodeDepth(level + 1);
+                    int count = readCount(2);
+                    v.beginMap(count);
+                    for (int i = 0; i < count; i++) {
+                        int len = readLength();
+                        v.name(buf, pos, len);
+                        pos += len;
+                        visitValue(v, level + 1);
+                    }
+                    v.endMap();
+                }
+                case TAG_L -> {
+                    checkDecodeDepth(level + 1);
+                    int count = readCount(1);
+                    v.beginList(count);
+                    for (int i = 0; i < count; i++) visitValue(v, level + 1);
+                    v.endList();
+                }
+                case TAG_FALSE -> v.bool(false);
+                case TAG_TRUE -> v.bool(true);
+                case TAG_NULL -> v.nullValue();
+                default -> throw corrupt("unknown type tag 0x" + Integer.toHexString(tag) + " at byte " + (pos - 1));
             }
         }
 

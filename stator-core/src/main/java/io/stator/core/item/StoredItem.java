@@ -10,7 +10,8 @@ import java.util.Set;
  * An item as a map that decodes its stored bytes lazily: {@link #get} decodes just the
  * attribute asked for ({@link ItemCodec#decodeAttribute}), and only iterating over the whole
  * map decodes all of it. A filter that reads two attributes of a fifty-attribute item, and
- * rejects it, never pays for the other forty-eight. Not thread-safe; read-only.
+ * rejects it, never pays for the other forty-eight; a response writes it from the bytes
+ * ({@link #visit}), never decoding it at all. Not thread-safe; read-only.
  */
 public final class StoredItem extends AbstractMap<String, AttributeValue> {
 
@@ -48,6 +49,14 @@ public final class StoredItem extends AbstractMap<String, AttributeValue> {
     public Map<String, AttributeValue> decoded() {
         if (decoded == null) decoded = ItemCodec.decode(bytes);
         return decoded;
+    }
+
+    /**
+     * Hands the whole item to {@code visitor} from its stored bytes ({@link ItemCodec#visit}),
+     * decoding none of it: how a read's response writes an item without a decoded copy of it.
+     */
+    public <E extends Exception> void visit(ItemVisitor<E> visitor) throws E {
+        ItemCodec.visit(bytes, visitor);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.stator.engine.read;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
+import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.ConditionPaths;
 import io.stator.core.expression.Path;
 import io.stator.core.key.KeyLayout;
@@ -45,6 +46,11 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
                        Map<String, AttributeValue> exclusiveStartKey, int limit, Condition filter,
                        List<Path> projection, boolean consistentRead, boolean transactional, boolean fetchFromTable,
                        boolean reprojectFetched, boolean countOnly, boolean scan) {
+
+    /** The filter is evaluated on every item read: what in it reads no attribute is computed once, here. */
+    public ReadPlan {
+        if (filter != null) filter = ConditionEvaluator.folded(filter);
+    }
 
     /**
      * The hash of the one partition key this read stays in (GetItem, Query; every row of its

@@ -66,7 +66,8 @@ public final class Reads {
         long bytes = stored == null ? 0 : ItemCodec.measure(stored, null).itemSize();
         Usage.Read usage = new Usage.Read(null, bytes, 0, plan.consistentRead(), plan.transactional());
         if (stored == null) return new Page(List.of(), 0, 0, 0, null, usage, null);
-        Map<String, AttributeValue> item = ItemCodec.decode(stored);
+        // Left undecoded: the response writes it straight from its stored bytes (StoredItem.visit).
+        Map<String, AttributeValue> item = new StoredItem(stored);
         if (plan.projection() != null) item = Projector.project(item, plan.projection());
         return new Page(List.of(item), 1, 1, bytes, null, usage, null);
     }
@@ -115,7 +116,7 @@ public final class Reads {
                     }
                     if (item != null && (plan.filter() == null || ConditionEvaluator.matches(plan.filter(), item))) {
                         count++;
-                        if (!plan.countOnly()) items.add(returned(plan, item.decoded()));
+                        if (!plan.countOnly()) items.add(returned(plan, item));
                     }
                     if (scanned >= plan.limit() || pageBytes >= PageSize.PAGE_LIMIT) {
                         stoppedEarly = true;

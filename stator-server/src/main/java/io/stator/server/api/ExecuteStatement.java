@@ -232,13 +232,14 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         if (entries.consumed() != null) consumed.add(entries.consumed());
         List<String> tableKey = PartiqlWrites.keyAttributes(table);
         List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Condition itemFilter = filter == null ? null : ConditionEvaluator.folded(filter);
         for (Map<String, AttributeValue> entry : entries.items()) {
             Map<String, AttributeValue> key = new java.util.LinkedHashMap<>();
             for (String k : tableKey) key.put(k, entry.get(k));
             Page fetched = engine.items().get(table, key, consistent, null);
             if (fetched.consumed() != null) consumed.add(fetched.consumed());
             Map<String, AttributeValue> item = fetched.item();
-            if (item == null || (filter != null && !ConditionEvaluator.matches(filter, item))) continue;
+            if (item == null || (itemFilter != null && !ConditionEvaluator.matches(itemFilter, item))) continue;
             items.add(Projector.project(item, projection));
         }
         return new Page(items, items.size(), entries.scannedCount(), entries.bytesRead(), entries.lastEvaluatedKey(),
@@ -258,9 +259,10 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         Page scanned = engine.items().scan(table, new ScanSpec(s.indexName(), null, null,
                 reachBack ? Select.ALL_ATTRIBUTES : null, startKey, 0, 1, limit, consistent));
         List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Condition where = ConditionEvaluator.folded(s.where());
         for (Map<String, AttributeValue> item : scanned.items()) {
             Map<String, AttributeValue> held = IndexEntries.project(table, index, item);
-            if (!ConditionEvaluator.matches(s.where(), held)) continue;
+            if (!ConditionEvaluator.matches(where, held)) continue;
             items.add(s.projection() == null ? held : Projector.project(item, s.projection()));
         }
         return new Page(items, items.size(), scanned.scannedCount(), scanned.bytesRead(), scanned.lastEvaluatedKey(),
@@ -295,8 +297,9 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
      */
     private static Page keyFiltered(Page page, Condition keyFilter, List<Path> projection, List<String> keyAttributes) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Condition filter = ConditionEvaluator.folded(keyFilter);
         for (Map<String, AttributeValue> item : page.items()) {
-            if (!ConditionEvaluator.matches(keyFilter, item)) continue;
+            if (!ConditionEvaluator.matches(filter, item)) continue;
             if (projection != null) {
                 Map<String, AttributeValue> projected = new java.util.LinkedHashMap<>(item);
                 for (String key : keyAttributes) {

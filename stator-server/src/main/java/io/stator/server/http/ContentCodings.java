@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Locale;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
@@ -167,16 +168,21 @@ public final class ContentCodings {
 
     /** The body compressed with the coding {@link #negotiate} chose. */
     public static byte[] encode(String coding, byte[] body) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 4 + 64);
+        return encode(coding, new HttpReply(200, body)).toByteArray();
+    }
+
+    /** The reply's body compressed with the coding {@link #negotiate} chose, read and written in chunks. */
+    public static BodyChunks encode(String coding, HttpReply reply) {
+        BodyChunks out = new BodyChunks();
         try {
             if (coding.equals("gzip")) {
                 try (GZIPOutputStream gzip = new GZIPOutputStream(out, 8192)) {
-                    gzip.write(body);
+                    writeBody(reply, gzip);
                 }
             } else {
                 Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION);
                 try (DeflaterOutputStream deflate = new DeflaterOutputStream(out, deflater, 8192)) {
-                    deflate.write(body);
+                    writeBody(reply, deflate);
                 } finally {
                     deflater.end();
                 }
@@ -184,6 +190,20 @@ public final class ContentCodings {
         } catch (IOException e) {
             throw new IllegalStateException("compressing in memory", e); // no I/O happens
         }
-        return out.toByteArray();
+        return out;
+    }
+
+    private static void writeBody(HttpReply reply, OutputStream out) throws IOException {
+        try {
+            reply.forEachChunk((chunk, length) -> {
+                try {
+                    out.write(chunk, 0, length);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.stator.server.http;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -9,6 +10,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -35,6 +37,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -44,14 +47,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.ThreadFactory;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * The HTTP/1.1 server, over TLS when given a context: Netty decodes requests (keep-alive, bodies
@@ -70,6 +72,12 @@ import java.util.function.Predicate;
  * {@code --fsync} many concurrent writers wait on the same disk flush (RocksDB's group commit)
  * instead of queueing behind each other. Brief requests, which the caller names, skip the
  * hand-off (see {@link DispatchHandler}).
+ *
+ * <p>Why lengthy requests hold few workers: a read of many items (a Scan page of 1 MB filtered,
+ * a BatchGetItem of 16 MB) is work for a core, and forty of them held all 32 workers, so that a
+ * synced write queued behind them for seconds, and the event loops got a fortieth of the cores.
+ * They take at most {@code lengthyThreads} workers at once ({@link LimitedExecutor}: one per core
+ * in StatorServer), waiting in line without a thread; others still find a worker at once.
  */
 public final class NettyHttpServer implements AutoCloseable {
 
@@ -93,33 +101,13 @@ public final class NettyHttpServer implements AutoCloseable {
 
     /**
      * Binds and starts serving, HTTPS when {@code tls} is not null. Throws {@link BindException}
-     * when the address cannot be used.
+     * when the address cannot be used. Brief requests are served on the event loop that read
+     * them, the others on {@code requestThreads} workers, of which lengthy ones hold at most
+     * {@code lengthyThreads} at a time (see {@link RequestHandler} and {@link DispatchHandler}).
      */
-    public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
-                                        ConnectionLimits limits,
-                                        Function<HttpRequestData, HttpReply> handler) throws Exception {
-        return start(host, port, requestThreads, tls, limits, handler, request -> false);
-    }
-
-    /**
-     * As {@link #start(String, int, int, SslContext, ConnectionLimits, Function)}, serving the
-     * requests that {@code brief} accepts on the connection's own event-loop thread instead of a
-     * worker (see {@link DispatchHandler}).
-     */
-    public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
-                                        ConnectionLimits limits, Function<HttpRequestData, HttpReply> handler,
-                                        Predicate<HttpRequestData> brief) throws Exception {
-        return start(host, port, requestThreads, tls, limits, handler, brief, EarlyReplies.NONE);
-    }
-
-    /**
-     * As {@link #start(String, int, int, SslContext, ConnectionLimits, Function, Predicate)},
-     * answering the requests that {@code early} judges from their headers without holding their
-     * bodies (see {@link JudgedBodies}).
-     */
-    public static NettyHttpServer start(String host, int port, int requestThreads, SslContext tls,
-                                        ConnectionLimits limits, Function<HttpRequestData, HttpReply> handler,
-                                        Predicate<HttpRequestData> brief, EarlyReplies early) throws Exception {
+    public static NettyHttpServer start(String host, int port, int requestThreads, int lengthyThreads,
+                                        SslContext tls, ConnectionLimits limits,
+                                        RequestHandler handler) throws Exception {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
@@ -129,6 +117,7 @@ public final class NettyHttpServer implements AutoCloseable {
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
                 eventLoopThreads(), io);
         ExecutorService executor = newRequestExecutor(requestThreads);
+        Executor lengthy = new LimitedExecutor(executor, Math.min(lengthyThreads, requestThreads));
         Connections connections = new Connections(limits);
         long handshakeMillis = limits.headerTimeout().toMillis();
         try {
@@ -156,9 +145,9 @@ public final class NettyHttpServer implements AutoCloseable {
                             }
                             pipeline.addLast("codec", new HttpServerCodec(8192, 65536, 8192))
                                     .addLast("requests", connection.requests())
-                                    .addLast("judged", new JudgedBodies(early, MAX_REQUEST_BYTES))
+                                    .addLast("judged", new JudgedBodies(handler::judge, MAX_REQUEST_BYTES))
                                     .addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES, true))
-                                    .addLast("dispatch", new DispatchHandler(handler, brief, executor));
+                                    .addLast("dispatch", new DispatchHandler(handler, executor, lengthy));
                         }
                     });
             Channel channel;
@@ -239,6 +228,14 @@ public final class NettyHttpServer implements AutoCloseable {
         return new HttpRequestData(request.method().name(), path, query, headers, body);
     }
 
+    /**
+     * The most direct memory the JVM gives (Netty's buffers live there: a reply is copied into
+     * them as it is written out).
+     */
+    public static long maxDirectMemory() {
+        return PlatformDependent.maxDirectMemory();
+    }
+
     /** The port actually bound (useful when started on port 0). */
     public int port() {
         return ((InetSocketAddress) channel.localAddress()).getPort();
@@ -272,21 +269,20 @@ public final class NettyHttpServer implements AutoCloseable {
      * when the read burst ends ({@link #channelReadComplete}), so pipelined requests leave in one
      * socket write. Every other request (a synced write that waits for the disk, a scan, a table
      * operation, any request on shared storage) goes to a worker, so it never stalls the other
-     * connections of its event loop.
+     * connections of its event loop; a lengthy one through the {@code lengthy} lane.
      */
     private static final class DispatchHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
-        private final Function<HttpRequestData, HttpReply> handler;
-        private final Predicate<HttpRequestData> brief;
+        private final RequestHandler handler;
         private final ExecutorService executor;
+        private final Executor lengthy;
         private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
         private boolean unflushed;
 
-        DispatchHandler(Function<HttpRequestData, HttpReply> handler, Predicate<HttpRequestData> brief,
-                        ExecutorService executor) {
+        DispatchHandler(RequestHandler handler, ExecutorService executor, Executor lengthy) {
             super(true);
             this.handler = handler;
-            this.brief = brief;
             this.executor = executor;
+            this.lengthy = lengthy;
         }
 
         @Override
@@ -309,16 +305,22 @@ public final class NettyHttpServer implements AutoCloseable {
                 return;
             }
             HttpRequestData data = toData(request);
-            if (previous.isDone() && brief.test(data)) {
+            boolean lengthyWork = false;
+            if (previous.isDone() && handler.isBrief(data)) {
                 // Served here, on the event loop; the flush waits for the end of the read burst.
-                unflushed |= !send(ctx, serve(data, version), keepAlive, false);
-                return;
+                FullHttpResponse reply = serve(data, version, true);
+                if (reply != ON_A_WORKER) {
+                    unflushed |= !send(ctx, reply, keepAlive, false);
+                    return;
+                }
+                lengthyWork = true;
             }
             // Served on a worker, written on the event loop: the future completes once the reply is
             // in the channel, so a brief request that finds it done writes after it. (Written from
             // the worker, the reply would only be queued for the event loop, and a brief request
             // read meanwhile could overtake it.)
-            previous = previous.thenApplyAsync(done -> serve(data, version), executor)
+            Executor workers = lengthyWork || handler.isLengthy(data) ? lengthy : executor;
+            previous = previous.thenApplyAsync(done -> serve(data, version, false), workers)
                     .thenAcceptAsync(response -> send(ctx, response, keepAlive, true), ctx.executor());
         }
 
@@ -331,9 +333,20 @@ public final class NettyHttpServer implements AutoCloseable {
             ctx.fireChannelReadComplete();
         }
 
-        private FullHttpResponse serve(HttpRequestData data, HttpVersion version) {
+        /**
+         * The reply, or null when there must be none: out of memory (or stack), the server cannot
+         * answer for the request, nor for its own state, and the connection is closed unanswered
+         * (bin/stator's JVM exits on such an error; an embedded server carries on). A brief
+         * request the handler finds too much for the event loop gives {@link #ON_A_WORKER}.
+         */
+        private FullHttpResponse serve(HttpRequestData data, HttpVersion version, boolean brief) {
             try {
-                return toResponse(handler.apply(data), version);
+                HttpReply reply = brief ? handler.handleBrief(data) : handler.handle(data);
+                if (reply == null) return ON_A_WORKER;
+                return toResponse(reply, version);
+            } catch (VirtualMachineError e) {
+                System.err.println("stator: " + e + " while serving a request; its connection is closed unanswered");
+                return null;
             } catch (Throwable t) {
                 t.printStackTrace(System.err);
                 FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.INTERNAL_SERVER_ERROR);
@@ -342,20 +355,48 @@ public final class NettyHttpServer implements AutoCloseable {
             }
         }
 
+        /** What serving a brief request gives when it is to be served on a worker after all (never sent). */
+        private static final FullHttpResponse ON_A_WORKER =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE);
+
+        /** A response with what to run once it has been written out (most have nothing, and are plain). */
+        private static final class HeldResponse extends DefaultFullHttpResponse {
+            final Runnable sent;
+
+            HeldResponse(HttpVersion version, HttpResponseStatus status, ByteBuf content, Runnable sent) {
+                super(version, status, content);
+                this.sent = sent;
+            }
+        }
+
         /**
          * Writes one reply; a keep-alive reply is flushed only when {@code flush} asks, a closing
          * one always (the connection ends with it). Returns whether the reply went out flushed.
+         * No reply closes the connection.
          */
         private static boolean send(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive,
                                     boolean flush) {
+            if (response == null) {
+                ctx.close();
+                return true;
+            }
+            // A plain write takes the void promise: no listener, no allocation; a reply whose
+            // memory is held until it is sent takes a promise that gives it back.
+            ChannelPromise promise = null;
+            if (response instanceof HeldResponse held) {
+                promise = ctx.newPromise();
+                promise.addListener(written -> held.sent.run());
+            }
             if (!keepAlive) {
                 response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-                ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+                ctx.writeAndFlush(response, promise == null ? ctx.newPromise() : promise)
+                        .addListener(ChannelFutureListener.CLOSE);
                 return true;
             }
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-            if (flush) ctx.writeAndFlush(response, ctx.voidPromise());
-            else ctx.write(response, ctx.voidPromise());
+            if (promise == null) promise = ctx.voidPromise();
+            if (flush) ctx.writeAndFlush(response, promise);
+            else ctx.write(response, promise);
             return flush;
         }
 
@@ -391,11 +432,22 @@ public final class NettyHttpServer implements AutoCloseable {
             return requestData(request, body);
         }
 
+        /** The reply's body is wrapped, never copied: one array, or its chunks as one composite buffer. */
         private static FullHttpResponse toResponse(HttpReply reply, HttpVersion version) {
-            FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.valueOf(reply.status()),
-                    Unpooled.wrappedBuffer(reply.body()));
+            byte[] single = reply.singleChunk();
+            ByteBuf content;
+            if (single != null) {
+                content = Unpooled.wrappedBuffer(single, 0, reply.bodyLength());
+            } else {
+                CompositeByteBuf chunks = Unpooled.compositeBuffer(Integer.MAX_VALUE);
+                reply.forEachChunk((chunk, length) -> chunks.addComponent(true, Unpooled.wrappedBuffer(chunk, 0, length)));
+                content = chunks;
+            }
+            HttpResponseStatus status = HttpResponseStatus.valueOf(reply.status());
+            FullHttpResponse response = reply.sent() == null ? new DefaultFullHttpResponse(version, status, content)
+                    : new HeldResponse(version, status, content, reply.sent());
             for (String[] h : reply.headers()) response.headers().add(h[0], h[1]);
-            response.headers().set(HttpHeaderNames.CONTENT_LENGTH, reply.body().length);
+            response.headers().set(HttpHeaderNames.CONTENT_LENGTH, reply.bodyLength());
             return response;
         }
 

@@ -1,18 +1,31 @@
 package io.stator.server.protocol;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.core.item.ItemVisitor;
+import io.stator.core.item.StoredItem;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** Writes attribute values in DynamoDB's JSON form: {@code {"S": "x"}}, {@code {"N": "1.5"}}, ... */
+/**
+ * Writes attribute values in DynamoDB's JSON form: {@code {"S": "x"}}, {@code {"N": "1.5"}}, ...
+ * An item read from storage and not decoded (a {@link StoredItem}) is written straight from its
+ * stored bytes, its strings as the UTF-8 they are stored as: a 400 KB item costs the response
+ * its JSON and nothing else (decoded first, it cost a copy of every value as well).
+ */
 public final class AttributeValueJson {
 
     private AttributeValueJson() {}
 
     public static void writeItem(JsonGenerator g, Map<String, AttributeValue> item) throws IOException {
         g.writeStartObject();
+        if (item instanceof StoredItem stored) {
+            stored.visit(new StoredValues(g));
+            g.writeEndObject();
+            return;
+        }
         for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
             g.writeFieldName(e.getKey());
             write(g, e.getValue());
@@ -57,5 +70,100 @@ public final class AttributeValueJson {
             }
         }
         g.writeEndObject();
+    }
+
+    /** A stored item's values, as {@link #write} writes decoded ones. */
+    private static final class StoredValues implements ItemVisitor<IOException> {
+        private final JsonGenerator g;
+        /** Within a set, whose elements are bare strings. */
+        private boolean inSet;
+
+        StoredValues(JsonGenerator g) {
+            this.g = g;
+        }
+
+        @Override
+        public void name(byte[] utf8, int offset, int length) throws IOException {
+            g.writeFieldName(new String(utf8, offset, length, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void string(byte[] utf8, int offset, int length) throws IOException {
+            if (!inSet) open("S");
+            g.writeUTF8String(utf8, offset, length);
+            if (!inSet) g.writeEndObject();
+        }
+
+        @Override
+        public void number(DynamoNumber value) throws IOException {
+            if (!inSet) open("N");
+            g.writeString(value.toString());
+            if (!inSet) g.writeEndObject();
+        }
+
+        @Override
+        public void binary(byte[] bytes, int offset, int length) throws IOException {
+            if (!inSet) open("B");
+            g.writeBinary(bytes, offset, length);
+            if (!inSet) g.writeEndObject();
+        }
+
+        @Override
+        public void bool(boolean value) throws IOException {
+            g.writeStartObject();
+            g.writeBooleanField("BOOL", value);
+            g.writeEndObject();
+        }
+
+        @Override
+        public void nullValue() throws IOException {
+            g.writeStartObject();
+            g.writeBooleanField("NULL", true);
+            g.writeEndObject();
+        }
+
+        @Override
+        public void beginMap(int count) throws IOException {
+            open("M");
+            g.writeStartObject();
+        }
+
+        @Override
+        public void endMap() throws IOException {
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+
+        @Override
+        public void beginList(int count) throws IOException {
+            open("L");
+            g.writeStartArray();
+        }
+
+        @Override
+        public void endList() throws IOException {
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+
+        @Override
+        public void beginSet(String type, int count) throws IOException {
+            open(type);
+            g.writeStartArray();
+            inSet = true;
+        }
+
+        @Override
+        public void endSet() throws IOException {
+            inSet = false;
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+
+        /** Opens a value's object and names its type's member: {@code {"S": }. */
+        private void open(String type) throws IOException {
+            g.writeStartObject();
+            g.writeFieldName(type);
+        }
     }
 }

@@ -3,7 +3,8 @@ package io.stator.server.protocol;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import io.stator.server.http.BodyChunks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
@@ -12,13 +13,20 @@ import java.util.Map;
 /**
  * The JSON body of one response. An action writes its members through {@link #json()}, which
  * opens the top-level object on first use; an action that never calls it answers with an empty
- * body (DynamoDB does so for TagResource and UntagResource).
+ * body (DynamoDB does so for TagResource and UntagResource). The body is written into
+ * {@link BodyChunks}, which the network takes as they are.
  */
 public final class ResponseBody {
 
-    private static final JsonFactory JSON = new JsonFactory();
+    /**
+     * How responses are written. A character beyond the BMP is written as its four UTF-8 bytes,
+     * not as two escapes of its surrogates: as a stored string is written from its UTF-8
+     * (AttributeValueJson), so the two ways of writing an item give the same bytes.
+     */
+    public static final JsonFactory JSON = JsonFactory.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
-    private final ByteArrayBuilder buffer = new ByteArrayBuilder(256);
+    private final BodyChunks buffer = new BodyChunks();
     private JsonGenerator generator;
     // Items returned, per table, for the ReturnedItemCount metric: one table in fields (a Query,
     // a Scan), more in the map (a BatchGetItem).
@@ -63,14 +71,14 @@ public final class ResponseBody {
     }
 
     /** Closes the object and returns the bytes (empty when nothing was written). */
-    public byte[] finish() {
-        if (generator == null) return new byte[0];
+    public BodyChunks finish() {
+        if (generator == null) return buffer;
         try {
             generator.writeEndObject();
             generator.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return buffer.toByteArray();
+        return buffer;
     }
 }

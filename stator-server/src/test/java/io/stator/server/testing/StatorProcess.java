@@ -73,7 +73,7 @@ public final class StatorProcess implements AutoCloseable {
         if (Runtime.version().feature() >= 24) {
             command.add("--sun-misc-unsafe-memory-access=allow"); // Netty; JDK 24+ warn otherwise
         }
-        command.addAll(List.of("-XX:+UseSerialGC", "-Xss1m")); // as bin/stator
+        command.addAll(List.of("-XX:+UseSerialGC", "-Xss1m", "-XX:+ExitOnOutOfMemoryError")); // as bin/stator
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
