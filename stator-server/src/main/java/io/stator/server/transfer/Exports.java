@@ -138,8 +138,9 @@ public final class Exports implements AutoCloseable {
                 .set("Parameters", parameters);
         exports.save(id, r);
         LOG.info("export " + r.string("ExportArn") + " of table " + table.name() + " started");
+        JobView started = r.copy(); // answered as it started, whatever its job has done meanwhile
         exports.submit(() -> run(r));
-        return r;
+        return started;
     }
 
     /**

@@ -155,8 +155,11 @@ public final class Imports implements AutoCloseable {
                 created -> r.set("TableId", created.tableId()).encode());
         imports.track(id, r);
         LOG.info("import " + importArn + " into table " + tableName + " started");
+        // ImportTable answers the import as it started (IN_PROGRESS), whatever its job has
+        // done by the time the answer is written.
+        JobView started = r.copy();
         imports.submit(() -> run(r, table));
-        return r;
+        return started;
     }
 
     /** The table an import created, as it was created (DescribeImport's TableCreationParameters). */

@@ -50,6 +50,11 @@ final class JobRecord implements JobView {
         return this;
     }
 
+    /** The record as it is now, apart from the one its job goes on changing. */
+    synchronized JobRecord copy() {
+        return new JobRecord(new LinkedHashMap<>(fields));
+    }
+
     synchronized byte[] encode() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (JsonGenerator g = JSON.createGenerator(out)) {
