@@ -47,6 +47,16 @@ public final class CapacityMeter {
         default void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {}
 
         /**
+         * The writes of one transaction taken as one request (admitted, or cancelled, which consumes
+         * all the same): an implementation may sum what they cost each table, index and partition,
+         * so that a transaction larger than a second of a partition's ceiling is seen as one
+         * request. {@link #debitWrite} for each by default.
+         */
+        default void debitWrites(List<TableDefinition> tables, List<Usage.Write> usages, ConsumedCapacity[] consumed) {
+            for (int i = 0; i < usages.size(); i++) debitWrite(tables.get(i), usages.get(i), consumed[i]);
+        }
+
+        /**
          * A single write priced: its refusal returned (nothing debited), or its units debited and
          * null returned; {@link #refusal} then {@link #debitWrite}, which an implementation may do
          * in one pass.
@@ -156,9 +166,7 @@ public final class CapacityMeter {
                 refusals[i] = refused;
             }
         }
-        if (refusals == null) {
-            for (int i = 0; i < n; i++) admission.debitWrite(tables.get(i), usages.get(i), consumed[i]);
-        }
+        if (refusals == null) admission.debitWrites(tables, usages, consumed);
         return new TransactionAdmission(consumed, refusals);
     }
 
@@ -168,6 +176,13 @@ public final class CapacityMeter {
     /** A write that did not commit but consumed all the same (its condition failed): debited. */
     public void chargeUncommitted(TableDefinition table, Usage.Write usage) {
         admission.debitWrite(table, usage, write(usage));
+    }
+
+    /** The writes of a cancelled transaction, which consume all the same: debited as one request. */
+    public void chargeUncommitted(List<TableDefinition> tables, List<Usage.Write> usages) {
+        ConsumedCapacity[] consumed = new ConsumedCapacity[usages.size()];
+        for (int i = 0; i < consumed.length; i++) consumed[i] = write(usages.get(i));
+        admission.debitWrites(tables, usages, consumed);
     }
 
     /** The read's units raised to a minimum on the arm it read (the table's, or the index's). */

@@ -27,8 +27,13 @@ import java.util.concurrent.atomic.LongAdder;
  * partition-key hashes only (docs/dynamodb/throughput.md says so).
  *
  * <p>A partition's bucket holds two seconds of its ceiling: it may absorb one extra second's worth
- * at once. DynamoDB documents no burst at the partition level; without any, traffic spread evenly
- * over partitions at exactly their ceiling would throttle on its own randomness.
+ * at once. Burst capacity does not lift a partition past its ceiling ("burst capacity can't
+ * alleviate partition-level throttling", AWS knowledge center), but without any slack traffic
+ * spread evenly over partitions at exactly their ceiling would throttle on its own randomness; the
+ * must-throttle scenarios bound it (a new on-demand table given 2.5 seconds of its partitions'
+ * ceiling at once is throttled, docs/dynamodb/throughput.md). Beside it, each partition banks its
+ * unused capacity as burst, spent only on what a single request costs the partition beyond one
+ * second of its ceiling ({@link TokenBucket}).
  */
 final class Partitions {
 
@@ -37,7 +42,7 @@ final class Partitions {
     /** No more heat splits past this many partitions of one table or index (memory stays bounded). */
     static final int MAX_PARTITIONS = 4_096;
     /** What a partition's bucket holds, in seconds of its ceiling. */
-    static final int BURST_SECONDS = 2;
+    static final int BUCKET_SECONDS = 2;
     /** The share of a ceiling at which a partition counts as hot. */
     static final double HOT_SHARE = 0.8;
 
@@ -59,8 +64,8 @@ final class Partitions {
 
         Partition(long start, long nowMillis) {
             this.start = start;
-            this.read = new TokenBucket(READ_CEILING, BURST_SECONDS * READ_CEILING, nowMillis);
-            this.write = new TokenBucket(WRITE_CEILING, BURST_SECONDS * WRITE_CEILING, nowMillis);
+            this.read = new TokenBucket(READ_CEILING, BUCKET_SECONDS * READ_CEILING, true, nowMillis);
+            this.write = new TokenBucket(WRITE_CEILING, BUCKET_SECONDS * WRITE_CEILING, true, nowMillis);
         }
 
         /**

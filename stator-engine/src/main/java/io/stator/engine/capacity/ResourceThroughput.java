@@ -15,15 +15,16 @@ import java.util.concurrent.atomic.LongAdder;
  * capacity", developer guide, burst-adaptive-capacity). A new bucket starts full (a choice:
  * whether DynamoDB's does is not documented), so that a test suite's short bursts pass as they
  * would on DynamoDB. On demand: the buckets hold the table's maximum (its OnDemandThroughput,
- * else the per-table quota) for one second, and the partitions follow the {@link OnDemandScaling}.
+ * else the per-table quota) for one second, and bank 300 seconds of it for requests larger than a
+ * second (a maximum "is applied on a best-effort basis", a workload may briefly exceed it through
+ * burst capacity: developer guide, on-demand-capacity-mode-max-throughput); the partitions follow
+ * the {@link OnDemandScaling}.
  */
 final class ResourceThroughput {
 
     /** What the limits come from; equal shapes mean nothing to change. */
     record Shape(boolean onDemand, long readUnits, long writeUnits, long maxRead, long maxWrite, long warmRead,
                  long warmWrite) {}
-
-    static final int BURST_SECONDS = 300;
 
     final String arn;
     final boolean index;
@@ -72,8 +73,8 @@ final class ResourceThroughput {
             writeCapIsMaximum = next.maxWrite() > 0 && next.maxWrite() < quota;
             double readCap = readCapIsMaximum ? next.maxRead() : quota;
             double writeCap = writeCapIsMaximum ? next.maxWrite() : quota;
-            read = bucket(read, readCap, readCap, nowMillis);
-            write = bucket(write, writeCap, writeCap, nowMillis);
+            read = bucket(read, readCap, readCap, true, nowMillis);
+            write = bucket(write, writeCap, writeCap, true, nowMillis);
             // Switching from provisioned keeps "the highest throughput ever provisioned" (developer
             // guide, bp-switching-capacity-modes): the warm values carry it.
             if (readScaling == null || previous == null || !previous.onDemand()) {
@@ -85,17 +86,20 @@ final class ResourceThroughput {
             }
             growFor(readScaling.allowance(), writeScaling.allowance(), nowMillis);
         } else {
-            read = bucket(read, next.readUnits(), BURST_SECONDS * (double) next.readUnits(), nowMillis);
-            write = bucket(write, next.writeUnits(), BURST_SECONDS * (double) next.writeUnits(), nowMillis);
+            // The bucket is the burst: no bank beside it.
+            read = bucket(read, next.readUnits(), TokenBucket.BURST_SECONDS * (double) next.readUnits(), false, nowMillis);
+            write = bucket(write, next.writeUnits(), TokenBucket.BURST_SECONDS * (double) next.writeUnits(), false,
+                    nowMillis);
             readScaling = null;
             writeScaling = null;
             growFor(next.readUnits(), next.writeUnits(), nowMillis);
         }
     }
 
-    private static TokenBucket bucket(TokenBucket existing, double rate, double capacity, long nowMillis) {
-        if (existing == null) return new TokenBucket(rate, capacity, nowMillis);
-        existing.reshape(rate, capacity, nowMillis);
+    private static TokenBucket bucket(TokenBucket existing, double rate, double capacity, boolean banks,
+                                      long nowMillis) {
+        if (existing == null) return new TokenBucket(rate, capacity, banks, nowMillis);
+        existing.reshape(rate, capacity, banks, nowMillis);
         return existing;
     }
 
@@ -151,21 +155,33 @@ final class ResourceThroughput {
 
     /** Takes units from the bucket and the partition, counts them, and lets heat and peaks grow partitions. */
     private void take(boolean isWrite, double units, Partitions.Partition partition, long nowMillis, long splitDelayMillis) {
+        takeFromResource(isWrite, units, nowMillis);
+        if (partition != null) takeFromPartition(isWrite, units, partition, nowMillis, splitDelayMillis);
+    }
+
+    /**
+     * One request's units from this table or index: its bucket (a request larger than a second
+     * spends burst, so its units arrive here summed, not item by item), and on demand its peak.
+     */
+    void takeFromResource(boolean isWrite, double units, long nowMillis) {
         (isWrite ? write : read).take(units, nowMillis);
         (isWrite ? consumedWrite : consumedRead).add(units);
-        if (partition != null) {
-            (isWrite ? partition.write : partition.read).take(units, nowMillis);
-            (isWrite ? partition.consumedWrite : partition.consumedRead).add(units);
-            boolean hot = isWrite ? partition.record(0, units, nowMillis, splitDelayMillis)
-                    : partition.record(units, 0, nowMillis, splitDelayMillis);
-            if (hot) partitions.split(partition, nowMillis);
-        }
         OnDemandScaling scaling = isWrite ? writeScaling : readScaling;
         if (scaling != null) {
             double before = scaling.allowance();
             double after = scaling.record(units, nowMillis);
             if (after > before) growFor(isWrite ? 0 : after, isWrite ? after : 0, nowMillis);
         }
+    }
+
+    /** One request's units from one of this resource's partitions, summed over its items there. */
+    void takeFromPartition(boolean isWrite, double units, Partitions.Partition partition, long nowMillis,
+                           long splitDelayMillis) {
+        (isWrite ? partition.write : partition.read).take(units, nowMillis);
+        (isWrite ? partition.consumedWrite : partition.consumedRead).add(units);
+        boolean hot = isWrite ? partition.record(0, units, nowMillis, splitDelayMillis)
+                : partition.record(units, 0, nowMillis, splitDelayMillis);
+        if (hot) partitions.split(partition, nowMillis);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.stator.engine.table.TableArns;
 import io.stator.engine.table.TableDefinition;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,8 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * then takes its units, possibly into debt, which throttles the requests that follow: one request
  * may cost more than a bucket holds (a 4 MB transaction, a 400 KB item on a table of 1 WCU) and
  * still run once, as a single large request does on DynamoDB (whether DynamoDB lets a request drive
- * a bucket negative is not documented: dynamodb-throughput.md, section 8). A write is priced before
- * it commits (the pipeline knows the item before and after), a read after it read. A refused request
+ * a bucket negative is not documented: dynamodb-throughput.md, section 8). What a request costs a
+ * partition (or an on-demand table) beyond one second of its rate comes from burst, its banked
+ * unused capacity, while there is any ({@link TokenBucket}): a large transaction leaves no debt
+ * that throttles what follows, and a transaction's writes are summed per bucket
+ * ({@link #debitWrites}) so that it is seen as the one request it is. A write is priced before it
+ * commits (the pipeline knows the item before and after), a read after it read. A refused request
  * takes nothing and changes nothing. Local indexes draw on the table, as on DynamoDB.
  *
  * <p>In {@link ThroughputSettings.Mode#REPORT} mode (the server's, or a table's through its
@@ -223,6 +228,45 @@ public final class Throughput implements CapacityMeter.Admission {
     @Override
     public void debitWrite(TableDefinition table, Usage.Write usage, ConsumedCapacity consumed) {
         debit(targets(table, usage, consumed));
+    }
+
+    /**
+     * A transaction's writes as one request: each table, index and partition takes the sum of
+     * what the writes cost it, so that a transaction whose items cost a partition more than a
+     * second of its ceiling spends burst (see {@link TokenBucket}) instead of leaving a debt that
+     * throttles what follows, as DynamoDB serves a 4 MB transaction.
+     */
+    @Override
+    public void debitWrites(List<TableDefinition> tables, List<Usage.Write> usages, ConsumedCapacity[] consumed) {
+        Map<ResourceThroughput, double[]> resources = new IdentityHashMap<>();
+        Map<Partitions.Partition, PartitionShare> partitions = new IdentityHashMap<>();
+        long now = clock.millis();
+        for (int i = 0; i < usages.size(); i++) {
+            WriteTargets w = targets(tables.get(i), usages.get(i), consumed[i]);
+            share(resources, partitions, w.throughput().table, w.partition(), w.tableUnits());
+            for (int j = 0; j < w.indexes().size(); j++) {
+                share(resources, partitions, w.indexes().get(j), w.indexPartitions().get(j), w.indexUnits()[j]);
+            }
+        }
+        resources.forEach((r, units) -> r.takeFromResource(true, units[0], now));
+        long split = settings.splitDelayMillis();
+        partitions.forEach((p, share) -> share.resource.takeFromPartition(true, share.units, p, now, split));
+    }
+
+    /** What one request costs one partition, and whose partition it is. */
+    private static final class PartitionShare {
+        final ResourceThroughput resource;
+        double units;
+
+        PartitionShare(ResourceThroughput resource) {
+            this.resource = resource;
+        }
+    }
+
+    private static void share(Map<ResourceThroughput, double[]> resources, Map<Partitions.Partition, PartitionShare> partitions,
+                              ResourceThroughput resource, Partitions.Partition partition, double units) {
+        resources.computeIfAbsent(resource, r -> new double[1])[0] += units;
+        partitions.computeIfAbsent(partition, p -> new PartitionShare(resource)).units += units;
     }
 
     /** A single write: its targets found once, then refused or debited. */

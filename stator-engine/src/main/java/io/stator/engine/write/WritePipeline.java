@@ -311,7 +311,13 @@ public final class WritePipeline {
         if (cancelled) {
             // Capacity "is consumed even when a transaction is canceled" (developer guide,
             // transaction-apis).
-            for (Pending p : pending) meter.chargeUncommitted(p.write.table(), p.usage(true));
+            List<TableDefinition> tables = new ArrayList<>(n);
+            List<Usage.Write> usages = new ArrayList<>(n);
+            for (Pending p : pending) {
+                tables.add(p.write.table());
+                usages.add(p.usage(true));
+            }
+            meter.chargeUncommitted(tables, usages);
             throw new TransactionCanceledException(List.of(reasons));
         }
 

@@ -26,6 +26,46 @@ class ThroughputModelTest {
     }
 
     @Test
+    void aBankPaysOnlyWhatOneRequestCostsBeyondASecondAndRefillsFromUnusedCapacity() {
+        // A partition's write bucket: 1,000 a second, holding 2,000, banking up to 300,000.
+        TokenBucket bucket = new TokenBucket(1_000, 2_000, true, 0);
+        assertEquals(300_000, bucket.burst(0), "a new bank starts full, as its bucket does");
+        bucket.take(2_736, 0); // a transaction's four items of 684 units on this partition
+        assertEquals(1_000, bucket.balance(0), "one second of the ceiling from the bucket");
+        assertEquals(300_000 - 1_736, bucket.burst(0), "the rest from burst: no debt");
+        bucket.take(990, 0);
+        bucket.take(20, 0);
+        assertEquals(-10, bucket.balance(0), 1e-9, "requests of ordinary size never spend burst");
+        assertFalse(bucket.canStart(0));
+        assertEquals(300_000 - 1_736, bucket.burst(0));
+        assertTrue(bucket.canStart(11));
+        // Unused capacity: the bucket fills first, then what it cannot hold is banked.
+        assertEquals(2_000, bucket.balance(2_010));
+        assertEquals(300_000 - 1_736, bucket.burst(2_010), 1e-9);
+        assertEquals(300_000 - 736, bucket.burst(3_010), 1e-9);
+        assertEquals(300_000, bucket.burst(10_000), "never more than 300 seconds");
+        // A bank spent leaves the rest of a large request as debt, as a bucket without one does.
+        TokenBucket spent = new TokenBucket(1_000, 2_000, true, 0);
+        spent.take(301_000, 0);
+        assertEquals(0, spent.burst(0));
+        spent.take(3_000, 0);
+        assertEquals(-2_000, spent.balance(0));
+        TokenBucket none = new TokenBucket(1_000, 2_000, 0);
+        none.take(2_736, 0);
+        assertEquals(-736, none.balance(0), "no bank: into debt");
+        assertEquals(0, none.burst(0));
+    }
+
+    @Test
+    void aBankOpensFullWhenABucketStartsBankingAndClosesWhenItStops() {
+        TokenBucket bucket = new TokenBucket(10, 3_000, 0); // a provisioned table's 300 s of 10 units
+        bucket.reshape(40_000, 40_000, true, 0); // switched to on demand
+        assertEquals(12_000_000, bucket.burst(0));
+        bucket.reshape(10, 3_000, false, 0);
+        assertEquals(0, bucket.burst(0));
+    }
+
+    @Test
     void partitionsAreEqualHashRangesThatOnlyEverSplit() {
         Partitions p = new Partitions(4, 0);
         assertEquals(4, p.count());
