@@ -5,8 +5,8 @@ package io.stator.engine.advisor;
  * {@link KeyCounter}).
  *
  * @param exact      counted exactly; else estimated by the window's sketches
- * @param errorHalves for an estimate, how far above it the truth may be, in the ranked measure's
- *                   halves (or count); 0 when exact
+ * @param errorHalves for an estimate (an upper bound: the truth is never above it), how far below
+ *                   it the truth may be, in the ranked measure's halves (or count); 0 when exact
  */
 record KeyFigures(KeyBytes key, long readHalves, long writeHalves, long insightsHalves, long throttles,
                   long throttleEvents, long requests, long items, long bytes, boolean exact, long errorHalves) {

@@ -149,7 +149,7 @@ final class KeyTable {
                 KeyBytes key = row.getItem();
                 out.add(new KeyFigures(key, estimate(Measure.READ, key), estimate(Measure.WRITE, key),
                         estimate(Measure.INSIGHTS, key), estimate(Measure.THROTTLES, key), 0, 0, 0, 0, false,
-                        row.getUpperBound() - row.getEstimate()));
+                        row.getEstimate() - row.getLowerBound()));
             }
         }
 
