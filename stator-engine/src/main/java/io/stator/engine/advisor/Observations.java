@@ -132,7 +132,7 @@ public final class Observations {
         r.record(now, partitionKey, item, partitionKey == null ? 0 : partitionKey.partitionHash(), sample, reasons,
                 itemBytes);
 
-        Signature signature = readSignature(operation, plan, table, index, keyConditions, totalSegments);
+        Signature signature = readSignature(operation, plan, t, table, index, keyConditions, totalSegments);
         for (SignatureCounters c : t.patterns(now, signature)) {
             c.call(Math.floorDiv(now, 1000), halves);
             if (refusal != null) {
@@ -153,11 +153,11 @@ public final class Observations {
         }
     }
 
-    private static Signature readSignature(Operation operation, ReadPlan plan, TableDefinition table,
-                                           IndexDefinition index, Map<String, KeyCondition> keyConditions,
-                                           int totalSegments) {
+    private static Signature readSignature(Operation operation, ReadPlan plan, TableObservations t,
+                                           TableDefinition table, IndexDefinition index,
+                                           Map<String, KeyCondition> keyConditions, int totalSegments) {
         List<Path> projection = plan.projection();
-        if (plan.singleItem()) return Signature.get(operation, table, projection, plan.consistentRead());
+        if (plan.singleItem()) return Signature.get(operation, t.itemKey(table), projection, plan.consistentRead());
         if (plan.scan()) {
             return Signature.scan(operation, index, plan.filter(), projection, plan.countOnly(), plan.consistentRead(),
                     totalSegments);
@@ -230,7 +230,7 @@ public final class Observations {
             }
         }
 
-        Signature signature = Signature.write(operation, w.action(), table, w.condition(), w.update());
+        Signature signature = Signature.write(operation, w.action(), t.itemKey(table), w.condition(), w.update());
         long callHalves = consumed == null ? 0 : KeyCounter.Sample.halves(consumed.total());
         for (SignatureCounters s : t.patterns(now, signature)) {
             s.call(Math.floorDiv(now, 1000), callHalves);

@@ -66,8 +66,8 @@ public record Signature(Operation operation, String action, String index, String
     // ---- how requests become signatures ----------------------------------------------------------
 
     /** A single item read (GetItem, a batch's or a transaction's get). */
-    static Signature get(Operation operation, TableDefinition table, List<Path> projection, boolean consistentRead) {
-        return new Signature(operation, "GetItem", null, itemKey(table), List.of(), names(projection), false,
+    static Signature get(Operation operation, String itemKey, List<Path> projection, boolean consistentRead) {
+        return new Signature(operation, "GetItem", null, itemKey, List.of(), names(projection), false,
                 consistentRead, 0, List.of(), List.of());
     }
 
@@ -88,13 +88,14 @@ public record Signature(Operation operation, String action, String index, String
     }
 
     /** One item's write: PutItem, UpdateItem, DeleteItem or ConditionCheck. */
-    static Signature write(Operation operation, String action, TableDefinition table, Condition condition,
+    static Signature write(Operation operation, String action, String itemKey, Condition condition,
                            List<String> update) {
-        return new Signature(operation, action, null, itemKey(table), List.of(), null, false, false, 0,
+        return new Signature(operation, action, null, itemKey, List.of(), null, false, false, 0,
                 names(condition), update == null ? List.of() : update);
     }
 
-    private static String itemKey(TableDefinition table) {
+    /** A table's item key shape, {@code pk = :v AND sk = :v} (made once per definition, not per request). */
+    static String itemKey(TableDefinition table) {
         String pk = table.keySchema().partitionKey() + " = :v";
         return table.keySchema().hasSortKey() ? pk + " AND " + table.keySchema().sortKey() + " = :v" : pk;
     }

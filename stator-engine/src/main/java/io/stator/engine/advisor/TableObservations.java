@@ -24,6 +24,9 @@ final class TableObservations {
     private final int keyCap;
     /** The last definition a request came with: for the partitions and for reading keys back. */
     volatile TableDefinition definition;
+    /** Its item key's shape in signatures, made once per definition. */
+    private volatile String itemKey;
+    private volatile TableDefinition itemKeyOf;
     private final ConcurrentHashMap<Integer, ResourceObservations> resources = new ConcurrentHashMap<>();
     private final Rolling<SignatureWindow, PatternWindow> patternSeconds;
     private final Rolling<SignatureWindow, PatternWindow> patternMinutes;
@@ -38,6 +41,15 @@ final class TableObservations {
                 w -> new PatternWindow(w.period(), w.secondFigures()));
         this.patternMinutes = new Rolling<>(60_000, ResourceObservations.MINUTES_KEPT, SignatureWindow::new,
                 w -> withPeaks(w, patternSeconds.closed()));
+    }
+
+    /** The item key's shape of {@code table} (this table's definition). */
+    String itemKey(TableDefinition table) {
+        if (itemKeyOf != table) {
+            itemKey = Signature.itemKey(table);
+            itemKeyOf = table;
+        }
+        return itemKey;
     }
 
     /** The table's (index id 0) or a global index's observations, made at its first request. */
