@@ -38,7 +38,7 @@ final class PartitionsReport {
         for (ResourceSummary s : o.seconds(table, index)) {
             if (s.period() < fromSecond) continue;
             for (ResourceSummary.PartitionFigures p : s.partitions().values()) {
-                int i = indexOf(starts, p.firstHash());
+                int i = PartitionMap.indexOf(starts, p.firstHash());
                 perSecond.get(i).merge(s.period(), new Reports.PartitionSecond(s.period(), p.readHalves() / 2.0,
                         p.writeHalves() / 2.0, p.throttleEvents()), PartitionsReport::plus);
             }
@@ -47,7 +47,8 @@ final class PartitionsReport {
                 for (KeyFigures f : s.partitionKeys().get(m)) seen.put(f.key(), f);
             }
             for (KeyFigures f : seen.values()) {
-                long[] units = keys.get(indexOf(starts, f.key().partitionHash())).computeIfAbsent(f.key(), k -> new long[2]);
+                Map<KeyBytes, long[]> partitionKeys = keys.get(PartitionMap.indexOf(starts, f.key().partitionHash()));
+                long[] units = partitionKeys.computeIfAbsent(f.key(), k -> new long[2]);
                 units[0] += f.readHalves();
                 units[1] += f.writeHalves();
             }
@@ -86,17 +87,5 @@ final class PartitionsReport {
     private static Reports.PartitionSecond plus(Reports.PartitionSecond a, Reports.PartitionSecond b) {
         return new Reports.PartitionSecond(a.second(), a.readUnits() + b.readUnits(), a.writeUnits() + b.writeUnits(),
                 a.throttleEvents() + b.throttleEvents());
-    }
-
-    /** The partition holding a hash (unsigned). */
-    private static int indexOf(long[] starts, long hash) {
-        int low = 0;
-        int high = starts.length - 1;
-        while (low < high) {
-            int mid = (low + high + 1) >>> 1;
-            if (Long.compareUnsigned(starts[mid], hash) <= 0) low = mid;
-            else high = mid - 1;
-        }
-        return low;
     }
 }

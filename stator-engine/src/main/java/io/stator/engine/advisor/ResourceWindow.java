@@ -65,7 +65,9 @@ final class ResourceWindow implements Rolling.Period {
         for (String r : reasons) throttleEvents.computeIfAbsent(r, x -> new LongAdder()).increment();
         if (partitionKey != null) {
             partitionKeys.add(partitionKey, sample);
-            PartitionCounter p = partitions.computeIfAbsent(partitionOf(partitionHash), x -> new PartitionCounter());
+            Long start = partitionOf(partitionHash);
+            PartitionCounter p = partitions.get(start);
+            if (p == null) p = partitions.computeIfAbsent(start, x -> new PartitionCounter());
             if (sample.readHalves() != 0) p.readHalves.add(sample.readHalves());
             if (sample.writeHalves() != 0) p.writeHalves.add(sample.writeHalves());
             if (!reasons.isEmpty()) p.throttleEvents.increment();
@@ -81,15 +83,7 @@ final class ResourceWindow implements Rolling.Period {
     }
 
     private long partitionOf(long hash) {
-        long[] s = partitionStarts;
-        int low = 0;
-        int high = s.length - 1;
-        while (low < high) {
-            int mid = (low + high + 1) >>> 1;
-            if (Long.compareUnsigned(s[mid], hash) <= 0) low = mid;
-            else high = mid - 1;
-        }
-        return s.length == 0 ? 0 : s[low];
+        return partitionStarts.length == 0 ? 0 : partitionStarts[PartitionMap.indexOf(partitionStarts, hash)];
     }
 
     /** The window's figures, its top {@code k} keys by each of {@code measures}. */
