@@ -1,5 +1,8 @@
 package io.stator.engine;
 
+import io.stator.engine.advisor.ContributorInsights;
+import io.stator.engine.advisor.Observations;
+import io.stator.engine.advisor.PartitionMap;
 import io.stator.engine.backup.Backups;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.Throughput;
@@ -48,6 +51,8 @@ public final class Engine implements AutoCloseable {
     private final Backups backups;
     private final Tables tables;
     private final Items items;
+    private final Observations observations;
+    private final ContributorInsights contributorInsights;
 
     /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
@@ -83,15 +88,20 @@ public final class Engine implements AutoCloseable {
         this.meter = meter;
         this.catalog = new Catalog(storage, new TableArns(config.region(), config.accountId()), config.clock());
         catalog.onChange(meter::tableChanged);
+        PartitionMap partitions = meter.admission() instanceof Throughput throughput
+                ? (table, index) -> throughput.partitionStarts(table, index == null ? null : index.name())
+                : PartitionMap.ONE;
+        this.observations = new Observations(config.clock(), partitions);
+        this.contributorInsights = new ContributorInsights(catalog, config.clock());
         ItemLocks locks = new StripedItemLocks();
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
         this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator);
         WritePipeline pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
-                config.itemCollectionLimitBytes());
+                config.itemCollectionLimitBytes(), observations);
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
         this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
-        this.tables = new Tables(catalog, indexBuilds, streams, meter, config.clock());
-        this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter);
+        this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock());
+        this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter, observations);
         // Before the expirer, the first writer: a backup a stopped server was creating keeps the
         // items it changes as they were (backup/BeforeImages).
         this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
@@ -130,6 +140,12 @@ public final class Engine implements AutoCloseable {
 
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }
+
+    /** What the advisor observed of the traffic (Contributor Insights' data, the read API's, the findings'). */
+    public Observations observations() { return observations; }
+
+    /** UpdateContributorInsights, DescribeContributorInsights, ListContributorInsights. */
+    public ContributorInsights contributorInsights() { return contributorInsights; }
 
     /** Admission and billing of every operation. */
     public CapacityMeter capacityMeter() { return meter; }

@@ -4,6 +4,8 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.advisor.Observations;
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.ConsumedCapacity;
@@ -12,6 +14,7 @@ import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.ReadPlan;
+import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.Reads;
 import io.stator.engine.read.ScanSpec;
 import io.stator.storage.Keyspace;
@@ -56,15 +59,17 @@ public final class Items {
     private final Reads reads;
     private final ItemLocks locks;
     private final CapacityMeter meter;
+    private final Observations observations;
 
     Items(Storage storage, WritePipeline pipeline, Transactions transactions, Reads reads, ItemLocks locks,
-          CapacityMeter meter) {
+          CapacityMeter meter, Observations observations) {
         this.storage = storage;
         this.pipeline = pipeline;
         this.transactions = transactions;
         this.reads = reads;
         this.locks = locks;
         this.meter = meter;
+        this.observations = observations;
     }
 
     // ---- writes -----------------------------------------------------------------------------
@@ -72,6 +77,11 @@ public final class Items {
     /** PutItem, UpdateItem, DeleteItem: one item's write, if its condition holds. */
     public WriteResult write(ItemWrite write) {
         return pipeline.write(write);
+    }
+
+    /** One item's write of {@code operation} (a PartiQL statement's). */
+    public WriteResult write(Operation operation, ItemWrite write) {
+        return pipeline.write(write, operation);
     }
 
     /**
@@ -91,7 +101,7 @@ public final class Items {
         ThroughputExceededException throttled = null;
         for (ItemWrite w : writes) {
             try {
-                results.add(pipeline.write(w));
+                results.add(pipeline.write(w, Operation.BATCH_WRITE_ITEM));
                 anyWritten = true;
             } catch (ThroughputExceededException e) {
                 // Throttled writes come back in UnprocessedItems; the call fails only if none
@@ -120,6 +130,12 @@ public final class Items {
         return transactions.write(writes, token);
     }
 
+    /** A transaction of {@code operation} (ExecuteTransaction's). */
+    public Transactions.WriteOutcome transactWrite(Operation operation, List<ItemWrite> writes,
+                                                   Transactions.ClientToken token) {
+        return transactions.write(writes, token, operation);
+    }
+
     // ---- reads ------------------------------------------------------------------------------
 
     /**
@@ -128,28 +144,51 @@ public final class Items {
      */
     public Page get(TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead,
                     List<Path> projection) {
+        return get(Operation.GET_ITEM, table, key, consistentRead, projection);
+    }
+
+    /** A single item's read of {@code operation} (a PartiQL SELECT's). */
+    public Page get(Operation operation, TableDefinition table, Map<String, AttributeValue> key, boolean consistentRead,
+                    List<Path> projection) {
         ReadPlan.checkProjection(table, projection);
-        return read(ReadPlan.item(table, key, consistentRead, projection, false));
+        return read(operation, ReadPlan.item(table, key, consistentRead, projection, false), null, 0);
     }
 
     public Page query(TableDefinition table, QuerySpec spec) {
-        return read(ReadPlan.query(table, spec));
+        return query(Operation.QUERY, table, spec);
+    }
+
+    /** A Query page of {@code operation} (a PartiQL SELECT's). */
+    public Page query(Operation operation, TableDefinition table, QuerySpec spec) {
+        return read(operation, ReadPlan.query(table, spec), spec.keyConditions(), 0);
     }
 
     public Page scan(TableDefinition table, ScanSpec spec) {
-        return read(ReadPlan.scan(table, spec, storage::scanPosition));
+        return scan(Operation.SCAN, table, spec);
     }
 
-    /** One read, admitted before and charged after. */
-    private Page read(ReadPlan plan) {
-        admit(plan);
-        return charged(plan, reads.read(plan));
+    /** A Scan page of {@code operation} (a PartiQL SELECT's). */
+    public Page scan(Operation operation, TableDefinition table, ScanSpec spec) {
+        return read(operation, ReadPlan.scan(table, spec, storage::scanPosition), null, spec.totalSegments());
     }
 
-    private void admit(ReadPlan plan) {
+    /** One read, admitted before and charged after, and observed at both. */
+    private Page read(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions, int segments) {
+        admit(operation, plan, keyConditions, segments);
+        Page page = charged(plan, reads.read(plan));
+        observations.read(operation, plan, keyConditions, segments, page);
+        return page;
+    }
+
+    private void admit(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions, int segments) {
         boolean onePartition = !plan.scan();
-        meter.admitRead(plan.target().table(), plan.target().index(), onePartition,
-                onePartition ? plan.partitionHash() : 0);
+        try {
+            meter.admitRead(plan.target().table(), plan.target().index(), onePartition,
+                    onePartition ? plan.partitionHash() : 0);
+        } catch (ThroughputExceededException e) {
+            observations.readThrottled(operation, plan, keyConditions, segments, e);
+            throw e;
+        }
     }
 
     private Page charged(ReadPlan plan, Page page) {
@@ -195,7 +234,7 @@ public final class Items {
                 }
                 ReadPlan plan = ReadPlan.item(t.table(), key, t.consistentRead(), t.projection(), false);
                 try {
-                    admit(plan);
+                    admit(Operation.BATCH_GET_ITEM, plan, null, 0);
                 } catch (ThroughputExceededException e) {
                     // Throttled keys come back unprocessed; the call fails only if none was read
                     // (API reference, BatchGetItem).
@@ -212,7 +251,9 @@ public final class Items {
                 anyRead = true;
                 bytes += read.bytesRead();
                 if (consumed == null) consumed = new ConsumedCapacity.Builder();
-                consumed.add(charged(plan, read).consumed());
+                Page charged = charged(plan, read);
+                observations.read(Operation.BATCH_GET_ITEM, plan, null, 0, charged);
+                consumed.add(charged.consumed());
                 if (read.item() != null) items.add(read.item());
             }
             results.add(new TableItems(items, unprocessed, consumed == null ? null : consumed.build()));
@@ -232,6 +273,11 @@ public final class Items {
      * @return per get, its item (or none) and the units it consumed
      */
     public List<Page> transactGet(List<Get> gets) {
+        return transactGet(Operation.TRANSACT_GET_ITEMS, gets);
+    }
+
+    /** TransactGetItems of {@code operation} (ExecuteTransaction's SELECTs). */
+    public List<Page> transactGet(Operation operation, List<Get> gets) {
         List<ReadPlan> plans = new ArrayList<>(gets.size());
         List<byte[]> rowKeys = new ArrayList<>(gets.size());
         for (Get g : gets) {
@@ -241,7 +287,7 @@ public final class Items {
         }
         for (int i = 0; i < plans.size(); i++) {
             try {
-                admit(plans.get(i));
+                admit(operation, plans.get(i), null, 0);
             } catch (ThroughputExceededException e) {
                 throw TransactionCanceledException.at(i, gets.size(), CancellationReason.of(e));
             }
@@ -262,7 +308,11 @@ public final class Items {
         if (bytes > MAX_TRANSACTION_PAYLOAD_BYTES) {
             throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
         }
-        for (int i = 0; i < results.size(); i++) results.set(i, charged(plans.get(i), results.get(i)));
+        for (int i = 0; i < results.size(); i++) {
+            Page charged = charged(plans.get(i), results.get(i));
+            observations.read(operation, plans.get(i), null, 0, charged);
+            results.set(i, charged);
+        }
         return results;
     }
 

@@ -1,6 +1,7 @@
 package io.stator.engine;
 
 import io.stator.core.error.DynamoDbException;
+import io.stator.engine.advisor.Observations;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.streams.Streams;
@@ -38,10 +39,13 @@ public final class Tables {
     private final Clock clock;
     private final ResourcePolicies resourcePolicies;
     private final CapacityMeter meter;
+    private final Observations observations;
 
-    Tables(Catalog catalog, IndexBuilds indexBuilds, Streams streams, CapacityMeter meter, Clock clock) {
+    Tables(Catalog catalog, IndexBuilds indexBuilds, Streams streams, CapacityMeter meter, Observations observations,
+           Clock clock) {
         this.catalog = catalog;
         this.meter = meter;
+        this.observations = observations;
         this.streams = streams;
         this.indexBuilds = indexBuilds;
         this.clock = clock;
@@ -113,6 +117,7 @@ public final class Tables {
     public TableDefinition delete(String nameOrArn) {
         TableDefinition deleted = catalog.delete(changeable(describe(nameOrArn)).name());
         meter.tableDeleted(deleted);
+        observations.tableDeleted(deleted.id());
         // Its stream, if any, is disabled and stays readable until it expires, as on DynamoDB.
         streams.tableChanged(deleted.name());
         return deleted;

@@ -20,6 +20,7 @@ import io.stator.server.http.EarlyReplies;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.http.NettyHttpServer;
+import io.stator.server.advisor.AdvisorEndpoint;
 import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.server.metrics.RequestMetrics;
 import io.stator.server.protocol.AttributeValueJson;
@@ -53,7 +54,8 @@ import java.util.zip.CRC32;
  *   <li>CORS: with an Origin header every reply allows any origin, and a preflight (OPTIONS) is
  *       answered at once;</li>
  *   <li>GET / answers the health line DynamoDB answers; GET /metrics, when this port serves the
- *       metrics, answers them in Prometheus' text format ({@link MetricsEndpoint});</li>
+ *       metrics, answers them in Prometheus' text format ({@link MetricsEndpoint}); GET
+ *       /stator/advisor/..., when this port serves it, the advisor's read API ({@link AdvisorEndpoint});</li>
  *   <li>anything but POST, or a body of another content type (DynamoDB takes JSON 1.0 and plain
  *       JSON only), gets DynamoDB's 404 {@code <UnknownOperationException/>};</li>
  *   <li>malformed JSON, or a body that is not Unicode text (bytes that are not UTF-8, a string
@@ -129,6 +131,7 @@ public final class DynamoDbEndpoint {
     private final byte[] healthLine;
     private final RequestMetrics requestMetrics;
     private final MetricsEndpoint scrapedHere;
+    private final AdvisorEndpoint advisorHere;
     private final AtomicBoolean metricsFaultReported = new AtomicBoolean();
     private final RequestMemory memory;
 
@@ -161,6 +164,14 @@ public final class DynamoDbEndpoint {
     /** @param memory what requests may hold at once, and their admission; null to admit everything at once */
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
                             RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory) {
+        this(actions, authenticator, accessControl, region, requestMetrics, scrapedHere, memory, null);
+    }
+
+    /** @param advisorHere the advisor's read API when this port serves it (GET /stator/advisor/...), else null */
+    public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
+                            RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory,
+                            AdvisorEndpoint advisorHere) {
+        this.advisorHere = advisorHere;
         this.memory = memory;
         this.actions = actions;
         this.authenticator = authenticator;
@@ -253,6 +264,7 @@ public final class DynamoDbEndpoint {
 
     private HttpReply handle(HttpRequestData request, boolean mayWait) {
         if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
+        if (advisorHere != null && AdvisorEndpoint.isAdvisor(request)) return advisorHere.handle(request);
         Dispatch dispatch = new Dispatch();
         HttpReply reply;
         try {

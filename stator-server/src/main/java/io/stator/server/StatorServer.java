@@ -3,6 +3,8 @@ package io.stator.server;
 import io.netty.handler.ssl.SslContext;
 import io.stator.engine.Engine;
 import io.stator.server.access.AccessControl;
+import io.stator.server.access.Authorizer;
+import io.stator.server.advisor.AdvisorEndpoint;
 import io.stator.server.access.IdentityPolicies;
 import io.stator.server.api.Actions;
 import io.stator.server.transfer.DirectoryObjectStore;
@@ -142,11 +144,17 @@ public final class StatorServer implements AutoCloseable {
         }
         Actions actions = new Actions(engine, () -> address, transfers);
         MetricsEndpoint metrics = new MetricsEndpoint(engine);
+        DynamoDbEndpoint.Authenticator signatures = signatures(authenticator);
+        // With --policies the advisor's answers (keys, traffic) go to signed and authorized callers
+        // only; without, to whoever reaches the port, as the metrics do.
+        AdvisorEndpoint advisor = new AdvisorEndpoint(engine, request -> accessControl == null ? Authorizer.UNCHECKED
+                : accessControl.authorizer(signatures.authenticate(request).accessKeyId()));
         NettyHttpServer metricsHttp = null;
         if (options.metricsPort() >= 0) {
             try {
                 metricsHttp = NettyHttpServer.start(options.host(), options.metricsPort(), METRICS_THREADS,
-                        METRICS_THREADS, tls, options.connectionLimits(), metrics::handleMetricsPort);
+                        METRICS_THREADS, tls, options.connectionLimits(), request -> AdvisorEndpoint.isAdvisor(request)
+                                ? advisor.handle(request) : metrics.handleMetricsPort(request));
             } catch (Exception | Error e) {
                 http.close();
                 transfers.close();
@@ -159,9 +167,10 @@ public final class StatorServer implements AutoCloseable {
                 throw e;
             }
         }
-        ready.complete(new DynamoDbEndpoint(actions, signatures(authenticator), accessControl, options.region(),
+        ready.complete(new DynamoDbEndpoint(actions, signatures, accessControl, options.region(),
                 metrics.requests(), options.metricsOnMainPort() ? metrics : null,
-                RequestMemory.ofThisJvm(NettyHttpServer.maxDirectMemory())));
+                RequestMemory.ofThisJvm(NettyHttpServer.maxDirectMemory()),
+                options.metricsOnMainPort() || accessControl != null ? advisor : null));
         return new StatorServer(engine, transfers, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
     }
 

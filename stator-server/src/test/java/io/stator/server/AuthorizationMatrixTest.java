@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.stator.server.api.Actions;
+import io.stator.server.testing.ManualSigV4;
+import io.stator.server.testing.RawHttp;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.StreamReading;
 import java.io.IOException;
@@ -118,6 +120,9 @@ class AuthorizationMatrixTest {
                 + " \"Resource\": \"*\"}}");
         POLICIES.put("LISTER", "{\"Version\": \"2012-10-17\", \"Statement\": {\"Effect\": \"Allow\", \"Action\":"
                 + " \"dynamodb:ListTables\", \"Resource\": \"*\"}}");
+        // Contributor Insights' data on the table and its indexes: the advisor's top keys and partitions.
+        POLICIES.put("INSIGHTS", "{\"Version\": \"2012-10-17\", \"Statement\": {\"Effect\": \"Allow\", \"Action\":"
+                + " \"dynamodb:DescribeContributorInsights\", \"Resource\": " + ON_THE_TABLE + "}}");
         POLICIES.put("STREAMER", "{\"Version\": \"2012-10-17\", \"Statement\": {\"Effect\": \"Allow\", \"Action\":"
                 + " [\"dynamodb:DescribeStream\", \"dynamodb:GetShardIterator\", \"dynamodb:GetRecords\"],"
                 + " \"Resource\": \"" + ARN + T + "/stream/*\"}}");
@@ -686,6 +691,10 @@ class AuthorizationMatrixTest {
                         .keySchema(k -> k.attributeName("pk").keyType("HASH")))));
         calls.put("DescribeImport", x -> x.describeImport(b -> b.importArn(ARN + SCRATCH + "/import/01700000000000-0000abcd")));
         calls.put("ListImports", x -> x.listImports(b -> b.tableArn(ARN + SCRATCH)));
+        calls.put("UpdateContributorInsights", x -> x.updateContributorInsights(b -> b.tableName(SCRATCH)
+                .contributorInsightsAction(software.amazon.awssdk.services.dynamodb.model.ContributorInsightsAction.ENABLE)));
+        calls.put("DescribeContributorInsights", x -> x.describeContributorInsights(b -> b.tableName(SCRATCH)));
+        calls.put("ListContributorInsights", x -> x.listContributorInsights(b -> { }));
         calls.put("ListStreams", x -> streams.listStreams(b -> b.tableName(T)));
         calls.put("DescribeStream", x -> streams.describeStream(b -> b.streamArn(streamArn)));
         calls.put("GetShardIterator", x -> streams.getShardIterator(b -> b.streamArn(streamArn).shardId(shardId)
@@ -713,6 +722,47 @@ class AuthorizationMatrixTest {
                 assertNotEquals("AccessDenied", refused.code, refused.getMessage());
             }
         }));
+    }
+
+    // ---- the advisor's read API ------------------------------------------------------------------
+
+    private static RawHttp.Response advisor(String user, String route, Map<String, String> parameters) {
+        RawHttp.Request request = new ManualSigV4("AKID" + user, "secret-" + user, "us-east-1")
+                .signGet(server.port(), "/stator/advisor/" + route, new java.util.TreeMap<>(parameters), Instant.now());
+        return RawHttp.exchange(server.port(), request);
+    }
+
+    /**
+     * With --policies the advisor's answers go to signed callers their policies allow: top-keys and
+     * partitions on dynamodb:DescribeContributorInsights of the table or index, access-patterns and
+     * a table's findings on dynamodb:DescribeTable, every table's findings on dynamodb:ListTables.
+     */
+    @Test
+    void theAdvisorsReadApiAnswersSignedCallersThePoliciesAllow() {
+        RawHttp.Response unsigned = RawHttp.exchange(server.port(), new RawHttp.Request("GET",
+                "/stator/advisor/top-keys?table=" + T, Map.of(), new byte[0]));
+        assertEquals(400, unsigned.status(), unsigned.toString());
+        assertTrue(unsigned.bodyText().contains("MissingAuthenticationToken"), unsigned.toString());
+        for (String route : List.of("top-keys", "partitions", "access-patterns", "findings")) {
+            assertEquals(200, advisor("ALL", route, Map.of("table", T)).status(), route);
+            RawHttp.Response nobody = advisor("NOBODY", route, Map.of("table", T));
+            assertEquals(400, nobody.status(), route);
+            assertTrue(nobody.bodyText().contains("AccessDeniedException"), nobody.toString());
+        }
+        assertEquals(200, advisor("ALL", "findings", Map.of()).status());
+        assertEquals(200, advisor("INSIGHTS", "top-keys", Map.of("table", T)).status());
+        assertEquals(200, advisor("INSIGHTS", "top-keys", Map.of("table", T, "index", "ByGame")).status());
+        assertEquals(200, advisor("INSIGHTS", "partitions", Map.of("table", T)).status());
+        RawHttp.Response other = advisor("INSIGHTS", "top-keys", Map.of("table", OTHER));
+        assertTrue(other.bodyText().contains("is not authorized to perform: dynamodb:DescribeContributorInsights on resource: "
+                + ARN + OTHER + " "), other.toString());
+        RawHttp.Response patterns = advisor("INSIGHTS", "access-patterns", Map.of("table", T));
+        assertTrue(patterns.bodyText().contains("dynamodb:DescribeTable"), patterns.toString());
+        RawHttp.Response everyTable = advisor("INSIGHTS", "findings", Map.of());
+        assertTrue(everyTable.bodyText().contains("dynamodb:ListTables"), everyTable.toString());
+        // Authorized before the table is looked up: a stranger learns nothing of what exists.
+        RawHttp.Response missing = advisor("INSIGHTS", "top-keys", Map.of("table", "NoSuchTable"));
+        assertTrue(missing.bodyText().contains("AccessDeniedException"), missing.toString());
     }
 
     // ---- restores, streams ---------------------------------------------------------------------

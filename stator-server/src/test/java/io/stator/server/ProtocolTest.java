@@ -294,7 +294,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"CreateGlobalTable", "UpdateContributorInsights", "EnableKinesisStreamingDestination"})
+    @ValueSource(strings = {"CreateGlobalTable", "DescribeGlobalTable", "EnableKinesisStreamingDestination"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 

@@ -32,10 +32,10 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 5 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ * u8   version = 6 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
  *      Time to Live; version 4 ends after Time to Live and has no point-in-time recovery or restore
- *      summary)
+ *      summary; version 5 ends after the restore summary and has no Contributor Insights)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -54,6 +54,8 @@ import java.util.Map;
  * opt( i32 recoveryPeriodInDays; i64 baseDateTime; u8 baseReady )   [point-in-time recovery]
  * opt( utf importArn )   [while an ImportTable fills the table]
  * opt( opt(utf sourceBackupArn); utf sourceTableArn; i64 restoreDateTime; u8 inProgress )   [RestoreSummary]
+ * i32  n; n x (i32 resource [0: the table, else a global index's id]; utf requested [ENABLING or
+ *      DISABLING]; utf mode; i64 requestedAt; i64 ruleTimestamp; u8 failure)   [Contributor Insights]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -65,7 +67,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 5;
+    private static final int VERSION = 6;
 
     private TableCodec() {}
 
@@ -160,6 +162,16 @@ public final class TableCodec {
                 out.writeLong(t.restore().restoreDateTime().toEpochMilli());
                 out.writeBoolean(t.restore().inProgress());
             }
+            out.writeInt(t.contributorInsights().size());
+            for (Map.Entry<Integer, ContributorInsightsSetting> ci : new java.util.TreeMap<>(t.contributorInsights()).entrySet()) {
+                ContributorInsightsSetting c = ci.getValue();
+                out.writeInt(ci.getKey());
+                out.writeUTF(c.requested().name());
+                out.writeUTF(c.mode().name());
+                out.writeLong(c.requestedAt().toEpochMilli());
+                out.writeLong(c.ruleTimestampMillis());
+                out.writeBoolean(c.failure());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -236,6 +248,18 @@ public final class TableCodec {
             if (version >= 5 && in.readBoolean()) {
                 b.restore = new TableDefinition.RestoreSummary(readString(in), in.readUTF(),
                         Instant.ofEpochMilli(in.readLong()), in.readBoolean());
+            }
+            if (version >= 6) {
+                int n2 = in.readInt();
+                Map<Integer, ContributorInsightsSetting> insights = new LinkedHashMap<>();
+                for (int i = 0; i < n2; i++) {
+                    int resource = in.readInt();
+                    insights.put(resource, new ContributorInsightsSetting(
+                            ContributorInsightsSetting.Status.valueOf(in.readUTF()),
+                            ContributorInsightsSetting.Mode.valueOf(in.readUTF()), Instant.ofEpochMilli(in.readLong()),
+                            in.readLong(), in.readBoolean()));
+                }
+                b.contributorInsights = insights;
             }
             return b.build();
         } catch (IOException e) {

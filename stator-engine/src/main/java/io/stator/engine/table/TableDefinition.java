@@ -28,6 +28,8 @@ import java.util.Map;
  *                           in (CREATING until then); null otherwise
  * @param restore            for a table restored from a backup, where from and whether it is still
  *                           being filled (its TableStatus is CREATING until then); null otherwise
+ * @param contributorInsights Contributor Insights of the table (key 0) and of its global indexes (by
+ *                           index id), for those UpdateContributorInsights ever changed
  */
 public record TableDefinition(
         long id,
@@ -55,7 +57,8 @@ public record TableDefinition(
         TimeToLiveDescription timeToLive,
         PointInTimeRecovery pointInTimeRecovery,
         String importArn,
-        RestoreSummary restore) {
+        RestoreSummary restore,
+        Map<Integer, ContributorInsightsSetting> contributorInsights) {
 
     /**
      * Point-in-time recovery, while enabled (UpdateContinuousBackups).
@@ -197,6 +200,7 @@ public record TableDefinition(
         public PointInTimeRecovery pointInTimeRecovery;
         public String importArn;
         public RestoreSummary restore;
+        public Map<Integer, ContributorInsightsSetting> contributorInsights = Map.of();
 
         public Builder() {}
 
@@ -227,6 +231,7 @@ public record TableDefinition(
             pointInTimeRecovery = t.pointInTimeRecovery;
             importArn = t.importArn;
             restore = t.restore;
+            contributorInsights = t.contributorInsights;
         }
 
         public TableDefinition build() {
@@ -236,7 +241,7 @@ public record TableDefinition(
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
                     List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy, timeToLive,
-                    pointInTimeRecovery, importArn, restore);
+                    pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights));
         }
     }
 }

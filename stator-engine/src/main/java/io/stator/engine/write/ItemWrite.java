@@ -25,9 +25,24 @@ import java.util.Map;
  * @param mutation     the new item from the old one (null to delete); null for a ConditionCheck,
  *                     a transaction action that only checks
  * @param updatedPaths what an update touches (for UPDATED_OLD and UPDATED_NEW); empty otherwise
+ * @param action       PutItem, UpdateItem, DeleteItem or ConditionCheck, as the advisor names it
+ * @param update       an update's actions; null for other writes
  */
 public record ItemWrite(TableDefinition table, byte[] rowKey, Condition condition, ItemMutation mutation,
-                        boolean returnOldItemOnFailure, ReturnValues returnValues, List<Path> updatedPaths) {
+                        boolean returnOldItemOnFailure, ReturnValues returnValues, List<Path> updatedPaths,
+                        String action, ItemUpdate update) {
+
+    /** A write made by hand (Time to Live's, a test's): a put unless it only checks. */
+    public ItemWrite(TableDefinition table, byte[] rowKey, Condition condition, ItemMutation mutation,
+                     boolean returnOldItemOnFailure, ReturnValues returnValues, List<Path> updatedPaths) {
+        this(table, rowKey, condition, mutation, returnOldItemOnFailure, returnValues, updatedPaths,
+                mutation == null ? CONDITION_CHECK : PUT, null);
+    }
+
+    public static final String PUT = "PutItem";
+    public static final String UPDATE = "UpdateItem";
+    public static final String DELETE = "DeleteItem";
+    public static final String CONDITION_CHECK = "ConditionCheck";
 
     /**
      * Computes an item's new state from its old state; returns null to delete it. A pure function
@@ -58,7 +73,7 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
             IndexEntries.checkItem(table, item);
         }
         return new ItemWrite(table, RowKeys.of(table, item), condition, replace, returnOldItemOnFailure, returnValues,
-                List.of());
+                List.of(), PUT, null);
     }
 
     /** DeleteItem, or a Delete of TransactWriteItems: removes the item. */
@@ -66,7 +81,7 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
                                    ReturnValues returnValues, boolean returnOldItemOnFailure) {
         PrimaryKeys.checkKey(table.keySchema(), key);
         return new ItemWrite(table, RowKeys.of(table, key), condition, old -> null, returnOldItemOnFailure,
-                returnValues, List.of());
+                returnValues, List.of(), DELETE, null);
     }
 
     /**
@@ -92,7 +107,7 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
             return updated;
         };
         return new ItemWrite(table, RowKeys.of(table, key), condition, mutation, returnOldItemOnFailure, returnValues,
-                targets);
+                targets, UPDATE, update);
     }
 
     /** A transaction's ConditionCheck: the condition must hold, nothing is written. */
@@ -100,10 +115,34 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
                                            boolean returnOldItemOnFailure) {
         PrimaryKeys.checkKey(table.keySchema(), key);
         return new ItemWrite(table, RowKeys.of(table, key), condition, null, returnOldItemOnFailure, ReturnValues.NONE,
-                List.of());
+                List.of(), CONDITION_CHECK, null);
     }
 
     public boolean isConditionCheck() {
         return mutation == null;
+    }
+
+    /**
+     * An update's actions as the advisor's signatures show them: {@code SET a}, {@code ADD n},
+     * {@code REMOVE x}, {@code DELETE s} (or the legacy {@code PUT a}), sorted; empty otherwise.
+     */
+    public List<String> updateShape() {
+        if (update == null) return List.of();
+        java.util.TreeSet<String> shape = new java.util.TreeSet<>();
+        switch (update) {
+            case ItemUpdate.Expression e -> {
+                for (io.stator.core.expression.UpdateAction a : e.actions()) {
+                    String verb = switch (a) {
+                        case io.stator.core.expression.UpdateAction.Set x -> "SET";
+                        case io.stator.core.expression.UpdateAction.Remove x -> "REMOVE";
+                        case io.stator.core.expression.UpdateAction.Add x -> "ADD";
+                        case io.stator.core.expression.UpdateAction.Delete x -> "DELETE";
+                    };
+                    shape.add(verb + " " + a.path().topLevelName());
+                }
+            }
+            case ItemUpdate.AttributeUpdates u -> u.updates().forEach((name, x) -> shape.add(x.action().name() + " " + name));
+        }
+        return List.copyOf(shape);
     }
 }

@@ -1,5 +1,6 @@
 package io.stator.engine.write;
 
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.Usage;
 import java.util.ArrayList;
@@ -42,7 +43,12 @@ public final class Transactions {
      * @param token null when the request has no ClientRequestToken
      */
     public WriteOutcome write(List<ItemWrite> actions, ClientToken token) {
-        if (token == null) return new WriteOutcome(pipeline.writeTransaction(actions, null), false);
+        return write(actions, token, Operation.TRANSACT_WRITE_ITEMS);
+    }
+
+    /** As {@link #write(List, ClientToken)}, of {@code operation} (ExecuteTransaction's). */
+    public WriteOutcome write(List<ItemWrite> actions, ClientToken token, Operation operation) {
+        if (token == null) return new WriteOutcome(pipeline.writeTransaction(actions, null, operation), false);
         // Outside the try: a retry refused because the first is still running must not end the
         // first one's run (it would let a third request run beside the first).
         long[] replayed = tokens.begin(token.token(), token.fingerprint());
@@ -50,7 +56,8 @@ public final class Transactions {
         try {
             if (replayed != null) return new WriteOutcome(replay(actions, replayed), true);
             List<WriteResult> results = pipeline.writeTransaction(actions,
-                    (batch, billedSizes) -> tokens.record(batch, token.token(), token.fingerprint(), billedSizes));
+                    (batch, billedSizes) -> tokens.record(batch, token.token(), token.fingerprint(), billedSizes),
+                    operation);
             committed = true;
             return new WriteOutcome(results, false);
         } finally {

@@ -7,6 +7,9 @@ import io.stator.core.item.ItemCodec;
 import io.stator.core.item.ItemSize;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.advisor.ObservedWrite;
+import io.stator.engine.advisor.Observations;
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.capacity.ThroughputExceededException;
@@ -79,9 +82,15 @@ public final class WritePipeline {
     private final CapacityMeter meter;
     private final ChangeLog changeLog;
     private final long itemCollectionLimitBytes;
+    private final Observations observations;
 
+    /**
+     * @param observations where each metered write is recorded where the meter admits and
+     *                     charges it (the advisor's observations), or null to record nothing
+     */
     public WritePipeline(Storage storage, Catalog catalog, ItemLocks locks, IndexPropagator propagator,
-                         CapacityMeter meter, ChangeLog changeLog, long itemCollectionLimitBytes) {
+                         CapacityMeter meter, ChangeLog changeLog, long itemCollectionLimitBytes,
+                         Observations observations) {
         this.storage = storage;
         this.catalog = catalog;
         this.counters = catalog.counters();
@@ -90,6 +99,7 @@ public final class WritePipeline {
         this.meter = meter;
         this.changeLog = changeLog;
         this.itemCollectionLimitBytes = itemCollectionLimitBytes;
+        this.observations = observations;
     }
 
     /** Runs with a transaction's batch before it commits: the transaction's ClientRequestToken's record. */
@@ -110,8 +120,22 @@ public final class WritePipeline {
      * carrying the old item when the write asked for it).
      */
     public WriteResult write(ItemWrite write) {
-        Pending p = writeOne(write, ChangeRecord.Origin.REQUEST);
+        return write(write, operationOf(write));
+    }
+
+    /** A single-item write of {@code operation} (BatchWriteItem's, PartiQL's), as {@link #write(ItemWrite)}. */
+    public WriteResult write(ItemWrite write, Operation operation) {
+        Pending p = writeOne(write, ChangeRecord.Origin.REQUEST, operation);
         return p.result(p.consumed);
+    }
+
+    /** The operation a write is when it is a request of its own: PutItem, UpdateItem or DeleteItem. */
+    private static Operation operationOf(ItemWrite write) {
+        return switch (write.action()) {
+            case ItemWrite.UPDATE -> Operation.UPDATE_ITEM;
+            case ItemWrite.DELETE -> Operation.DELETE_ITEM;
+            default -> Operation.PUT_ITEM;
+        };
     }
 
     /**
@@ -122,7 +146,7 @@ public final class WritePipeline {
      * (developer guide, "Time to Live (TTL)", TTL.html). Its change record says who made it.
      */
     public void expire(ItemWrite write) {
-        writeOne(write, ChangeRecord.Origin.TIME_TO_LIVE);
+        writeOne(write, ChangeRecord.Origin.TIME_TO_LIVE, null);
     }
 
     /**
@@ -131,15 +155,15 @@ public final class WritePipeline {
      * restore consumes no capacity of the table it fills.
      */
     public void restore(ItemWrite write) {
-        writeOne(write, ChangeRecord.Origin.RESTORE);
+        writeOne(write, ChangeRecord.Origin.RESTORE, null);
     }
 
     @SuppressWarnings("try") // the holds are held, not used
-    private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin) {
+    private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin, Operation operation) {
         try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return writeHeld(write, origin);
+                    return writeHeld(write, origin, operation);
                 } catch (CommitLostException e) {
                     // Another server changed the item since it was read (shared storage only):
                     // read it again and start over, as its own writer would have. The lost
@@ -183,7 +207,7 @@ public final class WritePipeline {
         return DynamoDbException.internal("Internal server error");
     }
 
-    private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin) {
+    private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin, Operation operation) {
         // Time to Live's deletions and restores are neither admitted nor charged.
         boolean metered = origin == ChangeRecord.Origin.REQUEST;
         Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
@@ -193,18 +217,22 @@ public final class WritePipeline {
         } catch (ConditionalCheckFailedException e) {
             // A write whose condition fails consumes capacity all the same (developer guide,
             // read-write-operations), billed on the item as it is.
-            if (metered) meter.chargeUncommitted(p.table, p.usage(false));
+            if (metered) {
+                Usage.Write usage = p.usage(false);
+                meter.chargeUncommitted(p.table, usage);
+                observeCharged(operation, p, meter.charge(usage), true);
+            }
             throw e;
         }
         compute(p);
         if (p.changesNothing()) {
-            if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
+            if (metered) admit(p, operation);
             return p;
         }
         deriveIndexChanges(p);
         // Admitted once priced (the item before and after, its index changes), before
         // anything is staged: a throttled write changes nothing.
-        if (metered) p.consumed = meter.admitWrite(p.table, p.usage(false));
+        if (metered) admit(p, operation);
         try (ItemLocks.Held collection = lockCollectionOf(p);
              WriteBatch batch = storage.newBatch()) {
             try {
@@ -216,6 +244,21 @@ public final class WritePipeline {
         }
         if (p.queuedIndexChanges) propagator.wake();
         return p;
+    }
+
+    /** The meter's admission of a single write, and the advisor's record of it, admitted or refused. */
+    private void admit(Pending p, Operation operation) {
+        try {
+            p.consumed = meter.admitWrite(p.table, p.usage(false));
+        } catch (ThroughputExceededException e) {
+            if (observations != null && operation != null) observations.writeThrottled(operation, p.observed(), e);
+            throw e;
+        }
+        observeCharged(operation, p, p.consumed, false);
+    }
+
+    private void observeCharged(Operation operation, Pending p, ConsumedCapacity consumed, boolean conditionFailed) {
+        if (observations != null && operation != null) observations.write(operation, p.observed(), consumed, conditionFailed);
     }
 
     private ItemLocks.Held lockForWrite(byte[] rowKey) {
@@ -244,8 +287,13 @@ public final class WritePipeline {
      *
      * @param beforeCommit null for none
      */
-    @SuppressWarnings("try") // the holds are held, not used
     public List<WriteResult> writeTransaction(List<ItemWrite> writes, BeforeCommit beforeCommit) {
+        return writeTransaction(writes, beforeCommit, Operation.TRANSACT_WRITE_ITEMS);
+    }
+
+    /** As {@link #writeTransaction(List, BeforeCommit)}, of {@code operation} (ExecuteTransaction's). */
+    @SuppressWarnings("try") // the holds are held, not used
+    public List<WriteResult> writeTransaction(List<ItemWrite> writes, BeforeCommit beforeCommit, Operation operation) {
         int n = writes.size();
         List<byte[]> rowKeys = new ArrayList<>(n);
         for (ItemWrite w : writes) rowKeys.add(w.rowKey());
@@ -258,7 +306,7 @@ public final class WritePipeline {
         try (items) {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return writeClaimed(writes, beforeCommit);
+                    return writeClaimed(writes, beforeCommit, operation);
                 } catch (CommitLostException e) {
                     if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
                 } catch (RowHeldException e) {
@@ -280,7 +328,7 @@ public final class WritePipeline {
 
     /** A transaction's stages once its items are held (again after a lost commit). */
     @SuppressWarnings("try") // the holds are held, not used
-    private List<WriteResult> writeClaimed(List<ItemWrite> writes, BeforeCommit beforeCommit) {
+    private List<WriteResult> writeClaimed(List<ItemWrite> writes, BeforeCommit beforeCommit, Operation operation) {
         int n = writes.size();
         List<Pending> pending = new ArrayList<>(n);
         for (ItemWrite w : writes) pending.add(new Pending(w, w.table(), read(w.rowKey())));
@@ -318,6 +366,10 @@ public final class WritePipeline {
                 usages.add(p.usage(true));
             }
             meter.chargeUncommitted(tables, usages);
+            for (int i = 0; i < n; i++) {
+                observeCharged(operation, pending.get(i), meter.charge(usages.get(i)),
+                        reasons[i] != CancellationReason.NONE);
+            }
             throw new TransactionCanceledException(List.of(reasons));
         }
 
@@ -356,11 +408,17 @@ public final class WritePipeline {
                 if (admission.refusals() != null) {
                     for (int i = 0; i < n; i++) {
                         ThroughputExceededException refused = admission.refusals()[i];
-                        if (refused != null) reasons[i] = CancellationReason.of(refused);
+                        if (refused == null) continue;
+                        reasons[i] = CancellationReason.of(refused);
+                        if (observations != null) observations.writeThrottled(operation, pending.get(i).observed(), refused);
                     }
                     throw new TransactionCanceledException(List.of(reasons));
                 }
-                for (int i = 0; i < n; i++) pending.get(i).consumed = admission.consumed()[i];
+                for (int i = 0; i < n; i++) {
+                    Pending p = pending.get(i);
+                    p.consumed = admission.consumed()[i];
+                    observeCharged(operation, p, p.consumed, false);
+                }
                 if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
                 storage.commit(batch);
             } finally {
@@ -423,6 +481,23 @@ public final class WritePipeline {
 
         WriteResult result(ConsumedCapacity consumed) {
             return new WriteResult(write, oldItem, newItem, consumed, collectionSize);
+        }
+
+        /** The write as the advisor records it. */
+        ObservedWrite observed() {
+            List<ObservedWrite.IndexChange> changes = List.of();
+            if (!indexChanges.isEmpty()) {
+                changes = new ArrayList<>(indexChanges.size());
+                for (IndexChange c : indexChanges) {
+                    boolean removed = c.before() != null && (c.after() == null || c.moved());
+                    changes.add(new ObservedWrite.IndexChange(c.index(), removed ? c.before().key() : null,
+                            removed ? c.before().size() : -1, c.after() == null ? null : c.after().key(),
+                            c.after() == null ? -1 : c.after().size()));
+                }
+            }
+            boolean written = !write.isConditionCheck() && !changesNothing();
+            return new ObservedWrite(table, write.action(), write.rowKey(), write.condition(), write.updateShape(),
+                    oldItem, newItem, oldSize, written ? newSize : oldSize, changes, written);
         }
     }
 

@@ -10,6 +10,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
@@ -130,7 +131,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
             if (write == null) {
                 return select((Statement.Select) statement, Boolean.TRUE.equals(request.consistentRead()), consumed);
             }
-            WriteResult result = PartiqlWrites.run(engine, write, statement instanceof Statement.Insert);
+            WriteResult result = PartiqlWrites.run(engine, Operation.BATCH_EXECUTE_STATEMENT, write, statement instanceof Statement.Insert);
             add(consumed, tableName, result.consumed());
             Map<String, AttributeValue> returned = result.returnedAttributes();
             return new Outcome(tableName, returned == null || returned.isEmpty() ? null : returned, null, null, null);
@@ -160,7 +161,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
         } catch (DynamoDbException e) {
             throw DynamoDbException.validation(SELECT_WITHOUT_KEY);
         }
-        Page page = engine.items().get(table, key, consistent, null);
+        Page page = engine.items().get(Operation.BATCH_EXECUTE_STATEMENT, table, key, consistent, null);
         add(consumed, s.tableName(), page.consumed());
         Map<String, AttributeValue> item = page.item();
         Condition rest = PartiqlPlans.and(terms);

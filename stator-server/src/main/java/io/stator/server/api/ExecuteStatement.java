@@ -12,6 +12,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.index.IndexEntries;
 import io.stator.engine.read.KeyConditions;
@@ -144,14 +145,14 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         } else if (query && index != null && !index.global() && !projects(table, index, s.projection())) {
             page = queryReachingBack(table, s, projection, keyTerms, PartiqlPlans.and(rest), startKey, limit, consistent);
         } else if (query) {
-            page = engine.items().query(table, new QuerySpec(s.indexName(),
+            page = engine.items().query(Operation.EXECUTE_STATEMENT, table, new QuerySpec(s.indexName(),
                     KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), PartiqlPlans.and(rest), false,
                     projection, null, startKey, limit, !s.descending(), consistent));
         } else if (index != null && !index.global() && s.where() != null
                 && !PartiqlPlans.projectsAll(table, index, s.where())) {
             page = scanFilteringProjection(table, index, s, startKey, limit, consistent);
         } else {
-            page = engine.items().scan(table, new ScanSpec(s.indexName(), s.where(), s.projection(), null, startKey,
+            page = engine.items().scan(Operation.EXECUTE_STATEMENT, table, new ScanSpec(s.indexName(), s.where(), s.projection(), null, startKey,
                     0, 1, limit, consistent));
         }
         if (!keyFilter.isEmpty()) page = keyFiltered(page, PartiqlPlans.and(keyFilter), s.projection(), keyAttributes);
@@ -201,7 +202,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
             keyTerms.add(new Condition.Comparison(Condition.Comparator.EQ,
                     new Operand.PathOperand(Path.of(partitionKey)), new Operand.Constant(values.get(i))));
             keyTerms.addAll(sortKeyTerms);
-            last = engine.items().query(table, new QuerySpec(s.indexName(),
+            last = engine.items().query(Operation.EXECUTE_STATEMENT, table, new QuerySpec(s.indexName(),
                     KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), filter, false, projection, null,
                     i == from ? startKey : null, limit - scanned, !s.descending(), consistent));
             items.addAll(last.items());
@@ -225,7 +226,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
     private Page queryReachingBack(TableDefinition table, Statement.Select s, List<Path> projection,
                                    List<Condition> keyTerms, Condition filter, Map<String, AttributeValue> startKey,
                                    int limit, boolean consistent) {
-        Page entries = engine.items().query(table, new QuerySpec(s.indexName(),
+        Page entries = engine.items().query(Operation.EXECUTE_STATEMENT, table, new QuerySpec(s.indexName(),
                 KeyConditions.fromExpression(PartiqlPlans.and(keyTerms)), null, false, null, null, startKey, limit,
                 !s.descending(), consistent));
         ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder();
@@ -236,7 +237,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         for (Map<String, AttributeValue> entry : entries.items()) {
             Map<String, AttributeValue> key = new java.util.LinkedHashMap<>();
             for (String k : tableKey) key.put(k, entry.get(k));
-            Page fetched = engine.items().get(table, key, consistent, null);
+            Page fetched = engine.items().get(Operation.EXECUTE_STATEMENT, table, key, consistent, null);
             if (fetched.consumed() != null) consumed.add(fetched.consumed());
             Map<String, AttributeValue> item = fetched.item();
             if (item == null || (itemFilter != null && !ConditionEvaluator.matches(itemFilter, item))) continue;
@@ -256,7 +257,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
     private Page scanFilteringProjection(TableDefinition table, IndexDefinition index, Statement.Select s,
                                          Map<String, AttributeValue> startKey, int limit, boolean consistent) {
         boolean reachBack = !projects(table, index, s.projection());
-        Page scanned = engine.items().scan(table, new ScanSpec(s.indexName(), null, null,
+        Page scanned = engine.items().scan(Operation.EXECUTE_STATEMENT, table, new ScanSpec(s.indexName(), null, null,
                 reachBack ? Select.ALL_ATTRIBUTES : null, startKey, 0, 1, limit, consistent));
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         Condition where = ConditionEvaluator.folded(s.where());
@@ -344,7 +345,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
 
     private void write(ItemWrite write, boolean insert, String tableName, ExecuteStatementInput request,
                        ResponseBody response) throws IOException {
-        WriteResult result = PartiqlWrites.run(engine, write, insert);
+        WriteResult result = PartiqlWrites.run(engine, Operation.EXECUTE_STATEMENT, write, insert);
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Items");
         Map<String, AttributeValue> returned = result.returnedAttributes();

@@ -10,6 +10,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.Items;
 import io.stator.engine.item.KeySchemaMismatchException;
 import io.stator.engine.item.PrimaryKeys;
@@ -142,7 +143,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
         mismatches.throwIfAny(n);
 
-        List<Page> results = engine.items().transactGet(gets);
+        List<Page> results = engine.items().transactGet(Operation.EXECUTE_TRANSACTION, gets);
 
         List<String> tableNames = new ArrayList<>(n);
         List<Map<String, AttributeValue>> items = new ArrayList<>(n);
@@ -197,7 +198,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         String token = request.clientRequestToken();
         WriteOutcome outcome;
         try {
-            outcome = engine.items().transactWrite(writes,
+            outcome = engine.items().transactWrite(Operation.EXECUTE_TRANSACTION, writes,
                     token == null ? null : new ClientToken(token, RequestDigest.of(request, "ClientRequestToken")));
         } catch (TransactionCanceledException e) {
             throw duplicatesNamed(e, statements);

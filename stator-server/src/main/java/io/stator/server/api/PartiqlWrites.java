@@ -8,6 +8,7 @@ import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.item.ItemLimits;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
@@ -44,12 +45,12 @@ final class PartiqlWrites {
     }
 
     /**
-     * Runs a statement's write; an INSERT whose condition (its key free) fails is
+     * Runs a statement's write (of ExecuteStatement or BatchExecuteStatement); an INSERT whose condition (its key free) fails is
      * DuplicateItemException, as DynamoDB answers it.
      */
-    static WriteResult run(Engine engine, ItemWrite write, boolean insert) {
+    static WriteResult run(Engine engine, Operation operation, ItemWrite write, boolean insert) {
         try {
-            return engine.items().write(write);
+            return engine.items().write(operation, write);
         } catch (ConditionalCheckFailedException e) {
             if (insert) throw duplicateItem();
             throw e;

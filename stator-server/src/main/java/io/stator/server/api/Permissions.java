@@ -93,6 +93,18 @@ final class Permissions {
     }
 
     /**
+     * A table operation on a table or, when {@code indexName} is given, on one of its indexes (the
+     * Contributor Insights actions: the Service Authorization Reference gives them the table and
+     * index resources), under the table's policy.
+     */
+    static void tableOrIndex(Authorizer access, Engine engine, String action, String tableNameOrArn, String indexName) {
+        TableArns arns = engine.catalog().arns();
+        String name = arns.tableName(tableNameOrArn);
+        String resource = arns.tableArn(name) + (indexName == null ? "" : "/index/" + indexName);
+        authorize(access, action, resource, new HashMap<>(), engine.catalog().find(name));
+    }
+
+    /**
      * The data actions a restore performs on the table it creates ("Using IAM with DynamoDB
      * backup and restore": "DynamoDB read and write permissions on the target table are
      * necessary for restore functionality"; the Service Authorization Reference maps

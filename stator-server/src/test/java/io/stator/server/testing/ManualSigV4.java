@@ -120,6 +120,30 @@ public final class ManualSigV4 {
                 body.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * A GET of {@code path} with {@code parameters} (sent and signed in their order, which must be
+     * SigV4's: sorted by name), signed at {@code at} with the Host and X-Amz-Date headers, to
+     * 127.0.0.1:{@code port}: how a client signs a call to the advisor's read API.
+     */
+    public RawHttp.Request signGet(int port, String path, Map<String, String> parameters, Instant at) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Host", "127.0.0.1:" + port);
+        headers.put("X-Amz-Date", BASIC.format(at));
+        StringBuilder query = new StringBuilder();
+        parameters.forEach((name, value) -> {
+            if (!query.isEmpty()) query.append('&');
+            query.append(encode(name)).append('=').append(encode(value));
+        });
+        String time = BASIC.format(at);
+        List<String> signed = List.of("host", "x-amz-date");
+        String signature = signature("GET", path, query.toString(), headers, signed, new byte[0], time);
+        Map<String, String> sent = new LinkedHashMap<>(headers);
+        sent.remove("Host");
+        sent.put("Authorization", "AWS4-HMAC-SHA256 Credential=" + accessKeyId + "/" + scope(time)
+                + ", SignedHeaders=host;x-amz-date, Signature=" + signature);
+        return new RawHttp.Request("GET", path + (query.isEmpty() ? "" : "?" + query), sent, new byte[0]);
+    }
+
     private String scope(String time) {
         return time.substring(0, 8) + "/" + region + "/" + service + "/aws4_request";
     }
@@ -131,8 +155,13 @@ public final class ManualSigV4 {
 
     private String signature(String method, String canonicalQuery, Map<String, String> headers,
                              List<String> sortedSignedHeaders, byte[] body, String time) {
+        return signature(method, "/", canonicalQuery, headers, sortedSignedHeaders, body, time);
+    }
+
+    private String signature(String method, String path, String canonicalQuery, Map<String, String> headers,
+                             List<String> sortedSignedHeaders, byte[] body, String time) {
         StringBuilder canonical = new StringBuilder();
-        canonical.append(method).append('\n').append("/\n").append(canonicalQuery).append('\n');
+        canonical.append(method).append('\n').append(path).append('\n').append(canonicalQuery).append('\n');
         for (String name : sortedSignedHeaders) {
             String value = header(headers, name);
             canonical.append(name).append(':').append(value == null ? "" : value.strip()).append('\n');

@@ -53,6 +53,8 @@ public final class RequestRecords {
             case "DescribeBackupInput" -> bound(members, DescribeBackupInput.MEMBERS, DescribeBackupInput::of);
             case "DescribeContinuousBackupsInput" ->
                     bound(members, DescribeContinuousBackupsInput.MEMBERS, DescribeContinuousBackupsInput::of);
+            case "DescribeContributorInsightsInput" ->
+                    bound(members, DescribeContributorInsightsInput.MEMBERS, DescribeContributorInsightsInput::of);
             case "DescribeEndpointsRequest" ->
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
             case "DescribeExportInput" -> bound(members, DescribeExportInput.MEMBERS, DescribeExportInput::of);
@@ -85,6 +87,8 @@ public final class RequestRecords {
             case "KeySchemaElement" -> bound(members, KeySchemaElement.MEMBERS, KeySchemaElement::of);
             case "KeysAndAttributes" -> bound(members, KeysAndAttributes.MEMBERS, KeysAndAttributes::of);
             case "ListBackupsInput" -> bound(members, ListBackupsInput.MEMBERS, ListBackupsInput::of);
+            case "ListContributorInsightsInput" ->
+                    bound(members, ListContributorInsightsInput.MEMBERS, ListContributorInsightsInput::of);
             case "ListExportsInput" -> bound(members, ListExportsInput.MEMBERS, ListExportsInput::of);
             case "ListImportsInput" -> bound(members, ListImportsInput.MEMBERS, ListImportsInput::of);
             case "ListStreamsInput" -> bound(members, ListStreamsInput.MEMBERS, ListStreamsInput::of);
@@ -134,6 +138,8 @@ public final class RequestRecords {
             case "Update" -> bound(members, Update.MEMBERS, Update::of);
             case "UpdateContinuousBackupsInput" ->
                     bound(members, UpdateContinuousBackupsInput.MEMBERS, UpdateContinuousBackupsInput::of);
+            case "UpdateContributorInsightsInput" ->
+                    bound(members, UpdateContributorInsightsInput.MEMBERS, UpdateContributorInsightsInput::of);
             case "UpdateGlobalSecondaryIndexAction" ->
                     bound(members, UpdateGlobalSecondaryIndexAction.MEMBERS, UpdateGlobalSecondaryIndexAction::of);
             case "UpdateItemInput" -> bound(members, UpdateItemInput.MEMBERS, UpdateItemInput::of);

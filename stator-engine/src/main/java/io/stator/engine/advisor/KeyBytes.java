@@ -1,0 +1,150 @@
+package io.stator.engine.advisor;
+
+import io.stator.core.key.KeyEncoding;
+import io.stator.core.key.KeyLayout;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.KeySchema;
+import io.stator.engine.table.TableDefinition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A partition key, or an item's key (partition and sort key), as the bytes of a row key that
+ * already exist: a view of {@code [from, to)} of the row key, never a copy. The row keys an
+ * operation made are not changed after, so the view can be kept. Its hash is the partition key's
+ * 64-bit hash that the row key carries ({@link KeyLayout}), mixed with the sort key's bytes for
+ * an item: recording a key hashes nothing more than its sort key. The values are read back only
+ * when a report shows them ({@link #values}).
+ */
+final class KeyBytes {
+
+    private final byte[] array;
+    private final int from;
+    private final int to;
+    /** A 64-bit fingerprint: distinct keys' differ but for a vanishing chance (distinct counts use it). */
+    final long fingerprint;
+
+    private KeyBytes(byte[] array, int from, int to, long fingerprint) {
+        this.array = array;
+        this.from = from;
+        this.to = to;
+        this.fingerprint = fingerprint;
+    }
+
+    /** The partition key of a row key (a table's item, an index entry, a partition's prefix). */
+    static KeyBytes partition(byte[] rowKey) {
+        return new KeyBytes(rowKey, KeyLayout.HASH_OFFSET, partitionEnd(rowKey), KeyLayout.hashOf(rowKey));
+    }
+
+    /** A table item's key: the whole row key after the table and index ids. */
+    static KeyBytes item(byte[] rowKey) {
+        int pkEnd = partitionEnd(rowKey);
+        return new KeyBytes(rowKey, KeyLayout.HASH_OFFSET, rowKey.length, mix(KeyLayout.hashOf(rowKey), rowKey, pkEnd,
+                rowKey.length));
+    }
+
+    /**
+     * An index entry's item, as the index sees it: its partition and sort key (the table's key
+     * that follows in the entry is not the index's item).
+     */
+    static KeyBytes indexItem(byte[] entryKey, IndexDefinition index) {
+        int pkEnd = partitionEnd(entryKey);
+        int end = pkEnd;
+        for (IndexDefinition.KeyAttribute k : index.sortKey()) end = componentEnd(entryKey, end, k.type());
+        return new KeyBytes(entryKey, KeyLayout.HASH_OFFSET, end, mix(KeyLayout.hashOf(entryKey), entryKey, pkEnd, end));
+    }
+
+    private static int partitionEnd(byte[] rowKey) {
+        int length = ((rowKey[KeyLayout.PARTITION_KEY_LENGTH_OFFSET] & 0xFF) << 8)
+                | (rowKey[KeyLayout.PARTITION_KEY_LENGTH_OFFSET + 1] & 0xFF);
+        return KeyLayout.PARTITION_KEY_OFFSET + length;
+    }
+
+    private static int componentEnd(byte[] key, int off, AttributeValue.Type type) {
+        return type == AttributeValue.Type.N ? KeyEncoding.numberEnd(key, off, key.length)
+                : KeyEncoding.delimitedEnd(key, off, key.length);
+    }
+
+    private static long mix(long hash, byte[] a, int from, int to) {
+        long h = hash;
+        for (int i = from; i < to; i++) h = (h ^ a[i]) * 0x100000001B3L;
+        return h ^ (h >>> 29);
+    }
+
+    /** The partition key's hash: which modelled partition the key lives in. */
+    long partitionHash() {
+        return KeyLayout.hashOf(array);
+    }
+
+    @Override
+    public int hashCode() {
+        return (int) (fingerprint ^ (fingerprint >>> 32));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof KeyBytes k && k.fingerprint == fingerprint
+                && Arrays.equals(array, from, to, k.array, k.from, k.to);
+    }
+
+    /** Orders keys by their bytes: reports list equal figures in a stable order. */
+    int compareBytes(KeyBytes other) {
+        return Arrays.compareUnsigned(array, from, to, other.array, other.from, other.to);
+    }
+
+    // ---- reading the values back ----------------------------------------------------------------
+
+    /**
+     * The key's attributes and values: the table's (index null) or the index's partition key, and
+     * its sort key when this is an item's key. Null when the bytes cannot be read (they always can;
+     * a report never fails on one key).
+     */
+    Map<String, AttributeValue> values(TableDefinition table, IndexDefinition index) {
+        try {
+            Map<String, AttributeValue> out = new LinkedHashMap<>();
+            int pkEnd = partitionEnd(array);
+            int pkFrom = KeyLayout.PARTITION_KEY_OFFSET;
+            if (index == null || !index.global()) {
+                KeySchema k = table.keySchema();
+                out.put(k.partitionKey(), KeyEncoding.decode(k.partitionKeyType(), array, pkFrom, pkEnd - pkFrom));
+                if (to > pkEnd) {
+                    if (index == null) {
+                        out.put(k.sortKey(), KeyEncoding.decode(k.sortKeyType(), array, pkEnd, to - pkEnd));
+                    } else {
+                        components(out, index.sortKey(), pkEnd);
+                    }
+                }
+                return out;
+            }
+            if (index.partitionKey().size() == 1) {
+                IndexDefinition.KeyAttribute a = index.partitionKey().get(0);
+                out.put(a.name(), KeyEncoding.decode(a.type(), array, pkFrom, pkEnd - pkFrom));
+            } else {
+                components(out, index.partitionKey(), pkFrom);
+            }
+            if (to > pkEnd) components(out, index.sortKey(), pkEnd);
+            return out;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private int components(Map<String, AttributeValue> out, List<IndexDefinition.KeyAttribute> parts, int off) {
+        List<IndexDefinition.KeyAttribute> attributes = new ArrayList<>(parts);
+        for (IndexDefinition.KeyAttribute a : attributes) {
+            int end = componentEnd(array, off, a.type());
+            if (a.type() == AttributeValue.Type.N) {
+                out.put(a.name(), new AttributeValue.N(KeyEncoding.decodeNumber(array, off, end)));
+            } else {
+                byte[] raw = KeyEncoding.decodeDelimited(array, off, end);
+                out.put(a.name(), KeyEncoding.decode(a.type(), raw, 0, raw.length));
+            }
+            off = end;
+        }
+        return off;
+    }
+}

@@ -1,0 +1,76 @@
+package io.stator.engine.advisor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One key's figures in one window. Units are counted in halves (an eventually consistent read
+ * of up to 4 KB is half a unit), so that every figure is a whole number and adds up exactly.
+ * The fields are added to with atomic adds, never under a lock: the requests of a hot key all
+ * add here, and none waits for another.
+ */
+final class KeyCounter {
+
+    private static final VarHandle READ;
+    private static final VarHandle WRITE;
+    private static final VarHandle INSIGHTS;
+    private static final VarHandle THROTTLES;
+    private static final VarHandle THROTTLE_EVENTS;
+    private static final VarHandle REQUESTS;
+    private static final VarHandle ITEMS;
+    private static final VarHandle BYTES;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            READ = l.findVarHandle(KeyCounter.class, "readHalves", long.class);
+            WRITE = l.findVarHandle(KeyCounter.class, "writeHalves", long.class);
+            INSIGHTS = l.findVarHandle(KeyCounter.class, "insightsHalves", long.class);
+            THROTTLES = l.findVarHandle(KeyCounter.class, "throttles", long.class);
+            THROTTLE_EVENTS = l.findVarHandle(KeyCounter.class, "throttleEvents", long.class);
+            REQUESTS = l.findVarHandle(KeyCounter.class, "requests", long.class);
+            ITEMS = l.findVarHandle(KeyCounter.class, "items", long.class);
+            BYTES = l.findVarHandle(KeyCounter.class, "bytes", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Read units taken, in halves (every front end). */
+    volatile long readHalves;
+    /** Write units taken, in halves (every front end). */
+    volatile long writeHalves;
+    /** Contributor Insights' ConsumedThroughputUnits, 3 W + R, in halves: PartiQL's left out. */
+    volatile long insightsHalves;
+    /** Contributor Insights' ThrottleCount: throttled requests it counts. */
+    volatile long throttles;
+    /** Every throttled request of the key, whoever refused it (the advisor's). */
+    volatile long throttleEvents;
+    /** Requests that read or wrote the key. */
+    volatile long requests;
+    /** Items added to the key's collection, less those deleted (partition keys of a table only). */
+    volatile long items;
+    /** Bytes added to the key's collection, less those removed. */
+    volatile long bytes;
+
+    void add(Sample s) {
+        if (s.readHalves != 0) READ.getAndAdd(this, s.readHalves);
+        if (s.writeHalves != 0) WRITE.getAndAdd(this, s.writeHalves);
+        if (s.insightsHalves != 0) INSIGHTS.getAndAdd(this, s.insightsHalves);
+        if (s.throttles != 0) THROTTLES.getAndAdd(this, s.throttles);
+        if (s.throttleEvents != 0) THROTTLE_EVENTS.getAndAdd(this, s.throttleEvents);
+        REQUESTS.getAndAdd(this, 1L);
+        if (s.items != 0) ITEMS.getAndAdd(this, s.items);
+        if (s.bytes != 0) BYTES.getAndAdd(this, s.bytes);
+    }
+
+    /** What one request adds to one key. */
+    record Sample(long readHalves, long writeHalves, long insightsHalves, long throttles, long throttleEvents, long items,
+                  long bytes) {
+
+        /** Units as halves, rounded up (units are whole or half units: nothing is lost). */
+        static long halves(double units) {
+            return (long) Math.ceil(units * 2);
+        }
+    }
+}

@@ -1,0 +1,359 @@
+package io.stator.engine.advisor;
+
+import io.stator.core.expression.Path;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.capacity.CapacityUnits;
+import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.capacity.ThroughputExceededException;
+import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.engine.read.Page;
+import io.stator.engine.read.ReadPlan;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableDefinition;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What the advisor sees of the traffic: every read and write the capacity meter admitted or
+ * refused, recorded where the operations meet the meter ({@code Items} for reads,
+ * {@code WritePipeline} for writes), per table and per global index, per key, per modelled
+ * partition and per access pattern, in one-second and one-minute windows of the injected clock.
+ * Contributor Insights (its four graphs), the read API and the findings read only what this
+ * exposes.
+ *
+ * <p><b>The hot path.</b> Recording is a few map lookups and atomic adds per request, with no lock
+ * that all requests share (see {@link KeyTable}, {@link ResourceWindow}, {@link SignatureCounters}),
+ * and in bounded memory whatever the number of keys (exact counts up to {@link #KEY_CAP} keys per
+ * window, sketches past it; {@link SignatureWindow#MAX_SIGNATURES} patterns per table and window;
+ * a fixed number of closed windows' summaries). It never fails a request: a fault in it is
+ * reported once and the request goes on.
+ *
+ * <p><b>What is counted where.</b> A key's units are the units the meter charged for it: a read's
+ * (a Query's to its partition key, a Scan's to no key), a write's on the table (with its local
+ * indexes', which draw on the table) to the item, and each global index entry's to the entry's
+ * key in that index. Contributor Insights' figures leave PartiQL out (the developer guide: PartiQL
+ * requests are not supported) and count as throttled what the table's (or the index's, for its
+ * reads) own limits refused, not a write a global index's refused ("not measured").
+ */
+public final class Observations {
+
+    /** Keys counted exactly per table or index, per kind (partition keys, items) and per window. */
+    public static final int KEY_CAP = 4_096;
+
+    private final Clock clock;
+    private final PartitionMap partitionMap;
+    private final int keyCap;
+    private final ConcurrentHashMap<Long, TableObservations> tables = new ConcurrentHashMap<>();
+    private final AtomicBoolean faultReported = new AtomicBoolean();
+
+    public Observations(Clock clock, PartitionMap partitionMap) {
+        this(clock, partitionMap, KEY_CAP);
+    }
+
+    /** @param keyCap keys counted exactly per window before the sketches take over */
+    public Observations(Clock clock, PartitionMap partitionMap, int keyCap) {
+        this.clock = clock;
+        this.partitionMap = partitionMap;
+        this.keyCap = keyCap;
+    }
+
+    public Clock clock() { return clock; }
+
+    private TableObservations table(TableDefinition definition) {
+        TableObservations t = tables.get(definition.id());
+        if (t == null) {
+            t = tables.computeIfAbsent(definition.id(), id -> new TableObservations(definition, partitionMap, keyCap));
+        } else if (t.definition != definition) {
+            t.definition = definition;
+        }
+        return t;
+    }
+
+    /** A table deleted: its observations go with it. */
+    public void tableDeleted(long tableId) {
+        tables.remove(tableId);
+    }
+
+    private void fault(RuntimeException e) {
+        if (!faultReported.getAndSet(true)) {
+            System.err.println("stator: the advisor could not record a request (reported once): " + e);
+        }
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    /**
+     * A read done: a GetItem's (or a batch's or a transaction's get), a Query's or a Scan's page.
+     *
+     * @param keyConditions a Query's, else null
+     * @param totalSegments a Scan's TotalSegments, else 0
+     */
+    public void read(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions, int totalSegments,
+                     Page page) {
+        try {
+            recordRead(operation, plan, keyConditions, totalSegments, page, null);
+        } catch (RuntimeException e) {
+            fault(e);
+        }
+    }
+
+    /** A read refused by its table's or index's throughput. */
+    public void readThrottled(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions,
+                              int totalSegments, ThroughputExceededException refusal) {
+        try {
+            recordRead(operation, plan, keyConditions, totalSegments, null, refusal);
+        } catch (RuntimeException e) {
+            fault(e);
+        }
+    }
+
+    private void recordRead(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions,
+                            int totalSegments, Page page, ThroughputExceededException refusal) {
+        long now = clock.millis();
+        TableDefinition table = plan.target().table();
+        IndexDefinition index = plan.target().index();
+        TableObservations t = table(table);
+        IndexDefinition resourceIndex = index != null && index.global() ? index : null;
+        ResourceObservations r = t.resource(resourceIndex == null ? 0 : resourceIndex.id());
+        KeyBytes partitionKey = plan.scan() ? null : KeyBytes.partition(plan.range().from());
+        KeyBytes item = plan.singleItem() ? KeyBytes.item(plan.range().from()) : null;
+        ConsumedCapacity consumed = page == null ? null : page.consumed();
+        long halves = consumed == null ? 0 : KeyCounter.Sample.halves(consumed.total());
+        boolean insights = !operation.partiql();
+        List<String> reasons = refusal == null ? List.of() : reasonsOn(refusal, table, resourceIndex);
+        KeyCounter.Sample sample = new KeyCounter.Sample(halves, 0, insights ? halves : 0,
+                refusal != null && insights ? 1 : 0, refusal == null ? 0 : 1, 0, 0);
+        long itemBytes = item != null && page != null && page.count() > 0 ? page.bytesRead() : -1;
+        r.record(now, partitionKey, item, partitionKey == null ? 0 : partitionKey.partitionHash(), sample, reasons,
+                itemBytes);
+
+        Signature signature = readSignature(operation, plan, t, table, index, keyConditions, totalSegments);
+        for (SignatureCounters c : t.patterns(now, signature)) {
+            c.call(Math.floorDiv(now, 1000), halves);
+            if (refusal != null) {
+                c.throttled.increment();
+                continue;
+            }
+            c.tableReadHalves.add(KeyCounter.Sample.halves(consumed.tableUnits()));
+            consumed.globalIndexUnits().forEach((n, u) -> c.index(n, true).readHalves.add(KeyCounter.Sample.halves(u)));
+            consumed.localIndexUnits().forEach((n, u) -> c.index(n, false).readHalves.add(KeyCounter.Sample.halves(u)));
+            c.scanned.add(page.scannedCount());
+            c.returned.add(page.count());
+            c.bytesRead.add(page.bytesRead());
+            if (itemBytes >= 0) c.maxItemBytes.accumulate(itemBytes);
+        }
+        if (refusal != null) {
+            t.throttled(new TableObservations.Logged(now, signature, table, resourceIndex,
+                    partitionKey == null ? null : (item != null ? item : partitionKey), refusal));
+        }
+    }
+
+    private static Signature readSignature(Operation operation, ReadPlan plan, TableObservations t,
+                                           TableDefinition table, IndexDefinition index,
+                                           Map<String, KeyCondition> keyConditions, int totalSegments) {
+        List<Path> projection = plan.projection();
+        if (plan.singleItem()) return Signature.get(operation, t.itemKey(table), projection, plan.consistentRead());
+        if (plan.scan()) {
+            return Signature.scan(operation, index, plan.filter(), projection, plan.countOnly(), plan.consistentRead(),
+                    totalSegments);
+        }
+        return Signature.query(operation, table, index, keyConditions, plan.filter(), projection, plan.countOnly(),
+                plan.consistentRead());
+    }
+
+    // ---- writes ---------------------------------------------------------------------------------
+
+    /**
+     * A write admitted and priced (committed, or refused by its condition, which is billed all the
+     * same: {@code conditionFailed}).
+     */
+    public void write(Operation operation, ObservedWrite write, ConsumedCapacity consumed, boolean conditionFailed) {
+        try {
+            recordWrite(operation, write, consumed, conditionFailed, null);
+        } catch (RuntimeException e) {
+            fault(e);
+        }
+    }
+
+    /** A write refused by the throughput of its table, a global index, or their partitions. */
+    public void writeThrottled(Operation operation, ObservedWrite write, ThroughputExceededException refusal) {
+        try {
+            recordWrite(operation, write, null, false, refusal);
+        } catch (RuntimeException e) {
+            fault(e);
+        }
+    }
+
+    private void recordWrite(Operation operation, ObservedWrite w, ConsumedCapacity consumed, boolean conditionFailed,
+                             ThroughputExceededException refusal) {
+        long now = clock.millis();
+        TableDefinition table = w.table();
+        TableObservations t = table(table);
+        boolean insights = !operation.partiql();
+        KeyBytes partitionKey = KeyBytes.partition(w.rowKey());
+        KeyBytes item = KeyBytes.item(w.rowKey());
+
+        // The table, with its local indexes (they draw on the table's capacity).
+        long tableHalves = 0;
+        if (consumed != null) {
+            double units = consumed.tableUnits();
+            for (double u : consumed.localIndexUnits().values()) units += u;
+            tableHalves = KeyCounter.Sample.halves(units);
+        }
+        List<String> tableReasons = refusal == null ? List.of() : reasonsOn(refusal, table, null);
+        boolean written = refusal == null && !conditionFailed && w.written();
+        long items = written ? (w.newItem() != null ? 1 : 0) - (w.oldItem() != null ? 1 : 0) : 0;
+        long bytes = written ? w.newBytes() - w.oldBytes() : 0;
+        KeyCounter.Sample sample = new KeyCounter.Sample(0, tableHalves, insights ? 3 * tableHalves : 0,
+                !tableReasons.isEmpty() && insights ? 1 : 0, refusal == null ? 0 : 1, items, bytes);
+        long itemBytes = refusal != null ? -1 : Math.max(w.oldBytes(), w.newBytes());
+        t.resource(0).record(now, partitionKey, item, partitionKey.partitionHash(), sample, tableReasons,
+                itemBytes > 0 ? itemBytes : -1);
+
+        // Each global index entry changed, on its own key in its index.
+        for (ObservedWrite.IndexChange c : w.indexChanges()) {
+            if (!c.index().global()) continue;
+            ResourceObservations r = t.resource(c.index().id());
+            List<String> reasons = refusal == null ? List.of() : reasonsOn(refusal, table, c.index());
+            if (c.removedKey() != null && (refusal == null || c.writtenKey() == null)) {
+                recordEntry(r, now, c.index(), c.removedKey(), refusal == null
+                        ? CapacityUnits.indexWrite(c.removedBytes(), -1) : 0, reasons, refusal != null);
+            }
+            if (c.writtenKey() != null) {
+                recordEntry(r, now, c.index(), c.writtenKey(), refusal == null
+                        ? CapacityUnits.indexWrite(-1, c.writtenBytes()) : 0, reasons, refusal != null);
+            }
+        }
+
+        Signature signature = Signature.write(operation, w.action(), t.itemKey(table), w.condition(), w.update());
+        long callHalves = consumed == null ? 0 : KeyCounter.Sample.halves(consumed.total());
+        for (SignatureCounters s : t.patterns(now, signature)) {
+            s.call(Math.floorDiv(now, 1000), callHalves);
+            if (refusal != null) {
+                s.throttled.increment();
+                continue;
+            }
+            if (conditionFailed) s.conditionFailed.increment();
+            s.tableWriteHalves.add(KeyCounter.Sample.halves(consumed.tableUnits()));
+            consumed.globalIndexUnits().forEach((n, u) -> s.index(n, true).writeHalves.add(KeyCounter.Sample.halves(u)));
+            consumed.localIndexUnits().forEach((n, u) -> s.index(n, false).writeHalves.add(KeyCounter.Sample.halves(u)));
+            if (!written) continue;
+            s.bytesWritten.add(w.newBytes());
+            s.maxItemBytes.accumulate(Math.max(w.oldBytes(), w.newBytes()));
+            for (ObservedWrite.IndexChange c : w.indexChanges()) {
+                SignatureCounters.IndexCounters ic = s.index(c.index().name(), c.index().global());
+                if (c.writtenKey() != null) {
+                    ic.entriesWritten.increment();
+                    ic.maxEntryBytes.accumulate(c.writtenBytes());
+                }
+                if (c.removedKey() != null && c.writtenKey() == null) ic.entriesRemoved.increment();
+                if (c.moved()) {
+                    ic.keyMoves.increment();
+                    for (IndexDefinition.KeyAttribute k : c.index().keyAttributes()) {
+                        if (!Objects.equals(value(w.oldItem(), k.name()), value(w.newItem(), k.name()))) {
+                            ic.movedAttributes.computeIfAbsent(k.name(), x -> new java.util.concurrent.atomic.LongAdder())
+                                    .increment();
+                        }
+                    }
+                }
+            }
+        }
+        if (refusal != null) t.throttled(new TableObservations.Logged(now, signature, table, null, item, refusal));
+    }
+
+    private static void recordEntry(ResourceObservations r, long now, IndexDefinition index, byte[] entryKey,
+                                    double units, List<String> reasons, boolean refused) {
+        KeyBytes partitionKey = KeyBytes.partition(entryKey);
+        KeyBytes item = index.hasSortKey() ? KeyBytes.indexItem(entryKey, index) : partitionKey;
+        long halves = KeyCounter.Sample.halves(units);
+        // Contributor Insights does not measure a write a global index throttled; the index's
+        // Most Accessed graph shows its writes.
+        KeyCounter.Sample sample = new KeyCounter.Sample(0, halves, 3 * halves, 0, refused && !reasons.isEmpty() ? 1 : 0,
+                0, 0);
+        r.record(now, partitionKey, item, partitionKey.partitionHash(), sample, reasons, -1);
+    }
+
+    private static AttributeValue value(Map<String, AttributeValue> item, String name) {
+        return item == null ? null : item.get(name);
+    }
+
+    /** The reasons of a refusal that name this table (index null) or this index. */
+    private static List<String> reasonsOn(ThroughputExceededException refusal, TableDefinition table,
+                                          IndexDefinition index) {
+        List<String> out = new ArrayList<>(refusal.reasons().size());
+        String suffix = "/index/" + (index == null ? "" : index.name());
+        for (ThroughputExceededException.Reason r : refusal.reasons()) {
+            boolean onIndex = r.reason().startsWith("Index");
+            if (index == null ? !onIndex && r.resource().endsWith(":table/" + table.name())
+                    : onIndex && r.resource().endsWith(suffix)) {
+                out.add(r.reason());
+            }
+        }
+        return out;
+    }
+
+    // ---- what the read API and the findings read ------------------------------------------------
+
+    /** The table's (index null) or a global index's traffic, or null when it had none. */
+    ResourceObservations resource(TableDefinition table, IndexDefinition index) {
+        TableObservations t = tables.get(table.id());
+        return t == null ? null : t.existing(index == null ? 0 : index.id());
+    }
+
+    TableObservations tableObservations(TableDefinition table) {
+        return tables.get(table.id());
+    }
+
+    /** The seconds kept of a table's or global index's traffic, the open one last. */
+    List<ResourceSummary> seconds(TableDefinition table, IndexDefinition index) {
+        ResourceObservations r = resource(table, index);
+        return r == null ? List.of() : r.seconds(clock.millis());
+    }
+
+    /** The minutes kept of a table's or global index's traffic, the open one last. */
+    List<ResourceSummary> minutes(TableDefinition table, IndexDefinition index) {
+        ResourceObservations r = resource(table, index);
+        return r == null ? List.of() : r.minutes(clock.millis());
+    }
+
+    /** Contributor Insights' graphs of the last {@code minutes} minutes, {@code top} keys each. */
+    public Reports.TopKeys topKeys(TableDefinition table, IndexDefinition index, int minutes, int top) {
+        return TopKeysReport.of(this, table, index, minutes, top);
+    }
+
+    /** The modelled partitions now and their last {@code seconds} seconds. */
+    public Reports.Partitions partitions(TableDefinition table, IndexDefinition index, int seconds) {
+        return PartitionsReport.of(this, table, index, partitionMap.starts(table, index), seconds);
+    }
+
+    /** The table's access patterns over the last {@code minutes} minutes, the costliest first. */
+    public Reports.AccessPatterns accessPatterns(TableDefinition table, int minutes) {
+        long now = clock.millis();
+        long toMinute = Math.floorDiv(now, 60_000);
+        long fromMinute = toMinute - minutes + 1;
+        TableObservations t = tables.get(table.id());
+        List<PatternFigures> patterns = new ArrayList<>();
+        if (t != null) patterns.addAll(t.patternsSince(now, fromMinute).values());
+        patterns.sort(java.util.Comparator.comparingLong(PatternFigures::totalHalves).reversed()
+                .thenComparing(PatternFigures::calls, java.util.Comparator.reverseOrder())
+                .thenComparing(p -> p.signature().describe()));
+        return new Reports.AccessPatterns(fromMinute, toMinute, patterns);
+    }
+
+    /** The table's last throttled requests (at most {@value TableObservations#THROTTLES_KEPT}), oldest first. */
+    public List<ThrottleEvent> throttleEvents(TableDefinition table) {
+        TableObservations t = tables.get(table.id());
+        if (t == null) return List.of();
+        List<ThrottleEvent> out = new ArrayList<>();
+        for (TableObservations.Logged e : t.throttled()) {
+            out.add(new ThrottleEvent(e.timeMillis(), e.signature(), e.key() == null ? null : e.key().values(e.table(),
+                    e.index()), e.refusal().reasons(), e.refusal().type().wireName()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,84 @@
+package io.stator.engine.advisor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * One table's or one global secondary index's traffic: a window per second (the time DynamoDB's
+ * limits are enforced over) and one per minute (Contributor Insights' and the console's), the
+ * last {@value #SECONDS_KEPT} seconds' and {@value #MINUTES_KEPT} minutes' summaries.
+ */
+final class ResourceObservations {
+
+    static final int SECONDS_KEPT = 300;
+    static final int MINUTES_KEPT = 60;
+    /** Keys kept of each closed second, by each measure. */
+    static final int SECOND_TOP = 10;
+    /** Keys kept of each closed minute, by each measure: twice Contributor Insights' 25. */
+    static final int MINUTE_TOP = 50;
+    static final List<KeyTable.Measure> SECOND_MEASURES = List.of(KeyTable.Measure.READ, KeyTable.Measure.WRITE,
+            KeyTable.Measure.INSIGHTS, KeyTable.Measure.THROTTLES);
+    static final List<KeyTable.Measure> MINUTE_MEASURES = List.of(KeyTable.Measure.values());
+
+    private final Rolling<ResourceWindow, ResourceSummary> seconds;
+    private final Rolling<ResourceWindow, ResourceSummary> minutes;
+
+    /** @param partitionStarts the resource's modelled partitions now (read as each window opens) */
+    ResourceObservations(Supplier<long[]> partitionStarts, int keyCap) {
+        this.seconds = new Rolling<>(1_000, SECONDS_KEPT, p -> new ResourceWindow(p, partitionStarts.get(), keyCap),
+                w -> w.summary(SECOND_TOP, SECOND_MEASURES, w.readHalves(), w.writeHalves()));
+        this.minutes = new Rolling<>(60_000, MINUTES_KEPT, p -> new ResourceWindow(p, partitionStarts.get(), keyCap),
+                this::closeMinute);
+    }
+
+    void record(long nowMillis, KeyBytes partitionKey, KeyBytes item, long partitionHash, KeyCounter.Sample sample,
+                List<String> reasons, long itemBytes) {
+        seconds.at(nowMillis).record(partitionKey, item, partitionHash, sample, reasons, itemBytes);
+        minutes.at(nowMillis).record(partitionKey, item, partitionHash, sample, reasons, itemBytes);
+    }
+
+    /** A minute's summary, with its busiest second's units (its seconds were closed first). */
+    private ResourceSummary closeMinute(ResourceWindow w) {
+        long[] peaks = peaks(w.period(), seconds.closed());
+        return w.summary(MINUTE_TOP, MINUTE_MEASURES, peaks[0], peaks[1]);
+    }
+
+    private static long[] peaks(long minute, List<ResourceSummary> secondsClosed) {
+        long read = 0;
+        long write = 0;
+        for (ResourceSummary s : secondsClosed) {
+            if (Math.floorDiv(s.period(), 60) != minute) continue;
+            read = Math.max(read, s.readHalves());
+            write = Math.max(write, s.writeHalves());
+        }
+        return new long[] {read, write};
+    }
+
+    /** Every second kept up to {@code nowMillis}, the one open included, oldest first. */
+    List<ResourceSummary> seconds(long nowMillis) {
+        roll(nowMillis);
+        List<ResourceSummary> all = new ArrayList<>(seconds.closed());
+        ResourceWindow open = seconds.current();
+        if (open != null) all.add(open.summary(SECOND_TOP, SECOND_MEASURES, open.readHalves(), open.writeHalves()));
+        return all;
+    }
+
+    /** Every minute kept up to {@code nowMillis}, the one open included, oldest first. */
+    List<ResourceSummary> minutes(long nowMillis) {
+        roll(nowMillis);
+        List<ResourceSummary> all = new ArrayList<>(minutes.closed());
+        ResourceWindow open = minutes.current();
+        if (open != null) {
+            long[] peaks = peaks(open.period(), seconds(nowMillis));
+            all.add(open.summary(MINUTE_TOP, MINUTE_MEASURES, peaks[0], peaks[1]));
+        }
+        return all;
+    }
+
+    /** Closes the windows whose time is over (seconds first: a minute's summary reads its seconds). */
+    private void roll(long nowMillis) {
+        if (seconds.current() != null) seconds.at(nowMillis);
+        if (minutes.current() != null) minutes.at(nowMillis);
+    }
+}

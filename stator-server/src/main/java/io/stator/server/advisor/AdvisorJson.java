@@ -1,0 +1,225 @@
+package io.stator.server.advisor;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.stator.engine.advisor.ContributorInsights;
+import io.stator.engine.advisor.PatternFigures;
+import io.stator.engine.advisor.Reports;
+import io.stator.engine.advisor.Signature;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableDefinition;
+import io.stator.server.protocol.AttributeValueJson;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The read API's answers as JSON (their shapes: docs/advisor.md). Units are units; times ISO-8601 UTC. */
+final class AdvisorJson {
+
+    /** A modelled partition's ceilings (developer guide, burst-adaptive-capacity). */
+    static final int READ_CEILING = 3_000;
+    static final int WRITE_CEILING = 1_000;
+
+    private AdvisorJson() {}
+
+    private static void names(JsonGenerator g, TableDefinition table, IndexDefinition index) throws IOException {
+        g.writeStringField("tableName", table.name());
+        if (index != null) g.writeStringField("indexName", index.name());
+    }
+
+    static void topKeys(JsonGenerator g, TableDefinition table, IndexDefinition index, ContributorInsights.Description ci,
+                        Reports.TopKeys top) throws IOException {
+        names(g, table, index);
+        g.writeObjectFieldStart("contributorInsights");
+        g.writeStringField("status", ci.status().name());
+        if (ci.mode() != null) g.writeStringField("mode", ci.mode().name());
+        g.writeArrayFieldStart("rules");
+        for (String rule : ci.rules()) g.writeString(rule);
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeStringField("from", minute(top.fromMinute()));
+        g.writeStringField("to", minute(top.toMinute()));
+        contributors(g, "mostAccessedPartitionKeys", top.mostAccessedPartitionKeys());
+        contributors(g, "mostAccessedItems", top.mostAccessedItems());
+        contributors(g, "mostThrottledPartitionKeys", top.mostThrottledPartitionKeys());
+        contributors(g, "mostThrottledItems", top.mostThrottledItems());
+    }
+
+    private static void contributors(JsonGenerator g, String field, List<Reports.Contributor> list) throws IOException {
+        if (list == null) return;
+        g.writeArrayFieldStart(field);
+        for (Reports.Contributor c : list) {
+            g.writeStartObject();
+            g.writeFieldName("key");
+            AttributeValueJson.writeItem(g, c.key());
+            g.writeNumberField("maximum", c.maximum());
+            g.writeNumberField("sum", c.sum());
+            g.writeBooleanField("approximate", c.approximate());
+            g.writeArrayFieldStart("datapoints");
+            for (Reports.Datapoint d : c.datapoints()) {
+                g.writeStartObject();
+                g.writeStringField("minute", minute(d.minute()));
+                g.writeNumberField("value", d.value());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    static void partitions(JsonGenerator g, TableDefinition table, IndexDefinition index, Reports.Partitions report)
+            throws IOException {
+        names(g, table, index);
+        g.writeBooleanField("modelled", true);
+        g.writeObjectFieldStart("ceilings");
+        g.writeNumberField("readUnitsPerSecond", READ_CEILING);
+        g.writeNumberField("writeUnitsPerSecond", WRITE_CEILING);
+        g.writeEndObject();
+        g.writeStringField("from", second(report.fromSecond()));
+        g.writeStringField("to", second(report.toSecond()));
+        g.writeArrayFieldStart("partitions");
+        for (Reports.Partition p : report.partitions()) {
+            g.writeStartObject();
+            g.writeStringField("firstHash", hash(p.firstHash()));
+            g.writeStringField("lastHash", hash(p.lastHash()));
+            g.writeNumberField("readUnits", p.readUnits());
+            g.writeNumberField("writeUnits", p.writeUnits());
+            g.writeNumberField("peakReadUnitsPerSecond", p.peakReadUnitsPerSecond());
+            g.writeNumberField("peakWriteUnitsPerSecond", p.peakWriteUnitsPerSecond());
+            g.writeNumberField("throttleEvents", p.throttleEvents());
+            g.writeArrayFieldStart("seconds");
+            for (Reports.PartitionSecond s : p.seconds()) {
+                g.writeStartObject();
+                g.writeStringField("second", second(s.second()));
+                g.writeNumberField("readUnits", s.readUnits());
+                g.writeNumberField("writeUnits", s.writeUnits());
+                g.writeNumberField("throttleEvents", s.throttleEvents());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("topKeys");
+            for (Reports.KeyUnits k : p.topKeys()) {
+                g.writeStartObject();
+                g.writeFieldName("key");
+                AttributeValueJson.writeItem(g, k.key());
+                g.writeNumberField("readUnits", k.readUnits());
+                g.writeNumberField("writeUnits", k.writeUnits());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    static void accessPatterns(JsonGenerator g, TableDefinition table, Reports.AccessPatterns report) throws IOException {
+        names(g, table, null);
+        g.writeStringField("from", minute(report.fromMinute()));
+        g.writeStringField("to", minute(report.toMinute()));
+        g.writeArrayFieldStart("patterns");
+        for (PatternFigures p : report.patterns()) pattern(g, p);
+        g.writeEndArray();
+    }
+
+    private static void pattern(JsonGenerator g, PatternFigures p) throws IOException {
+        Signature s = p.signature();
+        g.writeStartObject();
+        g.writeStringField("signature", s.describe());
+        g.writeStringField("operation", s.operation().dynamoDbName());
+        g.writeStringField("action", s.action());
+        if (s.index() != null) g.writeStringField("index", s.index());
+        g.writeStringField("keyCondition", s.keyCondition());
+        strings(g, "filter", s.filter());
+        if (s.projection() != null) strings(g, "projection", s.projection());
+        if (s.countOnly()) g.writeStringField("select", "COUNT");
+        g.writeBooleanField("consistentRead", s.consistentRead());
+        g.writeBooleanField("transactional", s.transactional());
+        g.writeBooleanField("partiql", s.operation().partiql());
+        if (s.segments() > 0) g.writeNumberField("segments", s.segments());
+        strings(g, "condition", s.condition());
+        strings(g, "update", s.update());
+
+        long calls = p.calls();
+        long seconds = Math.max(1, p.activeSeconds());
+        g.writeNumberField("calls", calls);
+        g.writeNumberField("activeSeconds", p.activeSeconds());
+        g.writeObjectFieldStart("callsPerSecond");
+        g.writeNumberField("average", (double) calls / seconds);
+        g.writeNumberField("peak", p.peakCallsPerSecond());
+        g.writeEndObject();
+        g.writeNumberField("throttled", p.throttled());
+        g.writeNumberField("conditionFailed", p.conditionFailed());
+        g.writeObjectFieldStart("units");
+        g.writeNumberField("total", p.totalHalves() / 2.0);
+        g.writeNumberField("peakPerSecond", p.peakHalvesPerSecond() / 2.0);
+        units(g, "table", p.tableReadHalves(), p.tableWriteHalves(), 1);
+        g.writeObjectFieldStart("indexes");
+        for (Map.Entry<String, PatternFigures.IndexFigures> i : p.indexes().entrySet()) {
+            units(g, i.getKey(), i.getValue().readHalves(), i.getValue().writeHalves(), 1);
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+        g.writeObjectFieldStart("unitsPerCall");
+        double perCall = calls == 0 ? 0 : 1.0 / calls;
+        g.writeNumberField("average", p.totalHalves() / 2.0 * perCall);
+        g.writeNumberField("max", p.maxCallHalves() / 2.0);
+        units(g, "table", p.tableReadHalves(), p.tableWriteHalves(), perCall);
+        g.writeObjectFieldStart("indexes");
+        for (Map.Entry<String, PatternFigures.IndexFigures> i : p.indexes().entrySet()) {
+            units(g, i.getKey(), i.getValue().readHalves(), i.getValue().writeHalves(), perCall);
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+        g.writeNumberField("scannedCount", p.scanned());
+        g.writeNumberField("count", p.returned());
+        if (p.scanned() > 0) g.writeNumberField("keptShare", (double) p.returned() / p.scanned());
+        g.writeNumberField("bytesRead", p.bytesRead());
+        g.writeNumberField("bytesWritten", p.bytesWritten());
+        g.writeNumberField("maxItemBytes", p.maxItemBytes());
+        g.writeObjectFieldStart("indexWrites");
+        for (Map.Entry<String, PatternFigures.IndexFigures> e : p.indexes().entrySet()) {
+            PatternFigures.IndexFigures i = e.getValue();
+            if (i.entriesWritten() + i.entriesRemoved() == 0) continue;
+            g.writeObjectFieldStart(e.getKey());
+            g.writeBooleanField("global", i.global());
+            g.writeNumberField("entriesWritten", i.entriesWritten());
+            g.writeNumberField("entriesRemoved", i.entriesRemoved());
+            g.writeNumberField("keyMoves", i.keyMoves());
+            g.writeObjectFieldStart("movedAttributes");
+            for (Map.Entry<String, Long> m : i.movedAttributes().entrySet()) g.writeNumberField(m.getKey(), m.getValue());
+            g.writeEndObject();
+            g.writeNumberField("maxEntryBytes", i.maxEntryBytes());
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static void units(JsonGenerator g, String field, long readHalves, long writeHalves, double scale)
+            throws IOException {
+        g.writeObjectFieldStart(field);
+        g.writeNumberField("read", readHalves / 2.0 * scale);
+        g.writeNumberField("write", writeHalves / 2.0 * scale);
+        g.writeEndObject();
+    }
+
+    private static void strings(JsonGenerator g, String field, List<String> values) throws IOException {
+        g.writeArrayFieldStart(field);
+        for (String v : values) g.writeString(v);
+        g.writeEndArray();
+    }
+
+    private static String minute(long minute) {
+        return Instant.ofEpochSecond(minute * 60).toString();
+    }
+
+    private static String second(long second) {
+        return Instant.ofEpochSecond(second).toString();
+    }
+
+    /** A hash as 16 hexadecimal digits: unsigned, and sorting as the partitions do. */
+    private static String hash(long hash) {
+        return String.format("%016x", hash);
+    }
+}

@@ -1,0 +1,32 @@
+// Generated from DynamoDB's service model by RequestRecordsGenerator: do not edit.
+// To regenerate, run RequestRecordsTest with -Dstator.regenerate=true (docs/architecture.md).
+package io.stator.server.protocol.request;
+
+import java.util.List;
+
+/** DynamoDB's {@code DescribeContributorInsightsInput}, as a request carries it. */
+public record DescribeContributorInsightsInput(
+        String tableName,
+        String indexName) implements ModelStructure {
+
+    /** The members, in the model's order: the record's components. */
+    static final List<String> MEMBERS = List.of(
+            "TableName",
+            "IndexName");
+
+    /** The record of the members' values, in the model's order. */
+    static DescribeContributorInsightsInput of(Object[] values) {
+        return new DescribeContributorInsightsInput(
+                (String) values[0],
+                (String) values[1]);
+    }
+
+    @Override
+    public Object member(int index) {
+        return switch (index) {
+            case 0 -> tableName;
+            case 1 -> indexName;
+            default -> throw new IndexOutOfBoundsException(index);
+        };
+    }
+}
