@@ -30,6 +30,8 @@ import java.util.function.Consumer;
  * @param s3Directory              where exports go and imports come from (--s3-dir: bucket b, key p/x is
  *                                 DIR/b/p/x); null for {@code dataDirectory/s3} (a temporary directory in memory)
  * @param s3Endpoint               a real S3-compatible endpoint to use instead (--s3-endpoint), or null
+ * @param advisorScale             the advisor's production multiplier (--advisor-scale): observed rates
+ *                                 times this are what its findings judge and price
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
@@ -37,14 +39,14 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
                             ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
-                            Path s3Directory, java.net.URI s3Endpoint) {
+                            Path s3Directory, java.net.URI s3Endpoint, double advisorScale) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
-                null, null, null);
+                null, null, null, 1);
     }
 
     /** True when the server speaks HTTPS. */
@@ -85,7 +87,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
-                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint);
+                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -101,6 +103,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withInMemory(boolean inMemory) { return with(o -> o.inMemory = inMemory); }
 
     public ServerOptions withMetricsPort(int port) { return with(o -> o.metricsPort = port); }
+
+    public ServerOptions withAdvisorScale(double scale) { return with(o -> o.advisorScale = scale); }
 
     /** On this Cassandra cluster instead of RocksDB (null: back on RocksDB). */
     public ServerOptions withCassandra(CassandraOptions cassandra) { return with(o -> o.cassandra = cassandra); }
@@ -145,6 +149,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public CassandraOptions cassandra;
         public Path s3Directory;
         public java.net.URI s3Endpoint;
+        public double advisorScale;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -170,6 +175,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             cassandra = o.cassandra;
             s3Directory = o.s3Directory;
             s3Endpoint = o.s3Endpoint;
+            advisorScale = o.advisorScale;
         }
     }
 }

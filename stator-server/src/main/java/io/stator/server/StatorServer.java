@@ -147,7 +147,7 @@ public final class StatorServer implements AutoCloseable {
         DynamoDbEndpoint.Authenticator signatures = signatures(authenticator);
         // With --policies the advisor's answers (keys, traffic) go to signed and authorized callers
         // only; without, to whoever reaches the port, as the metrics do.
-        AdvisorEndpoint advisor = new AdvisorEndpoint(engine, request -> accessControl == null ? Authorizer.UNCHECKED
+        AdvisorEndpoint advisor = new AdvisorEndpoint(engine, options.advisorScale(), request -> accessControl == null ? Authorizer.UNCHECKED
                 : accessControl.authorizer(signatures.authenticate(request).accessKeyId()));
         NettyHttpServer metricsHttp = null;
         if (options.metricsPort() >= 0) {

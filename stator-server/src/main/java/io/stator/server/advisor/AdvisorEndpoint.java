@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
+import io.stator.engine.advisor.Advisor;
+import io.stator.engine.advisor.Finding;
+import io.stator.engine.advisor.Prices;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.access.Authorizer;
@@ -30,7 +33,7 @@ import java.util.function.Function;
  *   <li>{@code GET /stator/advisor/partitions?table=T[&index=I][&seconds=60]}: the modelled
  *       partitions and their units in each second;</li>
  *   <li>{@code GET /stator/advisor/access-patterns?table=T[&minutes=60]}: the signatures' table;</li>
- *   <li>{@code GET /stator/advisor/findings[?table=T]}: the findings (none yet).</li>
+ *   <li>{@code GET /stator/advisor/findings[?table=T]}: the advisor's findings.</li>
  * </ul>
  * Traffic is recorded whatever a resource's Contributor Insights status: top-keys answers it with
  * the status, and the client that wants what DynamoDB would publish reads ENABLED resources only.
@@ -52,15 +55,18 @@ public final class AdvisorEndpoint {
 
     private final Engine engine;
     private final Function<HttpRequestData, Authorizer> caller;
+    private final Advisor advisor;
 
     /**
      * @param caller the authorizer of a request's caller: it authenticates the request (throwing
      *               DynamoDB's error when it must be signed and is not), or is
      *               {@link Authorizer#UNCHECKED} without --policies
      */
-    public AdvisorEndpoint(Engine engine, Function<HttpRequestData, Authorizer> caller) {
+    /** @param scale the production multiplier the findings project with (--advisor-scale) */
+    public AdvisorEndpoint(Engine engine, double scale, Function<HttpRequestData, Authorizer> caller) {
         this.engine = engine;
         this.caller = caller;
+        this.advisor = new Advisor(engine.observations(), engine.catalog().counters(), Prices.standard(), scale);
     }
 
     public static boolean isAdvisor(HttpRequestData request) {
@@ -123,16 +129,15 @@ public final class AdvisorEndpoint {
         Map<String, String> p = parameters(request, Set.of("table"));
         String table = p.get("table");
         Authorizer access = caller.apply(request);
+        List<Finding> found;
         if (table == null) {
             AdvisorPermissions.everyTable(access);
+            found = advisor.findings(engine.catalog().all());
         } else {
             AdvisorPermissions.table(access, engine, table);
-            table(table);
+            found = advisor.findings(table(table));
         }
-        return json(200, g -> {
-            g.writeArrayFieldStart("findings");
-            g.writeEndArray();
-        });
+        return json(200, g -> AdvisorJson.findings(g, found, advisor.prices(), advisor.scale()));
     }
 
     // ---- parameters ------------------------------------------------------------------------------

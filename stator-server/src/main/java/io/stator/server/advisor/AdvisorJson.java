@@ -2,7 +2,9 @@ package io.stator.server.advisor;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.advisor.ContributorInsights;
+import io.stator.engine.advisor.Finding;
 import io.stator.engine.advisor.PatternFigures;
+import io.stator.engine.advisor.Prices;
 import io.stator.engine.advisor.Reports;
 import io.stator.engine.advisor.Signature;
 import io.stator.engine.table.IndexDefinition;
@@ -10,6 +12,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.server.protocol.AttributeValueJson;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -202,6 +205,70 @@ final class AdvisorJson {
         g.writeNumberField("read", readHalves / 2.0 * scale);
         g.writeNumberField("write", writeHalves / 2.0 * scale);
         g.writeEndObject();
+    }
+
+    /**
+     * The findings, the most severe first, with the price table they were priced from and the
+     * production multiplier they were projected with.
+     */
+    static void findings(JsonGenerator g, List<Finding> findings, Prices prices, double scale) throws IOException {
+        g.writeNumberField("scale", scale);
+        g.writeObjectFieldStart("prices");
+        g.writeStringField("date", prices.date());
+        g.writeStringField("region", prices.region());
+        g.writeStringField("sources", prices.sources());
+        g.writeEndObject();
+        g.writeArrayFieldStart("findings");
+        for (Finding f : findings) {
+            g.writeStartObject();
+            g.writeStringField("id", f.id());
+            g.writeStringField("title", f.title());
+            g.writeStringField("severity", f.severity().name());
+            g.writeStringField("tableName", f.tableName());
+            if (f.indexName() != null) g.writeStringField("indexName", f.indexName());
+            g.writeStringField("summary", f.summary());
+            g.writeStringField("from", Instant.ofEpochMilli(f.fromMillis()).toString());
+            g.writeStringField("to", Instant.ofEpochMilli(f.toMillis()).toString());
+            g.writeFieldName("evidence");
+            evidence(g, f.evidence());
+            g.writeStringField("fix", f.fix());
+            strings(g, "sources", f.sources());
+            if (f.dollarsPerMonth() != null) g.writeNumberField("dollarsPerMonth", round(f.dollarsPerMonth()));
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    /** A finding's evidence: JSON's own shapes, and keys as DynamoDB JSON. */
+    private static void evidence(JsonGenerator g, Object value) throws IOException {
+        switch (value) {
+            case null -> g.writeNull();
+            case Finding.Key k -> AttributeValueJson.writeItem(g, k.attributes());
+            case Map<?, ?> m -> {
+                g.writeStartObject();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    g.writeFieldName(String.valueOf(e.getKey()));
+                    evidence(g, e.getValue());
+                }
+                g.writeEndObject();
+            }
+            case Collection<?> c -> {
+                g.writeStartArray();
+                for (Object o : c) evidence(g, o);
+                g.writeEndArray();
+            }
+            case Double d -> g.writeNumber(round(d));
+            case Float f -> g.writeNumber(round(f));
+            case Number n -> g.writeNumber(n.longValue());
+            case Boolean b -> g.writeBoolean(b);
+            case Instant i -> g.writeString(i.toString());
+            default -> g.writeString(value.toString());
+        }
+    }
+
+    /** Dollars and units to the cent or hundredth: enough for a report, and stable in tests. */
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
     }
 
     private static void strings(JsonGenerator g, String field, List<String> values) throws IOException {

@@ -143,6 +143,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "--credentials is given and --host is not a loopback address.")
     Integer metricsPort;
 
+    @Option(names = "--advisor-scale", paramLabel = "N", description = "The advisor's production multiplier: the "
+            + "rates observed here times N are the rates its findings judge and price, e.g. 100 when production "
+            + "will see a hundred times this traffic (default: ${DEFAULT-VALUE}; docs/advisor.md).")
+    double advisorScale = 1;
+
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
@@ -186,6 +191,9 @@ public final class StatorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) return fail("--port must be between 0 and 65535, got " + port);
+        if (!(advisorScale > 0) || Double.isInfinite(advisorScale)) {
+            return fail("--advisor-scale must be a positive number, got " + advisorScale);
+        }
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             return fail("--metrics-port must be between 0 and 65535, got " + metricsPort);
         }
@@ -276,6 +284,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.connectionLimits = limits;
             o.memory = memory;
             o.metricsPort = metricsPort == null ? -1 : metricsPort;
+            o.advisorScale = advisorScale;
             o.cassandra = cassandraOptions;
             o.s3Directory = s3Dir == null ? null : s3Dir.toAbsolutePath();
             o.s3Endpoint = s3Endpoint;
