@@ -129,15 +129,17 @@ public final class AdvisorEndpoint {
         Map<String, String> p = parameters(request, Set.of("table"));
         String table = p.get("table");
         Authorizer access = caller.apply(request);
-        List<Finding> found;
+        List<TableDefinition> tables;
         if (table == null) {
             AdvisorPermissions.everyTable(access);
-            found = advisor.findings(engine.catalog().all());
+            tables = engine.catalog().all().stream().sorted(java.util.Comparator.comparing(TableDefinition::name)).toList();
         } else {
             AdvisorPermissions.table(access, engine, table);
-            found = advisor.findings(table(table));
+            tables = List.of(table(table));
         }
-        return json(200, g -> AdvisorJson.findings(g, found, advisor.prices(), advisor.scale()));
+        List<Finding> found = advisor.findings(tables);
+        List<String> names = tables.stream().map(TableDefinition::name).toList();
+        return json(200, g -> AdvisorJson.findings(g, names, found, advisor.prices(), advisor.scale()));
     }
 
     // ---- parameters ------------------------------------------------------------------------------

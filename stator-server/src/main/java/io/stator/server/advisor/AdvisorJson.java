@@ -208,16 +208,18 @@ final class AdvisorJson {
     }
 
     /**
-     * The findings, the most severe first, with the price table they were priced from and the
-     * production multiplier they were projected with.
+     * The findings, the most severe first, with the price table they were priced from, the
+     * production multiplier they were projected with, and the tables they were looked for in.
      */
-    static void findings(JsonGenerator g, List<Finding> findings, Prices prices, double scale) throws IOException {
+    static void findings(JsonGenerator g, List<String> tables, List<Finding> findings, Prices prices, double scale)
+            throws IOException {
         g.writeNumberField("scale", scale);
         g.writeObjectFieldStart("prices");
         g.writeStringField("date", prices.date());
         g.writeStringField("region", prices.region());
         g.writeStringField("sources", prices.sources());
         g.writeEndObject();
+        strings(g, "tables", tables);
         g.writeArrayFieldStart("findings");
         for (Finding f : findings) {
             g.writeStartObject();

@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
 @Command(name = "stator", mixinStandardHelpOptions = true, version = "Stator 0.1.0",
         description = "A DynamoDB-compatible database server, faithful to DynamoDB's physics.",
         sortOptions = false,
-        subcommands = {TransferCommands.Export.class, TransferCommands.Import.class})
+        subcommands = {TransferCommands.Export.class, TransferCommands.Import.class, AdviseCommand.class})
 public final class StatorCommand implements Callable<Integer> {
 
     @Option(names = "--host", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
