@@ -66,6 +66,17 @@ final class AdvisorContext {
         return patterns;
     }
 
+    /** The table's access patterns in each second kept (the last 300), the open one last. */
+    List<TableObservations.PatternWindow> patternSeconds() {
+        TableObservations t = observations.tableObservations(table);
+        return t == null ? List.of() : t.patternSeconds(nowMillis);
+    }
+
+    /** The table's (null) or a global index's modelled partitions as they are now, with their seconds kept. */
+    Reports.Partitions partitions(IndexDefinition index) {
+        return observations.partitions(table, index, ResourceObservations.SECONDS_KEPT);
+    }
+
     List<ThrottleEvent> throttleEvents() { return observations.throttleEvents(table); }
 
     /** The table's items and bytes now (DescribeTable's ItemCount and TableSizeBytes). */
