@@ -26,6 +26,8 @@ final class HotModelledPartitions implements FindingRule {
 
     /** The share of a ceiling that warns (the capacity model's own "hot" share, Partitions.HOT_SHARE). */
     static final double WARN_SHARE = 0.8;
+    /** Keys of the partition shown. */
+    static final int KEYS_SHOWN = 50;
 
     @Override
     public void find(AdvisorContext context, List<Finding> out) {
@@ -35,24 +37,17 @@ final class HotModelledPartitions implements FindingRule {
             List<Reports.Partition> partitions = context.partitions(index).partitions();
             long[] starts = new long[partitions.size()];
             for (int i = 0; i < starts.length; i++) starts[i] = partitions.get(i).firstHash();
-            // Per partition, the seconds a key of its own was hot, and the keys each second listed.
+            // Per partition, the seconds a key of its own was at F1's or F2's level.
             Map<Integer, Set<Long>> keyedSeconds = new HashMap<>();
-            Map<Integer, Map<KeyBytes, long[]>> keys = new HashMap<>();
             for (ResourceSummary s : seconds) {
-                Map<KeyBytes, KeyFigures> listed = new HashMap<>();
                 for (KeyTable.Measure m : List.of(KeyTable.Measure.WRITE, KeyTable.Measure.READ)) {
-                    for (KeyFigures f : s.partitionKeys().getOrDefault(m, List.of())) listed.put(f.key(), f);
-                }
-                for (KeyFigures f : listed.values()) {
-                    int p = PartitionMap.indexOf(starts, f.key().partitionHash());
-                    if (f.writeHalves() / 2.0 * context.scale() >= HotPartitionKeys.WRITE_WARN
-                            || f.readHalves() / 2.0 * context.scale() >= HotPartitionKeys.READ_WARN) {
-                        keyedSeconds.computeIfAbsent(p, x -> new HashSet<>()).add(s.period());
+                    for (KeyFigures f : s.partitionKeys().getOrDefault(m, List.of())) {
+                        if (f.writeHalves() / 2.0 * context.scale() >= HotPartitionKeys.WRITE_WARN
+                                || f.readHalves() / 2.0 * context.scale() >= HotPartitionKeys.READ_WARN) {
+                            keyedSeconds.computeIfAbsent(PartitionMap.indexOf(starts, f.key().partitionHash()),
+                                    x -> new HashSet<>()).add(s.period());
+                        }
                     }
-                    long[] units = keys.computeIfAbsent(p, x -> new HashMap<>()).computeIfAbsent(f.key(), k -> new long[3]);
-                    units[0] += f.readHalves();
-                    units[1] += f.writeHalves();
-                    units[2] = Math.max(units[2], s.period());
                 }
             }
             for (int p = 0; p < partitions.size(); p++) {
@@ -67,7 +62,7 @@ final class HotModelledPartitions implements FindingRule {
                 KeyLoads.Heat heat = KeyLoads.judge(load, WARN_SHARE, HotPartitionKeys.WARN_SECONDS,
                         Double.POSITIVE_INFINITY);
                 if (heat != null) {
-                    out.add(finding(context, index, partition, heat, load, bySecond, keys.getOrDefault(p, Map.of())));
+                    out.add(finding(context, index, partition, heat, load, bySecond));
                 }
             }
         }
@@ -81,7 +76,7 @@ final class HotModelledPartitions implements FindingRule {
 
     private static Finding finding(AdvisorContext context, IndexDefinition index, Reports.Partition partition,
                                    KeyLoads.Heat heat, NavigableMap<Long, Double> load,
-                                   Map<Long, Reports.PartitionSecond> bySecond, Map<KeyBytes, long[]> keys) {
+                                   Map<Long, Reports.PartitionSecond> bySecond) {
         double scale = context.scale();
         List<Map<String, Object>> timeline = new ArrayList<>();
         double peakWrite = 0;
@@ -97,17 +92,30 @@ final class HotModelledPartitions implements FindingRule {
             point.put("ceilingShare", e.getValue());
             timeline.add(point);
         }
-        // The keys of the partition that were among their seconds' hottest in the span, busiest first.
-        List<Map.Entry<KeyBytes, long[]>> inSpan = new ArrayList<>();
-        for (Map.Entry<KeyBytes, long[]> e : keys.entrySet()) {
-            if (e.getValue()[2] >= heat.fromSecond()) inSpan.add(e);
+        // The keys of the partition among the top of the minutes of the span (50 a minute), busiest first.
+        Map<KeyBytes, long[]> keys = new HashMap<>();
+        for (ResourceSummary m : context.minutes(index)) {
+            if (m.period() < Math.floorDiv(heat.fromSecond(), 60) || m.period() > Math.floorDiv(heat.toSecond(), 60)) continue;
+            Map<KeyBytes, KeyFigures> listed = new HashMap<>();
+            for (KeyTable.Measure measure : List.of(KeyTable.Measure.WRITE, KeyTable.Measure.READ)) {
+                for (KeyFigures f : m.partitionKeys().getOrDefault(measure, List.of())) listed.put(f.key(), f);
+            }
+            for (KeyFigures f : listed.values()) {
+                long hash = f.key().partitionHash();
+                if (Long.compareUnsigned(hash, partition.firstHash()) < 0
+                        || Long.compareUnsigned(hash, partition.lastHash()) > 0) continue;
+                long[] units = keys.computeIfAbsent(f.key(), k -> new long[2]);
+                units[0] += f.readHalves();
+                units[1] += f.writeHalves();
+            }
         }
+        List<Map.Entry<KeyBytes, long[]>> inSpan = new ArrayList<>(keys.entrySet());
         inSpan.sort((a, b) -> {
             int c = Long.compare(3 * b.getValue()[1] + b.getValue()[0], 3 * a.getValue()[1] + a.getValue()[0]);
             return c != 0 ? c : a.getKey().compareBytes(b.getKey());
         });
         List<Map<String, Object>> keyList = new ArrayList<>();
-        for (Map.Entry<KeyBytes, long[]> e : inSpan.subList(0, Math.min(KeyLoads.KEYS_SHOWN, inSpan.size()))) {
+        for (Map.Entry<KeyBytes, long[]> e : inSpan.subList(0, Math.min(KEYS_SHOWN, inSpan.size()))) {
             Map<String, Object> k = new LinkedHashMap<>();
             k.put("key", context.key(e.getKey(), index));
             k.put("observedWriteUnits", e.getValue()[1] / 2.0);
@@ -132,7 +140,7 @@ final class HotModelledPartitions implements FindingRule {
         evidence.put("peakWriteUnitsPerSecond", peakWrite);
         evidence.put("peakReadUnitsPerSecond", peakRead);
         evidence.put("timeline", timeline);
-        evidence.put("keysSeen", inSpan.size());
+        evidence.put("keysListed", inSpan.size());
         evidence.put("keys", keyList);
         evidence.put("operations", KeyLoads.operations(context, index, writes, heat.fromSecond(), heat.toSecond()));
 
@@ -142,7 +150,7 @@ final class HotModelledPartitions implements FindingRule {
                 + KeyLoads.resource(index) + " took " + KeyLoads.units(peak) + " " + unit + " at its peak"
                 + KeyLoads.projection(scale, peak / scale) + ", at or above "
                 + KeyLoads.percent(WARN_SHARE) + " of its ceiling for " + heat.hotSeconds() + " s, while no key in"
-                + " it reached F1's or F2's level: " + inSpan.size() + " or more keys share it.";
+                + " it reached F1's or F2's level: " + inSpan.size() + " keys or more share it.";
         return context.finding("F4", "Hot modelled partition", Finding.Severity.WARN, index, summary, evidence,
                 heat.fromSecond() * 1000, heat.toSecond() * 1000 + 999, FIX,
                 List.of("burst-adaptive-capacity", "warm-throughput", "bp-partition-key-uniform-load"), null);

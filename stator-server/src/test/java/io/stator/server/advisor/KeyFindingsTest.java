@@ -230,8 +230,13 @@ class KeyFindingsTest {
         assertEquals(1_500, number(f4, "evidence", "peakWriteUnitsPerSecond"));
         assertEquals(1.5, number(f4, "evidence", "peakCeilingShare"));
         List<JsonNode> listed = field(f4, "evidence", "keys").asArray();
-        assertFalse(listed.isEmpty());
-        for (JsonNode k : listed) assertTrue(keys.contains(string(k, "key", "pk", "S")), k.toString());
+        assertEquals(50, number(f4, "evidence", "keysListed"));
+        Set<String> listedKeys = new HashSet<>();
+        for (JsonNode k : listed) {
+            listedKeys.add(string(k, "key", "pk", "S"));
+            assertEquals(18, number(k, "observedWriteUnits"), "3 writes a second for 6 s");
+        }
+        assertEquals(new HashSet<>(keys), listedKeys, "the partition's keys, all 50");
         assertTrue(string(f4, "summary").startsWith("Modelled partition 0000000000000000-"), string(f4, "summary"));
         assertEquals(List.of(), findings(server.port(), t, "F1"), "no key of it is hot");
     }
