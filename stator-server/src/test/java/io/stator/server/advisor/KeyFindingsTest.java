@@ -131,6 +131,27 @@ class KeyFindingsTest {
         assertEquals(List.of(), findings(server.port(), below, "F1"), "one second at 500 is not five");
     }
 
+    @Test
+    void writesThatFanOutToOneIndexKeyMakeTheIndexKeyHot() {
+        String t = indexedTable("status");
+        AtomicInteger n = new AtomicInteger();
+        // 60 items a second, each its own table key, all status "open": 600 WCU/s on one index key.
+        seconds(5, s -> putItems(t, 60, i -> Map.of("pk", str("u#" + n.incrementAndGet()), "status", str("open"))));
+
+        JsonNode f1 = only(t, "F1");
+        assertEquals("WARN", string(f1, "severity"));
+        assertEquals("ByKey", string(f1, "indexName"));
+        JsonNode key = field(f1, "evidence", "keys").asArray().get(0);
+        assertEquals("open", string(key, "key", "status", "S"));
+        assertEquals(600, number(key, "peakUnitsPerSecond"));
+        assertEquals("BatchWriteItem PutItem: pk = :v",
+                string(field(f1, "evidence", "operations").asArray().get(0), "signature"));
+        assertTrue(string(f1, "summary").startsWith("Partition key status=\"open\" of index ByKey took 600 WCU/s"),
+                string(f1, "summary"));
+        assertEquals(List.of("bp-indexes-gsi-sharding", "bp-partition-key-sharding"),
+                field(f1, "sources").asArray().stream().map(JsonNode::asString).toList());
+    }
+
     // ---- F2 ---------------------------------------------------------------------------------------
 
     @Test
