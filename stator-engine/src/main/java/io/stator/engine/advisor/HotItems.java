@@ -1,6 +1,5 @@
 package io.stator.engine.advisor;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -32,14 +31,14 @@ final class HotItems implements FindingRule {
                         s.items().getOrDefault(KeyTable.Measure.WRITE, List.of()),
                         s.items().getOrDefault(KeyTable.Measure.READ, List.of())),
                 f -> 3 * f.writeHalves() + f.readHalves());
-        List<HotPartitionKeys.HotKey> hot = new ArrayList<>();
+        List<KeyLoads.HotKey> hot = new ArrayList<>();
         timelines.forEach((item, halves) -> {
             KeyLoads.Heat heat = KeyLoads.judge(KeyLoads.projected(halves, context.scale()), WARN_UNITS,
                     HotPartitionKeys.WARN_SECONDS, Double.POSITIVE_INFINITY);
-            if (heat != null) hot.add(new HotPartitionKeys.HotKey(item, halves, heat));
+            if (heat != null) hot.add(new KeyLoads.HotKey(item, halves, heat));
         });
         if (hot.isEmpty()) return;
-        hot.sort(Comparator.comparingDouble((HotPartitionKeys.HotKey h) -> -h.heat().peak())
+        hot.sort(Comparator.comparingDouble((KeyLoads.HotKey h) -> -h.heat().peak())
                 .thenComparing((a, b) -> a.key().compareBytes(b.key())));
 
         double scale = context.scale();
@@ -47,26 +46,13 @@ final class HotItems implements FindingRule {
         List<Map<String, Object>> items = new ArrayList<>();
         long from = Long.MAX_VALUE;
         long to = Long.MIN_VALUE;
-        for (HotPartitionKeys.HotKey h : hot.subList(0, Math.min(KeyLoads.KEYS_SHOWN, hot.size()))) {
+        for (KeyLoads.HotKey h : hot.subList(0, Math.min(KeyLoads.KEYS_SHOWN, hot.size()))) {
             KeyLoads.Heat heat = h.heat();
             from = Math.min(from, heat.fromSecond());
             to = Math.max(to, heat.toSecond());
-            long itemHalves = 0;
-            for (long v : h.halves().subMap(heat.fromSecond(), true, heat.toSecond(), true).values()) itemHalves += v;
             long tableHalves = KeyLoads.sum(seconds, heat.fromSecond(), heat.toSecond(),
                     s -> 3 * s.writeHalves() + s.readHalves());
-            Map<String, Object> i = new LinkedHashMap<>();
-            i.put("key", context.key(h.key(), null));
-            i.put("share", tableHalves == 0 ? 0.0 : itemHalves / (double) tableHalves);
-            i.put("peakUnitsPerSecond", heat.peak());
-            i.put("observedPeakUnitsPerSecond", heat.peak() / scale);
-            i.put("ceilingShare", heat.peak() / ITEM_CEILING);
-            i.put("secondsAtOrAboveWarn", heat.hotSeconds());
-            i.put("longestRunSeconds", heat.longestRun());
-            i.put("from", Instant.ofEpochSecond(heat.fromSecond()));
-            i.put("to", Instant.ofEpochSecond(heat.toSecond()));
-            i.put("timeline", KeyLoads.timeline(h.halves(), heat.fromSecond(), heat.toSecond(), scale));
-            items.add(i);
+            items.add(KeyLoads.keyEvidence(context, null, h, tableHalves, ITEM_CEILING));
         }
         List<Map<String, Object>> operations = new ArrayList<>(KeyLoads.operations(context, null, true, from, to));
         operations.addAll(KeyLoads.operations(context, null, false, from, to));
@@ -83,7 +69,7 @@ final class HotItems implements FindingRule {
         evidence.put("items", items);
         evidence.put("operations", operations);
 
-        HotPartitionKeys.HotKey top = hot.get(0);
+        KeyLoads.HotKey top = hot.get(0);
         String summary = "Item " + KeyLoads.describe(context.values(top.key(), null)) + " took "
                 + KeyLoads.units(top.heat().peak()) + " units/s (3W+R) at its peak"
                 + KeyLoads.projection(scale, top.heat().peak() / scale) + ", at or above "

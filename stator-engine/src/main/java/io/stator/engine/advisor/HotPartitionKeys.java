@@ -1,7 +1,6 @@
 package io.stator.engine.advisor;
 
 import io.stator.engine.table.IndexDefinition;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -42,23 +41,20 @@ final class HotPartitionKeys implements FindingRule {
         this.writes = writes;
     }
 
-    /** One hot key: its units each second it was listed in (halves, observed), and its judgement. */
-    record HotKey(KeyBytes key, NavigableMap<Long, Long> halves, KeyLoads.Heat heat) {}
-
     /** The keys of a table (index null) or global index that are hot by writes or reads, hottest first. */
-    static List<HotKey> hotKeys(AdvisorContext context, IndexDefinition index, boolean writes) {
+    static List<KeyLoads.HotKey> hotKeys(AdvisorContext context, IndexDefinition index, boolean writes) {
         List<ResourceSummary> seconds = context.seconds(index);
         KeyTable.Measure measure = writes ? KeyTable.Measure.WRITE : KeyTable.Measure.READ;
         Map<KeyBytes, NavigableMap<Long, Long>> timelines = KeyLoads.timelines(seconds,
                 s -> List.of(s.partitionKeys().getOrDefault(measure, List.of())),
                 f -> writes ? f.writeHalves() : f.readHalves());
-        List<HotKey> hot = new ArrayList<>();
+        List<KeyLoads.HotKey> hot = new ArrayList<>();
         timelines.forEach((key, halves) -> {
             KeyLoads.Heat heat = KeyLoads.judge(KeyLoads.projected(halves, context.scale()),
                     writes ? WRITE_WARN : READ_WARN, WARN_SECONDS, writes ? WRITE_CRITICAL : READ_CRITICAL);
-            if (heat != null) hot.add(new HotKey(key, halves, heat));
+            if (heat != null) hot.add(new KeyLoads.HotKey(key, halves, heat));
         });
-        hot.sort(Comparator.comparing((HotKey h) -> h.heat().severity()).reversed()
+        hot.sort(Comparator.comparing((KeyLoads.HotKey h) -> h.heat().severity()).reversed()
                 .thenComparing(h -> -h.heat().peak()).thenComparing((a, b) -> a.key().compareBytes(b.key())));
         return hot;
     }
@@ -66,12 +62,12 @@ final class HotPartitionKeys implements FindingRule {
     @Override
     public void find(AdvisorContext context, List<Finding> out) {
         for (IndexDefinition index : context.resources()) {
-            List<HotKey> hot = hotKeys(context, index, writes);
+            List<KeyLoads.HotKey> hot = hotKeys(context, index, writes);
             if (!hot.isEmpty()) out.add(finding(context, index, hot));
         }
     }
 
-    private Finding finding(AdvisorContext context, IndexDefinition index, List<HotKey> hot) {
+    private Finding finding(AdvisorContext context, IndexDefinition index, List<KeyLoads.HotKey> hot) {
         double scale = context.scale();
         double ceiling = writes ? WRITE_CEILING : READ_CEILING;
         String unit = writes ? "WCU/s" : "RCU/s";
@@ -80,31 +76,16 @@ final class HotPartitionKeys implements FindingRule {
         long from = Long.MAX_VALUE;
         long to = Long.MIN_VALUE;
         double dollars = 0;
-        for (HotKey h : hot.subList(0, Math.min(KeyLoads.KEYS_SHOWN, hot.size()))) {
+        for (KeyLoads.HotKey h : hot.subList(0, Math.min(KeyLoads.KEYS_SHOWN, hot.size()))) {
             KeyLoads.Heat heat = h.heat();
             from = Math.min(from, heat.fromSecond());
             to = Math.max(to, heat.toSecond());
-            long keyHalves = 0;
-            for (long v : h.halves().subMap(heat.fromSecond(), true, heat.toSecond(), true).values()) keyHalves += v;
             long resourceHalves = KeyLoads.sum(seconds, heat.fromSecond(), heat.toSecond(),
                     writes ? ResourceSummary::writeHalves : ResourceSummary::readHalves);
-            double spanSeconds = heat.toSecond() - heat.fromSecond() + 1;
-            double averagePerSecond = keyHalves / 2.0 * scale / spanSeconds;
+            double averagePerSecond = h.halvesInSpan() / 2.0 * scale / (heat.toSecond() - heat.fromSecond() + 1);
             dollars += context.prices().onDemandMonthly(KeyLoads.tableClass(context), writes ? 0 : averagePerSecond,
                     writes ? averagePerSecond : 0);
-            Map<String, Object> k = new LinkedHashMap<>();
-            k.put("key", context.key(h.key(), index));
-            k.put("severity", heat.severity().name());
-            k.put("share", resourceHalves == 0 ? 0.0 : keyHalves / (double) resourceHalves);
-            k.put("peakUnitsPerSecond", heat.peak());
-            k.put("observedPeakUnitsPerSecond", heat.peak() / scale);
-            k.put("ceilingShare", heat.peak() / ceiling);
-            k.put("secondsAtOrAboveWarn", heat.hotSeconds());
-            k.put("longestRunSeconds", heat.longestRun());
-            k.put("from", Instant.ofEpochSecond(heat.fromSecond()));
-            k.put("to", Instant.ofEpochSecond(heat.toSecond()));
-            k.put("timeline", KeyLoads.timeline(h.halves(), heat.fromSecond(), heat.toSecond(), scale));
-            keys.add(k);
+            keys.add(KeyLoads.keyEvidence(context, index, h, resourceHalves, ceiling));
         }
         Map<String, Object> evidence = new LinkedHashMap<>();
         evidence.put("measure", writes ? "write units" : "read units");
@@ -117,7 +98,7 @@ final class HotPartitionKeys implements FindingRule {
         evidence.put("keys", keys);
         evidence.put("operations", KeyLoads.operations(context, index, writes, from, to));
 
-        HotKey top = hot.get(0);
+        KeyLoads.HotKey top = hot.get(0);
         String more = hot.size() > 1 ? " (and " + (hot.size() - 1) + " more key" + (hot.size() > 2 ? "s" : "") + ")" : "";
         String summary = "Partition key " + KeyLoads.describe(context.values(top.key(), index)) + " of "
                 + KeyLoads.resource(index) + " took " + KeyLoads.units(top.heat().peak()) + " " + unit + " at its peak"

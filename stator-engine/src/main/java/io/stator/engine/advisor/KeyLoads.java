@@ -98,6 +98,40 @@ final class KeyLoads {
         return severity == null ? null : new Heat(severity, from, to, peak, longest, hot);
     }
 
+    /** One hot key (or item): its units each second it was listed in (halves, observed), and its judgement. */
+    record HotKey(KeyBytes key, NavigableMap<Long, Long> halves, Heat heat) {
+
+        /** Its halves over its hot span. */
+        long halvesInSpan() {
+            long sum = 0;
+            for (long v : halves.subMap(heat.fromSecond(), true, heat.toSecond(), true).values()) sum += v;
+            return sum;
+        }
+    }
+
+    /**
+     * A hot key's evidence: the key, its share of the resource's {@code resourceHalves} over its hot
+     * span, its peak (projected and observed) against {@code ceiling}, its hot seconds, its timeline.
+     */
+    static Map<String, Object> keyEvidence(AdvisorContext context, IndexDefinition index, HotKey hot,
+                                           long resourceHalves, double ceiling) {
+        Heat heat = hot.heat();
+        double scale = context.scale();
+        Map<String, Object> k = new LinkedHashMap<>();
+        k.put("key", context.key(hot.key(), index));
+        k.put("severity", heat.severity().name());
+        k.put("share", resourceHalves == 0 ? 0.0 : hot.halvesInSpan() / (double) resourceHalves);
+        k.put("peakUnitsPerSecond", heat.peak());
+        k.put("observedPeakUnitsPerSecond", heat.peak() / scale);
+        k.put("ceilingShare", heat.peak() / ceiling);
+        k.put("secondsAtOrAboveWarn", heat.hotSeconds());
+        k.put("longestRunSeconds", heat.longestRun());
+        k.put("from", Instant.ofEpochSecond(heat.fromSecond()));
+        k.put("to", Instant.ofEpochSecond(heat.toSecond()));
+        k.put("timeline", timeline(hot.halves(), heat.fromSecond(), heat.toSecond(), scale));
+        return k;
+    }
+
     /** Halves to units times the production multiplier. */
     static NavigableMap<Long, Double> projected(NavigableMap<Long, Long> halves, double scale) {
         NavigableMap<Long, Double> out = new TreeMap<>();

@@ -37,9 +37,9 @@ final class SkewedIndexKeys implements FindingRule {
             Map<String, Object> evidence = low != null ? LowCardinalityKeys.evidence(context, index, low)
                     : new LinkedHashMap<>(Map.of("scale", context.scale()));
             evidence.put("lowCardinality", low != null);
-            List<HotPartitionKeys.HotKey> hot = HotPartitionKeys.hotKeys(context, index, true);
+            List<KeyLoads.HotKey> hot = HotPartitionKeys.hotKeys(context, index, true);
             List<Map<String, Object>> hotKeys = new ArrayList<>();
-            for (HotPartitionKeys.HotKey h : hot.subList(0, Math.min(KeyLoads.KEYS_SHOWN, hot.size()))) {
+            for (KeyLoads.HotKey h : hot.subList(0, Math.min(KeyLoads.KEYS_SHOWN, hot.size()))) {
                 Map<String, Object> k = new LinkedHashMap<>();
                 k.put("key", context.key(h.key(), index));
                 k.put("severity", h.heat().severity().name());
