@@ -60,6 +60,9 @@ final class AdvisorContext {
     /** The minutes kept (the last 60), the open one last. */
     List<ResourceSummary> minutes(IndexDefinition index) { return observations.minutes(table, index); }
 
+    /** The runs of closed minutes one partition key led by writes (kept past the 60 minutes), oldest first. */
+    List<ResourceObservations.Lead> leads(IndexDefinition index) { return observations.leads(table, index); }
+
     /** The table's access patterns over the last hour, the costliest first. */
     List<PatternFigures> patterns() {
         if (patterns == null) patterns = observations.accessPatterns(table, PATTERN_MINUTES).patterns();

@@ -14,15 +14,18 @@ import java.util.regex.Pattern;
  * F6: a time-bucket or monotonic partition key (advisor.md 6.1): nearly all of each minute's
  * writes go to one value, and that value moves on as time does (today's date, this hour, an
  * increasing sequence), so that one partition takes the whole write load at any time however many
- * the table has. Read from the minutes kept of the table and of each global index: a minute is
- * led when its top partition key took {@value #HOT_SHARE} or more of its write units; the leaders
- * in time order, a repeated one counted once, form the sequence of hot values. The finding needs
+ * the table has. Read from the table's and each global index's minutes: a minute is led when its
+ * top partition key took 80% or more of its write units; the leaders in time order, a repeated one
+ * counted once, form the sequence of hot values. The leads of closed minutes are kept as they close
+ * ({@link ResourceObservations.Lead}, the last 256 runs), past the 60 minutes' summaries: a date as
+ * the key leads for a day. The finding needs
  * the hot value to have changed {@value #MIN_ROTATIONS} times or more, each time to a greater
  * value (dates written year first, times, counters: what sorts like time).
  */
 final class TimeBucketKeys implements FindingRule {
 
-    static final double HOT_SHARE = 0.8;
+    /** A minute is led at this share of its write units (kept as the minutes close: ResourceObservations). */
+    static final double HOT_SHARE = ResourceObservations.LEAD_SHARE;
     static final int MIN_ROTATIONS = 2;
     /** Values shown of the sequence (the last ones). */
     static final int VALUES_SHOWN = 20;
@@ -47,26 +50,39 @@ final class TimeBucketKeys implements FindingRule {
         }
     }
 
-    /** The minutes led by one value, in time order, consecutive minutes of one leader as one run. */
+    /**
+     * The minutes led by one value, in time order, consecutive leads of one value as one run: the
+     * closed minutes' leads (kept past the minutes' summaries), then the minute open now.
+     */
     private static List<Run> runs(AdvisorContext context, IndexDefinition index) {
         List<Run> runs = new ArrayList<>();
-        for (ResourceSummary m : context.minutes(index)) {
-            List<KeyFigures> top = m.partitionKeys().getOrDefault(KeyTable.Measure.WRITE, List.of());
-            if (top.isEmpty() || m.writeHalves() == 0) continue;
-            KeyFigures leader = top.get(0);
-            if (leader.writeHalves() < HOT_SHARE * m.writeHalves()) continue;
-            Run last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
-            if (last != null && last.key().equals(leader.key())) {
-                runs.set(runs.size() - 1, new Run(last.key(), last.value(), last.firstMinute(), m.period(),
-                        last.keyHalves() + leader.writeHalves(), last.writeHalves() + m.writeHalves()));
-                continue;
+        for (ResourceObservations.Lead lead : context.leads(index)) {
+            add(context, index, runs, lead.key(), lead.firstMinute(), lead.lastMinute(), lead.keyWriteHalves(),
+                    lead.writeHalves());
+        }
+        List<ResourceSummary> minutes = context.minutes(index);
+        ResourceSummary open = minutes.isEmpty() ? null : minutes.get(minutes.size() - 1);
+        if (open != null && open.period() == Math.floorDiv(context.nowMillis(), 60_000) && open.writeHalves() > 0) {
+            List<KeyFigures> top = open.partitionKeys().getOrDefault(KeyTable.Measure.WRITE, List.of());
+            if (!top.isEmpty() && top.get(0).writeHalves() >= HOT_SHARE * open.writeHalves()) {
+                add(context, index, runs, top.get(0).key(), open.period(), open.period(), top.get(0).writeHalves(),
+                        open.writeHalves());
             }
-            Map<String, AttributeValue> values = context.values(leader.key(), index);
-            if (values == null || values.size() != 1) continue; // a multi-attribute key does not sort as one value
-            runs.add(new Run(leader.key(), values.values().iterator().next(), m.period(), m.period(),
-                    leader.writeHalves(), m.writeHalves()));
         }
         return runs;
+    }
+
+    private static void add(AdvisorContext context, IndexDefinition index, List<Run> runs, KeyBytes key,
+                            long firstMinute, long lastMinute, long keyHalves, long writeHalves) {
+        Run last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+        if (last != null && last.key().equals(key)) {
+            runs.set(runs.size() - 1, new Run(key, last.value(), last.firstMinute(), lastMinute,
+                    last.keyHalves() + keyHalves, last.writeHalves() + writeHalves));
+            return;
+        }
+        Map<String, AttributeValue> values = context.values(key, index);
+        if (values == null || values.size() != 1) return; // a multi-attribute key does not sort as one value
+        runs.add(new Run(key, values.values().iterator().next(), firstMinute, lastMinute, keyHalves, writeHalves));
     }
 
     /** Values of one key attribute in DynamoDB's order (S and B by bytes, N by number); 0 for mixed types. */

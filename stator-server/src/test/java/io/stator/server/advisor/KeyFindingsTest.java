@@ -407,6 +407,12 @@ class KeyFindingsTest {
         CLOCK.set(day.plusDays(1).atTime(0, 0, 5).toInstant(ZoneOffset.UTC));
         burst.run();
         assertEquals(List.of(), findings(server.port(), t, "F6"), "one midnight: the hot value changed once");
+        // Seventy minutes of the day's traffic: the first midnight's minutes leave the 60 minutes kept,
+        // their leads do not.
+        for (int m = 1; m <= 70; m++) {
+            CLOCK.set(day.plusDays(1).atStartOfDay().plusMinutes(m).toInstant(ZoneOffset.UTC));
+            putItems(t, 5, i -> item(day.plusDays(1).toString(), sk.incrementAndGet(), "v"));
+        }
         CLOCK.set(day.plusDays(1).atTime(23, 59, 50).toInstant(ZoneOffset.UTC));
         burst.run();
         CLOCK.set(day.plusDays(2).atTime(0, 0, 5).toInstant(ZoneOffset.UTC));
