@@ -12,8 +12,9 @@ import java.util.NavigableMap;
  * F1 and F2: a partition key value that takes a large share of one partition's ceiling, second
  * after second (advisor.md 6.1). DynamoDB serves one partition key value from one partition,
  * which serves at most 1,000 write units and 3,000 read units a second whatever the table has
- * (developer guide, burst-adaptive-capacity): however much the table may take, a key past that is
- * throttled. The rule reads each second kept (the last 300) of the table and of each global index
+ * (developer guide, warm-throughput-scenarios: "each individual partition is limited to 1,000 write
+ * units per second and 3,000 read units per second"): however much the table may take, a key past
+ * that is throttled. The rule reads each second kept (the last 300) of the table and of each global index
  * (an index entry's write lands on its own key in the index: a table's writes fan out there), and
  * judges each key's units per second, projected by {@code --advisor-scale}: warn at half the
  * ceiling held for {@value #WARN_SECONDS} consecutive seconds, critical past the ceiling in any
