@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Advisor {
 
     /** Every finding's rule, in the order of their ids. */
-    private static final List<FindingRule> RULES = List.of();
+    private static final List<FindingRule> RULES = List.of(HotPartitionKeys.WRITES, HotPartitionKeys.READS,
+            new HotItems(), new HotModelledPartitions(), new LowCardinalityKeys(), new TimeBucketKeys(),
+            new SkewedIndexKeys());
 
     private final Observations observations;
     private final TableCounters counters;

@@ -60,10 +60,24 @@ final class AdvisorContext {
     /** The minutes kept (the last 60), the open one last. */
     List<ResourceSummary> minutes(IndexDefinition index) { return observations.minutes(table, index); }
 
+    /** The runs of closed minutes one partition key led by writes (kept past the 60 minutes), oldest first. */
+    List<ResourceObservations.Lead> leads(IndexDefinition index) { return observations.leads(table, index); }
+
     /** The table's access patterns over the last hour, the costliest first. */
     List<PatternFigures> patterns() {
         if (patterns == null) patterns = observations.accessPatterns(table, PATTERN_MINUTES).patterns();
         return patterns;
+    }
+
+    /** The table's access patterns in each second kept (the last 300), the open one last. */
+    List<TableObservations.PatternWindow> patternSeconds() {
+        TableObservations t = observations.tableObservations(table);
+        return t == null ? List.of() : t.patternSeconds(nowMillis);
+    }
+
+    /** The table's (null) or a global index's modelled partitions as they are now, with their seconds kept. */
+    Reports.Partitions partitions(IndexDefinition index) {
+        return observations.partitions(table, index, ResourceObservations.SECONDS_KEPT);
     }
 
     List<ThrottleEvent> throttleEvents() { return observations.throttleEvents(table); }

@@ -321,6 +321,12 @@ public final class Observations {
         return r == null ? List.of() : r.minutes(clock.millis());
     }
 
+    /** The runs of closed minutes one partition key led by writes, of a table's or global index's traffic. */
+    List<ResourceObservations.Lead> leads(TableDefinition table, IndexDefinition index) {
+        ResourceObservations r = resource(table, index);
+        return r == null ? List.of() : r.leads(clock.millis());
+    }
+
     /** Contributor Insights' graphs of the last {@code minutes} minutes, {@code top} keys each. */
     public Reports.TopKeys topKeys(TableDefinition table, IndexDefinition index, int minutes, int top) {
         return TopKeysReport.of(this, table, index, minutes, top);

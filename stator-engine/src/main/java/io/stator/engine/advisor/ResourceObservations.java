@@ -1,5 +1,6 @@
 package io.stator.engine.advisor;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -21,8 +22,26 @@ final class ResourceObservations {
             KeyTable.Measure.INSIGHTS, KeyTable.Measure.THROTTLES);
     static final List<KeyTable.Measure> MINUTE_MEASURES = List.of(KeyTable.Measure.values());
 
+    /**
+     * A key leads a minute when it took at least this share of its write units (F6's level,
+     * {@link TimeBucketKeys#HOT_SHARE}): the leads are kept past the minutes' summaries.
+     */
+    static final double LEAD_SHARE = 0.8;
+    /** Leads kept: a run of minutes led by one key is one. */
+    static final int LEADS_KEPT = 256;
+
     private final Rolling<ResourceWindow, ResourceSummary> seconds;
     private final Rolling<ResourceWindow, ResourceSummary> minutes;
+    /** The runs of closed minutes one key led, oldest first (guarded by itself). */
+    private final ArrayDeque<Lead> leads = new ArrayDeque<>();
+
+    /**
+     * Closed minutes led by one partition key (with {@link #LEAD_SHARE} or more of their write
+     * units), as a run: consecutive leads by one key are one run, whatever minutes no key led lie
+     * between them. Kept beyond the 60 minutes' summaries, so that a key that leads for a day (a
+     * date as the key) is seen to move on.
+     */
+    record Lead(KeyBytes key, long firstMinute, long lastMinute, long keyWriteHalves, long writeHalves) {}
 
     /** @param partitionStarts the resource's modelled partitions now (read as each window opens) */
     ResourceObservations(Supplier<long[]> partitionStarts, int keyCap) {
@@ -41,7 +60,37 @@ final class ResourceObservations {
     /** A minute's summary, with its busiest second's units (its seconds were closed first). */
     private ResourceSummary closeMinute(ResourceWindow w) {
         long[] peaks = peaks(w.period(), seconds.closed());
-        return w.summary(MINUTE_TOP, MINUTE_MEASURES, peaks[0], peaks[1]);
+        ResourceSummary summary = w.summary(MINUTE_TOP, MINUTE_MEASURES, peaks[0], peaks[1]);
+        lead(summary);
+        return summary;
+    }
+
+    /** Notes the minute's leader, if a key led it. */
+    private void lead(ResourceSummary minute) {
+        List<KeyFigures> top = minute.partitionKeys().getOrDefault(KeyTable.Measure.WRITE, List.of());
+        if (top.isEmpty() || minute.writeHalves() == 0) return;
+        KeyFigures leader = top.get(0);
+        if (leader.writeHalves() < LEAD_SHARE * minute.writeHalves()) return;
+        synchronized (leads) {
+            Lead last = leads.peekLast();
+            if (last != null && last.key().equals(leader.key())) {
+                leads.pollLast();
+                leads.addLast(new Lead(last.key(), last.firstMinute(), minute.period(),
+                        last.keyWriteHalves() + leader.writeHalves(), last.writeHalves() + minute.writeHalves()));
+                return;
+            }
+            leads.addLast(new Lead(leader.key(), minute.period(), minute.period(), leader.writeHalves(),
+                    minute.writeHalves()));
+            while (leads.size() > LEADS_KEPT) leads.removeFirst();
+        }
+    }
+
+    /** The runs of closed minutes up to {@code nowMillis} one key led, oldest first. */
+    List<Lead> leads(long nowMillis) {
+        roll(nowMillis);
+        synchronized (leads) {
+            return new ArrayList<>(leads);
+        }
     }
 
     private static long[] peaks(long minute, List<ResourceSummary> secondsClosed) {

@@ -99,6 +99,15 @@ final class TableObservations {
         return out;
     }
 
+    /** The patterns of each second kept up to {@code nowMillis}, the one open included, oldest first. */
+    List<PatternWindow> patternSeconds(long nowMillis) {
+        if (patternSeconds.current() != null) patternSeconds.at(nowMillis);
+        List<PatternWindow> seconds = new ArrayList<>(patternSeconds.closed());
+        SignatureWindow open = patternSeconds.current();
+        if (open != null) seconds.add(new PatternWindow(open.period(), open.secondFigures()));
+        return seconds;
+    }
+
     /** A minute's figures, each pattern with its busiest second among {@code seconds}. */
     private static PatternWindow withPeaks(SignatureWindow minute, List<PatternWindow> seconds) {
         Map<Signature, PatternFigures> out = new LinkedHashMap<>();
