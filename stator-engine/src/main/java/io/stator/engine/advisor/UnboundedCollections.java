@@ -22,9 +22,12 @@ import java.util.Set;
  *   <li>Without (warn): a collection that grew steadily (items added in at least
  *   {@value #GROWTH_MINUTES} minutes, in at least three of every four minutes from its first
  *   growth to its last) and that was read, while a Query of the table or a local index with only
- *   a partition-key condition read at least 1 MB in one call: a page DynamoDB cut at its 1 MB
- *   limit, so the whole read was larger. (The bytes of a call are estimated from its units: 4 KB a
- *   half unit eventually consistent, 2 KB strongly; a Limit shows as small calls.)</li>
+ *   a partition-key condition read a full page in one call: a page cut at the 1 MB limit, so the
+ *   whole read was larger than 1 MB. The bytes of a call are estimated from its units (4 KB a
+ *   half unit eventually consistent, 2 KB strongly); a full page is taken as at least 95% of 1 MB
+ *   by that count, because the page limit measures items a little differently from the units
+ *   (Query.Pagination; Stator's {@code PageSize}: a page of 1 KB items is 252 units' worth). A
+ *   Limit shows as small calls.</li>
  * </ul>
  */
 final class UnboundedCollections implements FindingRule {
@@ -33,12 +36,13 @@ final class UnboundedCollections implements FindingRule {
     static final long LSI_WARN_BYTES = 5 * GB;
     static final long LSI_LIMIT_BYTES = 10 * GB;
     static final int GROWTH_MINUTES = 3;
-    static final long UNBOUNDED_READ_BYTES = 1L << 20;
+    /** What one call must read to be a full 1 MB page (see above). */
+    static final long FULL_PAGE_BYTES = (1L << 20) * 95 / 100;
 
     private static final String FIX = "Bound the reads: a sort-key range (the newest first, ScanIndexForward=false) and "
             + "a Limit. Bound the collection: put a time bucket in the partition key (device#2026-12) so each one "
             + "stops growing. Avoid a local secondary index on a collection that keeps growing: it caps it at 10 GB.";
-    private static final List<String> SOURCES = List.of("bp-indexes-general", "LSI");
+    private static final List<String> SOURCES = List.of("bp-indexes-general", "LSI", "Query.Pagination");
 
     /** One partition key's additions, per minute kept (index as in the minutes' list). */
     private record Growth(KeyBytes key, long[] items, long[] bytes) {}
@@ -63,7 +67,7 @@ final class UnboundedCollections implements FindingRule {
         for (PatternFigures p : context.patterns()) {
             if (!unboundedQuery(context, p.signature())) continue;
             unbounded.add(p);
-            if (maxBytesPerCall(p) >= UNBOUNDED_READ_BYTES) readsPastAPage = true;
+            if (maxBytesPerCall(p) >= FULL_PAGE_BYTES) readsPastAPage = true;
         }
         boolean local = !context.table().localIndexes().isEmpty();
         for (Growth g : growth.values()) {
@@ -122,12 +126,18 @@ final class UnboundedCollections implements FindingRule {
         String summary = local
                 ? String.format("Item collection %s holds %,d bytes (projected %.1f GB) on a table with a local index: "
                         + "past 10 GB its writes fail.", key, size, projected / GB)
-                : String.format("Item collection %s grew by %,d items (%,d bytes) steadily over %d minutes and is read "
-                        + "by a Query with no sort-key condition that reads 1 MB pages of it.", key, items, bytes,
-                        timeline.size());
+                : String.format("Item collection %s grew by %,d items (%,d bytes) in %d of the last %d minutes and is "
+                        + "read by a Query with no sort-key condition that reads 1 MB pages of it.", key, items, bytes,
+                        growingMinutes(g), timeline.size());
         long from = first < 0 ? context.nowMillis() : minutes.get(first).period() * 60_000;
         return context.finding("F13", "Unbounded item collection", Finding.Severity.WARN, null, summary, e, from,
                 context.nowMillis(), FIX, SOURCES, PatternCosts.readMonthly(context, readHalves));
+    }
+
+    private static int growingMinutes(Growth g) {
+        int n = 0;
+        for (long i : g.items) if (i > 0) n++;
+        return n;
     }
 
     /** Items added in enough minutes, and in three of every four from the first growth to the last. */
