@@ -10,7 +10,8 @@ import java.util.Map;
  * F10, global secondary index write amplification (advisor.md, section 6): per write signature,
  * (the table's write units + every global index's) / the table's. Each global index an item is
  * projected into is written with it, and an update that changes an index key writes it twice
- * (a delete and a put: developer guide, GSI.ThroughputConsiderations). Local indexes draw on the
+ * (developer guide, GSI, "Writes": "If an update to the table changes the value of an indexed key
+ * attribute (from A to B), two writes are required"). Local indexes draw on the
  * table and are left out of the factor, as the reference defines it.
  *
  * <p>Warn when the factor is at least {@value #WARN_FACTOR}, or when a global index's key moves on
@@ -27,7 +28,7 @@ final class IndexWriteAmplification implements FindingRule {
             + "makes each update a delete and a put on the index); drop global indexes no query needs; project "
             + "KEYS_ONLY or INCLUDE only the attributes the index's queries read, so that fewer updates reach it and "
             + "its entries are smaller.";
-    private static final List<String> SOURCES = List.of("bp-indexes-general", "GSI.ThroughputConsiderations");
+    private static final List<String> SOURCES = List.of("bp-indexes-general", "GSI");
 
     @Override
     public void find(AdvisorContext context, List<Finding> out) {

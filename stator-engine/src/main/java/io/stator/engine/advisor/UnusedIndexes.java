@@ -101,6 +101,8 @@ final class UnusedIndexes implements FindingRule {
                                 + "pattern needs it: every write to the table that reaches it is paid for twice.",
                         SOURCES, writeDollars + storageDollars));
             } else {
+                // UpdateTable's UpdateGlobalSecondaryIndexAction changes throughput only: a projection
+                // is changed by a new index (API reference, UpdateGlobalSecondaryIndexAction).
                 String summary = String.format("Global index %s projects %s (entries up to %,d bytes) while its %,d reads "
                                 + "read only %s: the rest is written and stored for nothing.", index.name(),
                         index.projectionType(), maxEntryBytes, reads,
