@@ -19,7 +19,8 @@ public final class Advisor {
     /** Every finding's rule, in the order of their ids. */
     private static final List<FindingRule> RULES = List.of(HotPartitionKeys.WRITES, HotPartitionKeys.READS,
             new HotItems(), new HotModelledPartitions(), new LowCardinalityKeys(), new TimeBucketKeys(),
-            new SkewedIndexKeys());
+            new ScanOnHotPath(), new FilterDiscards(), new SkewedIndexKeys(), new IndexWriteAmplification(),
+            new UnusedIndexes(), new LargeItems(), new UnboundedCollections(), new ConsistentReadsByDefault());
 
     private final Observations observations;
     private final TableCounters counters;
@@ -45,7 +46,7 @@ public final class Advisor {
 
     /** One table's findings, the most severe first. */
     public List<Finding> findings(TableDefinition table) {
-        AdvisorContext context = new AdvisorContext(observations, table, counters.itemCount(table.id()),
+        AdvisorContext context = new AdvisorContext(observations, counters, table, counters.itemCount(table.id()),
                 counters.sizeBytes(table.id()), prices, scale);
         List<Finding> out = new ArrayList<>();
         for (FindingRule rule : RULES) {

@@ -1,7 +1,9 @@
 package io.stator.engine.advisor;
 
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +20,7 @@ final class AdvisorContext {
     static final int PATTERN_MINUTES = 60;
 
     private final Observations observations;
+    private final TableCounters counters;
     private final TableDefinition table;
     private final long itemCount;
     private final long sizeBytes;
@@ -26,9 +29,10 @@ final class AdvisorContext {
     private final long nowMillis;
     private List<PatternFigures> patterns;
 
-    AdvisorContext(Observations observations, TableDefinition table, long itemCount, long sizeBytes, Prices prices,
-                   double scale) {
+    AdvisorContext(Observations observations, TableCounters counters, TableDefinition table, long itemCount,
+                   long sizeBytes, Prices prices, double scale) {
         this.observations = observations;
+        this.counters = counters;
         this.table = table;
         this.itemCount = itemCount;
         this.sizeBytes = sizeBytes;
@@ -82,10 +86,25 @@ final class AdvisorContext {
 
     List<ThrottleEvent> throttleEvents() { return observations.throttleEvents(table); }
 
+    /** The table's largest items (at least {@link LargeItems#WARN_BYTES}) of the last hour, the largest first. */
+    List<LargestItems.Seen> largestItems() { return observations.largestItems(table); }
+
     /** The table's items and bytes now (DescribeTable's ItemCount and TableSizeBytes). */
     long itemCount() { return itemCount; }
 
     long sizeBytes() { return sizeBytes; }
+
+    /** A global index's size now (DescribeTable's IndexSizeBytes). */
+    long indexSizeBytes(IndexDefinition index) { return counters.indexSizeBytes(table.id(), index.id()); }
+
+    /**
+     * An item collection's size now, its items and their local index entries: kept only for a
+     * table with a local index (what its 10 GB limit is enforced on); 0 otherwise.
+     */
+    long collectionSizeBytes(KeyBytes partitionKey) {
+        Map<String, AttributeValue> key = values(partitionKey, null);
+        return key == null ? 0 : counters.collectionSize(table.id(), RowKeys.partitionKey(table, key));
+    }
 
     Prices prices() { return prices; }
 

@@ -131,6 +131,7 @@ public final class Observations {
         long itemBytes = item != null && page != null && page.count() > 0 ? page.bytesRead() : -1;
         r.record(now, partitionKey, item, partitionKey == null ? 0 : partitionKey.partitionHash(), sample, reasons,
                 itemBytes);
+        if (itemBytes >= LargeItems.WARN_BYTES) t.largestItems.offer(item, itemBytes, now);
 
         Signature signature = readSignature(operation, plan, t, table, index, keyConditions, totalSegments);
         for (SignatureCounters c : t.patterns(now, signature)) {
@@ -214,6 +215,7 @@ public final class Observations {
         long itemBytes = refusal != null ? -1 : Math.max(w.oldBytes(), w.newBytes());
         t.resource(0).record(now, partitionKey, item, partitionKey.partitionHash(), sample, tableReasons,
                 itemBytes > 0 ? itemBytes : -1);
+        if (itemBytes >= LargeItems.WARN_BYTES) t.largestItems.offer(item, itemBytes, now);
 
         // Each global index entry changed, on its own key in its index.
         for (ObservedWrite.IndexChange c : w.indexChanges()) {
@@ -349,6 +351,12 @@ public final class Observations {
                 .thenComparing(PatternFigures::calls, java.util.Comparator.reverseOrder())
                 .thenComparing(p -> p.signature().describe()));
         return new Reports.AccessPatterns(fromMinute, toMinute, patterns);
+    }
+
+    /** The table's largest items read or written one at a time in the last hour, the largest first. */
+    List<LargestItems.Seen> largestItems(TableDefinition table) {
+        TableObservations t = tables.get(table.id());
+        return t == null ? List.of() : t.largestItems.since(clock.millis());
     }
 
     /** The table's last throttled requests (at most {@value TableObservations#THROTTLES_KEPT}), oldest first. */

@@ -32,6 +32,8 @@ final class TableObservations {
     private final Rolling<SignatureWindow, PatternWindow> patternMinutes;
     private final AtomicReferenceArray<Logged> throttles = new AtomicReferenceArray<>(THROTTLES_KEPT);
     private final AtomicLong throttleCount = new AtomicLong();
+    /** The largest items of the last hour (F12's keys). */
+    final LargestItems largestItems = new LargestItems();
 
     TableObservations(TableDefinition definition, PartitionMap partitionMap, int keyCap) {
         this.definition = definition;
