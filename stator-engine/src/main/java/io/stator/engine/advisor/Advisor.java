@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Advisor {
 
     /** Every finding's rule, in the order of their ids. */
-    private static final List<FindingRule> RULES = List.of();
+    private static final List<FindingRule> RULES = List.of(new CapacityModeFit(), new ThrottlesObserved(),
+            new OnDemandSpikes());
 
     private final Observations observations;
     private final TableCounters counters;
