@@ -21,7 +21,10 @@ import java.util.Map;
  * provisioned table, the capacity it has; for an on-demand one, the busiest second's rate over a
  * {@value #TARGET_UTILISATION} target utilisation, as the TOOLS cost template prices provisioned
  * capacity with an efficiency factor ("achieving 50% efficiency is good"). The cheapest of the four
- * is the finding's advice when it saves at least {@value #MIN_SAVING_DOLLARS} dollar a month.
+ * is the finding's advice when it saves at least {@value #MIN_SAVING_DOLLARS} dollar a month. The
+ * table's size (its items' bytes and 100 bytes an item, as DynamoDB bills storage; its indexes'
+ * entries are left out) is projected by the scale like its traffic, so that the ratio of the two,
+ * which decides the class, is the one observed.
  *
  * <p><b>Utilisation.</b> An on-demand table has nothing provisioned, so its utilisation is its
  * average rate over its busiest second's (what provisioning must cover), both priced on demand so
@@ -145,8 +148,9 @@ final class CapacityModeFit implements FindingRule {
                 capacity.add(t == null ? new long[] {0, 0} : new long[] {t.readCapacityUnits(), t.writeCapacityUnits()});
             }
         }
+        // Storage is projected too: the ratio of storage to traffic, which decides the class, stays the observed one.
         Usage usage = new Usage(rates, capacity,
-                context.sizeBytes() + (double) ITEM_OVERHEAD_BYTES * context.itemCount());
+                (context.sizeBytes() + (double) ITEM_OVERHEAD_BYTES * context.itemCount()) * context.scale());
         Prices prices = context.prices();
         TableClass classNow = table.tableClass() == null ? TableClass.STANDARD : table.tableClass();
 
@@ -202,17 +206,19 @@ final class CapacityModeFit implements FindingRule {
             evidence.put("provisionedReadCapacityUnits", referenceRead);
             evidence.put("provisionedWriteCapacityUnits", referenceWrite);
         }
-        evidence.put("utilisation", utilisation);
-        evidence.put("breakEvenUtilisation", breakEven);
+        // Shares as percentages: the answer rounds numbers to hundredths.
+        evidence.put("utilisationPercent", 100 * utilisation);
+        evidence.put("breakEvenUtilisationPercent", 100 * breakEven);
         if (!provisionedNow) {
-            evidence.put("targetUtilisation", TARGET_UTILISATION);
-            evidence.put("provisionedPaysAbove", breakEven / TARGET_UTILISATION);
+            evidence.put("targetUtilisationPercent", 100 * TARGET_UTILISATION);
+            evidence.put("provisionedPaysAbovePercent", 100 * breakEven / TARGET_UTILISATION);
         }
         evidence.put("storageBytes", usage.storageBytes());
-        if (standardThroughput > 0) {
-            evidence.put("storageShareOfThroughput", standardStorage / standardThroughput);
-            evidence.put("standardInfrequentAccessPaysAbove",
-                    (iaThroughput / standardThroughput - 1) / (1 - iaStorage / standardStorage));
+        double storageShare = standardThroughput > 0 ? standardStorage / standardThroughput : Double.NaN;
+        double iaPaysAbove = (iaThroughput / standardThroughput - 1) / (1 - iaStorage / standardStorage);
+        if (standardThroughput > 0 && standardStorage > 0) {
+            evidence.put("storageShareOfThroughputPercent", 100 * storageShare);
+            evidence.put("standardInfrequentAccessPaysAbovePercent", 100 * iaPaysAbove);
         }
         evidence.put("monthlyCost", costs);
         evidence.put("cheapest", Map.of("billingMode", (bestProvisioned ? BillingMode.PROVISIONED
@@ -222,7 +228,8 @@ final class CapacityModeFit implements FindingRule {
         if (bestProvisioned != provisionedNow) fix.add(FIX_MODE);
         if (bestClass != classNow) fix.add(FIX_CLASS);
         out.add(context.finding("F15", "Capacity mode or table class misfit", Finding.Severity.INFO, null,
-                summary(provisionedNow, classNow, bestProvisioned, bestClass, utilisation, breakEven, now, best),
+                summary(provisionedNow, classNow, bestProvisioned, bestClass, utilisation, breakEven, storageShare,
+                        iaPaysAbove, now, best),
                 evidence, first * 60_000, context.nowMillis(), String.join(" ", fix), SOURCES, now - best));
     }
 
@@ -236,7 +243,8 @@ final class CapacityModeFit implements FindingRule {
     }
 
     private static String summary(boolean provisionedNow, TableClass classNow, boolean provisioned, TableClass tableClass,
-                                  double utilisation, double breakEven, double now, double best) {
+                                  double utilisation, double breakEven, double storageShare, double iaPaysAbove,
+                                  double now, double best) {
         List<String> changes = new ArrayList<>();
         if (provisioned != provisionedNow) changes.add(provisioned ? "provisioned capacity" : "on demand");
         if (tableClass != classNow) changes.add(tableClass == TableClass.STANDARD ? "Standard" : "Standard-IA");
@@ -248,6 +256,10 @@ final class CapacityModeFit implements FindingRule {
                     : String.format(Locale.ROOT, " (used at %.0f%% of its peak on demand; at a %.0f%% target utilisation "
                             + "provisioned pays above %.1f%%)", 100 * utilisation, 100 * TARGET_UTILISATION,
                             100 * breakEven / TARGET_UTILISATION);
+        }
+        if (tableClass != classNow && !Double.isNaN(storageShare)) {
+            why += String.format(Locale.ROOT, " (storage costs %.0f%% of the throughput on Standard; Standard-IA pays "
+                    + "above %.1f%%)", 100 * storageShare, 100 * iaPaysAbove);
         }
         return String.format(Locale.ROOT, "The table would cost $%,.2f a month with %s instead of $%,.2f%s",
                 best, String.join(" and ", changes), now, why);

@@ -18,12 +18,14 @@ import java.util.Map;
  * throttling "if you exceed double your previous peak within 30 minutes", and a new table sustains
  * 4,000 write and 12,000 read units a second (its warm throughput, never lower).
  *
- * <p><b>The model.</b> Each busy minute's rate is its busiest second's units, projected. The
- * instant capacity in minute m is the largest of: the resource's warm throughput (4,000 / 12,000
- * or what was set); twice the highest rate of the minutes at least {@value #DOUBLING_MINUTES}
- * minutes before m (the peak DynamoDB has had time to double); the highest rate before m (a peak
- * reached was served). A minute whose rate exceeds it is a spike. How DynamoDB measures its peak
- * (window, sustained or instantaneous) is not documented; a second's rate is the strictest reading.
+ * <p><b>The model</b> is the capacity meter's ({@code capacity/OnDemandScaling}), at the projected
+ * rate and a minute's grain. Each busy minute's rate is its busiest second's units, projected. The
+ * instant capacity, the allowance, in minute m is {@code max(warm, min(2 x peak, 2 x the allowance
+ * of 30 minutes before))}: the resource's warm throughput (4,000 / 12,000, or what was set), else
+ * double the peak of the minutes before m, but never more than double the allowance in force
+ * before minute m - {@value #DOUBLING_MINUTES}. A minute whose rate exceeds it is a spike. How
+ * DynamoDB measures its peak (window, sustained or instantaneous) is not documented; a second's
+ * rate is the strictest reading.
  * Only the minutes kept (the last {@value ResourceObservations#MINUTES_KEPT} busy ones) are known:
  * once older ones were dropped, a minute whose 30-minute lookback reaches before the oldest kept is
  * not judged, as the peak it doubles may have been dropped.
@@ -69,17 +71,18 @@ final class OnDemandSpikes implements FindingRule {
         long firstSpike = Long.MAX_VALUE;
         long lastSpike = Long.MIN_VALUE;
         long oldest = minutes.isEmpty() ? 0 : minutes.getFirst().period();
+        double[] allowanceAfter = new double[minutes.size()];
+        double peak = 0;
         for (int i = 0; i < minutes.size(); i++) {
             ResourceSummary m = minutes.get(i);
             double rate = rate(m, reads, scale);
-            double doubled = 0;
-            double before = 0;
-            for (int j = 0; j < i; j++) {
-                double r = rate(minutes.get(j), reads, scale);
-                before = Math.max(before, r);
-                if (minutes.get(j).period() <= m.period() - DOUBLING_MINUTES) doubled = Math.max(doubled, 2 * r);
+            double allowanceAgo = warm;
+            for (int j = 0; j < i && minutes.get(j).period() < m.period() - DOUBLING_MINUTES; j++) {
+                allowanceAgo = allowanceAfter[j];
             }
-            double capacity = Math.max(warm, Math.max(doubled, before));
+            double capacity = Math.max(warm, Math.min(2 * peak, 2 * allowanceAgo));
+            peak = Math.max(peak, rate);
+            allowanceAfter[i] = Math.max(warm, Math.min(2 * peak, 2 * allowanceAgo));
             Map<String, Object> point = new LinkedHashMap<>();
             point.put("minute", Instant.ofEpochSecond(m.period() * 60));
             point.put("unitsPerSecond", rate);

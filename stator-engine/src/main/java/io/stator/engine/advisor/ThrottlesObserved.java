@@ -114,8 +114,10 @@ final class ThrottlesObserved implements FindingRule {
         if (arn != null) evidence.put("resourceArn", arn);
         evidence.put("throttleEvents", events);
         evidence.put("requests", requests);
-        evidence.put("throttledShare", share);
+        evidence.put("throttledPercent", 100 * share);
         evidence.put("byReason", byReason);
+        // The exceptions are read from the refusals kept (the last 256 of the table's): their count says how many.
+        evidence.put("loggedEvents", logged.size());
         evidence.put("byException", byException);
         evidence.put("events", shown);
 
