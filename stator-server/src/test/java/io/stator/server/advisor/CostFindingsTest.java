@@ -255,6 +255,38 @@ class CostFindingsTest {
         assertEquals(2, number(f, "evidence", "throttleEvents"));
     }
 
+    @Test
+    void aGlobalIndexThatThrottlesItsTablesWritesIsToldOnTheIndex() {
+        String t = "cost-" + UNIQUE.incrementAndGet();
+        dynamo.createTable(b -> b.tableName(t).billingMode(BillingMode.PROVISIONED)
+                .provisionedThroughput(p -> p.readCapacityUnits(5L).writeCapacityUnits(1_000L))
+                .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"),
+                        a -> a.attributeName("status").attributeType("S"))
+                .keySchema(k -> k.attributeName("pk").keyType("HASH"))
+                .globalSecondaryIndexes(g -> g.indexName("ByStatus").keySchema(k -> k.attributeName("status").keyType("HASH"))
+                        .projection(p -> p.projectionType(ProjectionType.ALL))
+                        .provisionedThroughput(p -> p.readCapacityUnits(1L).writeCapacityUnits(1L)))
+                .tags(tag -> tag.key(ThroughputSettings.MODE_TAG).value("enforce")));
+        // The index's 1 WCU banks 300 units: three 100 KB entries take them; the fourth write is refused.
+        at(0, 0);
+        int throttled = 0;
+        for (int i = 0; i < 4; i++) {
+            Map<String, AttributeValue> item = new java.util.HashMap<>(item("big" + i, 100 * 1024 - 200));
+            item.put("status", AttributeValue.fromS("open"));
+            try {
+                dynamo.putItem(b -> b.tableName(t).item(item));
+            } catch (ProvisionedThroughputExceededException e) {
+                throttled++;
+            }
+        }
+        assertEquals(1, throttled);
+        JsonNode f = only(findings(server.port(), t, "F16"));
+        assertEquals("ByStatus", string(f, "indexName"));
+        assertEquals(1, number(f, "evidence", "byReason", "IndexWriteProvisionedThroughputExceeded"));
+        assertTrue(string(f, "evidence", "resourceArn").endsWith(":table/" + t + "/index/ByStatus"), f.toString());
+        assertEquals("big3", string(field(f, "evidence", "events").asArray().getFirst(), "key", "pk", "S"));
+    }
+
     // ---- F17 -------------------------------------------------------------------------------------
 
     @Test
