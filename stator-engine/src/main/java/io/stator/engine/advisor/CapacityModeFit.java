@@ -18,7 +18,7 @@ import java.util.Map;
  * most, from its first busy minute to now, at least {@value #MIN_SPAN_MINUTES} minutes), table and
  * global indexes together, projected by the scale, priced four ways: each capacity mode in each
  * table class, storage included. On demand bills the average rate. Provisioned bills, for a
- * provisioned table, the capacity it has; for an on-demand one, the busiest second's rate over a
+ * provisioned table, the capacity it has (projected too); for an on-demand one, the busiest second's rate over a
  * {@value #TARGET_UTILISATION} target utilisation, as the TOOLS cost template prices provisioned
  * capacity with an efficiency factor ("achieving 50% efficiency is good"). The cheapest of the four
  * is the finding's advice when it saves at least {@value #MIN_SAVING_DOLLARS} dollar a month. The
@@ -70,9 +70,9 @@ final class CapacityModeFit implements FindingRule {
     /**
      * What the table uses, each resource (the table, each global index) apart.
      *
-     * @param provisioned each resource's read and write capacity units, or null on demand
+     * @param provisioned each resource's read and write capacity units (projected), or null on demand
      */
-    record Usage(List<Rates> rates, List<long[]> provisioned, double storageBytes) {
+    record Usage(List<Rates> rates, List<double[]> provisioned, double storageBytes) {
 
         Rates total() {
             Rates t = new Rates(0, 0, 0, 0);
@@ -94,7 +94,7 @@ final class CapacityModeFit implements FindingRule {
             if (!provisioned) {
                 sum += prices.onDemandMonthly(tableClass, r.averageRead(), r.averageWrite());
             } else if (usage.provisioned() != null) {
-                long[] units = usage.provisioned().get(i);
+                double[] units = usage.provisioned().get(i);
                 sum += prices.provisionedMonthly(tableClass, units[0], units[1]);
             } else {
                 // One unit of each is the least a table or index may have provisioned.
@@ -128,7 +128,7 @@ final class CapacityModeFit implements FindingRule {
 
         boolean provisionedNow = table.billingMode() == BillingMode.PROVISIONED;
         List<Rates> rates = new ArrayList<>();
-        List<long[]> capacity = provisionedNow ? new ArrayList<>() : null;
+        List<double[]> capacity = provisionedNow ? new ArrayList<>() : null;
         for (int i = 0; i < resources.size(); i++) {
             long read = 0;
             long write = 0;
@@ -145,7 +145,9 @@ final class CapacityModeFit implements FindingRule {
             if (provisionedNow) {
                 IndexDefinition r = resources.get(i);
                 TableDefinition.ProvisionedThroughput t = r == null ? table.throughput() : r.throughput();
-                capacity.add(t == null ? new long[] {0, 0} : new long[] {t.readCapacityUnits(), t.writeCapacityUnits()});
+                // Projected like the traffic: the table here is production's at 1/scale.
+                capacity.add(t == null ? new double[] {0, 0} : new double[] {t.readCapacityUnits() * context.scale(),
+                        t.writeCapacityUnits() * context.scale()});
             }
         }
         // Storage is projected too: the ratio of storage to traffic, which decides the class, stays the observed one.
@@ -181,7 +183,7 @@ final class CapacityModeFit implements FindingRule {
         if (provisionedNow) {
             referenceRead = 0;
             referenceWrite = 0;
-            for (long[] c : capacity) {
+            for (double[] c : capacity) {
                 referenceRead += c[0];
                 referenceWrite += c[1];
             }

@@ -72,7 +72,7 @@ class PricesTest {
         assertEquals(474.50 + 0.0949, CapacityModeFit.monthly(PRICES, usage, true, TableClass.STANDARD), CENT);
         // A provisioned table is priced at what it has provisioned, whatever its traffic.
         CapacityModeFit.Usage provisioned = new CapacityModeFit.Usage(List.of(new CapacityModeFit.Rates(0, 300, 0, 500)),
-                List.of(new long[] {10, 100}), 0);
+                List.of(new double[] {10, 100}), 0);
         assertEquals(0.949 + 47.45, CapacityModeFit.monthly(PRICES, provisioned, true, TableClass.STANDARD), CENT);
     }
 }

@@ -178,6 +178,27 @@ class CostFindingsTest {
         assertTrue(string(f, "fix").contains("TableClass"), string(f, "fix"));
     }
 
+    @Test
+    void aProvisionedTableUsedAtAFewPercentIsToldOnDemandCostsLess() {
+        String t = provisionedTable(50);
+        // One 1 KB write a minute for ten minutes against 50 WCU and 5 RCU (5,000 and 500 projected).
+        for (int minute = 0; minute < 10; minute++) {
+            at(minute, 0);
+            put(t, "k" + minute, 500);
+        }
+        at(9, 59);
+        JsonNode f = only(findings(server.port(), t, "F15"));
+        assertEquals("PAY_PER_REQUEST", string(f, "evidence", "cheapest", "billingMode"));
+        assertEquals(5_000, number(f, "evidence", "provisionedWriteCapacityUnits"));
+        double provisioned = PRICES.provisionedMonthly(TableClass.STANDARD, 500, 5_000);
+        assertEquals(provisioned, number(f, "evidence", "monthlyCost", "PROVISIONED", "STANDARD"), 0.02);
+        // 10 write units over 600 s, x 100: 1.67 a second on demand.
+        double onDemand = PRICES.onDemandMonthly(TableClass.STANDARD, 0, 10 * SCALE / 600);
+        assertEquals(onDemand, number(f, "evidence", "monthlyCost", "PAY_PER_REQUEST", "STANDARD"), 0.02);
+        assertEquals(provisioned - onDemand, number(f, "dollarsPerMonth"), 0.03);
+        assertTrue(string(f, "summary").contains("with on demand instead of"), string(f, "summary"));
+    }
+
     // ---- F16 -------------------------------------------------------------------------------------
 
     private String provisionedTable(int writeCapacityUnits) {
