@@ -20,7 +20,8 @@ public final class Advisor {
     private static final List<FindingRule> RULES = List.of(HotPartitionKeys.WRITES, HotPartitionKeys.READS,
             new HotItems(), new HotModelledPartitions(), new LowCardinalityKeys(), new TimeBucketKeys(),
             new ScanOnHotPath(), new FilterDiscards(), new SkewedIndexKeys(), new IndexWriteAmplification(),
-            new UnusedIndexes(), new LargeItems(), new UnboundedCollections(), new ConsistentReadsByDefault());
+            new UnusedIndexes(), new LargeItems(), new UnboundedCollections(), new ConsistentReadsByDefault(),
+            new CapacityModeFit(), new ThrottlesObserved(), new OnDemandSpikes());
 
     private final Observations observations;
     private final TableCounters counters;

@@ -288,15 +288,17 @@ public final class Observations {
     private static List<String> reasonsOn(ThroughputExceededException refusal, TableDefinition table,
                                           IndexDefinition index) {
         List<String> out = new ArrayList<>(refusal.reasons().size());
-        String suffix = "/index/" + (index == null ? "" : index.name());
         for (ThroughputExceededException.Reason r : refusal.reasons()) {
-            boolean onIndex = r.reason().startsWith("Index");
-            if (index == null ? !onIndex && r.resource().endsWith(":table/" + table.name())
-                    : onIndex && r.resource().endsWith(suffix)) {
-                out.add(r.reason());
-            }
+            if (names(r, table.name(), index)) out.add(r.reason());
         }
         return out;
+    }
+
+    /** Whether a refusal's reason names the table (index null) or this global index of it. */
+    static boolean names(ThroughputExceededException.Reason r, String tableName, IndexDefinition index) {
+        boolean onIndex = r.reason().startsWith("Index");
+        return index == null ? !onIndex && r.resource().endsWith(":table/" + tableName)
+                : onIndex && r.resource().endsWith(":table/" + tableName + "/index/" + index.name());
     }
 
     // ---- what the read API and the findings read ------------------------------------------------

@@ -75,6 +75,16 @@ public record Prices(String date, String region, double hoursPerMonth, Map<Table
         return hoursPerMonth * (readCapacityUnits * c.readCapacityUnitHour() + writeCapacityUnits * c.writeCapacityUnitHour());
     }
 
+    /**
+     * What capacity provisioned at these rates costs as a share of the same rates on demand: the
+     * utilisation (average over provisioned) above which provisioned is the cheaper (28.9% with
+     * 2024-11's prices, for reads and writes alike: advisor.md, section 5).
+     */
+    public double breakEvenUtilisation(TableClass tableClass, double readUnitsPerSecond, double writeUnitsPerSecond) {
+        return provisionedMonthly(tableClass, readUnitsPerSecond, writeUnitsPerSecond)
+                / onDemandMonthly(tableClass, readUnitsPerSecond, writeUnitsPerSecond);
+    }
+
     /** A month of this many bytes stored (the first 25 GB of free tier not taken off). */
     public double storageMonthly(TableClass tableClass, double bytes) {
         return bytes / 1e9 * classes.get(tableClass).storageGbMonth();

@@ -122,7 +122,8 @@ public final class AdvisorEndpoint {
         int minutes = number(p, "minutes", 60, MAX_MINUTES);
         AdvisorPermissions.table(caller.apply(request), engine, table);
         TableDefinition t = table(table);
-        return json(200, g -> AdvisorJson.accessPatterns(g, t, engine.observations().accessPatterns(t, minutes)));
+        return json(200, g -> AdvisorJson.accessPatterns(g, t, engine.observations().accessPatterns(t, minutes),
+                advisor.prices(), advisor.scale()));
     }
 
     private HttpReply findings(HttpRequestData request) {

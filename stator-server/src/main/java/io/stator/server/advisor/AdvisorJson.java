@@ -3,6 +3,7 @@ package io.stator.server.advisor;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.advisor.ContributorInsights;
 import io.stator.engine.advisor.Finding;
+import io.stator.engine.advisor.PatternCost;
 import io.stator.engine.advisor.PatternFigures;
 import io.stator.engine.advisor.Prices;
 import io.stator.engine.advisor.Reports;
@@ -116,16 +117,20 @@ final class AdvisorJson {
         g.writeEndArray();
     }
 
-    static void accessPatterns(JsonGenerator g, TableDefinition table, Reports.AccessPatterns report) throws IOException {
+    /** The access patterns, each with its cost (PatternCost) at the prices and scale the answer names. */
+    static void accessPatterns(JsonGenerator g, TableDefinition table, Reports.AccessPatterns report, Prices prices,
+                               double scale) throws IOException {
         names(g, table, null);
         g.writeStringField("from", minute(report.fromMinute()));
         g.writeStringField("to", minute(report.toMinute()));
+        pricing(g, prices, scale);
+        List<PatternCost> costs = PatternCost.of(report.patterns(), table.tableClass(), prices, scale);
         g.writeArrayFieldStart("patterns");
-        for (PatternFigures p : report.patterns()) pattern(g, p);
+        for (int i = 0; i < costs.size(); i++) pattern(g, report.patterns().get(i), costs.get(i));
         g.writeEndArray();
     }
 
-    private static void pattern(JsonGenerator g, PatternFigures p) throws IOException {
+    private static void pattern(JsonGenerator g, PatternFigures p, PatternCost cost) throws IOException {
         Signature s = p.signature();
         g.writeStartObject();
         g.writeStringField("signature", s.describe());
@@ -196,6 +201,17 @@ final class AdvisorJson {
             g.writeEndObject();
         }
         g.writeEndObject();
+        g.writeObjectFieldStart("cost");
+        g.writeNumberField("dollarsPerMonth", round(cost.dollarsPerMonth()));
+        g.writeNumberField("tableDollarsPerMonth", round(cost.tableDollarsPerMonth()));
+        g.writeObjectFieldStart("indexDollarsPerMonth");
+        for (Map.Entry<String, Double> i : cost.indexDollarsPerMonth().entrySet()) {
+            g.writeNumberField(i.getKey(), round(i.getValue()));
+        }
+        g.writeEndObject();
+        g.writeNumberField("provisionedDollarsPerMonth", round(cost.provisionedDollarsPerMonth()));
+        g.writeNumberField("shareOfTable", cost.shareOfTable());
+        g.writeEndObject();
         g.writeEndObject();
     }
 
@@ -213,12 +229,7 @@ final class AdvisorJson {
      */
     static void findings(JsonGenerator g, List<String> tables, List<Finding> findings, Prices prices, double scale)
             throws IOException {
-        g.writeNumberField("scale", scale);
-        g.writeObjectFieldStart("prices");
-        g.writeStringField("date", prices.date());
-        g.writeStringField("region", prices.region());
-        g.writeStringField("sources", prices.sources());
-        g.writeEndObject();
+        pricing(g, prices, scale);
         strings(g, "tables", tables);
         g.writeArrayFieldStart("findings");
         for (Finding f : findings) {
@@ -239,6 +250,16 @@ final class AdvisorJson {
             g.writeEndObject();
         }
         g.writeEndArray();
+    }
+
+    /** The production multiplier and the price table an answer's dollars come from. */
+    private static void pricing(JsonGenerator g, Prices prices, double scale) throws IOException {
+        g.writeNumberField("scale", scale);
+        g.writeObjectFieldStart("prices");
+        g.writeStringField("date", prices.date());
+        g.writeStringField("region", prices.region());
+        g.writeStringField("sources", prices.sources());
+        g.writeEndObject();
     }
 
     /** A finding's evidence: JSON's own shapes, and keys as DynamoDB JSON. */

@@ -146,7 +146,7 @@ public final class StatorCommand implements Callable<Integer> {
     @Option(names = "--advisor-scale", paramLabel = "N", description = "The advisor's production multiplier: the "
             + "rates observed here times N are the rates its findings judge and price, e.g. 100 when production "
             + "will see a hundred times this traffic (default: ${DEFAULT-VALUE}; docs/advisor.md).")
-    double advisorScale = 1;
+    String advisorScale = "1";
 
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
@@ -191,8 +191,9 @@ public final class StatorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) return fail("--port must be between 0 and 65535, got " + port);
-        if (!(advisorScale > 0) || Double.isInfinite(advisorScale)) {
-            return fail("--advisor-scale must be a positive number, got " + advisorScale);
+        double scale = advisorScale(advisorScale);
+        if (!(scale > 0) || Double.isInfinite(scale)) {
+            return fail("--advisor-scale must be a positive number such as 1 or 100, got '" + advisorScale + "'");
         }
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             return fail("--metrics-port must be between 0 and 65535, got " + metricsPort);
@@ -284,7 +285,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.connectionLimits = limits;
             o.memory = memory;
             o.metricsPort = metricsPort == null ? -1 : metricsPort;
-            o.advisorScale = advisorScale;
+            o.advisorScale = advisorScale(advisorScale);
             o.cassandra = cassandraOptions;
             o.s3Directory = s3Dir == null ? null : s3Dir.toAbsolutePath();
             o.s3Endpoint = s3Endpoint;
@@ -413,6 +414,15 @@ public final class StatorCommand implements Callable<Integer> {
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException(option + " must be a duration such as 500ms, 20s or 2m, got '"
                     + text + "'");
+        }
+    }
+
+    /** The --advisor-scale given, or NaN when it is no number (refused as such). */
+    private static double advisorScale(String text) {
+        try {
+            return Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
         }
     }
 

@@ -398,6 +398,15 @@ class StatorCommandTest {
     }
 
     @Test
+    void anAdvisorScaleThatIsNoPositiveNumberIsRefusedWithOneLine() throws Exception {
+        for (String scale : List.of("0", "-1", "x", "Infinity")) {
+            assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--advisor-scale", scale),
+                    "--advisor-scale must be a positive number such as 1 or 100, got '" + scale + "'");
+        }
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
     void streamSettingsShapeANewStream() throws Exception {
         CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
                 "--stream-shards", "2", "--stream-shard-period", "1h", "--stream-retention", "2h");
