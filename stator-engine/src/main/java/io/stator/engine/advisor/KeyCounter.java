@@ -64,6 +64,23 @@ final class KeyCounter {
         if (s.bytes != 0) BYTES.getAndAdd(this, s.bytes);
     }
 
+    /** Another window's figures of the same key (a closed second's, folded into its minute). */
+    void add(KeyCounter o) {
+        READ.getAndAdd(this, o.readHalves);
+        WRITE.getAndAdd(this, o.writeHalves);
+        INSIGHTS.getAndAdd(this, o.insightsHalves);
+        THROTTLES.getAndAdd(this, o.throttles);
+        THROTTLE_EVENTS.getAndAdd(this, o.throttleEvents);
+        REQUESTS.getAndAdd(this, o.requests);
+        ITEMS.getAndAdd(this, o.items);
+        BYTES.getAndAdd(this, o.bytes);
+    }
+
+    /** The figures as one sample (for a sketch, which counts units, not requests). */
+    Sample asSample() {
+        return new Sample(readHalves, writeHalves, insightsHalves, throttles, throttleEvents, items, bytes);
+    }
+
     /** What one request adds to one key. */
     record Sample(long readHalves, long writeHalves, long insightsHalves, long throttles, long throttleEvents, long items,
                   long bytes) {

@@ -134,24 +134,27 @@ public final class Observations {
         if (itemBytes >= LargeItems.WARN_BYTES) t.largestItems.offer(item, itemBytes, now);
 
         Signature signature = readSignature(operation, plan, t, table, index, keyConditions, totalSegments);
-        for (SignatureCounters c : t.patterns(now, signature)) {
-            c.call(Math.floorDiv(now, 1000), halves);
-            if (refusal != null) {
-                c.throttled.increment();
-                continue;
-            }
-            c.tableReadHalves.add(KeyCounter.Sample.halves(consumed.tableUnits()));
-            consumed.globalIndexUnits().forEach((n, u) -> c.index(n, true).readHalves.add(KeyCounter.Sample.halves(u)));
-            consumed.localIndexUnits().forEach((n, u) -> c.index(n, false).readHalves.add(KeyCounter.Sample.halves(u)));
-            c.scanned.add(page.scannedCount());
-            c.returned.add(page.count());
-            c.bytesRead.add(page.bytesRead());
-            if (itemBytes >= 0) c.maxItemBytes.accumulate(itemBytes);
-        }
+        countRead(t.patterns(now, signature), now, halves, refusal, consumed, page, itemBytes);
         if (refusal != null) {
             t.throttled(new TableObservations.Logged(now, signature, table, resourceIndex,
                     partitionKey == null ? null : (item != null ? item : partitionKey), refusal));
         }
+    }
+
+    private static void countRead(SignatureCounters c, long now, long halves, ThroughputExceededException refusal,
+                                  ConsumedCapacity consumed, Page page, long itemBytes) {
+        c.call(Math.floorDiv(now, 1000), halves);
+        if (refusal != null) {
+            c.throttled.increment();
+            return;
+        }
+        c.tableReadHalves.add(KeyCounter.Sample.halves(consumed.tableUnits()));
+        consumed.globalIndexUnits().forEach((n, u) -> c.index(n, true).readHalves.add(KeyCounter.Sample.halves(u)));
+        consumed.localIndexUnits().forEach((n, u) -> c.index(n, false).readHalves.add(KeyCounter.Sample.halves(u)));
+        c.scanned.add(page.scannedCount());
+        c.returned.add(page.count());
+        c.bytesRead.add(page.bytesRead());
+        if (itemBytes >= 0) c.maxItemBytes.accumulate(itemBytes);
     }
 
     private static Signature readSignature(Operation operation, ReadPlan plan, TableObservations t,
@@ -234,38 +237,41 @@ public final class Observations {
 
         Signature signature = Signature.write(operation, w.action(), t.itemKey(table), w.condition(), w.update());
         long callHalves = consumed == null ? 0 : KeyCounter.Sample.halves(consumed.total());
-        for (SignatureCounters s : t.patterns(now, signature)) {
-            s.call(Math.floorDiv(now, 1000), callHalves);
-            if (refusal != null) {
-                s.throttled.increment();
-                continue;
+        countWrite(t.patterns(now, signature), now, callHalves, refusal, conditionFailed, consumed, written, w);
+        if (refusal != null) t.throttled(new TableObservations.Logged(now, signature, table, null, item, refusal));
+    }
+
+    private static void countWrite(SignatureCounters s, long now, long callHalves, ThroughputExceededException refusal,
+                                   boolean conditionFailed, ConsumedCapacity consumed, boolean written, ObservedWrite w) {
+        s.call(Math.floorDiv(now, 1000), callHalves);
+        if (refusal != null) {
+            s.throttled.increment();
+            return;
+        }
+        if (conditionFailed) s.conditionFailed.increment();
+        s.tableWriteHalves.add(KeyCounter.Sample.halves(consumed.tableUnits()));
+        consumed.globalIndexUnits().forEach((n, u) -> s.index(n, true).writeHalves.add(KeyCounter.Sample.halves(u)));
+        consumed.localIndexUnits().forEach((n, u) -> s.index(n, false).writeHalves.add(KeyCounter.Sample.halves(u)));
+        if (!written) return;
+        s.bytesWritten.add(w.newBytes());
+        s.maxItemBytes.accumulate(Math.max(w.oldBytes(), w.newBytes()));
+        for (ObservedWrite.IndexChange c : w.indexChanges()) {
+            SignatureCounters.IndexCounters ic = s.index(c.index().name(), c.index().global());
+            if (c.writtenKey() != null) {
+                ic.entriesWritten.increment();
+                ic.maxEntryBytes.accumulate(c.writtenBytes());
             }
-            if (conditionFailed) s.conditionFailed.increment();
-            s.tableWriteHalves.add(KeyCounter.Sample.halves(consumed.tableUnits()));
-            consumed.globalIndexUnits().forEach((n, u) -> s.index(n, true).writeHalves.add(KeyCounter.Sample.halves(u)));
-            consumed.localIndexUnits().forEach((n, u) -> s.index(n, false).writeHalves.add(KeyCounter.Sample.halves(u)));
-            if (!written) continue;
-            s.bytesWritten.add(w.newBytes());
-            s.maxItemBytes.accumulate(Math.max(w.oldBytes(), w.newBytes()));
-            for (ObservedWrite.IndexChange c : w.indexChanges()) {
-                SignatureCounters.IndexCounters ic = s.index(c.index().name(), c.index().global());
-                if (c.writtenKey() != null) {
-                    ic.entriesWritten.increment();
-                    ic.maxEntryBytes.accumulate(c.writtenBytes());
-                }
-                if (c.removedKey() != null && c.writtenKey() == null) ic.entriesRemoved.increment();
-                if (c.moved()) {
-                    ic.keyMoves.increment();
-                    for (IndexDefinition.KeyAttribute k : c.index().keyAttributes()) {
-                        if (!Objects.equals(value(w.oldItem(), k.name()), value(w.newItem(), k.name()))) {
-                            ic.movedAttributes.computeIfAbsent(k.name(), x -> new java.util.concurrent.atomic.LongAdder())
-                                    .increment();
-                        }
+            if (c.removedKey() != null && c.writtenKey() == null) ic.entriesRemoved.increment();
+            if (c.moved()) {
+                ic.keyMoves.increment();
+                for (IndexDefinition.KeyAttribute k : c.index().keyAttributes()) {
+                    if (!Objects.equals(value(w.oldItem(), k.name()), value(w.newItem(), k.name()))) {
+                        ic.movedAttributes.computeIfAbsent(k.name(), x -> new java.util.concurrent.atomic.LongAdder())
+                                .increment();
                     }
                 }
             }
         }
-        if (refusal != null) t.throttled(new TableObservations.Logged(now, signature, table, null, item, refusal));
     }
 
     private static void recordEntry(ResourceObservations r, long now, IndexDefinition index, byte[] entryKey,

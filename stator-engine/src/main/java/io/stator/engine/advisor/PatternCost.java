@@ -11,9 +11,12 @@ import java.util.TreeMap;
  * {@link Prices} in the table's class.
  *
  * <ul>
- *   <li>On demand: its units a second, averaged over the seconds it was active (its first to its
- *       last, both counted) and projected by the scale, for a 730-hour month, at the on-demand
- *       unit prices; split into the table's units and each secondary index's.</li>
+ *   <li>On demand: its units a second over the table's session (from the first second any of the
+ *       table's patterns ran to the last, both counted: {@link #sessionSeconds}) projected by the
+ *       scale, for a 730-hour month, at the on-demand unit prices; split into the table's units and
+ *       each secondary index's. Over the session, not over the pattern's own active seconds: a job
+ *       that ran once in a ten-minute session is priced as one run every ten minutes, not as a
+ *       rate kept up all month. The findings price patterns the same way ({@link PatternCosts}).</li>
  *   <li>Provisioned: its busiest second's units, projected, over a
  *       {@value CapacityModeFit#TARGET_UTILISATION} target utilisation (the TOOLS cost template's
  *       efficiency), at the provisioned prices: what capacity for it alone would cost.</li>
@@ -38,10 +41,10 @@ public record PatternCost(double dollarsPerMonth, double tableDollarsPerMonth, M
             spentByAll += spent[i];
         }
         List<PatternCost> out = new ArrayList<>(patterns.size());
+        // Halves to units a second over the session, projected.
+        double perSecond = scale / 2.0 / sessionSeconds(patterns);
         for (int i = 0; i < patterns.size(); i++) {
             PatternFigures p = patterns.get(i);
-            // Halves to units a second over its active seconds, projected.
-            double perSecond = scale / 2.0 / Math.max(1, p.activeSeconds());
             double table = prices.onDemandMonthly(tableClass, p.tableReadHalves() * perSecond,
                     p.tableWriteHalves() * perSecond);
             double total = table;
@@ -60,6 +63,21 @@ public record PatternCost(double dollarsPerMonth, double tableDollarsPerMonth, M
             out.add(new PatternCost(total, table, indexes, provisioned, spentByAll == 0 ? 0 : spent[i] / spentByAll));
         }
         return out;
+    }
+
+    /**
+     * A table's session, in seconds: from the first second any of its patterns ran to the last,
+     * both counted; at least 1. Ending at the last traffic rather than now keeps a report read
+     * after a run from diluting its rates as the clock goes on.
+     */
+    public static long sessionSeconds(List<PatternFigures> patterns) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (PatternFigures p : patterns) {
+            first = Math.min(first, p.firstSecond());
+            last = Math.max(last, p.lastSecond());
+        }
+        return last < first ? 1 : last - first + 1;
     }
 
     private static long readHalves(PatternFigures p) {

@@ -10,10 +10,11 @@ import java.util.Map;
  * What an access pattern's units cost a month, and the figures the pattern findings (F7, F8,
  * F10 to F14) show of a pattern, in one place.
  *
- * <p><b>Rates.</b> A pattern's units per second are its units over the table's session: from the
- * first second any of the table's patterns ran (in the hour kept) to now. A job that ran once in
- * a ten-minute session is priced as one run every ten minutes, not as a rate kept up all month;
- * the rate is then projected (times {@code --advisor-scale}).
+ * <p><b>Rates.</b> A pattern's units per second are its units over the table's session
+ * ({@link PatternCost#sessionSeconds}: from the first second any of the table's patterns ran, in
+ * the hour kept, to the last), as the access patterns' costs are. A job that ran once in a
+ * ten-minute session is priced as one run every ten minutes, not as a rate kept up all month; the
+ * rate is then projected (times {@code --advisor-scale}).
  *
  * <p><b>Prices.</b> On-demand request units of the table's class ({@link Prices#onDemandMonthly}),
  * for a provisioned table too: what the units would cost on demand, since what a provisioned
@@ -22,7 +23,8 @@ import java.util.Map;
 final class PatternCosts {
 
     /** Said in the evidence of every finding priced here. */
-    static final String PRICED_AS = "on-demand request units of the table's class, at the projected rate over the session";
+    static final String PRICED_AS = "on-demand request units of the table's class, at the projected rate over the "
+            + "table's session (its first call to its last)";
 
     private PatternCosts() {}
 
@@ -31,23 +33,14 @@ final class PatternCosts {
         return c == null ? TableClass.STANDARD : c;
     }
 
-    /** The table's session in seconds: from its first observed call (in the hour kept) to now, at least 1. */
+    /** The table's session in seconds (see {@link PatternCost#sessionSeconds}). */
     static long sessionSeconds(AdvisorContext context) {
-        long first = Long.MAX_VALUE;
-        for (PatternFigures p : context.patterns()) first = Math.min(first, p.firstSecond());
-        long now = Math.floorDiv(context.nowMillis(), 1000);
-        return first == Long.MAX_VALUE ? 1 : Math.max(1, now - first + 1);
+        return PatternCost.sessionSeconds(context.patterns());
     }
 
     /** The seconds from the table's first call to its last (in the hour kept): how long it has had traffic. */
     static long trafficSeconds(AdvisorContext context) {
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (PatternFigures p : context.patterns()) {
-            first = Math.min(first, p.firstSecond());
-            last = Math.max(last, p.lastSecond());
-        }
-        return last < first ? 0 : last - first + 1;
+        return context.patterns().isEmpty() ? 0 : sessionSeconds(context);
     }
 
     /** A month of these read units (halves) spread over the session, projected. */

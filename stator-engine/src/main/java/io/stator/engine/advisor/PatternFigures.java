@@ -67,6 +67,13 @@ public record PatternFigures(Signature signature, long calls, long throttled, lo
                 Math.min(firstSecond, o.firstSecond), Math.max(lastSecond, o.lastSecond));
     }
 
+    /** The same figures under another signature (the patterns counted together as others). */
+    PatternFigures as(Signature other) {
+        return new PatternFigures(other, calls, throttled, conditionFailed, tableReadHalves, tableWriteHalves, scanned,
+                returned, bytesRead, bytesWritten, maxItemBytes, maxCallHalves, indexes, peakCallsPerSecond,
+                peakHalvesPerSecond, firstSecond, lastSecond);
+    }
+
     PatternFigures withPeaks(long callsPerSecond, long halvesPerSecond) {
         return new PatternFigures(signature, calls, throttled, conditionFailed, tableReadHalves, tableWriteHalves, scanned,
                 returned, bytesRead, bytesWritten, maxItemBytes, maxCallHalves, indexes,

@@ -6,12 +6,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One open window (a second or a minute) of one table's or global index's traffic. Everything
- * in it is added to without a lock shared by all requests: adders, a concurrent map of keys
- * ({@link KeyTable}), a concurrent map of partitions.
+ * One open window (a second or a minute) of one table's or global index's traffic. A second is
+ * added to by each request, without a lock shared by all requests: adders, a concurrent map of
+ * keys ({@link KeyTable}), an array of partitions; a minute is the sum of its seconds, each folded
+ * in as it closes ({@link #fold}).
  */
 final class ResourceWindow implements Rolling.Period {
 
@@ -31,14 +33,17 @@ final class ResourceWindow implements Rolling.Period {
     private final LongAdder insightsHalves = new LongAdder();
     private final LongAdder requests = new LongAdder();
     private final ConcurrentHashMap<String, LongAdder> throttleEvents = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Long, PartitionCounter> partitions = new ConcurrentHashMap<>();
+    /** By the partition's index in {@link #partitionStarts}, made as first used. */
+    private final AtomicReferenceArray<PartitionCounter> partitions;
     private final AtomicLongArray itemSizes = new AtomicLongArray(SIZE_BUCKETS);
 
-    ResourceWindow(long period, long[] partitionStarts, int keyCap) {
+    /** @param sketched whether keys past the cap are sketched (see {@link KeyTable}) */
+    ResourceWindow(long period, long[] partitionStarts, int keyCap, boolean sketched) {
         this.period = period;
         this.partitionStarts = partitionStarts;
-        this.partitionKeys = new KeyTable(keyCap);
-        this.items = new KeyTable(keyCap);
+        this.partitionKeys = new KeyTable(keyCap, sketched);
+        this.items = new KeyTable(keyCap, sketched);
+        this.partitions = new AtomicReferenceArray<>(Math.max(1, partitionStarts.length));
     }
 
     @Override
@@ -65,9 +70,8 @@ final class ResourceWindow implements Rolling.Period {
         for (String r : reasons) throttleEvents.computeIfAbsent(r, x -> new LongAdder()).increment();
         if (partitionKey != null) {
             partitionKeys.add(partitionKey, sample);
-            Long start = partitionOf(partitionHash);
-            PartitionCounter p = partitions.get(start);
-            if (p == null) p = partitions.computeIfAbsent(start, x -> new PartitionCounter());
+            PartitionCounter p = partition(partitionStarts.length == 0 ? 0
+                    : PartitionMap.indexOf(partitionStarts, partitionHash));
             if (sample.readHalves() != 0) p.readHalves.add(sample.readHalves());
             if (sample.writeHalves() != 0) p.writeHalves.add(sample.writeHalves());
             if (!reasons.isEmpty()) p.throttleEvents.increment();
@@ -76,14 +80,57 @@ final class ResourceWindow implements Rolling.Period {
         if (itemBytes >= 0) itemSizes.incrementAndGet(sizeBucket(itemBytes));
     }
 
+    /**
+     * Adds another window's figures: a closed second's into the minute it is part of (a minute is
+     * the sum of its seconds), or a minute's into a copy of it. A partition of the other window
+     * counts in this window's partition holding its first hash (partitions only split).
+     */
+    void fold(ResourceWindow other) {
+        readHalves.add(other.readHalves.sum());
+        writeHalves.add(other.writeHalves.sum());
+        insightsHalves.add(other.insightsHalves.sum());
+        requests.add(other.requests.sum());
+        other.throttleEvents.forEach((r, n) -> throttleEvents.computeIfAbsent(r, x -> new LongAdder()).add(n.sum()));
+        for (int j = 0; j < other.partitions.length(); j++) {
+            PartitionCounter o = other.partitions.get(j);
+            if (o == null) continue;
+            long start = other.partitionStarts.length == 0 ? 0 : other.partitionStarts[j];
+            PartitionCounter p = partition(partitionStarts.length == 0 ? 0 : PartitionMap.indexOf(partitionStarts, start));
+            p.readHalves.add(o.readHalves.sum());
+            p.writeHalves.add(o.writeHalves.sum());
+            p.throttleEvents.add(o.throttleEvents.sum());
+        }
+        for (int i = 0; i < SIZE_BUCKETS; i++) itemSizes.addAndGet(i, other.itemSizes.get(i));
+        partitionKeys.fold(other.partitionKeys);
+        items.fold(other.items);
+    }
+
+    /** The window's counter of the partition at {@code index}, made as first used. */
+    private PartitionCounter partition(int index) {
+        PartitionCounter p = partitions.get(index);
+        if (p == null) {
+            partitions.compareAndSet(index, null, new PartitionCounter());
+            p = partitions.get(index);
+        }
+        return p;
+    }
+
+    /** A new window of the same period and partitions holding this one's figures (for a summary of it and more). */
+    ResourceWindow copy(int keyCap) {
+        ResourceWindow c = new ResourceWindow(period, partitionStarts, keyCap, true);
+        c.fold(this);
+        return c;
+    }
+
+    /** A new, empty window of another period with this one's partitions. */
+    ResourceWindow emptyFor(long otherPeriod, int keyCap) {
+        return new ResourceWindow(otherPeriod, partitionStarts, keyCap, true);
+    }
+
     static int sizeBucket(long bytes) {
         if (bytes < 1024) return 0;
         int bucket = 64 - Long.numberOfLeadingZeros(bytes) - 10; // 1 KB..2 KB -> 1
         return Math.min(SIZE_BUCKETS - 1, bucket);
-    }
-
-    private long partitionOf(long hash) {
-        return partitionStarts.length == 0 ? 0 : partitionStarts[PartitionMap.indexOf(partitionStarts, hash)];
     }
 
     /** The window's figures, its top {@code k} keys by each of {@code measures}. */
@@ -97,8 +144,13 @@ final class ResourceWindow implements Rolling.Period {
         Map<String, Long> throttles = new TreeMap<>();
         throttleEvents.forEach((r, n) -> throttles.put(r, n.sum()));
         Map<Long, ResourceSummary.PartitionFigures> parts = new TreeMap<>(Long::compareUnsigned);
-        partitions.forEach((start, p) -> parts.put(start, new ResourceSummary.PartitionFigures(start, p.readHalves.sum(),
-                p.writeHalves.sum(), p.throttleEvents.sum())));
+        for (int i = 0; i < partitions.length(); i++) {
+            PartitionCounter p = partitions.get(i);
+            if (p == null) continue;
+            long start = partitionStarts.length == 0 ? 0 : partitionStarts[i];
+            parts.put(start, new ResourceSummary.PartitionFigures(start, p.readHalves.sum(), p.writeHalves.sum(),
+                    p.throttleEvents.sum()));
+        }
         long[] sizes = new long[SIZE_BUCKETS];
         for (int i = 0; i < SIZE_BUCKETS; i++) sizes[i] = itemSizes.get(i);
         return new ResourceSummary(period, readHalves.sum(), writeHalves.sum(), insightsHalves.sum(), requests.sum(),

@@ -3,6 +3,7 @@ package io.stator.engine.advisor;
 import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +30,11 @@ final class TableObservations {
     private volatile TableDefinition itemKeyOf;
     private final ConcurrentHashMap<Integer, ResourceObservations> resources = new ConcurrentHashMap<>();
     private final Rolling<SignatureWindow, PatternWindow> patternSeconds;
-    private final Rolling<SignatureWindow, PatternWindow> patternMinutes;
+    /**
+     * The minutes' patterns: the sum of their seconds' ({@link PatternFigures#plus}, whose peaks
+     * are the busiest second's), each second folded in as it closes; guarded by itself.
+     */
+    private final PatternMinutes patternMinutes = new PatternMinutes();
     private final AtomicReferenceArray<Logged> throttles = new AtomicReferenceArray<>(THROTTLES_KEPT);
     private final AtomicLong throttleCount = new AtomicLong();
     /** The largest items of the last hour (F12's keys). */
@@ -39,10 +44,11 @@ final class TableObservations {
         this.definition = definition;
         this.partitionMap = partitionMap;
         this.keyCap = keyCap;
-        this.patternSeconds = new Rolling<>(1_000, ResourceObservations.SECONDS_KEPT, SignatureWindow::new,
-                w -> new PatternWindow(w.period(), w.secondFigures()));
-        this.patternMinutes = new Rolling<>(60_000, ResourceObservations.MINUTES_KEPT, SignatureWindow::new,
-                w -> withPeaks(w, patternSeconds.closed()));
+        this.patternSeconds = new Rolling<>(1_000, ResourceObservations.SECONDS_KEPT, SignatureWindow::new, w -> {
+            PatternWindow second = new PatternWindow(w.period(), w.secondFigures());
+            patternMinutes.fold(second);
+            return second;
+        });
     }
 
     /** The item key's shape of {@code table} (this table's definition). */
@@ -74,10 +80,9 @@ final class TableObservations {
         return s.length == 0 ? new long[] {0} : s;
     }
 
-    /** The counters of {@code signature} in the second and the minute open at {@code nowMillis}. */
-    SignatureCounters[] patterns(long nowMillis, Signature signature) {
-        return new SignatureCounters[] {patternSeconds.at(nowMillis).of(signature),
-                patternMinutes.at(nowMillis).of(signature)};
+    /** The counters of {@code signature} in the second open at {@code nowMillis} (its minute gets them as it closes). */
+    SignatureCounters patterns(long nowMillis, Signature signature) {
+        return patternSeconds.at(nowMillis).of(signature);
     }
 
     /** One closed window's patterns: a second's (each with its calls as its peak) or a minute's. */
@@ -86,13 +91,9 @@ final class TableObservations {
     /** Every pattern over the minutes open or kept since {@code fromMinute}, with its peaks. */
     Map<Signature, PatternFigures> patternsSince(long nowMillis, long fromMinute) {
         if (patternSeconds.current() != null) patternSeconds.at(nowMillis);
-        if (patternMinutes.current() != null) patternMinutes.at(nowMillis);
-        List<PatternWindow> seconds = new ArrayList<>(patternSeconds.closed());
         SignatureWindow openSecond = patternSeconds.current();
-        if (openSecond != null) seconds.add(new PatternWindow(openSecond.period(), openSecond.secondFigures()));
-        List<PatternWindow> minutes = new ArrayList<>(patternMinutes.closed());
-        SignatureWindow open = patternMinutes.current();
-        if (open != null) minutes.add(withPeaks(open, seconds));
+        List<PatternWindow> minutes = patternMinutes.upTo(Math.floorDiv(nowMillis, 60_000), openSecond == null ? null
+                : new PatternWindow(openSecond.period(), openSecond.secondFigures()));
         Map<Signature, PatternFigures> out = new LinkedHashMap<>();
         for (PatternWindow minute : minutes) {
             if (minute.period() < fromMinute) continue;
@@ -110,22 +111,49 @@ final class TableObservations {
         return seconds;
     }
 
-    /** A minute's figures, each pattern with its busiest second among {@code seconds}. */
-    private static PatternWindow withPeaks(SignatureWindow minute, List<PatternWindow> seconds) {
-        Map<Signature, PatternFigures> out = new LinkedHashMap<>();
-        minute.figures().forEach((s, f) -> {
-            long calls = 0;
-            long halves = 0;
-            for (PatternWindow second : seconds) {
-                if (Math.floorDiv(second.period(), 60) != minute.period()) continue;
-                PatternFigures p = second.figures().get(s);
-                if (p == null) continue;
-                calls = Math.max(calls, p.calls());
-                halves = Math.max(halves, p.totalHalves());
+    /** The minutes' patterns, summed from their seconds. */
+    private static final class PatternMinutes {
+        private final ArrayDeque<PatternWindow> closed = new ArrayDeque<>();
+        private long open = Long.MIN_VALUE;
+        private Map<Signature, PatternFigures> figures = new LinkedHashMap<>();
+
+        /** A closed second, added to its minute (a straggler of a minute already closed is dropped). */
+        synchronized void fold(PatternWindow second) {
+            long minute = Math.floorDiv(second.period(), 60);
+            roll(minute);
+            if (minute == open) add(figures, second.figures());
+        }
+
+        /** The minutes kept up to {@code minute}, the open one with {@code openSecond} in it, oldest first. */
+        synchronized List<PatternWindow> upTo(long minute, PatternWindow openSecond) {
+            roll(minute);
+            List<PatternWindow> out = new ArrayList<>(closed);
+            Map<Signature, PatternFigures> now = new LinkedHashMap<>(figures);
+            if (openSecond != null && Math.floorDiv(openSecond.period(), 60) == open) add(now, openSecond.figures());
+            if (open != Long.MIN_VALUE) out.add(new PatternWindow(open, now));
+            return out;
+        }
+
+        private void roll(long minute) {
+            if (minute <= open) return;
+            if (open != Long.MIN_VALUE) {
+                closed.addLast(new PatternWindow(open, figures));
+                while (closed.size() > ResourceObservations.MINUTES_KEPT) closed.removeFirst();
+                figures = new LinkedHashMap<>();
             }
-            out.put(s, f.withPeaks(calls, halves));
-        });
-        return new PatternWindow(minute.period(), out);
+            open = minute;
+        }
+
+        /** At most {@link SignatureWindow#MAX_SIGNATURES} patterns a minute; the rest together as others. */
+        private static void add(Map<Signature, PatternFigures> into, Map<Signature, PatternFigures> more) {
+            more.forEach((s, f) -> {
+                if (!into.containsKey(s) && into.size() >= SignatureWindow.MAX_SIGNATURES) {
+                    into.merge(SignatureWindow.OTHERS, f.as(SignatureWindow.OTHERS), PatternFigures::plus);
+                } else {
+                    into.merge(s, f, PatternFigures::plus);
+                }
+            });
+        }
     }
 
     // ---- throttled requests -------------------------------------------------------------------

@@ -132,27 +132,43 @@ class ObservationsTest {
             TableDefinition table = test.createTable("many", false, null, null);
             int cap = 64;
             Observations observations = new Observations(clock, PartitionMap.ONE, cap);
-            // A hot key first (it is counted exactly), then 20,000 distinct keys, then a late hot one.
+            // A hot key first (it is counted exactly), then 20,000 distinct keys, then a late hot one;
+            // the next second, the late key first, then 20,000 more.
             for (int i = 0; i < 500; i++) observations.write(Operation.PUT_ITEM, write(table, "hot"), units(1), false);
             for (int i = 0; i < 20_000; i++) observations.write(Operation.PUT_ITEM, write(table, "k" + i), units(1), false);
             for (int i = 0; i < 300; i++) observations.write(Operation.PUT_ITEM, write(table, "late"), units(1), false);
 
             ResourceObservations resource = observations.resource(table, null);
-            assertTrue(resource.seconds(clock.millis()).getLast().distinctPartitionKeys() > 19_500);
+            // A second counts its first keys only: a key hot enough for a one-second limit is among them.
             ResourceSummary second = resource.seconds(clock.millis()).getLast();
-            long distinct = second.distinctPartitionKeys();
-            assertTrue(Math.abs(distinct - 20_002) < 20_002 * 0.05, "distinct keys estimated within 5%: " + distinct);
-            List<KeyFigures> top = second.partitionKeys().get(KeyTable.Measure.WRITE);
+            assertEquals(cap, second.distinctPartitionKeys());
+            assertFalse(second.partitionKeysListed());
+            assertEquals(20_800 * 2, second.writeHalves(), "every request in the second's totals");
+            List<KeyFigures> secondTop = second.partitionKeys().get(KeyTable.Measure.WRITE);
+            assertEquals(Map.of("pk", new AttributeValue.S("hot")), secondTop.get(0).key().values(table, null));
+            assertTrue(secondTop.stream().noneMatch(f -> f.key().values(table, null).equals(Map.of("pk",
+                    new AttributeValue.S("late")))), "met past the cap: left out of the second");
+
+            clock.advance(java.time.Duration.ofSeconds(1));
+            for (int i = 0; i < 300; i++) observations.write(Operation.PUT_ITEM, write(table, "late"), units(1), false);
+            for (int i = 0; i < 20_000; i++) observations.write(Operation.PUT_ITEM, write(table, "m" + i), units(1), false);
+            // The minute is its seconds summed: past its cap, the keys go to its sketches.
+            ResourceSummary minute = resource.minutes(clock.millis()).getLast();
+            assertEquals(41_100 * 2, minute.writeHalves());
+            assertTrue(minute.distinctPartitionKeys() >= 2 * cap, "at least each second's first keys: "
+                    + minute.distinctPartitionKeys());
+            assertFalse(minute.partitionKeysListed());
+            List<KeyFigures> top = minute.partitionKeys().get(KeyTable.Measure.WRITE);
             assertEquals(Map.of("pk", new AttributeValue.S("hot")), top.get(0).key().values(table, null));
             assertTrue(top.get(0).exact());
             assertEquals(1000, top.get(0).writeHalves());
             KeyFigures late = top.get(1);
             assertEquals(Map.of("pk", new AttributeValue.S("late")), late.key().values(table, null));
-            assertFalse(late.exact(), "met past the cap: estimated");
+            assertFalse(late.exact(), "met past the minute's cap: estimated");
             assertTrue(late.writeHalves() >= 600 && late.writeHalves() - late.errorHalves() <= 600,
                     "the estimate bounds the truth: " + late);
             // The exact map stays at its cap, whatever the number of keys.
-            ResourceWindow open = new ResourceWindow(0, new long[] {0}, cap);
+            ResourceWindow open = new ResourceWindow(0, new long[] {0}, cap, true);
             for (int i = 0; i < 10_000; i++) {
                 open.record(KeyBytes.partition(RowKeys.of(table, item("pk", "x" + i))), null, 0, sample(2), List.of(), -1);
             }

@@ -196,7 +196,8 @@ class AdvisorApiTest {
         dynamo.createTable(b -> b.tableName(t).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
                 .keySchema(k -> k.attributeName("pk").keyType("HASH")));
-        // More distinct keys than a window counts exactly (4,096), then a hot key: it is sketched.
+        // More distinct keys than a window counts exactly (4,096), then, the next second, a hot
+        // key: the second counts it exactly, its minute (full) sketches it.
         int keys = 5_000;
         for (int i = 0; i < keys; i += 25) {
             List<WriteRequest> batch = new ArrayList<>(25);
@@ -205,6 +206,7 @@ class AdvisorApiTest {
             }
             dynamo.batchWriteItem(b -> b.requestItems(Map.of(t, batch)));
         }
+        CLOCK.advance(Duration.ofSeconds(1));
         for (int i = 0; i < 100; i++) dynamo.putItem(b -> b.tableName(t).item(Map.of("pk", s("hot"))));
         JsonNode top = ok("/stator/advisor/top-keys?table=" + t + "&limit=3");
         List<JsonNode> accessed = field(top, "mostAccessedPartitionKeys").asArray();

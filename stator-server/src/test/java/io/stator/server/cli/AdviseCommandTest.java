@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.StatorTestServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,7 +13,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import software.amazon.awssdk.protocols.jsoncore.JsonNode;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -78,28 +74,28 @@ class AdviseCommandTest {
 
     @Test
     void theReportNamesEachTableItsFindingsAndItsAccessPatterns() {
-        Run run = run("advise", "--endpoint", "http://127.0.0.1:" + open.port());
-        assertEquals(0, run.code, run.err);
-        assertTrue(run.out.startsWith("Stator advisor: http://127.0.0.1:" + open.port() + " (rates projected x1; prices us-east-1 of "),
-                run.out);
-        assertTrue(run.out.contains("== Table Orders: "), run.out);
-        assertTrue(run.out.contains("== Table Quiet: no findings"), run.out);
-        assertTrue(run.out.contains("Access patterns, last hour, costliest first:"), run.out);
-        assertTrue(run.out.contains("  Scan | filter: status"), run.out);
-        assertTrue(run.out.contains("  PutItem: pk = :v"), run.out);
-        assertTrue(run.out.contains("No traffic in the last hour."), run.out);
+        CommandRun run = run("advise", "--endpoint", "http://127.0.0.1:" + open.port());
+        assertEquals(0, run.code(), run.err());
+        assertTrue(run.out().startsWith("Stator advisor: http://127.0.0.1:" + open.port() + " (rates projected x1; prices us-east-1 of "),
+                run.out());
+        assertTrue(run.out().contains("== Table Orders: "), run.out());
+        assertTrue(run.out().contains("== Table Quiet: no findings"), run.out());
+        assertTrue(run.out().contains("Access patterns, last hour, costliest first:"), run.out());
+        assertTrue(run.out().contains("  Scan | filter: status"), run.out());
+        assertTrue(run.out().contains("  PutItem: pk = :v"), run.out());
+        assertTrue(run.out().contains("No traffic in the last hour."), run.out());
 
-        Run one = run("advise", "--endpoint", "http://127.0.0.1:" + open.port() + "/", "--table", "Orders");
-        assertEquals(0, one.code, one.err);
-        assertTrue(one.out.contains("== Table Orders: "), one.out);
-        assertTrue(!one.out.contains("Quiet"), one.out);
+        CommandRun one = run("advise", "--endpoint", "http://127.0.0.1:" + open.port() + "/", "--table", "Orders");
+        assertEquals(0, one.code(), one.err());
+        assertTrue(one.out().contains("== Table Orders: "), one.out());
+        assertTrue(!one.out().contains("Quiet"), one.out());
     }
 
     @Test
     void jsonIsTheReadApisAnswers() {
-        Run run = run("advise", "--endpoint", "http://127.0.0.1:" + open.port(), "--json");
-        assertEquals(0, run.code, run.err);
-        JsonNode json = JsonNode.parser().parse(run.out);
+        CommandRun run = run("advise", "--endpoint", "http://127.0.0.1:" + open.port(), "--json");
+        assertEquals(0, run.code(), run.err());
+        JsonNode json = JsonNode.parser().parse(run.out());
         JsonNode findings = json.field("findings").orElseThrow();
         assertEquals(List.of("Orders", "Quiet"), findings.field("tables").orElseThrow().asArray().stream()
                 .map(JsonNode::asString).toList());
@@ -111,56 +107,42 @@ class AdviseCommandTest {
 
     @Test
     void whatTheServerRefusesOrCannotAnswerIsOneLineAndExitOne() throws IOException {
-        Run unknown = run("advise", "--endpoint", "http://127.0.0.1:" + open.port(), "--table", "Nope");
-        assertEquals(1, unknown.code);
-        assertTrue(unknown.err.contains("Table not found: Nope (ValidationException)"), unknown.err);
+        CommandRun unknown = run("advise", "--endpoint", "http://127.0.0.1:" + open.port(), "--table", "Nope");
+        assertEquals(1, unknown.code());
+        assertTrue(unknown.err().contains("Table not found: Nope (ValidationException)"), unknown.err());
 
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();
         }
-        Run unreachable = run("advise", "--endpoint", "http://127.0.0.1:" + closed);
-        assertEquals(1, unreachable.code);
-        assertTrue(unreachable.err.startsWith("stator advise: cannot reach http://127.0.0.1:" + closed), unreachable.err);
+        CommandRun unreachable = run("advise", "--endpoint", "http://127.0.0.1:" + closed);
+        assertEquals(1, unreachable.code());
+        assertTrue(unreachable.err().startsWith("stator advise: cannot reach http://127.0.0.1:" + closed), unreachable.err());
 
-        Run notUrl = run("advise", "--endpoint", "localhost");
-        assertEquals(2, notUrl.code);
-        assertTrue(notUrl.err.contains("--endpoint must be a URL"), notUrl.err);
+        CommandRun notUrl = run("advise", "--endpoint", "localhost");
+        assertEquals(2, notUrl.code());
+        assertTrue(notUrl.err().contains("--endpoint must be a URL"), notUrl.err());
     }
 
     @Test
     void withPoliciesTheCommandSignsAndIsAuthorized() {
         String endpoint = "http://127.0.0.1:" + guarded.port();
-        Run signed = run("advise", "--endpoint", endpoint, "--access-key-id", StatorTestServer.ACCESS_KEY,
+        CommandRun signed = run("advise", "--endpoint", endpoint, "--access-key-id", StatorTestServer.ACCESS_KEY,
                 "--secret-access-key", StatorTestServer.SECRET_KEY);
-        assertEquals(0, signed.code, signed.err);
-        assertTrue(signed.out.contains("== Table Orders: "), signed.out);
+        assertEquals(0, signed.code(), signed.err());
+        assertTrue(signed.out().contains("== Table Orders: "), signed.out());
 
-        Run unsigned = run("advise", "--endpoint", endpoint, "--access-key-id", "");
-        assertEquals(1, unsigned.code);
-        assertTrue(unsigned.err.contains("(MissingAuthenticationTokenException)"), unsigned.err);
+        CommandRun unsigned = run("advise", "--endpoint", endpoint, "--access-key-id", "");
+        assertEquals(1, unsigned.code());
+        assertTrue(unsigned.err().contains("(MissingAuthenticationTokenException)"), unsigned.err());
 
-        Run denied = run("advise", "--endpoint", endpoint, "--access-key-id", "AKIDNOBODY", "--secret-access-key",
+        CommandRun denied = run("advise", "--endpoint", endpoint, "--access-key-id", "AKIDNOBODY", "--secret-access-key",
                 "secret-nobody");
-        assertEquals(1, denied.code);
-        assertTrue(denied.err.contains("(AccessDeniedException)"), denied.err);
+        assertEquals(1, denied.code());
+        assertTrue(denied.err().contains("(AccessDeniedException)"), denied.err());
     }
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = new CommandLine(new StatorCommand()).execute(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
-        }
+    private static CommandRun run(String... args) {
+        return CommandRun.run(args);
     }
 }

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,7 +12,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -51,44 +47,30 @@ class TransferCommandsTest {
             items = server.client().scanPaginator(b -> b.tableName(table)).items().stream().collect(Collectors.toSet());
         }
 
-        Run export = run("export", "--data-dir", source.toString(), "--table", table, "--to", files.toString());
-        assertEquals(0, export.code, export.err);
-        Path summary = Path.of(export.out.trim());
-        assertTrue(Files.exists(summary) && summary.endsWith("manifest-summary.json"), export.out);
-        assertTrue(export.err.contains("exported 300 items"), export.err);
+        CommandRun export = run("export", "--data-dir", source.toString(), "--table", table, "--to", files.toString());
+        assertEquals(0, export.code(), export.err());
+        Path summary = Path.of(export.out().trim());
+        assertTrue(Files.exists(summary) && summary.endsWith("manifest-summary.json"), export.out());
+        assertTrue(export.err().contains("exported 300 items"), export.err());
         String dataPrefix = files.resolve("export").relativize(summary.getParent()).toString() + "/data/";
 
         Files.createDirectories(target);
-        Run load = run("import", "--data-dir", target.toString(), "--from", files.toString(), "--bucket", "export",
+        CommandRun load = run("import", "--data-dir", target.toString(), "--from", files.toString(), "--bucket", "export",
                 "--prefix", dataPrefix, "--table", "copy", "--key", "pk:S,sk:N");
-        assertEquals(0, load.code, load.err + load.out);
-        assertTrue(load.out.contains("COMPLETED: 300 items imported, 0 errors"), load.out);
-        assertTrue(load.err.contains("imported 300 items"), load.err);
+        assertEquals(0, load.code(), load.err() + load.out());
+        assertTrue(load.out().contains("COMPLETED: 300 items imported, 0 errors"), load.out());
+        assertTrue(load.err().contains("imported 300 items"), load.err());
 
         try (StatorTestServer server = StatorTestServer.start(o -> o.with(m -> m.dataDirectory = target))) {
             assertEquals(items, server.client().scanPaginator(b -> b.tableName("copy")).items().stream()
                     .collect(Collectors.toSet()));
         }
-        Run bad = run("import", "--data-dir", target.toString(), "--from", files.toString(), "--bucket", "export",
+        CommandRun bad = run("import", "--data-dir", target.toString(), "--from", files.toString(), "--bucket", "export",
                 "--table", "other", "--key", "pk");
-        assertEquals(2, bad.code, bad.err);
+        assertEquals(2, bad.code(), bad.err());
     }
 
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = new CommandLine(new StatorCommand()).execute(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
-        }
+    private static CommandRun run(String... args) {
+        return CommandRun.run(args);
     }
 }
