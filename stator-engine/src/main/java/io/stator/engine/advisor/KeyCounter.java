@@ -13,7 +13,7 @@ final class KeyCounter {
 
     private static final VarHandle READ;
     private static final VarHandle WRITE;
-    private static final VarHandle INSIGHTS;
+    private static final VarHandle EXCLUDED;
     private static final VarHandle THROTTLES;
     private static final VarHandle THROTTLE_EVENTS;
     private static final VarHandle REQUESTS;
@@ -25,7 +25,7 @@ final class KeyCounter {
             MethodHandles.Lookup l = MethodHandles.lookup();
             READ = l.findVarHandle(KeyCounter.class, "readHalves", long.class);
             WRITE = l.findVarHandle(KeyCounter.class, "writeHalves", long.class);
-            INSIGHTS = l.findVarHandle(KeyCounter.class, "insightsHalves", long.class);
+            EXCLUDED = l.findVarHandle(KeyCounter.class, "excludedHalves", long.class);
             THROTTLES = l.findVarHandle(KeyCounter.class, "throttles", long.class);
             THROTTLE_EVENTS = l.findVarHandle(KeyCounter.class, "throttleEvents", long.class);
             REQUESTS = l.findVarHandle(KeyCounter.class, "requests", long.class);
@@ -40,8 +40,11 @@ final class KeyCounter {
     volatile long readHalves;
     /** Write units taken, in halves (every front end). */
     volatile long writeHalves;
-    /** Contributor Insights' ConsumedThroughputUnits, 3 W + R, in halves: PartiQL's left out. */
-    volatile long insightsHalves;
+    /**
+     * The part of 3 W + R that Contributor Insights leaves out (PartiQL's requests), in halves:
+     * kept instead of the measure itself, so that the common request adds one figure less.
+     */
+    volatile long excludedHalves;
     /** Contributor Insights' ThrottleCount: throttled requests it counts. */
     volatile long throttles;
     /** Every throttled request of the key, whoever refused it (the advisor's). */
@@ -56,7 +59,8 @@ final class KeyCounter {
     void add(Sample s) {
         if (s.readHalves != 0) READ.getAndAdd(this, s.readHalves);
         if (s.writeHalves != 0) WRITE.getAndAdd(this, s.writeHalves);
-        if (s.insightsHalves != 0) INSIGHTS.getAndAdd(this, s.insightsHalves);
+        long excluded = s.readHalves + 3 * s.writeHalves - s.insightsHalves;
+        if (excluded != 0) EXCLUDED.getAndAdd(this, excluded);
         if (s.throttles != 0) THROTTLES.getAndAdd(this, s.throttles);
         if (s.throttleEvents != 0) THROTTLE_EVENTS.getAndAdd(this, s.throttleEvents);
         REQUESTS.getAndAdd(this, 1L);
@@ -64,11 +68,16 @@ final class KeyCounter {
         if (s.bytes != 0) BYTES.getAndAdd(this, s.bytes);
     }
 
+    /** Contributor Insights' ConsumedThroughputUnits, 3 W + R, in halves: PartiQL's left out. */
+    long insightsHalves() {
+        return readHalves + 3 * writeHalves - excludedHalves;
+    }
+
     /** Another window's figures of the same key (a closed second's, folded into its minute). */
     void add(KeyCounter o) {
         READ.getAndAdd(this, o.readHalves);
         WRITE.getAndAdd(this, o.writeHalves);
-        INSIGHTS.getAndAdd(this, o.insightsHalves);
+        EXCLUDED.getAndAdd(this, o.excludedHalves);
         THROTTLES.getAndAdd(this, o.throttles);
         THROTTLE_EVENTS.getAndAdd(this, o.throttleEvents);
         REQUESTS.getAndAdd(this, o.requests);
@@ -78,7 +87,7 @@ final class KeyCounter {
 
     /** The figures as one sample (for a sketch, which counts units, not requests). */
     Sample asSample() {
-        return new Sample(readHalves, writeHalves, insightsHalves, throttles, throttleEvents, items, bytes);
+        return new Sample(readHalves, writeHalves, insightsHalves(), throttles, throttleEvents, items, bytes);
     }
 
     /** What one request adds to one key. */

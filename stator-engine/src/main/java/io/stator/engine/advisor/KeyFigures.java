@@ -12,7 +12,7 @@ record KeyFigures(KeyBytes key, long readHalves, long writeHalves, long insights
                   long throttleEvents, long requests, long items, long bytes, boolean exact, long errorHalves) {
 
     static KeyFigures of(KeyBytes key, KeyCounter c) {
-        return new KeyFigures(key, c.readHalves, c.writeHalves, c.insightsHalves, c.throttles, c.throttleEvents,
+        return new KeyFigures(key, c.readHalves, c.writeHalves, c.insightsHalves(), c.throttles, c.throttleEvents,
                 c.requests, c.items, c.bytes, true, 0);
     }
 }

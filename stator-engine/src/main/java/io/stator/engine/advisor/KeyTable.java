@@ -43,7 +43,7 @@ final class KeyTable {
             return switch (this) {
                 case READ -> c.readHalves;
                 case WRITE -> c.writeHalves;
-                case INSIGHTS -> c.insightsHalves;
+                case INSIGHTS -> c.insightsHalves();
                 case THROTTLES -> c.throttles;
                 case ITEMS -> c.items;
             };
