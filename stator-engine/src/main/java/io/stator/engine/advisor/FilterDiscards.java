@@ -55,9 +55,11 @@ final class FilterDiscards implements FindingRule {
             e.put("projectedWastedUnitsPerSecond", PatternCosts.projectedPerSecond(context, wastedHalves));
             e.put("wastedDollarsPerMonth", wastedDollars);
             e.put("pricedAs", PatternCosts.PRICED_AS);
-            String summary = String.format("%s \"%s\" kept %,d of the %,d items it read (%.0f%%) over %,d requests: "
-                            + "%.1f of its %.1f read units paid for items the filter threw away.", s.action(),
-                    s.describe(), p.returned(), p.scanned(), kept * 100, served, paid - forKept, paid);
+            // A share under 1% is shown to two decimals: "0%" of 800,000 items would hide the 200 kept.
+            String summary = String.format(java.util.Locale.ROOT, "%s \"%s\" kept %,d of the %,d items it read ("
+                            + (kept < 0.01 ? "%.2f" : "%.0f") + "%%) over %,d requests: %.1f of its %.1f read units "
+                            + "paid for items the filter threw away.", s.action(), s.describe(), p.returned(), p.scanned(),
+                    kept * 100, served, paid - forKept, paid);
             out.add(context.finding("F8", "Filter discards most of what it reads", severity,
                     PatternCosts.index(context, s), summary, e, PatternCosts.fromMillis(p), PatternCosts.toMillis(p),
                     FIX, SOURCES, wastedDollars));

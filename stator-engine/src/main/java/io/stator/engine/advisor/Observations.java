@@ -134,15 +134,16 @@ public final class Observations {
         if (itemBytes >= LargeItems.WARN_BYTES) t.largestItems.offer(item, itemBytes, now);
 
         Signature signature = readSignature(operation, plan, t, table, index, keyConditions, totalSegments);
-        countRead(t.patterns(now, signature), now, halves, refusal, consumed, page, itemBytes);
+        countRead(t.patterns(now, signature), plan.singleItem(), now, halves, refusal, consumed, page, itemBytes);
         if (refusal != null) {
             t.throttled(new TableObservations.Logged(now, signature, table, resourceIndex,
                     partitionKey == null ? null : (item != null ? item : partitionKey), refusal));
         }
     }
 
-    private static void countRead(SignatureCounters c, long now, long halves, ThroughputExceededException refusal,
-                                  ConsumedCapacity consumed, Page page, long itemBytes) {
+    private static void countRead(SignatureCounters c, boolean singleItem, long now, long halves,
+                                  ThroughputExceededException refusal, ConsumedCapacity consumed, Page page,
+                                  long itemBytes) {
         c.call(Math.floorDiv(now, 1000), halves);
         if (refusal != null) {
             c.throttled.increment();
@@ -151,7 +152,8 @@ public final class Observations {
         c.tableReadHalves.add(KeyCounter.Sample.halves(consumed.tableUnits()));
         consumed.globalIndexUnits().forEach((n, u) -> c.index(n, true).readHalves.add(KeyCounter.Sample.halves(u)));
         consumed.localIndexUnits().forEach((n, u) -> c.index(n, false).readHalves.add(KeyCounter.Sample.halves(u)));
-        c.scanned.add(page.scannedCount());
+        // A single item's read scans what it returns (SignatureCounters.figures): one adder less.
+        if (!singleItem) c.scanned.add(page.scannedCount());
         c.returned.add(page.count());
         c.bytesRead.add(page.bytesRead());
         if (itemBytes >= 0) c.maxItemBytes.accumulate(itemBytes);

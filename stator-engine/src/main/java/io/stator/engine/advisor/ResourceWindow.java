@@ -30,7 +30,8 @@ final class ResourceWindow implements Rolling.Period {
     final KeyTable items;
     private final LongAdder readHalves = new LongAdder();
     private final LongAdder writeHalves = new LongAdder();
-    private final LongAdder insightsHalves = new LongAdder();
+    /** What Contributor Insights leaves out of 3W + R (PartiQL's): the measure is derived, one adder less. */
+    private final LongAdder excludedHalves = new LongAdder();
     private final LongAdder requests = new LongAdder();
     private final ConcurrentHashMap<String, LongAdder> throttleEvents = new ConcurrentHashMap<>();
     /** By the partition's index in {@link #partitionStarts}, made as first used. */
@@ -65,7 +66,8 @@ final class ResourceWindow implements Rolling.Period {
                 List<String> reasons, long itemBytes) {
         if (sample.readHalves() != 0) readHalves.add(sample.readHalves());
         if (sample.writeHalves() != 0) writeHalves.add(sample.writeHalves());
-        if (sample.insightsHalves() != 0) insightsHalves.add(sample.insightsHalves());
+        long excluded = sample.readHalves() + 3 * sample.writeHalves() - sample.insightsHalves();
+        if (excluded != 0) excludedHalves.add(excluded);
         requests.increment();
         for (String r : reasons) throttleEvents.computeIfAbsent(r, x -> new LongAdder()).increment();
         if (partitionKey != null) {
@@ -88,7 +90,7 @@ final class ResourceWindow implements Rolling.Period {
     void fold(ResourceWindow other) {
         readHalves.add(other.readHalves.sum());
         writeHalves.add(other.writeHalves.sum());
-        insightsHalves.add(other.insightsHalves.sum());
+        excludedHalves.add(other.excludedHalves.sum());
         requests.add(other.requests.sum());
         other.throttleEvents.forEach((r, n) -> throttleEvents.computeIfAbsent(r, x -> new LongAdder()).add(n.sum()));
         for (int j = 0; j < other.partitions.length(); j++) {
@@ -153,7 +155,9 @@ final class ResourceWindow implements Rolling.Period {
         }
         long[] sizes = new long[SIZE_BUCKETS];
         for (int i = 0; i < SIZE_BUCKETS; i++) sizes[i] = itemSizes.get(i);
-        return new ResourceSummary(period, readHalves.sum(), writeHalves.sum(), insightsHalves.sum(), requests.sum(),
+        long read = readHalves.sum();
+        long write = writeHalves.sum();
+        return new ResourceSummary(period, read, write, read + 3 * write - excludedHalves.sum(), requests.sum(),
                 throttles, partitionKeys.distinct(), items.distinct(), pks,
                 !partitionKeys.overflowed() && partitionKeys.exactKeys() <= k, its,
                 !items.overflowed() && items.exactKeys() <= k, parts, sizes,

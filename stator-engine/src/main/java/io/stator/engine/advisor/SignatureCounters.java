@@ -73,8 +73,11 @@ final class SignatureCounters {
             byIndex.put(name, new PatternFigures.IndexFigures(c.global, c.readHalves.sum(), c.writeHalves.sum(),
                     c.entriesWritten.sum(), c.entriesRemoved.sum(), c.keyMoves.sum(), moved, c.maxEntryBytes.get()));
         });
+        long returnedSum = returned.sum();
+        // A single item's read is not added to scanned: it scans what it returns.
+        long scannedSum = signature.action().equals("GetItem") ? returnedSum : scanned.sum();
         return new PatternFigures(signature, calls.sum(), throttled.sum(), conditionFailed.sum(), tableReadHalves.sum(),
-                tableWriteHalves.sum(), scanned.sum(), returned.sum(), bytesRead.sum(), bytesWritten.sum(),
+                tableWriteHalves.sum(), scannedSum, returnedSum, bytesRead.sum(), bytesWritten.sum(),
                 maxItemBytes.get(), maxCallHalves.get(), byIndex, 0, 0, firstSecond.get(), lastSecond.get());
     }
 }
