@@ -13,6 +13,13 @@ import java.util.function.Supplier;
 final class ResourceObservations {
 
     static final int SECONDS_KEPT = 300;
+    /**
+     * Keys a second counts exactly (at most; a minute counts {@link Observations#KEY_CAP}): a key
+     * that matters to a one-second limit takes hundreds of requests in it and is among its first
+     * thousand keys; a small map stays in the cores' caches, and its lookup is most of what
+     * recording a request costs.
+     */
+    static final int SECOND_KEY_CAP = 1_024;
     static final int MINUTES_KEPT = 60;
     /** Keys kept of each closed second, by each measure. */
     static final int SECOND_TOP = 10;
@@ -49,7 +56,9 @@ final class ResourceObservations {
     /** @param partitionStarts the resource's modelled partitions now (read as each window opens) */
     ResourceObservations(Supplier<long[]> partitionStarts, int keyCap) {
         this.keyCap = keyCap;
-        this.seconds = new Rolling<>(1_000, SECONDS_KEPT, p -> new ResourceWindow(p, partitionStarts.get(), keyCap, false),
+        int secondCap = Math.min(keyCap, SECOND_KEY_CAP);
+        this.seconds = new Rolling<>(1_000, SECONDS_KEPT, p -> new ResourceWindow(p, partitionStarts.get(), secondCap,
+                false),
                 this::closeSecond);
         this.minutes = new Rolling<>(60_000, MINUTES_KEPT, p -> new ResourceWindow(p, partitionStarts.get(), keyCap, true),
                 this::closeMinute);

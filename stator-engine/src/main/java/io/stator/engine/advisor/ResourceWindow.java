@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -36,7 +35,11 @@ final class ResourceWindow implements Rolling.Period {
     private final ConcurrentHashMap<String, LongAdder> throttleEvents = new ConcurrentHashMap<>();
     /** By the partition's index in {@link #partitionStarts}, made as first used. */
     private final AtomicReferenceArray<PartitionCounter> partitions;
-    private final AtomicLongArray itemSizes = new AtomicLongArray(SIZE_BUCKETS);
+    /**
+     * Striped adders: every request of a workload lands in the same bucket, and one atomic
+     * counter for all of them made the cores take its cache line from each other on every request.
+     */
+    private final LongAdder[] itemSizes = new LongAdder[SIZE_BUCKETS];
 
     /** @param sketched whether keys past the cap are sketched (see {@link KeyTable}) */
     ResourceWindow(long period, long[] partitionStarts, int keyCap, boolean sketched) {
@@ -45,6 +48,7 @@ final class ResourceWindow implements Rolling.Period {
         this.partitionKeys = new KeyTable(keyCap, sketched);
         this.items = new KeyTable(keyCap, sketched);
         this.partitions = new AtomicReferenceArray<>(Math.max(1, partitionStarts.length));
+        for (int i = 0; i < SIZE_BUCKETS; i++) itemSizes[i] = new LongAdder();
     }
 
     @Override
@@ -79,7 +83,7 @@ final class ResourceWindow implements Rolling.Period {
             if (!reasons.isEmpty()) p.throttleEvents.increment();
         }
         if (item != null) items.add(item, sample);
-        if (itemBytes >= 0) itemSizes.incrementAndGet(sizeBucket(itemBytes));
+        if (itemBytes >= 0) itemSizes[sizeBucket(itemBytes)].increment();
     }
 
     /**
@@ -102,7 +106,7 @@ final class ResourceWindow implements Rolling.Period {
             p.writeHalves.add(o.writeHalves.sum());
             p.throttleEvents.add(o.throttleEvents.sum());
         }
-        for (int i = 0; i < SIZE_BUCKETS; i++) itemSizes.addAndGet(i, other.itemSizes.get(i));
+        for (int i = 0; i < SIZE_BUCKETS; i++) itemSizes[i].add(other.itemSizes[i].sum());
         partitionKeys.fold(other.partitionKeys);
         items.fold(other.items);
     }
@@ -154,7 +158,7 @@ final class ResourceWindow implements Rolling.Period {
                     p.throttleEvents.sum()));
         }
         long[] sizes = new long[SIZE_BUCKETS];
-        for (int i = 0; i < SIZE_BUCKETS; i++) sizes[i] = itemSizes.get(i);
+        for (int i = 0; i < SIZE_BUCKETS; i++) sizes[i] = itemSizes[i].sum();
         long read = readHalves.sum();
         long write = writeHalves.sum();
         return new ResourceSummary(period, read, write, read + 3 * write - excludedHalves.sum(), requests.sum(),

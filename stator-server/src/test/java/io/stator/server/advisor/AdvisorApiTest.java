@@ -196,10 +196,12 @@ class AdvisorApiTest {
         dynamo.createTable(b -> b.tableName(t).billingMode(BillingMode.PAY_PER_REQUEST)
                 .attributeDefinitions(a -> a.attributeName("pk").attributeType("S"))
                 .keySchema(k -> k.attributeName("pk").keyType("HASH")));
-        // More distinct keys than a window counts exactly (4,096), then, the next second, a hot
-        // key: the second counts it exactly, its minute (full) sketches it.
+        // More distinct keys than a minute counts exactly (4,096), 1,000 a second (a second counts
+        // 1,024), then, the next second, a hot key: the second counts it exactly, its minute (full)
+        // sketches it.
         int keys = 5_000;
         for (int i = 0; i < keys; i += 25) {
+            if (i > 0 && i % 1_000 == 0) CLOCK.advance(Duration.ofSeconds(1));
             List<WriteRequest> batch = new ArrayList<>(25);
             for (int j = i; j < i + 25; j++) {
                 batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(Map.of("pk", s("k" + j))).build()).build());
