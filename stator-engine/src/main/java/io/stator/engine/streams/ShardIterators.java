@@ -109,6 +109,9 @@ final class ShardIterators {
         } catch (IllegalArgumentException e) {
             throw invalid();
         }
+        // Only the text this server wrote: the decoder ignores a last character's unused bits, so
+        // another character there would read as the same iterator (and a forged text with it).
+        if (!Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(text)) throw invalid();
         int signed = bytes.length - MAC_BYTES;
         if (signed < 1 || bytes[0] != VERSION
                 || !MessageDigest.isEqual(mac(bytes, signed), Arrays.copyOfRange(bytes, signed, bytes.length))) {
