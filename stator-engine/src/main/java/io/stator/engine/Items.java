@@ -172,6 +172,14 @@ public final class Items {
         return read(operation, ReadPlan.scan(table, spec, storage::scanPosition), null, spec.totalSegments());
     }
 
+    /**
+     * A Scan page for an operator's view of the table (the console's page of items): neither
+     * admitted, charged nor observed, so that looking changes none of the physics it shows.
+     */
+    public Page browse(TableDefinition table, ScanSpec spec) {
+        return reads.read(ReadPlan.scan(table, spec, storage::scanPosition));
+    }
+
     /** One read, admitted before and charged after, and observed at both. */
     private Page read(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions, int segments) {
         admit(operation, plan, keyConditions, segments);

@@ -21,6 +21,7 @@ import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
 import io.stator.server.http.NettyHttpServer;
 import io.stator.server.advisor.AdvisorEndpoint;
+import io.stator.server.console.ConsoleEndpoint;
 import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.server.metrics.RequestMetrics;
 import io.stator.server.protocol.AttributeValueJson;
@@ -55,7 +56,8 @@ import java.util.zip.CRC32;
  *       answered at once;</li>
  *   <li>GET / answers the health line DynamoDB answers; GET /metrics, when this port serves the
  *       metrics, answers them in Prometheus' text format ({@link MetricsEndpoint}); GET
- *       /stator/advisor/..., when this port serves it, the advisor's read API ({@link AdvisorEndpoint});</li>
+ *       /stator/advisor/..., when this port serves it, the advisor's read API ({@link AdvisorEndpoint});
+ *       GET /console/..., when this port serves it, the console ({@link ConsoleEndpoint});</li>
  *   <li>anything but POST, or a body of another content type (DynamoDB takes JSON 1.0 and plain
  *       JSON only), gets DynamoDB's 404 {@code <UnknownOperationException/>};</li>
  *   <li>malformed JSON, or a body that is not Unicode text (bytes that are not UTF-8, a string
@@ -132,6 +134,7 @@ public final class DynamoDbEndpoint {
     private final RequestMetrics requestMetrics;
     private final MetricsEndpoint scrapedHere;
     private final AdvisorEndpoint advisorHere;
+    private final ConsoleEndpoint consoleHere;
     private final AtomicBoolean metricsFaultReported = new AtomicBoolean();
     private final RequestMemory memory;
 
@@ -164,14 +167,18 @@ public final class DynamoDbEndpoint {
     /** @param memory what requests may hold at once, and their admission; null to admit everything at once */
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
                             RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory) {
-        this(actions, authenticator, accessControl, region, requestMetrics, scrapedHere, memory, null);
+        this(actions, authenticator, accessControl, region, requestMetrics, scrapedHere, memory, null, null);
     }
 
-    /** @param advisorHere the advisor's read API when this port serves it (GET /stator/advisor/...), else null */
+    /**
+     * @param advisorHere the advisor's read API when this port serves it (GET /stator/advisor/...), else null
+     * @param consoleHere the console when this port serves it (GET /console/...), else null
+     */
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
                             RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory,
-                            AdvisorEndpoint advisorHere) {
+                            AdvisorEndpoint advisorHere, ConsoleEndpoint consoleHere) {
         this.advisorHere = advisorHere;
+        this.consoleHere = consoleHere;
         this.memory = memory;
         this.actions = actions;
         this.authenticator = authenticator;
@@ -265,6 +272,7 @@ public final class DynamoDbEndpoint {
     private HttpReply handle(HttpRequestData request, boolean mayWait) {
         if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
         if (advisorHere != null && AdvisorEndpoint.isAdvisor(request)) return advisorHere.handle(request);
+        if (consoleHere != null && ConsoleEndpoint.isConsole(request)) return consoleHere.handle(request);
         Dispatch dispatch = new Dispatch();
         HttpReply reply;
         try {

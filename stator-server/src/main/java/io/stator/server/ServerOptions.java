@@ -32,6 +32,7 @@ import java.util.function.Consumer;
  * @param s3Endpoint               a real S3-compatible endpoint to use instead (--s3-endpoint), or null
  * @param advisorScale             the advisor's production multiplier (--advisor-scale): observed rates
  *                                 times this are what its findings judge and price
+ * @param console                  whether the console (/console/) is served where the metrics are (--console)
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
@@ -39,14 +40,15 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                             Path tlsCertificateFile, Path tlsKeyFile, ConnectionLimits connectionLimits,
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
                             ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
-                            Path s3Directory, java.net.URI s3Endpoint, double advisorScale) {
+                            Path s3Directory, java.net.URI s3Endpoint, double advisorScale,
+                            boolean console) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
-                null, null, null, 1);
+                null, null, null, 1, true);
     }
 
     /** True when the server speaks HTTPS. */
@@ -87,7 +89,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
-                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale);
+                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -105,6 +107,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withMetricsPort(int port) { return with(o -> o.metricsPort = port); }
 
     public ServerOptions withAdvisorScale(double scale) { return with(o -> o.advisorScale = scale); }
+
+    public ServerOptions withConsole(boolean console) { return with(o -> o.console = console); }
 
     /** On this Cassandra cluster instead of RocksDB (null: back on RocksDB). */
     public ServerOptions withCassandra(CassandraOptions cassandra) { return with(o -> o.cassandra = cassandra); }
@@ -150,6 +154,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public Path s3Directory;
         public java.net.URI s3Endpoint;
         public double advisorScale;
+        public boolean console;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -176,6 +181,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             s3Directory = o.s3Directory;
             s3Endpoint = o.s3Endpoint;
             advisorScale = o.advisorScale;
+            console = o.console;
         }
     }
 }

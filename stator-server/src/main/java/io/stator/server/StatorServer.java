@@ -5,6 +5,7 @@ import io.stator.engine.Engine;
 import io.stator.server.access.AccessControl;
 import io.stator.server.access.Authorizer;
 import io.stator.server.advisor.AdvisorEndpoint;
+import io.stator.server.console.ConsoleEndpoint;
 import io.stator.server.access.IdentityPolicies;
 import io.stator.server.api.Actions;
 import io.stator.server.transfer.DirectoryObjectStore;
@@ -149,12 +150,15 @@ public final class StatorServer implements AutoCloseable {
         // only; without, to whoever reaches the port, as the metrics do.
         AdvisorEndpoint advisor = new AdvisorEndpoint(engine, options.advisorScale(), request -> accessControl == null ? Authorizer.UNCHECKED
                 : accessControl.authorizer(signatures.authenticate(request).accessKeyId()));
+        // The console is served where the metrics are, read-only (docs/console.md).
+        ConsoleEndpoint console = options.console() ? new ConsoleEndpoint(advisor) : null;
         NettyHttpServer metricsHttp = null;
         if (options.metricsPort() >= 0) {
             try {
                 metricsHttp = NettyHttpServer.start(options.host(), options.metricsPort(), METRICS_THREADS,
                         METRICS_THREADS, tls, options.connectionLimits(), request -> AdvisorEndpoint.isAdvisor(request)
-                                ? advisor.handle(request) : metrics.handleMetricsPort(request));
+                                ? advisor.handle(request) : console != null && ConsoleEndpoint.isConsole(request)
+                                ? console.handle(request) : metrics.handleMetricsPort(request));
             } catch (Exception | Error e) {
                 http.close();
                 transfers.close();
@@ -170,7 +174,8 @@ public final class StatorServer implements AutoCloseable {
         ready.complete(new DynamoDbEndpoint(actions, signatures, accessControl, options.region(),
                 metrics.requests(), options.metricsOnMainPort() ? metrics : null,
                 RequestMemory.ofThisJvm(NettyHttpServer.maxDirectMemory()),
-                options.metricsOnMainPort() || accessControl != null ? advisor : null));
+                options.metricsOnMainPort() || accessControl != null ? advisor : null,
+                options.metricsOnMainPort() ? console : null));
         return new StatorServer(engine, transfers, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
     }
 

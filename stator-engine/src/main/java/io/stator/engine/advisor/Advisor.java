@@ -47,8 +47,7 @@ public final class Advisor {
 
     /** One table's findings, the most severe first. */
     public List<Finding> findings(TableDefinition table) {
-        AdvisorContext context = new AdvisorContext(observations, counters, table, counters.itemCount(table.id()),
-                counters.sizeBytes(table.id()), prices, scale);
+        AdvisorContext context = context(table);
         List<Finding> out = new ArrayList<>();
         for (FindingRule rule : RULES) {
             List<Finding> found = new ArrayList<>();
@@ -63,6 +62,16 @@ public final class Advisor {
         }
         out.sort(ORDER);
         return out;
+    }
+
+    /** What the table costs a month in each capacity mode and table class; null when it had no traffic. */
+    public Reports.TableCost cost(TableDefinition table) {
+        return CapacityModeFit.cost(context(table));
+    }
+
+    private AdvisorContext context(TableDefinition table) {
+        return new AdvisorContext(observations, counters, table, counters.itemCount(table.id()),
+                counters.sizeBytes(table.id()), prices, scale);
     }
 
     /** Every table's findings, the most severe first. */

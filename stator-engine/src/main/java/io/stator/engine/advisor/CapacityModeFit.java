@@ -105,8 +105,15 @@ final class CapacityModeFit implements FindingRule {
         return sum;
     }
 
-    @Override
-    public void find(AdvisorContext context, List<Finding> out) {
+    /**
+     * The table's traffic of the last hour from its first busy minute, with what it has
+     * provisioned, projected; null when it was busy for less than {@code minSpanMinutes}.
+     *
+     * @param first the first busy minute (minutes since the epoch)
+     */
+    record Measured(Usage usage, long first, long spanMinutes, boolean provisionedNow, List<double[]> capacity) {}
+
+    static Measured measure(AdvisorContext context, int minSpanMinutes) {
         TableDefinition table = context.table();
         long nowMinute = Math.floorDiv(context.nowMillis(), 60_000);
         long fromMinute = nowMinute - SPAN_MINUTES + 1;
@@ -122,7 +129,7 @@ final class CapacityModeFit implements FindingRule {
             }
             minutes.add(busy);
         }
-        if (first == Long.MAX_VALUE || nowMinute - first + 1 < MIN_SPAN_MINUTES) return;
+        if (first == Long.MAX_VALUE || nowMinute - first + 1 < minSpanMinutes) return null;
         long spanMinutes = nowMinute - first + 1;
         double seconds = spanMinutes * 60.0;
 
@@ -153,6 +160,44 @@ final class CapacityModeFit implements FindingRule {
         // Storage is projected too: the ratio of storage to traffic, which decides the class, stays the observed one.
         Usage usage = new Usage(rates, capacity,
                 (context.sizeBytes() + (double) ITEM_OVERHEAD_BYTES * context.itemCount()) * context.scale());
+        return new Measured(usage, first, spanMinutes, provisionedNow, capacity);
+    }
+
+    /** What the table costs a month in each capacity mode and table class, for the Cost page (null: no traffic). */
+    static Reports.TableCost cost(AdvisorContext context) {
+        Measured m = measure(context, 1);
+        if (m == null) return null;
+        Prices prices = context.prices();
+        Map<String, Map<String, Double>> monthly = new LinkedHashMap<>();
+        for (boolean provisioned : new boolean[] {false, true}) {
+            Map<String, Double> byClass = new LinkedHashMap<>();
+            for (TableClass c : TableClass.values()) byClass.put(c.name(), monthly(prices, m.usage(), provisioned, c));
+            monthly.put(provisioned ? BillingMode.PROVISIONED.name() : BillingMode.PAY_PER_REQUEST.name(), byClass);
+        }
+        TableClass classNow = context.table().tableClass() == null ? TableClass.STANDARD : context.table().tableClass();
+        List<Reports.ResourceCost> resources = new ArrayList<>();
+        List<IndexDefinition> rs = context.resources();
+        for (int i = 0; i < rs.size(); i++) {
+            Rates r = m.usage().rates().get(i);
+            resources.add(new Reports.ResourceCost(rs.get(i) == null ? null : rs.get(i).name(), r.averageRead(),
+                    r.averageWrite(), r.peakRead(), r.peakWrite(),
+                    prices.onDemandMonthly(classNow, r.averageRead(), r.averageWrite())));
+        }
+        return new Reports.TableCost(context.table().billingMode().name(), classNow.name(), m.spanMinutes(),
+                context.scale(), monthly, m.usage().storageBytes(),
+                prices.storageMonthly(classNow, m.usage().storageBytes()), resources);
+    }
+
+    @Override
+    public void find(AdvisorContext context, List<Finding> out) {
+        TableDefinition table = context.table();
+        Measured measured = measure(context, MIN_SPAN_MINUTES);
+        if (measured == null) return;
+        Usage usage = measured.usage();
+        long first = measured.first();
+        long spanMinutes = measured.spanMinutes();
+        boolean provisionedNow = measured.provisionedNow();
+        List<double[]> capacity = measured.capacity();
         Prices prices = context.prices();
         TableClass classNow = table.tableClass() == null ? TableClass.STANDARD : table.tableClass();
 

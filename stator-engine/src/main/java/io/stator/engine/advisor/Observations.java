@@ -349,6 +349,60 @@ public final class Observations {
         return PartitionsReport.of(this, table, index, partitionMap.starts(table, index), seconds);
     }
 
+    /**
+     * The modelled partitions now and their periods from {@code fromSecond} to {@code toSecond}
+     * (seconds since the epoch, both inclusive): by the second within the seconds kept (the last
+     * {@value ResourceObservations#SECONDS_KEPT}), else by the minute.
+     */
+    public Reports.Partitions partitions(TableDefinition table, IndexDefinition index, long fromSecond, long toSecond) {
+        long[] starts = partitionMap.starts(table, index);
+        long now = Math.floorDiv(clock.millis(), 1000);
+        if (fromSecond > now - ResourceObservations.SECONDS_KEPT) {
+            return PartitionsReport.of(table, index, starts, seconds(table, index), fromSecond, toSecond, 1);
+        }
+        return PartitionsReport.of(table, index, starts, minutes(table, index), Math.floorDiv(fromSecond, 60),
+                Math.floorDiv(toSecond, 60), 60);
+    }
+
+    /** The modelled partitions now and their last {@code minutes} minutes, by the minute. */
+    public Reports.Partitions partitionMinutes(TableDefinition table, IndexDefinition index, int minutes) {
+        long toMinute = Math.floorDiv(clock.millis(), 60_000);
+        return PartitionsReport.of(table, index, partitionMap.starts(table, index), minutes(table, index),
+                toMinute - minutes + 1, toMinute, 60);
+    }
+
+    /** A table's (index null) or global index's last closed second, or {@link Reports.Now#NONE}. */
+    public Reports.Now now(TableDefinition table, IndexDefinition index) {
+        long last = Math.floorDiv(clock.millis(), 1000) - 1;
+        for (ResourceSummary s : seconds(table, index)) {
+            if (s.period() != last) continue;
+            long hottestRead = 0;
+            long hottestWrite = 0;
+            for (ResourceSummary.PartitionFigures p : s.partitions().values()) {
+                hottestRead = Math.max(hottestRead, p.readHalves());
+                hottestWrite = Math.max(hottestWrite, p.writeHalves());
+            }
+            long throttles = 0;
+            for (long n : s.throttleEvents().values()) throttles += n;
+            return new Reports.Now(last, s.readHalves() / 2.0, s.writeHalves() / 2.0, hottestRead / 2.0,
+                    hottestWrite / 2.0, throttles);
+        }
+        return Reports.Now.NONE;
+    }
+
+    /** The items a table served one at a time in the last {@code minutes} minutes, by size. */
+    public Reports.ItemSizes itemSizes(TableDefinition table, int minutes) {
+        long fromMinute = Math.floorDiv(clock.millis(), 60_000) - minutes + 1;
+        long[] counts = new long[ResourceWindow.SIZE_BUCKETS];
+        for (ResourceSummary m : minutes(table, null)) {
+            if (m.period() < fromMinute) continue;
+            for (int i = 0; i < counts.length; i++) counts[i] += m.itemSizes()[i];
+        }
+        long[] low = new long[counts.length];
+        for (int i = 1; i < low.length; i++) low[i] = 1024L << (i - 1);
+        return new Reports.ItemSizes(low, counts);
+    }
+
     /** The table's access patterns over the last {@code minutes} minutes, the costliest first. */
     public Reports.AccessPatterns accessPatterns(TableDefinition table, int minutes) {
         long now = clock.millis();

@@ -22,24 +22,42 @@ final class PartitionsReport {
 
     private PartitionsReport() {}
 
+    /** The last {@code seconds} seconds, a column each. */
     static Reports.Partitions of(Observations o, TableDefinition table, IndexDefinition index, long[] starts,
                                  int seconds) {
-        long now = o.clock().millis();
-        long toSecond = Math.floorDiv(now, 1000);
-        long fromSecond = toSecond - seconds + 1;
+        long toSecond = Math.floorDiv(o.clock().millis(), 1000);
+        return of(table, index, starts, o.seconds(table, index), toSecond - seconds + 1, toSecond, 1);
+    }
+
+    /**
+     * The periods of {@code summaries} (seconds, or minutes when {@code periodSeconds} is 60) from
+     * {@code from} to {@code to}, both inclusive, in the summaries' unit; each period's figures at
+     * its first second since the epoch.
+     */
+    static Reports.Partitions of(TableDefinition table, IndexDefinition index, long[] starts,
+                                 List<ResourceSummary> summaries, long from, long to, int periodSeconds) {
         if (starts.length == 0) starts = new long[] {0};
         int n = starts.length;
         List<Map<Long, Reports.PartitionSecond>> perSecond = new ArrayList<>(n);
         List<Map<KeyBytes, long[]>> keys = new ArrayList<>(n);
+        // Splits, read from the data: a partition's range counted under an older, wider partition's
+        // first hash, then under its own from some period on.
+        long[] lastUnderParent = new long[n];
+        long[] firstOwn = new long[n];
+        java.util.Arrays.fill(lastUnderParent, Long.MIN_VALUE);
+        java.util.Arrays.fill(firstOwn, Long.MAX_VALUE);
         for (int i = 0; i < n; i++) {
             perSecond.add(new TreeMap<>());
             keys.add(new HashMap<>());
         }
-        for (ResourceSummary s : o.seconds(table, index)) {
-            if (s.period() < fromSecond) continue;
+        for (ResourceSummary s : summaries) {
+            if (s.period() < from || s.period() > to) continue;
+            long second = s.period() * periodSeconds;
             for (ResourceSummary.PartitionFigures p : s.partitions().values()) {
                 int i = PartitionMap.indexOf(starts, p.firstHash());
-                perSecond.get(i).merge(s.period(), new Reports.PartitionSecond(s.period(), p.readHalves() / 2.0,
+                if (p.firstHash() == starts[i]) firstOwn[i] = Math.min(firstOwn[i], second);
+                else lastUnderParent[i] = Math.max(lastUnderParent[i], second);
+                perSecond.get(i).merge(second, new Reports.PartitionSecond(second, p.readHalves() / 2.0,
                         p.writeHalves() / 2.0, p.throttleEvents()), PartitionsReport::plus);
             }
             Map<KeyBytes, KeyFigures> seen = new HashMap<>();
@@ -78,10 +96,12 @@ final class PartitionsReport {
                 if (key != null) top.add(new Reports.KeyUnits(key, e.getValue()[0] / 2.0, e.getValue()[1] / 2.0));
             }
             long last = i + 1 < n ? starts[i + 1] - 1 : -1L;
+            long splitAt = lastUnderParent[i] != Long.MIN_VALUE && firstOwn[i] != Long.MAX_VALUE
+                    && firstOwn[i] > lastUnderParent[i] ? firstOwn[i] : -1;
             out.add(new Reports.Partition(starts[i], last, new ArrayList<>(perSecond.get(i).values()), read, write,
-                    peakRead, peakWrite, throttles, top));
+                    peakRead / periodSeconds, peakWrite / periodSeconds, throttles, top, splitAt));
         }
-        return new Reports.Partitions(fromSecond, toSecond, out);
+        return new Reports.Partitions(from * periodSeconds, to * periodSeconds, periodSeconds, out);
     }
 
     private static Reports.PartitionSecond plus(Reports.PartitionSecond a, Reports.PartitionSecond b) {

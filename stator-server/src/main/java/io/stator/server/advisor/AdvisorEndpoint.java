@@ -33,7 +33,11 @@ import java.util.function.Function;
  *   <li>{@code GET /stator/advisor/partitions?table=T[&index=I][&seconds=60]}: the modelled
  *       partitions and their units in each second;</li>
  *   <li>{@code GET /stator/advisor/access-patterns?table=T[&minutes=60]}: the signatures' table;</li>
- *   <li>{@code GET /stator/advisor/findings[?table=T]}: the advisor's findings.</li>
+ *   <li>{@code GET /stator/advisor/findings[?table=T]}: the advisor's findings;</li>
+ *   <li>the console's pages as JSON ({@link View}, written by {@link RecordJson}):
+ *       {@code overview}, {@code table?table=T}, {@code heat-map?table=T[&index=I][&bucket=1|10|60]},
+ *       {@code heat-cell?table=T[&index=I]&partition=H&from=S&bucket=B},
+ *       {@code throttle-events?table=T}, {@code cost[?table=T]}.</li>
  * </ul>
  * Traffic is recorded whatever a resource's Contributor Insights status: top-keys answers it with
  * the status, and the client that wants what DynamoDB would publish reads ENABLED resources only.
@@ -56,6 +60,7 @@ public final class AdvisorEndpoint {
     private final Engine engine;
     private final Function<HttpRequestData, Authorizer> caller;
     private final Advisor advisor;
+    private final Views views;
 
     /**
      * @param caller the authorizer of a request's caller: it authenticates the request (throwing
@@ -67,7 +72,14 @@ public final class AdvisorEndpoint {
         this.engine = engine;
         this.caller = caller;
         this.advisor = new Advisor(engine.observations(), engine.catalog().counters(), Prices.standard(), scale);
+        this.views = new Views(engine, advisor);
     }
+
+    /** The pages this API and the console share. */
+    public Views views() { return views; }
+
+    /** Who is asking: a request's authorizer (see the constructor). */
+    public Authorizer caller(HttpRequestData request) { return caller.apply(request); }
 
     public static boolean isAdvisor(HttpRequestData request) {
         return request.path().startsWith(PREFIX);
@@ -83,6 +95,12 @@ public final class AdvisorEndpoint {
                 case "partitions" -> partitions(request);
                 case "access-patterns" -> accessPatterns(request);
                 case "findings" -> findings(request);
+                case "overview" -> overview(request);
+                case "table" -> tablePage(request);
+                case "heat-map" -> heatMap(request);
+                case "heat-cell" -> heatCell(request);
+                case "throttle-events" -> throttleEvents(request);
+                case "cost" -> cost(request);
                 default -> json(404, g -> error(g, "com.amazon.coral.service#UnknownOperationException",
                         "No such route: " + request.path() + " (routes: " + PREFIX + "top-keys, partitions,"
                                 + " access-patterns, findings)"));
@@ -143,6 +161,79 @@ public final class AdvisorEndpoint {
         return json(200, g -> AdvisorJson.findings(g, names, found, advisor.prices(), advisor.scale()));
     }
 
+    private HttpReply overview(HttpRequestData request) {
+        parameters(request, Set.of());
+        Authorizer access = caller.apply(request);
+        AdvisorPermissions.everyTable(access);
+        return page(views.overview(Views.visibility(access, engine)));
+    }
+
+    private HttpReply tablePage(HttpRequestData request) {
+        Map<String, String> p = parameters(request, Set.of("table"));
+        String table = required(p, "table");
+        Authorizer access = caller.apply(request);
+        AdvisorPermissions.table(access, engine, table);
+        return page(views.table(table(table), Views.visibility(access, engine)));
+    }
+
+    private HttpReply heatMap(HttpRequestData request) {
+        Map<String, String> p = parameters(request, Set.of("table", "index", "bucket"));
+        String table = required(p, "table");
+        int bucket = bucket(p);
+        Authorizer access = caller.apply(request);
+        AdvisorPermissions.keys(access, engine, table, p.get("index"));
+        TableDefinition t = table(table);
+        return page(views.heatMap(t, globalIndex(t, p.get("index")), bucket, Views.visibility(access, engine)));
+    }
+
+    private HttpReply heatCell(HttpRequestData request) {
+        Map<String, String> p = parameters(request, Set.of("table", "index", "bucket", "partition", "from"));
+        String table = required(p, "table");
+        int bucket = bucket(p);
+        String partition = required(p, "partition");
+        long from;
+        try {
+            from = Long.parseLong(required(p, "from"));
+        } catch (NumberFormatException e) {
+            throw invalid("Parameter from must be a second since the epoch: " + p.get("from"));
+        }
+        Authorizer access = caller.apply(request);
+        AdvisorPermissions.keys(access, engine, table, p.get("index"));
+        TableDefinition t = table(table);
+        return page(views.heatCell(t, globalIndex(t, p.get("index")), partition, from, bucket,
+                Views.visibility(access, engine)));
+    }
+
+    private HttpReply throttleEvents(HttpRequestData request) {
+        Map<String, String> p = parameters(request, Set.of("table"));
+        String table = required(p, "table");
+        AdvisorPermissions.keys(caller.apply(request), engine, table, null);
+        return page(views.throttleEvents(table(table), Views.Visibility.ALL));
+    }
+
+    private HttpReply cost(HttpRequestData request) {
+        Map<String, String> p = parameters(request, Set.of("table"));
+        String table = p.get("table");
+        Authorizer access = caller.apply(request);
+        if (table == null) AdvisorPermissions.everyTable(access);
+        else AdvisorPermissions.table(access, engine, table);
+        return page(views.cost(table == null ? null : table(table)));
+    }
+
+    /** The heat map's time bucket: 1, 10 or 60 seconds. */
+    static int bucket(Map<String, String> p) {
+        String v = p.get("bucket");
+        if (v == null) return 1;
+        for (int b : Views.BUCKETS) {
+            if (v.equals(Integer.toString(b))) return b;
+        }
+        throw invalid("Parameter bucket must be 1, 10 or 60 (seconds): " + v);
+    }
+
+    private static HttpReply page(Record view) {
+        return json(200, g -> RecordJson.fields(g, view));
+    }
+
     // ---- parameters ------------------------------------------------------------------------------
 
     /** The query string's parameters, each once, each one the route takes. */
@@ -191,14 +282,15 @@ public final class AdvisorEndpoint {
         return n;
     }
 
-    private TableDefinition table(String nameOrArn) {
+    /** A table by name or ARN, or DynamoDB's ValidationException naming it. */
+    public TableDefinition table(String nameOrArn) {
         TableDefinition t = engine.catalog().find(engine.catalog().arns().tableName(nameOrArn));
         if (t == null || t.filling()) throw invalid("Table not found: " + nameOrArn);
         return t;
     }
 
     /** The global index of that name (null for none); a local index is the table's traffic. */
-    private static IndexDefinition globalIndex(TableDefinition table, String name) {
+    public static IndexDefinition globalIndex(TableDefinition table, String name) {
         if (name == null) return null;
         IndexDefinition i = table.index(name);
         if (i == null) throw invalid("Index not found: " + name + " (table " + table.name() + ")");
@@ -237,6 +329,7 @@ public final class AdvisorEndpoint {
     }
 
     static List<String> routes() {
-        return List.of("top-keys", "partitions", "access-patterns", "findings");
+        return List.of("top-keys", "partitions", "access-patterns", "findings", "overview", "table", "heat-map",
+                "heat-cell", "throttle-events", "cost");
     }
 }

@@ -82,6 +82,7 @@ final class AdvisorJson {
         g.writeEndObject();
         g.writeStringField("from", second(report.fromSecond()));
         g.writeStringField("to", second(report.toSecond()));
+        g.writeNumberField("periodSeconds", report.periodSeconds());
         g.writeArrayFieldStart("partitions");
         for (Reports.Partition p : report.partitions()) {
             g.writeStartObject();
@@ -92,6 +93,7 @@ final class AdvisorJson {
             g.writeNumberField("peakReadUnitsPerSecond", p.peakReadUnitsPerSecond());
             g.writeNumberField("peakWriteUnitsPerSecond", p.peakWriteUnitsPerSecond());
             g.writeNumberField("throttleEvents", p.throttleEvents());
+            if (p.splitAt() >= 0) g.writeStringField("splitAt", second(p.splitAt()));
             g.writeArrayFieldStart("seconds");
             for (Reports.PartitionSecond s : p.seconds()) {
                 g.writeStartObject();

@@ -9,7 +9,8 @@ import io.stator.server.access.Authorizer;
  * would let it read the same. Contributor Insights' graphs and the partitions' traffic (which names
  * keys) need dynamodb:DescribeContributorInsights on the table or the index, as DynamoDB's own
  * Contributor Insights data does; the access patterns and the findings need dynamodb:DescribeTable
- * on the table; the findings of every table, dynamodb:ListTables on no resource as well.
+ * on the table; the findings of every table, dynamodb:ListTables on no resource as well; the
+ * console's page of a table's items, dynamodb:Scan on the table.
  */
 public final class AdvisorPermissions {
 
@@ -25,6 +26,11 @@ public final class AdvisorPermissions {
     /** access-patterns and a table's findings. */
     public static void table(Authorizer access, Engine engine, String tableNameOrArn) {
         if (access.enforced()) Permissions.table(access, engine, "DescribeTable", tableNameOrArn);
+    }
+
+    /** The console's page of a table's items: what a Scan of it needs. */
+    public static void items(Authorizer access, Engine engine, String tableNameOrArn) {
+        if (access.enforced()) Permissions.table(access, engine, "Scan", tableNameOrArn);
     }
 
     /** The findings of every table. */

@@ -148,6 +148,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "will see a hundred times this traffic (default: ${DEFAULT-VALUE}; docs/advisor.md).")
     String advisorScale = "1";
 
+    @Option(names = "--console", paramLabel = "on|off", description = "The console, pages of the tables, their "
+            + "partition heat maps, top keys, findings and cost, at /console/ wherever GET /metrics is served "
+            + "(default: ${DEFAULT-VALUE}; docs/console.md).")
+    String console = "on";
+
     @Option(names = "--item-collection-limit", paramLabel = "SIZE", description = "Largest item collection on a table "
             + "with a local secondary index, e.g. 10GB (DynamoDB's limit, the default), 64MB, 100KB.")
     String itemCollectionLimit = "10GB";
@@ -194,6 +199,9 @@ public final class StatorCommand implements Callable<Integer> {
         double scale = advisorScale(advisorScale);
         if (!(scale > 0) || Double.isInfinite(scale)) {
             return fail("--advisor-scale must be a positive number such as 1 or 100, got '" + advisorScale + "'");
+        }
+        if (!console.equals("on") && !console.equals("off")) {
+            return fail("--console must be on or off, got '" + console + "'");
         }
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             return fail("--metrics-port must be between 0 and 65535, got " + metricsPort);
@@ -286,6 +294,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.memory = memory;
             o.metricsPort = metricsPort == null ? -1 : metricsPort;
             o.advisorScale = advisorScale(advisorScale);
+            o.console = console.equals("on");
             o.cassandra = cassandraOptions;
             o.s3Directory = s3Dir == null ? null : s3Dir.toAbsolutePath();
             o.s3Endpoint = s3Endpoint;
