@@ -1,6 +1,7 @@
 package io.stator.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -743,7 +744,8 @@ class AuthorizationMatrixTest {
                 "/stator/advisor/top-keys?table=" + T, Map.of(), new byte[0]));
         assertEquals(400, unsigned.status(), unsigned.toString());
         assertTrue(unsigned.bodyText().contains("MissingAuthenticationToken"), unsigned.toString());
-        for (String route : List.of("top-keys", "partitions", "access-patterns", "findings")) {
+        for (String route : List.of("top-keys", "partitions", "access-patterns", "findings", "table", "heat-map",
+                "throttle-events", "cost")) {
             assertEquals(200, advisor("ALL", route, Map.of("table", T)).status(), route);
             RawHttp.Response nobody = advisor("NOBODY", route, Map.of("table", T));
             assertEquals(400, nobody.status(), route);
@@ -763,6 +765,40 @@ class AuthorizationMatrixTest {
         // Authorized before the table is looked up: a stranger learns nothing of what exists.
         RawHttp.Response missing = advisor("INSIGHTS", "top-keys", Map.of("table", "NoSuchTable"));
         assertTrue(missing.bodyText().contains("AccessDeniedException"), missing.toString());
+    }
+
+    private static RawHttp.Response console(String user, String path) {
+        RawHttp.Request request = user == null ? new RawHttp.Request("GET", path, Map.of(), new byte[0])
+                : new ManualSigV4("AKID" + user, "secret-" + user, "us-east-1")
+                        .signGet(server.port(), path, new java.util.TreeMap<>(), Instant.now());
+        return RawHttp.exchange(server.port(), request);
+    }
+
+    /**
+     * The console shows whoever reaches it what /metrics shows; keys, items and findings only to a
+     * caller the policies let read them: an unsigned browser sees none, a signed caller what its
+     * policies allow (items need dynamodb:Scan, keys dynamodb:DescribeContributorInsights).
+     */
+    @Test
+    void theConsoleShowsKeysAndItemsOnlyToCallersThePoliciesAllow() {
+        for (String user : new String[] {null, "NOBODY"}) {
+            RawHttp.Response table = console(user, "/console/tables/" + T);
+            assertEquals(200, table.status(), String.valueOf(user));
+            assertTrue(table.bodyText().contains("Hidden: your request may not Scan this table."), table.bodyText());
+            assertFalse(table.bodyText().contains("alice"), "no item leaves: " + user);
+            assertTrue(table.bodyText().contains("This server enforces --policies"), table.bodyText());
+            RawHttp.Response top = console(user, "/console/tables/" + T + "/top-keys");
+            assertTrue(top.bodyText().contains("Hidden: your request may not read this table's keys."), top.bodyText());
+            RawHttp.Response findings = console(user, "/console/findings");
+            assertFalse(findings.bodyText().contains("<article"), findings.bodyText());
+        }
+        RawHttp.Response all = console("ALL", "/console/tables/" + T);
+        assertTrue(all.bodyText().contains("\"alice\""), all.bodyText());
+        assertFalse(all.bodyText().contains("Hidden:"), all.bodyText());
+        RawHttp.Response insights = console("INSIGHTS", "/console/tables/" + T);
+        assertTrue(insights.bodyText().contains("Hidden: your request may not Scan this table."), insights.bodyText());
+        RawHttp.Response insightsTop = console("INSIGHTS", "/console/tables/" + T + "/top-keys");
+        assertFalse(insightsTop.bodyText().contains("Hidden:"), insightsTop.bodyText());
     }
 
     // ---- restores, streams ---------------------------------------------------------------------

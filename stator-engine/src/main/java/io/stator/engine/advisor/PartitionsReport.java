@@ -40,12 +40,12 @@ final class PartitionsReport {
         int n = starts.length;
         List<Map<Long, Reports.PartitionSecond>> perSecond = new ArrayList<>(n);
         List<Map<KeyBytes, long[]>> keys = new ArrayList<>(n);
-        // Splits, read from the data: a partition's range counted under an older, wider partition's
-        // first hash, then under its own from some period on.
-        long[] lastUnderParent = new long[n];
-        long[] firstOwn = new long[n];
-        java.util.Arrays.fill(lastUnderParent, Long.MIN_VALUE);
-        java.util.Arrays.fill(firstOwn, Long.MAX_VALUE);
+        // Splits: a partition absent from the partitions some period's window opened with, then
+        // present from a later one on (partitions only split, so it was split off then).
+        long[] lastWithout = new long[n];
+        long[] firstWith = new long[n];
+        java.util.Arrays.fill(lastWithout, Long.MIN_VALUE);
+        java.util.Arrays.fill(firstWith, Long.MAX_VALUE);
         for (int i = 0; i < n; i++) {
             perSecond.add(new TreeMap<>());
             keys.add(new HashMap<>());
@@ -53,10 +53,14 @@ final class PartitionsReport {
         for (ResourceSummary s : summaries) {
             if (s.period() < from || s.period() > to) continue;
             long second = s.period() * periodSeconds;
+            java.util.Set<Long> opened = new java.util.HashSet<>();
+            for (long start : s.partitionStarts()) opened.add(start);
+            for (int i = 1; i < n; i++) {
+                if (opened.contains(starts[i])) firstWith[i] = Math.min(firstWith[i], second);
+                else lastWithout[i] = Math.max(lastWithout[i], second);
+            }
             for (ResourceSummary.PartitionFigures p : s.partitions().values()) {
                 int i = PartitionMap.indexOf(starts, p.firstHash());
-                if (p.firstHash() == starts[i]) firstOwn[i] = Math.min(firstOwn[i], second);
-                else lastUnderParent[i] = Math.max(lastUnderParent[i], second);
                 perSecond.get(i).merge(second, new Reports.PartitionSecond(second, p.readHalves() / 2.0,
                         p.writeHalves() / 2.0, p.throttleEvents()), PartitionsReport::plus);
             }
@@ -96,8 +100,8 @@ final class PartitionsReport {
                 if (key != null) top.add(new Reports.KeyUnits(key, e.getValue()[0] / 2.0, e.getValue()[1] / 2.0));
             }
             long last = i + 1 < n ? starts[i + 1] - 1 : -1L;
-            long splitAt = lastUnderParent[i] != Long.MIN_VALUE && firstOwn[i] != Long.MAX_VALUE
-                    && firstOwn[i] > lastUnderParent[i] ? firstOwn[i] : -1;
+            long splitAt = lastWithout[i] != Long.MIN_VALUE && firstWith[i] != Long.MAX_VALUE
+                    && firstWith[i] > lastWithout[i] ? firstWith[i] : -1;
             out.add(new Reports.Partition(starts[i], last, new ArrayList<>(perSecond.get(i).values()), read, write,
                     peakRead / periodSeconds, peakWrite / periodSeconds, throttles, top, splitAt));
         }

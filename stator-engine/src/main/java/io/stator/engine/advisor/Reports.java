@@ -53,7 +53,7 @@ public final class Reports {
      * @param seconds      its seconds with traffic
      * @param topKeys      its busiest partition keys in the span (from each period's top keys)
      * @param splitAt      the second it was split off a wider partition, when that happened in the
-     *                     span (its range counted under the older partition before), else -1
+     *                     span (a period's window opened without it, a later one with it), else -1
      */
     public record Partition(long firstHash, long lastHash, List<PartitionSecond> seconds, double readUnits,
                             double writeUnits, double peakReadUnitsPerSecond, double peakWriteUnitsPerSecond,

@@ -18,13 +18,14 @@ import java.util.Map;
  * @param itemSizes            items read or written one at a time, by size ({@link ResourceWindow#SIZE_BUCKETS})
  * @param peakReadHalves       a minute's busiest second's read units (halves); for a second, its own
  * @param peakWriteHalves      the same for write units
+ * @param partitionStarts      the modelled partitions when the window opened (first hashes, unsigned, in order)
  */
 record ResourceSummary(long period, long readHalves, long writeHalves, long insightsHalves, long requests,
                        Map<String, Long> throttleEvents, long distinctPartitionKeys, long distinctItems,
                        Map<KeyTable.Measure, List<KeyFigures>> partitionKeys, boolean partitionKeysListed,
                        Map<KeyTable.Measure, List<KeyFigures>> items, boolean itemsListed,
                        Map<Long, PartitionFigures> partitions, long[] itemSizes, long peakReadHalves,
-                       long peakWriteHalves) {
+                       long peakWriteHalves, long[] partitionStarts) {
 
     /** One modelled partition's units in a window, by its first hash. */
     record PartitionFigures(long firstHash, long readHalves, long writeHalves, long throttleEvents) {}

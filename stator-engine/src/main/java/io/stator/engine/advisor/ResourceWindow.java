@@ -165,7 +165,7 @@ final class ResourceWindow implements Rolling.Period {
                 throttles, partitionKeys.distinct(), items.distinct(), pks,
                 !partitionKeys.overflowed() && partitionKeys.exactKeys() <= k, its,
                 !items.overflowed() && items.exactKeys() <= k, parts, sizes,
-                Math.max(peakReadHalves, 0), Math.max(peakWriteHalves, 0));
+                Math.max(peakReadHalves, 0), Math.max(peakWriteHalves, 0), partitionStarts);
     }
 
     long readHalves() { return readHalves.sum(); }
