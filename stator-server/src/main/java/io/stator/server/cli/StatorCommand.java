@@ -139,8 +139,8 @@ public final class StatorCommand implements Callable<Integer> {
     String partitionSplitDelay = "5m";
 
     @Option(names = "--metrics-port", paramLabel = "PORT", description = "Also serve GET /metrics (Prometheus' text "
-            + "format) on PORT, unsigned, and nothing else there. GET /metrics on --port is served too, unless "
-            + "--credentials is given and --host is not a loopback address.")
+            + "format) on PORT, with the advisor's read API and the console, and nothing else there. GET /metrics "
+            + "on --port is served too, unless --credentials is given and --host is not a loopback address.")
     Integer metricsPort;
 
     @Option(names = "--advisor-scale", paramLabel = "N", description = "The advisor's production multiplier: the "

@@ -47,7 +47,7 @@ public final class Browser implements AutoCloseable {
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1440,1000", "--user-data-dir=" + profile);
+                "--disable-dev-shm-usage", "--window-size=1440,1100", "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort().build();
         driver = new ChromeDriver(service, options);
