@@ -270,9 +270,12 @@ public final class DynamoDbEndpoint {
     }
 
     private HttpReply handle(HttpRequestData request, boolean mayWait) {
-        if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
-        if (advisorHere != null && AdvisorEndpoint.isAdvisor(request)) return advisorHere.handle(request);
-        if (consoleHere != null && ConsoleEndpoint.isConsole(request)) return consoleHere.handle(request);
+        // DynamoDB's requests are to "/": one look at the path keeps them off the routes beside it.
+        if (request.path().length() > 1) {
+            if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
+            if (advisorHere != null && AdvisorEndpoint.isAdvisor(request)) return advisorHere.handle(request);
+            if (consoleHere != null && ConsoleEndpoint.isConsole(request)) return consoleHere.handle(request);
+        }
         Dispatch dispatch = new Dispatch();
         HttpReply reply;
         try {

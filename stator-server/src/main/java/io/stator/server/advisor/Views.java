@@ -137,12 +137,12 @@ public final class Views {
             if (monthly != null) dollars += monthly;
             long throttles = now.throttleEvents();
             double[] ceiling = ceilings(t);
+            int partitions = engine.observations().partitions(t, null, 1).partitions().size();
             rows.add(new View.TableRow(t.name(), status(t), t.billingMode().name(), tableClass(t).name(),
                     engine.catalog().counters().itemCount(t.id()), engine.catalog().counters().sizeBytes(t.id()),
                     now.readUnits(), now.writeUnits(), ceiling[0], ceiling[1], now.hottestPartitionReadUnits(),
-                    now.hottestPartitionWriteUnits(), engine.capacityMeter() == null ? 1
-                            : engine.observations().partitions(t, null, 1).partitions().size(),
-                    throttles, bySeverity[2], bySeverity[1], bySeverity[0], monthly));
+                    now.hottestPartitionWriteUnits(), partitions, throttles, bySeverity[2], bySeverity[1],
+                    bySeverity[0], monthly));
             critical += bySeverity[2];
             warn += bySeverity[1];
             info += bySeverity[0];

@@ -1,6 +1,7 @@
 package io.stator.server.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,7 +21,10 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -42,8 +46,11 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
  * of each page go to target/console-screenshots.
  *
  * <p>The clock is stopped between advances, so each burst of requests falls in one second; the
- * advisor runs at --advisor-scale 10 as in the findings' tests (F7's workload at a tenth).
+ * advisor runs at --advisor-scale 10 as in the findings' tests (F7's workload at a tenth). Each
+ * workload runs once, for the first page that shows it; the pages that share one run right after
+ * it (the heat map shows the last minute).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
 
     private static final TestClock CLOCK = new TestClock();
@@ -59,6 +66,7 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     static void openTheBrowser() {
+        CLOCK.set(Instant.parse("2026-09-01T00:00:00Z"));
         browser = new Browser();
     }
 
@@ -69,8 +77,7 @@ class ConsoleBrowserTest {
     }
 
     @BeforeEach
-    void stopTheClock() {
-        CLOCK.set(Instant.parse("2026-09-01T00:00:00Z").plus(Duration.ofHours(UNIQUE.incrementAndGet())));
+    void client() {
         dynamo = server.client();
     }
 
@@ -78,10 +85,74 @@ class ConsoleBrowserTest {
         return "http://127.0.0.1:" + server.port() + path;
     }
 
-    // ---- Overview: live, without a reload ---------------------------------------------------------
+    // ---- the workloads, each run once, by the first page that needs it --------------------------
+
+    /** The hot key's table, and the second in which it took 1,010 write units. */
+    private record HotKey(String table, long second) {}
+
+    private static HotKey hotKey;
+    private static String scanned;
+    private static String throttled;
+    private static int throttledWrites;
+
+    /** 101 writes of 10 KB on one key in one second: 1,010 write units, past its partition's 1,000. */
+    private HotKey hotKey() {
+        if (hotKey == null) {
+            String t = table(BillingMode.PAY_PER_REQUEST);
+            CLOCK.advance(Duration.ofSeconds(1));
+            AtomicInteger sk = new AtomicInteger();
+            putItems(t, 101, i -> item("hot", sk.incrementAndGet(), KB_10));
+            for (int k = 0; k < 20; k++) putItems(t, 1, i -> item("cool" + UNIQUE.incrementAndGet(), 1, "x"));
+            hotKey = new HotKey(t, CLOCK.instant().getEpochSecond());
+        }
+        return hotKey;
+    }
+
+    /** F7's workload at a tenth: 1,000 items, and a Scan with a filter five times a second for 30 s. */
+    private String scanned() {
+        if (scanned == null) {
+            String t = table(BillingMode.PAY_PER_REQUEST);
+            List<WriteRequest> puts = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                puts.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item("p" + i, 0,
+                        i % 10 == 0 ? "open" : "closed")).build()).build());
+            }
+            for (int i = 0; i < puts.size(); i += 25) {
+                List<WriteRequest> batch = puts.subList(i, i + 25);
+                dynamo.batchWriteItem(b -> b.requestItems(Map.of(t, batch)));
+            }
+            for (int second = 0; second < 30; second++) {
+                for (int i = 0; i < 5; i++) {
+                    dynamo.scan(s -> s.tableName(t).filterExpression("#s = :o")
+                            .expressionAttributeNames(Map.of("#s", "status"))
+                            .expressionAttributeValues(Map.of(":o", AttributeValue.fromS("open"))));
+                }
+                CLOCK.advance(Duration.ofSeconds(1));
+            }
+            scanned = t;
+        }
+        return scanned;
+    }
+
+    /** Writes of 10 write units against 1 a second and its 300 s of burst, the clock standing still. */
+    private String throttled() {
+        if (throttled == null) {
+            String t = table(BillingMode.PROVISIONED);
+            AtomicInteger sk = new AtomicInteger();
+            assertThrows(ProvisionedThroughputExceededException.class, () -> {
+                for (int i = 0; i < 100; i++) putItems(t, 1, n -> item("k" + sk.incrementAndGet(), 1, KB_10));
+            });
+            throttledWrites = sk.get() - 1;
+            throttled = t;
+        }
+        return throttled;
+    }
+
+    // ---- one test per page ----------------------------------------------------------------------
 
     @Test
-    void theOverviewListsATableCreatedWhileItIsOpenWithoutReloading() {
+    @Order(1)
+    void overviewListsATableCreatedWhileItIsOpenWithoutReloading() {
         String t = table(BillingMode.PAY_PER_REQUEST);
         browser.open(url("/console/"));
         browser.find("#tables tr[data-table='" + t + "']");
@@ -99,19 +170,11 @@ class ConsoleBrowserTest {
         browser.screenshot("overview");
     }
 
-    // ---- Partition heat map and Top keys: the hot key ---------------------------------------------
-
     @Test
-    void theHotKeyColoursOneHeatMapRowPastTheCeilingListsItsKeyOnClickAndHeadsTopKeys() {
-        String t = table(BillingMode.PAY_PER_REQUEST);
-        CLOCK.advance(Duration.ofSeconds(1));
-        // 101 writes of 10 KB on one key in one second: 1,010 write units, past its partition's 1,000.
-        AtomicInteger sk = new AtomicInteger();
-        putItems(t, 101, i -> item("hot", sk.incrementAndGet(), KB_10));
-        for (int k = 0; k < 20; k++) putItems(t, 1, i -> item("cool" + UNIQUE.incrementAndGet(), 1, "x"));
-        long hotSecond = CLOCK.instant().getEpochSecond();
-
-        browser.open(url("/console/tables/" + t + "/heat-map"));
+    @Order(2)
+    void heatMapColoursTheHotKeysRowPastTheCeilingAndItsCellListsTheKey() {
+        HotKey hot = hotKey();
+        browser.open(url("/console/tables/" + hot.table() + "/heat-map"));
         browser.find("#heatmap canvas");
         List<WebElement> rows = browser.driver().findElements(By.cssSelector("#heat-rows tr"));
         List<Integer> over = new ArrayList<>();
@@ -130,19 +193,28 @@ class ConsoleBrowserTest {
         @SuppressWarnings("unchecked")
         List<Long> columns = (List<Long>) browser.script(
                 "return JSON.parse(document.getElementById('heatmap').getAttribute('data-series')).columns;");
-        int column = columns.indexOf(hotSecond);
+        int column = columns.indexOf(hot.second());
         assertTrue(column >= 0, "the hot second is a column: " + columns);
         clickCell(column, hotRow);
         WebElement first = browser.find("#cell-keys tbody tr");
         assertTrue(first.getText().startsWith("pk=\"hot\""), first.getText());
         assertTrue(first.getText().contains("1,010"), first.getText());
+        // The panel stays through the page's refreshes.
+        browser.nextRefresh();
+        assertTrue(browser.find("#cell-keys tbody tr").getText().startsWith("pk=\"hot\""));
         browser.screenshot("heat-map");
+    }
 
-        browser.open(url("/console/tables/" + t + "/top-keys"));
+    @Test
+    @Order(3)
+    void topKeysListsTheHotKeyFirst() {
+        HotKey hot = hotKey();
+        browser.open(url("/console/tables/" + hot.table() + "/top-keys"));
         WebElement top = browser.find("#most-accessed-partition-keys tbody tr");
         assertTrue(top.getText().contains("pk=\"hot\""), top.getText());
         assertTrue(top.getText().contains("3,030"), "3 x 1,010 write units: " + top.getText());
         assertTrue(browser.find("#most-accessed-partition-keys-chart").getAttribute("data-series").contains("\"hot\""));
+        assertTrue(browser.find("#most-accessed-items tbody tr").getText().contains("pk=\"hot\", sk="));
         browser.screenshot("top-keys");
     }
 
@@ -156,42 +228,33 @@ class ConsoleBrowserTest {
         new Actions(browser.driver()).moveToElement(chart, x, y).click().perform();
     }
 
-    // ---- Findings, Access patterns, Cost: a Scan on a hot path ------------------------------------
-
     @Test
-    void aScanOnAHotPathShowsItsFindingWithItsDollarsAndItsPatternAndCost() {
-        String t = table(BillingMode.PAY_PER_REQUEST);
-        List<WriteRequest> puts = new ArrayList<>();
-        for (int i = 0; i < 1_000; i++) {
-            puts.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item("p" + i, 0,
-                    i % 10 == 0 ? "open" : "closed")).build()).build());
-        }
-        for (int i = 0; i < puts.size(); i += 25) {
-            List<WriteRequest> batch = puts.subList(i, i + 25);
-            dynamo.batchWriteItem(b -> b.requestItems(Map.of(t, batch)));
-        }
-        for (int second = 0; second < 30; second++) {
-            for (int i = 0; i < 5; i++) {
-                dynamo.scan(s -> s.tableName(t).filterExpression("#s = :o").expressionAttributeNames(Map.of("#s", "status"))
-                        .expressionAttributeValues(Map.of(":o", AttributeValue.fromS("open"))));
-            }
-            CLOCK.advance(Duration.ofSeconds(1));
-        }
-
+    @Order(4)
+    void findingsShowTheScanOnAHotPathWithItsDollars() {
+        String t = scanned();
         browser.open(url("/console/findings?table=" + t));
         WebElement f7 = browser.find("article[data-finding='F7']");
-        assertTrue(f7.getText().contains("Scan on a hot path") || f7.getText().contains("F7:"), f7.getText());
+        assertTrue(f7.getText().contains("F7: Scan on a hot path"), f7.getText());
         String dollars = f7.findElement(By.cssSelector(".dollars")).getText();
         assertTrue(dollars.matches("\\$[0-9,.]+ a month"), dollars);
         double api = AdvisorApi.number(AdvisorApi.findings(server.port(), t, "F7").get(0), "dollarsPerMonth");
         assertEquals(Format.dollars(api) + " a month", dollars, "the page shows the read API's figure");
+        assertTrue(f7.getText().contains("Fix."), f7.getText());
+        assertTrue(f7.findElement(By.cssSelector(".sources")).getText().contains("bp-query-scan"));
         browser.screenshot("findings");
         // Silenced in this browser, shown again on request.
         f7.findElement(By.cssSelector("button.silence")).click();
         browser.until(d -> !d.findElement(By.cssSelector("article[data-finding='F7']")).isDisplayed());
+        browser.nextRefresh();
+        assertFalse(browser.find("article[data-finding='F7']").isDisplayed(), "silenced through a refresh");
         browser.find("button.unsilence").click();
         browser.until(d -> d.findElement(By.cssSelector("article[data-finding='F7']")).isDisplayed());
+    }
 
+    @Test
+    @Order(5)
+    void accessPatternsListTheScanWithItsCostAndSortByAnyColumn() {
+        String t = scanned();
         browser.open(url("/console/tables/" + t + "/access-patterns"));
         WebElement scan = browser.find("#access-patterns tr[data-signature='Scan | filter: status']");
         assertTrue(scan.getText().contains("150"), "its calls: " + scan.getText());
@@ -201,47 +264,55 @@ class ConsoleBrowserTest {
         browser.screenshot("access-patterns");
         browser.driver().findElement(By.linkText("Access pattern")).click();
         browser.until(d -> d.getCurrentUrl().contains("sort=signature"));
-        List<String> signatures = browser.driver().findElements(By.cssSelector("#access-patterns tbody tr")).stream()
-                .map(e -> e.getAttribute("data-signature")).toList();
+        List<String> signatures = signatures();
         assertEquals(signatures.stream().sorted().toList(), signatures);
         browser.nextRefresh();
-        assertEquals(signatures, browser.driver().findElements(By.cssSelector("#access-patterns tbody tr")).stream()
-                .map(e -> e.getAttribute("data-signature")).toList(), "a refresh keeps the order");
+        assertEquals(signatures, signatures(), "a refresh keeps the order");
+    }
 
+    private static List<String> signatures() {
+        return browser.driver().findElements(By.cssSelector("#access-patterns tbody tr")).stream()
+                .map(e -> e.getAttribute("data-signature")).toList();
+    }
+
+    @Test
+    @Order(6)
+    void costShowsEachModeAndClassAndThePricesDate() {
+        String t = scanned();
         browser.open(url("/console/cost?table=" + t));
         List<WebElement> whatIf = browser.driver().findElements(By.cssSelector("section.cost td[data-mode]"));
         assertEquals(4, whatIf.size(), "two capacity modes by two table classes");
-        assertTrue(browser.find("section.cost td.now").getAttribute("data-mode").equals("PAY_PER_REQUEST"));
+        assertEquals("PAY_PER_REQUEST", browser.find("section.cost td.now").getAttribute("data-mode"));
         assertEquals(io.stator.engine.advisor.Prices.standard().date(), browser.find("#prices-date").getText());
         assertTrue(browser.find("section.cost table.patterns").getText().contains("Scan | filter: status"));
+        assertTrue(browser.find("section.cost table.resources").getText().contains("storage"));
         browser.screenshot("cost");
     }
 
-    // ---- Throttle events and Table: a throttled provisioned table ---------------------------------
-
     @Test
-    void aThrottledProvisionedTableListsItsThrottleEventsWithTheReason() {
-        String t = table(BillingMode.PROVISIONED);
-        AtomicInteger sk = new AtomicInteger();
-        // 10 write units each against 1 a second and its 300 s of burst; the clock stands still.
-        assertThrows(ProvisionedThroughputExceededException.class, () -> {
-            for (int i = 0; i < 100; i++) putItems(t, 1, n -> item("k" + sk.incrementAndGet(), 1, KB_10));
-        });
-
+    @Order(7)
+    void throttleEventsListTheThrottledWritesWithTheReason() {
+        String t = throttled();
         browser.open(url("/console/tables/" + t + "/throttle-events"));
         WebElement event = browser.find("#throttle-events tbody tr");
         assertTrue(event.getText().contains("PutItem"), event.getText());
         assertEquals("TableWriteProvisionedThroughputExceeded", event.findElement(By.cssSelector(".reason")).getText());
         assertTrue(event.getText().contains(":table/" + t), event.getText());
-        assertTrue(browser.find("#throttle-timeline").getAttribute("data-series").contains("TableWriteProvisionedThroughputExceeded"));
+        assertTrue(browser.find("#throttle-timeline").getAttribute("data-series")
+                .contains("TableWriteProvisionedThroughputExceeded"));
         browser.screenshot("throttle-events");
+    }
 
+    @Test
+    @Order(8)
+    void tableShowsItsShapeSizesAndItems() {
+        String t = throttled();
         browser.open(url("/console/tables/" + t));
-        assertEquals(String.valueOf(sk.get() - 1), browser.find("#item-count").getText(), "every write but the refused one");
+        assertEquals(String.valueOf(throttledWrites), browser.find("#item-count").getText(), "every write but the refused");
         assertTrue(browser.find("#key-schema").getText().contains("pk (S)"));
-        assertEquals(Math.min(25, sk.get() - 1), browser.driver().findElements(By.cssSelector("#items tbody tr")).size());
+        assertEquals(Math.min(25, throttledWrites), browser.driver().findElements(By.cssSelector("#items tbody tr")).size());
         String sizes = browser.find("#item-sizes-chart").getAttribute("data-series");
-        assertTrue(sizes.contains("\"label\":\"8 KB - 16 KB\",\"lowBytes\":8192,\"count\":" + (sk.get() - 1)), sizes);
+        assertTrue(sizes.contains("\"label\":\"8 KB - 16 KB\",\"lowBytes\":8192,\"count\":" + throttledWrites), sizes);
         browser.screenshot("table");
     }
 
