@@ -220,8 +220,8 @@ public final class AdvisorEndpoint {
         return page(views.cost(table == null ? null : table(table)));
     }
 
-    /** The heat map's time bucket: 1, 10 or 60 seconds. */
-    static int bucket(Map<String, String> p) {
+    /** The heat map's time bucket: 1, 10 or 60 seconds (1 when not given). */
+    public static int bucket(Map<String, String> p) {
         String v = p.get("bucket");
         if (v == null) return 1;
         for (int b : Views.BUCKETS) {

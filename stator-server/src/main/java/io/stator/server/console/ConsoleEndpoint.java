@@ -123,9 +123,9 @@ public final class ConsoleEndpoint {
         Frame frame = frame(title(page, t), t.name(), page.isEmpty() ? "table" : page, self(path, p), request, visibility);
         return switch (page) {
             case "" -> page("table", frame, views.table(t, visibility));
-            case "heat-map" -> page("heatmap", frame, views.heatMap(t, index, bucket(p), visibility));
+            case "heat-map" -> page("heatmap", frame, views.heatMap(t, index, AdvisorEndpoint.bucket(p), visibility));
             case "heat-cell" -> fragment("heatcell", views.heatCell(t, index, required(p, "partition"),
-                    number(p, "from"), bucket(p), visibility));
+                    number(p, "from"), AdvisorEndpoint.bucket(p), visibility));
             case "top-keys" -> page("topkeys", frame, views.topKeys(t, index, 60, 10, visibility));
             case "throttle-events" -> page("throttles", frame, views.throttleEvents(t, visibility));
             case "access-patterns" -> page("patterns", frame, Sorting.sorted(views.accessPatterns(t, 60),
@@ -172,10 +172,8 @@ public final class ConsoleEndpoint {
         } catch (DynamoDbException e) {
             return NOTHING;
         }
-        return Views.visibility(access, apiEngine());
+        return Views.visibility(access, views.engine());
     }
-
-    private io.stator.engine.Engine apiEngine() { return views.engine(); }
 
     private static final Views.Visibility NOTHING = new Views.Visibility() {
         @Override public boolean keys(TableDefinition table, IndexDefinition index) { return false; }
@@ -257,15 +255,6 @@ public final class ConsoleEndpoint {
             sep = '&';
         }
         return b.toString();
-    }
-
-    private static int bucket(Map<String, String> p) {
-        String v = p.get("bucket");
-        if (v == null) return 1;
-        for (int b : Views.BUCKETS) {
-            if (v.equals(Integer.toString(b))) return b;
-        }
-        throw DynamoDbException.validation("bucket must be 1, 10 or 60 (seconds): " + v);
     }
 
     private static String required(Map<String, String> p, String name) {

@@ -121,6 +121,16 @@ class ConsolePagesTest {
         assertEquals("status=\"open\"", fragment.selectFirst("#cell-keys tbody td.key").text());
         Document page = html("/console/tables/" + t + "/heat-map?index=byStatus");
         assertEquals("byStatus", page.selectFirst("select[name=index] option[selected]").attr("value"));
+
+        // A second on, the Overview shows that second's units: 30 writes of 10 KB over 30 keys.
+        CLOCK.advance(Duration.ofSeconds(1));
+        JsonNode row = field(AdvisorApi.get(server.port(), "/stator/advisor/overview"), "tables").asArray().stream()
+                .filter(r -> field(r, "tableName").asString().equals(t)).findFirst().orElseThrow();
+        assertEquals(300, number(row, "writeUnits"));
+        assertTrue(number(row, "hottestPartitionWriteUnits") >= 300 / 4.0, row.toString());
+        assertTrue(number(row, "hottestPartitionWriteUnits") < 300, "30 keys over four partitions: " + row);
+        assertEquals("300 / 40,000", html("/console/").selectFirst("#tables tr[data-table=" + t + "] td:nth-child(7)")
+                .text());
     }
 
     @Test
