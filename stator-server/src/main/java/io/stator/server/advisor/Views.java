@@ -39,6 +39,7 @@ public final class Views {
     /** Access patterns listed per table on the Cost page. */
     static final int PATTERNS_PER_TABLE = 10;
     static final long FINDINGS_TTL_MILLIS = 2_000;
+    static final int MAX_CACHED = 1_024;
 
     /** What the caller may see: keys of a table (index null) or global index, and items of a table. */
     public interface Visibility {
@@ -113,6 +114,8 @@ public final class Views {
         Cached c = findings.get(table.id());
         if (c == null || now - c.atNanos() > FINDINGS_TTL_MILLIS * 1_000_000) {
             c = new Cached(now, advisor.findings(table));
+            // Deleted tables' entries go with the rest now and then: the cache stays small.
+            if (findings.size() >= MAX_CACHED) findings.clear();
             findings.put(table.id(), c);
         }
         return c.findings();
