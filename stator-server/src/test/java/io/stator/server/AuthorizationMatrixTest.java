@@ -791,7 +791,11 @@ class AuthorizationMatrixTest {
             assertTrue(top.bodyText().contains("Hidden: your request may not read this table's keys."), top.bodyText());
             RawHttp.Response findings = console(user, "/console/findings");
             assertFalse(findings.bodyText().contains("<article"), findings.bodyText());
+            RawHttp.Response patterns = console(user, "/console/tables/" + T + "/access-patterns");
+            assertTrue(patterns.bodyText().contains("Hidden: your request may not describe this table"),
+                    patterns.bodyText());
         }
+        assertFalse(console("ALL", "/console/tables/" + T + "/access-patterns").bodyText().contains("Hidden:"));
         RawHttp.Response all = console("ALL", "/console/tables/" + T);
         assertTrue(all.bodyText().contains("\"alice\""), all.bodyText());
         assertFalse(all.bodyText().contains("Hidden:"), all.bodyText());

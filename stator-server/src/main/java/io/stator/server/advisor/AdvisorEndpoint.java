@@ -217,7 +217,7 @@ public final class AdvisorEndpoint {
         Authorizer access = caller.apply(request);
         if (table == null) AdvisorPermissions.everyTable(access);
         else AdvisorPermissions.table(access, engine, table);
-        return page(views.cost(table == null ? null : table(table)));
+        return page(views.cost(table == null ? null : table(table), Views.visibility(access, engine)));
     }
 
     /** The heat map's time bucket: 1, 10 or 60 seconds (1 when not given). */

@@ -106,9 +106,9 @@ public final class View {
     public record Throttle(long timeMillis, String operation, String signature, Map<String, AttributeValue> key,
                            String reason, String resource, String errorType) {}
 
-    /** A table's access patterns with their cost. */
+    /** A table's access patterns with their cost (hidden: the caller may not describe the table). */
     public record AccessPatterns(String tableName, long fromMinute, long toMinute, List<Pattern> patterns,
-                                 String pricesDate, double scale) {}
+                                 String pricesDate, double scale, boolean hidden) {}
 
     public record Pattern(PatternFigures figures, PatternCost cost) {}
 

@@ -47,7 +47,7 @@ public final class Views {
 
         boolean items(TableDefinition table);
 
-        /** The findings, which quote keys. */
+        /** The findings and the access patterns, which quote keys or name attributes (DescribeTable). */
         boolean findings(TableDefinition table);
 
         Visibility ALL = new Visibility() {
@@ -352,10 +352,11 @@ public final class Views {
         return new View.ThrottleEvents(t.name(), out, !keys);
     }
 
-    public View.AccessPatterns accessPatterns(TableDefinition t, int minutes) {
+    public View.AccessPatterns accessPatterns(TableDefinition t, int minutes, Visibility visibility) {
         Reports.AccessPatterns report = engine.observations().accessPatterns(t, minutes);
-        return new View.AccessPatterns(t.name(), report.fromMinute(), report.toMinute(), patterns(t, report),
-                advisor.prices().date(), advisor.scale());
+        boolean shown = visibility.findings(t);
+        return new View.AccessPatterns(t.name(), report.fromMinute(), report.toMinute(),
+                shown ? patterns(t, report) : List.of(), advisor.prices().date(), advisor.scale(), !shown);
     }
 
     private List<View.Pattern> patterns(TableDefinition t, Reports.AccessPatterns report) {
@@ -378,11 +379,12 @@ public final class Views {
         return new View.Findings(t == null ? null : t.name(), out, hidden, advisor.prices().date(), advisor.scale());
     }
 
-    /** What one table costs (or every table, {@code t} null). */
-    public View.Cost cost(TableDefinition t) {
+    /** What one table costs (or every table, {@code t} null); its access patterns where the caller may see them. */
+    public View.Cost cost(TableDefinition t, Visibility visibility) {
         List<View.TableCost> out = new ArrayList<>();
         for (TableDefinition table : t == null ? tables() : List.of(t)) {
-            List<View.Pattern> patterns = patterns(table, engine.observations().accessPatterns(table, 60));
+            List<View.Pattern> patterns = visibility.findings(table)
+                    ? patterns(table, engine.observations().accessPatterns(table, 60)) : List.of();
             List<View.Pattern> costliest = new ArrayList<>(patterns);
             costliest.sort(Comparator.comparingDouble((View.Pattern p) -> p.cost().dollarsPerMonth()).reversed());
             out.add(new View.TableCost(table.name(), advisor.cost(table),

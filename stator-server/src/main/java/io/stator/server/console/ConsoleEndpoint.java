@@ -97,7 +97,7 @@ public final class ConsoleEndpoint {
             if (route.equals("cost")) {
                 TableDefinition t = p.containsKey("table") ? api.table(p.get("table")) : null;
                 return page("cost", frame("Cost", t == null ? null : t.name(), "cost", self(path, p), request, visibility),
-                        views.cost(t));
+                        views.cost(t, visibility));
             }
             if (route.startsWith("tables/")) return tablePage(route.substring("tables/".length()), path, p, request,
                     visibility);
@@ -128,7 +128,7 @@ public final class ConsoleEndpoint {
                     number(p, "from"), AdvisorEndpoint.bucket(p), visibility));
             case "top-keys" -> page("topkeys", frame, views.topKeys(t, index, 60, 10, visibility));
             case "throttle-events" -> page("throttles", frame, views.throttleEvents(t, visibility));
-            case "access-patterns" -> page("patterns", frame, Sorting.sorted(views.accessPatterns(t, 60),
+            case "access-patterns" -> page("patterns", frame, Sorting.sorted(views.accessPatterns(t, 60, visibility),
                     p.getOrDefault("sort", "cost"), !"asc".equals(p.get("order"))));
             default -> text(404, "No such page: " + path);
         };

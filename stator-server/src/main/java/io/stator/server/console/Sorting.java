@@ -28,6 +28,6 @@ final class Sorting {
         List<View.Pattern> patterns = new ArrayList<>(view.patterns());
         patterns.sort(descending ? order.reversed() : order);
         return new View.AccessPatterns(view.tableName(), view.fromMinute(), view.toMinute(), patterns, view.pricesDate(),
-                view.scale());
+                view.scale(), view.hidden());
     }
 }
