@@ -156,9 +156,11 @@ public final class StatorServer implements AutoCloseable {
         if (options.metricsPort() >= 0) {
             try {
                 metricsHttp = NettyHttpServer.start(options.host(), options.metricsPort(), METRICS_THREADS,
-                        METRICS_THREADS, tls, options.connectionLimits(), request -> AdvisorEndpoint.isAdvisor(request)
-                                ? advisor.handle(request) : console != null && ConsoleEndpoint.isConsole(request)
-                                ? console.handle(request) : metrics.handleMetricsPort(request));
+                        METRICS_THREADS, tls, options.connectionLimits(), request -> {
+                            if (AdvisorEndpoint.isAdvisor(request)) return advisor.handle(request);
+                            if (console != null && ConsoleEndpoint.isConsole(request)) return console.handle(request);
+                            return metrics.handleMetricsPort(request);
+                        });
             } catch (Exception | Error e) {
                 http.close();
                 transfers.close();

@@ -64,6 +64,9 @@ final class AdvisorContext {
     /** The minutes kept (the last 60), the open one last. */
     List<ResourceSummary> minutes(IndexDefinition index) { return observations.minutes(table, index); }
 
+    /** The table's items served one at a time over the minutes kept, by size. */
+    Reports.ItemSizes itemSizes() { return observations.itemSizes(table, ResourceObservations.MINUTES_KEPT); }
+
     /** The runs of closed minutes one partition key led by writes (kept past the 60 minutes), oldest first. */
     List<ResourceObservations.Lead> leads(IndexDefinition index) { return observations.leads(table, index); }
 

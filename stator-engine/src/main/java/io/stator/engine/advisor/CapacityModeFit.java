@@ -174,7 +174,7 @@ final class CapacityModeFit implements FindingRule {
             for (TableClass c : TableClass.values()) byClass.put(c.name(), monthly(prices, m.usage(), provisioned, c));
             monthly.put(provisioned ? BillingMode.PROVISIONED.name() : BillingMode.PAY_PER_REQUEST.name(), byClass);
         }
-        TableClass classNow = context.table().tableClass() == null ? TableClass.STANDARD : context.table().tableClass();
+        TableClass classNow = PatternCosts.tableClass(context);
         List<Reports.ResourceCost> resources = new ArrayList<>();
         List<IndexDefinition> rs = context.resources();
         for (int i = 0; i < rs.size(); i++) {
@@ -199,7 +199,7 @@ final class CapacityModeFit implements FindingRule {
         boolean provisionedNow = measured.provisionedNow();
         List<double[]> capacity = measured.capacity();
         Prices prices = context.prices();
-        TableClass classNow = table.tableClass() == null ? TableClass.STANDARD : table.tableClass();
+        TableClass classNow = PatternCosts.tableClass(context);
 
         Map<String, Object> costs = new LinkedHashMap<>();
         boolean bestProvisioned = provisionedNow;

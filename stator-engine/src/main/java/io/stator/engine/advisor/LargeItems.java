@@ -28,9 +28,6 @@ final class LargeItems implements FindingRule {
             + "the item into several under one partition key (vertical partitioning: the parts read often apart "
             + "from the rest), or keep the large value in Amazon S3 with its object key in the item.";
     private static final List<String> SOURCES = List.of("bp-use-s3-too", "ServiceQuotas");
-    private static final String[] BUCKETS = {"under 1 KB", "1-2 KB", "2-4 KB", "4-8 KB", "8-16 KB", "16-32 KB",
-            "32-64 KB", "64-128 KB", "128-256 KB", "256 KB and more"};
-
     @Override
     public void find(AdvisorContext context, List<Finding> out) {
         long largest = 0;
@@ -108,12 +105,9 @@ final class LargeItems implements FindingRule {
 
     /** Items read or written one at a time over the minutes kept, by size. */
     private static Map<String, Object> histogram(AdvisorContext context) {
-        long[] counts = new long[ResourceWindow.SIZE_BUCKETS];
-        for (ResourceSummary m : context.minutes(null)) {
-            for (int i = 0; i < counts.length; i++) counts[i] += m.itemSizes()[i];
-        }
+        Reports.ItemSizes sizes = context.itemSizes();
         Map<String, Object> h = new LinkedHashMap<>();
-        for (int i = 0; i < counts.length; i++) h.put(BUCKETS[i], counts[i]);
+        for (int i = 0; i < sizes.counts().length; i++) h.put(sizes.labels().get(i), sizes.counts()[i]);
         return h;
     }
 }

@@ -390,7 +390,7 @@ public final class Observations {
         return Reports.Now.NONE;
     }
 
-    /** The items a table served one at a time in the last {@code minutes} minutes, by size. */
+    /** The items a table served one at a time in the last {@code minutes} minutes (at most the minutes kept), by size. */
     public Reports.ItemSizes itemSizes(TableDefinition table, int minutes) {
         long fromMinute = Math.floorDiv(clock.millis(), 60_000) - minutes + 1;
         long[] counts = new long[ResourceWindow.SIZE_BUCKETS];
@@ -399,8 +399,8 @@ public final class Observations {
             for (int i = 0; i < counts.length; i++) counts[i] += m.itemSizes()[i];
         }
         long[] low = new long[counts.length];
-        for (int i = 1; i < low.length; i++) low[i] = 1024L << (i - 1);
-        return new Reports.ItemSizes(low, counts);
+        for (int i = 0; i < low.length; i++) low[i] = ResourceWindow.sizeBucketLowBytes(i);
+        return new Reports.ItemSizes(ResourceWindow.SIZE_LABELS, low, counts);
     }
 
     /** The table's access patterns over the last {@code minutes} minutes, the costliest first. */

@@ -4,9 +4,12 @@ import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -44,8 +47,8 @@ final class PartitionsReport {
         // present from a later one on (partitions only split, so it was split off then).
         long[] lastWithout = new long[n];
         long[] firstWith = new long[n];
-        java.util.Arrays.fill(lastWithout, Long.MIN_VALUE);
-        java.util.Arrays.fill(firstWith, Long.MAX_VALUE);
+        Arrays.fill(lastWithout, Long.MIN_VALUE);
+        Arrays.fill(firstWith, Long.MAX_VALUE);
         for (int i = 0; i < n; i++) {
             perSecond.add(new TreeMap<>());
             keys.add(new HashMap<>());
@@ -53,7 +56,7 @@ final class PartitionsReport {
         for (ResourceSummary s : summaries) {
             if (s.period() < from || s.period() > to) continue;
             long second = s.period() * periodSeconds;
-            java.util.Set<Long> opened = new java.util.HashSet<>();
+            Set<Long> opened = new HashSet<>();
             for (long start : s.partitionStarts()) opened.add(start);
             for (int i = 1; i < n; i++) {
                 if (opened.contains(starts[i])) firstWith[i] = Math.min(firstWith[i], second);

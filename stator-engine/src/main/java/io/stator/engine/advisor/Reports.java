@@ -73,9 +73,9 @@ public final class Reports {
 
     /**
      * Items read or written one at a time over a span, by size: {@code counts[i]} items of
-     * {@code lowBytes[i]} bytes or more (and less than the next bucket's).
+     * {@code lowBytes[i]} bytes or more (and less than the next bucket's), named {@code labels[i]}.
      */
-    public record ItemSizes(long[] lowBytes, long[] counts) {}
+    public record ItemSizes(List<String> labels, long[] lowBytes, long[] counts) {}
 
     public record KeyUnits(Map<String, AttributeValue> key, double readUnits, double writeUnits) {}
 

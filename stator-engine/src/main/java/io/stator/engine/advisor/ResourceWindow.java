@@ -133,6 +133,15 @@ final class ResourceWindow implements Rolling.Period {
         return new ResourceWindow(otherPeriod, partitionStarts, keyCap, true);
     }
 
+    /** The size buckets' names, as the findings and the console show them. */
+    static final List<String> SIZE_LABELS = List.of("under 1 KB", "1-2 KB", "2-4 KB", "4-8 KB", "8-16 KB", "16-32 KB",
+            "32-64 KB", "64-128 KB", "128-256 KB", "256 KB and more");
+
+    /** The least size of bucket {@code b}: 0, then 1 KB doubling. */
+    static long sizeBucketLowBytes(int b) {
+        return b == 0 ? 0 : 1024L << (b - 1);
+    }
+
     static int sizeBucket(long bytes) {
         if (bytes < 1024) return 0;
         int bucket = 64 - Long.numberOfLeadingZeros(bytes) - 10; // 1 KB..2 KB -> 1

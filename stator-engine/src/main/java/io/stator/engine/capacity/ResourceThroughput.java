@@ -62,6 +62,12 @@ final class ResourceThroughput {
 
     Shape shape() { return shape; }
 
+    /**
+     * Its read and write units a second at most now, as its buckets admit them: provisioned
+     * capacity, or on demand its maximum or the table quota.
+     */
+    double[] ceilings() { return new double[] {read.ratePerSecond(), write.ratePerSecond()}; }
+
     boolean onDemand() { return shape.onDemand(); }
 
     /** New limits (UpdateTable); balances are kept, partitions only grow. */

@@ -377,6 +377,11 @@ public final class Throughput implements CapacityMeter.Admission {
                 r.consumedRead.sum(), r.consumedWrite.sum(), events, partitions);
     }
 
+    /** A table's read and write units a second at most now (see {@code ResourceThroughput.ceilings}). */
+    public double[] ceilings(TableDefinition table) {
+        return of(table, clock.millis()).table.ceilings();
+    }
+
     /**
      * The partitions of a table (index null) or of one of its global indexes: the first hash of
      * each, unsigned, in order.

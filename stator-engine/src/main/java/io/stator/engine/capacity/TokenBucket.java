@@ -56,6 +56,9 @@ final class TokenBucket {
         this.refilledMillis = nowMillis;
     }
 
+    /** The units a second it refills at: what it admits when kept busy. */
+    synchronized double ratePerSecond() { return ratePerSecond; }
+
     /** May a read start now: does the bucket hold any unit at all? */
     synchronized boolean canStart(long nowMillis) {
         refill(nowMillis);

@@ -102,8 +102,8 @@ public final class AdvisorEndpoint {
                 case "throttle-events" -> throttleEvents(request);
                 case "cost" -> cost(request);
                 default -> json(404, g -> error(g, "com.amazon.coral.service#UnknownOperationException",
-                        "No such route: " + request.path() + " (routes: " + PREFIX + "top-keys, partitions,"
-                                + " access-patterns, findings)"));
+                        "No such route: " + request.path() + " (routes under " + PREFIX + ": "
+                                + String.join(", ", routes()) + ")"));
             };
         } catch (DynamoDbException e) {
             return json(e.type().httpStatus(), g -> error(g, e.type().wireName(), e.getMessage()));

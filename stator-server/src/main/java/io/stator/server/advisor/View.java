@@ -27,11 +27,11 @@ public final class View {
                            double dollarsPerMonth, String pricesDate, double scale) {}
 
     /**
-     * One table's line: its units in the last second against its own ceiling (provisioned
-     * capacity, the on-demand maximum, or the account's table quota) and its busiest modelled
+     * One table's line: its units in the last second against its own ceiling (what its buckets
+     * admit now: provisioned capacity, the on-demand maximum, or the table quota) and its busiest modelled
      * partition's against the partition's.
      */
-    public record TableRow(String tableName, String status, String billingMode, String tableClass, long itemCount,
+    public record TableRow(String tableName, String billingMode, String tableClass, long itemCount,
                            long sizeBytes, double readUnits, double writeUnits, double readCeiling,
                            double writeCeiling, double hottestPartitionReadUnits, double hottestPartitionWriteUnits,
                            int partitions, long throttleEvents, int critical, int warn, int info,
@@ -54,7 +54,7 @@ public final class View {
     }
 
     /** One table: its shape, its size, and a page of its items. */
-    public record Table(String tableName, String status, String billingMode, String tableClass, String partitionKey,
+    public record Table(String tableName, String billingMode, String tableClass, String partitionKey,
                         String sortKey, List<Index> indexes, long itemCount, long sizeBytes, List<SizeBar> itemSizes,
                         List<Collection> collections, boolean collectionsKept, List<String> columns,
                         List<Map<String, AttributeValue>> items, boolean itemsHidden) {}

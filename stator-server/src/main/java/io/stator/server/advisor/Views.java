@@ -7,11 +7,11 @@ import io.stator.engine.advisor.Finding;
 import io.stator.engine.advisor.PatternCost;
 import io.stator.engine.advisor.Reports;
 import io.stator.engine.advisor.ThrottleEvent;
+import io.stator.engine.capacity.Throughput;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
-import io.stator.engine.table.TableDefinition.BillingMode;
 import io.stator.engine.table.TableDefinition.TableClass;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -136,12 +136,12 @@ public final class Views {
             }
             Reports.Now now = engine.observations().now(t, null);
             Reports.TableCost cost = advisor.cost(t);
-            Double monthly = cost == null ? null : cost.monthly().get(t.billingMode().name()).get(tableClass(t).name());
+            Double monthly = cost == null ? null : cost.monthly().get(cost.billingMode()).get(cost.tableClass());
             if (monthly != null) dollars += monthly;
             long throttles = now.throttleEvents();
             double[] ceiling = ceilings(t);
             int partitions = engine.observations().partitions(t, null, 1).partitions().size();
-            rows.add(new View.TableRow(t.name(), status(t), t.billingMode().name(), tableClass(t).name(),
+            rows.add(new View.TableRow(t.name(), t.billingMode().name(), tableClass(t).name(),
                     engine.catalog().counters().itemCount(t.id()), engine.catalog().counters().sizeBytes(t.id()),
                     now.readUnits(), now.writeUnits(), ceiling[0], ceiling[1], now.hottestPartitionReadUnits(),
                     now.hottestPartitionWriteUnits(), partitions, throttles, bySeverity[2], bySeverity[1],
@@ -154,28 +154,14 @@ public final class Views {
                 info, dollars, advisor.prices().date(), advisor.scale());
     }
 
-    /** A table's read and write ceilings: provisioned, its on-demand maximum, or the account's table quota. */
+    /** A table's read and write units a second at most now, as the capacity model admits them (0: no model). */
     private double[] ceilings(TableDefinition t) {
-        if (t.billingMode() == BillingMode.PROVISIONED && t.throughput() != null) {
-            return new double[] {t.throughput().readCapacityUnits(), t.throughput().writeCapacityUnits()};
-        }
-        double quota = engine.config().throughput().tableQuotaUnits();
-        double read = quota;
-        double write = quota;
-        if (t.onDemandThroughput() != null) {
-            if (t.onDemandThroughput().maxReadRequestUnits() > 0) read = t.onDemandThroughput().maxReadRequestUnits();
-            if (t.onDemandThroughput().maxWriteRequestUnits() > 0) write = t.onDemandThroughput().maxWriteRequestUnits();
-        }
-        return new double[] {read, write};
+        return engine.capacityMeter().admission() instanceof Throughput throughput ? throughput.ceilings(t)
+                : new double[] {0, 0};
     }
 
     private static TableClass tableClass(TableDefinition t) {
         return t.tableClass() == null ? TableClass.STANDARD : t.tableClass();
-    }
-
-    private static String status(TableDefinition t) {
-        return t.restoring() ? "RESTORING" : t.globalIndexes().stream().anyMatch(i -> i.backfilling()
-                || i.status() != IndexDefinition.IndexStatus.ACTIVE) ? "UPDATING" : "ACTIVE";
     }
 
     // ---- Table -----------------------------------------------------------------------------------
@@ -194,7 +180,7 @@ public final class Views {
         Reports.ItemSizes sizes = engine.observations().itemSizes(t, 60);
         List<View.SizeBar> bars = new ArrayList<>();
         for (int b = 0; b < sizes.counts().length; b++) {
-            bars.add(new View.SizeBar(sizeLabel(sizes.lowBytes(), b), sizes.lowBytes()[b], sizes.counts()[b]));
+            bars.add(new View.SizeBar(sizes.labels().get(b), sizes.lowBytes()[b], sizes.counts()[b]));
         }
         boolean collectionsKept = !t.localIndexes().isEmpty();
         List<View.Collection> collections = new ArrayList<>();
@@ -217,7 +203,7 @@ public final class Views {
             items = page.items();
             for (Map<String, AttributeValue> item : items) columns.addAll(item.keySet());
         }
-        return new View.Table(t.name(), status(t), t.billingMode().name(), tableClass(t).name(),
+        return new View.Table(t.name(), t.billingMode().name(), tableClass(t).name(),
                 t.keySchema().partitionKey() + " (" + t.keySchema().partitionKeyType() + ")",
                 t.keySchema().hasSortKey() ? t.keySchema().sortKey() + " (" + t.keySchema().sortKeyType() + ")" : null,
                 indexes, counters.itemCount(t.id()), counters.sizeBytes(t.id()), bars, collections, collectionsKept,
@@ -228,11 +214,6 @@ public final class Views {
         return String.join(" + ", attributes.stream().map(a -> a.name() + " (" + a.type() + ")").toList());
     }
 
-    private static String sizeLabel(long[] low, int b) {
-        if (b == 0) return "< 1 KB";
-        String from = (low[b] / 1024) + " KB";
-        return b + 1 < low.length ? from + " - " + (low[b + 1] / 1024) + " KB" : from + " +";
-    }
 
     // ---- Partition heat map ----------------------------------------------------------------------
 

@@ -312,7 +312,7 @@ class ConsoleBrowserTest {
         assertTrue(browser.find("#key-schema").getText().contains("pk (S)"));
         assertEquals(Math.min(25, throttledWrites), browser.driver().findElements(By.cssSelector("#items tbody tr")).size());
         String sizes = browser.find("#item-sizes-chart").getAttribute("data-series");
-        assertTrue(sizes.contains("\"label\":\"8 KB - 16 KB\",\"lowBytes\":8192,\"count\":" + throttledWrites), sizes);
+        assertTrue(sizes.contains("\"label\":\"8-16 KB\",\"lowBytes\":8192,\"count\":" + throttledWrites), sizes);
         browser.screenshot("table");
     }
 
