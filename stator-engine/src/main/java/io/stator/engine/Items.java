@@ -17,6 +17,7 @@ import io.stator.engine.read.ReadPlan;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.Reads;
 import io.stator.engine.read.ScanSpec;
+import io.stator.engine.read.VectorSearch;
 import io.stator.storage.Keyspace;
 import io.stator.storage.RowHeldException;
 import io.stator.storage.Snapshot;
@@ -60,6 +61,7 @@ public final class Items {
     private final ItemLocks locks;
     private final CapacityMeter meter;
     private final Observations observations;
+    private final VectorSearch vectorSearch;
 
     Items(Storage storage, WritePipeline pipeline, Transactions transactions, Reads reads, ItemLocks locks,
           CapacityMeter meter, Observations observations) {
@@ -70,6 +72,7 @@ public final class Items {
         this.locks = locks;
         this.meter = meter;
         this.observations = observations;
+        this.vectorSearch = new VectorSearch(storage);
     }
 
     // ---- writes -----------------------------------------------------------------------------
@@ -203,6 +206,24 @@ public final class Items {
         boolean onePartition = !plan.scan();
         return page.charged(meter.chargeRead(plan.target().table(), plan.target().index(), onePartition,
                 onePartition ? plan.partitionHash() : 0, page.usage()));
+    }
+
+    /**
+     * SearchVectors' checks of the index, TopK and the search vector, which DynamoDB makes before
+     * it reads the condition.
+     */
+    public VectorSearch.Target vectorTarget(TableDefinition table, String indexName, int topK,
+                                            List<AttributeValue> searchVector) {
+        return VectorSearch.target(table, indexName, topK, searchVector);
+    }
+
+    /**
+     * SearchVectors: a vector index's nearest entries. Metered in bytes, not in read units, and on
+     * demand only: nothing is admitted.
+     */
+    public VectorSearch.Result searchVectors(VectorSearch.Target target, io.stator.core.expression.Condition condition,
+                                             List<Path> projection) {
+        return vectorSearch.search(target, condition, projection);
     }
 
     /** One table's keys of a BatchGetItem, and how to read them. */

@@ -126,7 +126,7 @@ class EngineFaultsTest {
                     List.of(new AttributeDefinition("gpk", AttributeValue.Type.S),
                             new AttributeDefinition("gsk", AttributeValue.Type.N)),
                     null, null, null, List.of(new GlobalIndexUpdate(globalIndex("by-group"), null, null)),
-                    null, null, null, null, null));
+                    null, null, null, null, null, null));
             await("the backfill met the fault", () -> test.faults().refused() > 0);
             Thread.sleep(1_500);
         });

@@ -1,12 +1,13 @@
 package io.stator.core.expression;
 
-/** The five kinds of DynamoDB expression, named as the request members that carry them. */
+/** The six kinds of DynamoDB expression, named as the request members that carry them. */
 public enum ExpressionKind {
     CONDITION("ConditionExpression"),
     UPDATE("UpdateExpression"),
     PROJECTION("ProjectionExpression"),
     FILTER("FilterExpression"),
-    KEY_CONDITION("KeyConditionExpression");
+    KEY_CONDITION("KeyConditionExpression"),
+    SEARCH_CONDITION("SearchConditionExpression");
 
     private final String memberName;
 
@@ -22,6 +23,6 @@ public enum ExpressionKind {
 
     /** True for the kinds written in the condition grammar. */
     public boolean isCondition() {
-        return this == CONDITION || this == FILTER || this == KEY_CONDITION;
+        return this == CONDITION || this == FILTER || this == KEY_CONDITION || this == SEARCH_CONDITION;
     }
 }

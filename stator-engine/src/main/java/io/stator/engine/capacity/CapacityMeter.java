@@ -189,7 +189,8 @@ public final class CapacityMeter {
     private static ConsumedCapacity atLeast(ConsumedCapacity consumed, IndexDefinition index, double minimum) {
         if (index == null) {
             return consumed.tableUnits() >= minimum ? consumed
-                    : new ConsumedCapacity(minimum, consumed.globalIndexUnits(), consumed.localIndexUnits());
+                    : new ConsumedCapacity(minimum, consumed.globalIndexUnits(), consumed.localIndexUnits(),
+                            consumed.vectorIndexBytes());
         }
         Double read = (index.global() ? consumed.globalIndexUnits() : consumed.localIndexUnits()).get(index.name());
         if (read != null && read >= minimum) return consumed;
@@ -221,8 +222,23 @@ public final class CapacityMeter {
         if (w.transactional()) tableUnits *= 2;
         if (w.indexes().isEmpty()) return ConsumedCapacity.ofTable(tableUnits);
         ConsumedCapacity.Builder consumed = new ConsumedCapacity.Builder().table(tableUnits);
+        long vectorBytes = 0;
+        String firstVector = null;
         for (Usage.IndexWrite i : w.indexes()) {
-            consumed.index(i.indexName(), i.global(), CapacityUnits.indexWrite(i.removedBytes(), i.writtenBytes()));
+            if (i.vector()) {
+                long bytes = Math.max(i.writtenBytes(), i.removedBytes());
+                consumed.vectorIndex(i.indexName(), bytes);
+                vectorBytes += bytes;
+                if (firstVector == null || i.indexName().compareTo(firstVector) < 0) firstVector = i.indexName();
+            } else {
+                consumed.index(i.indexName(), i.global(), CapacityUnits.indexWrite(i.removedBytes(), i.writtenBytes()));
+            }
+        }
+        // Vector writes are metered at 1 KB at least per request, not per index (developer guide,
+        // VectorSearchMonitoring); the shortfall is shown on the index named first
+        // (docs/dynamodb/vector-search.md §11 U20).
+        if (firstVector != null && vectorBytes < CapacityUnits.VECTOR_MINIMUM_BYTES) {
+            consumed.vectorIndex(firstVector, CapacityUnits.VECTOR_MINIMUM_BYTES - vectorBytes);
         }
         return consumed.build();
     }

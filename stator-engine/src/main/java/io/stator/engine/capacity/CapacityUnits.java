@@ -16,6 +16,8 @@ public final class CapacityUnits {
 
     public static final int READ_UNIT_BYTES = 4096;
     public static final int WRITE_UNIT_BYTES = 1024;
+    /** Vector index capacity is metered at 1 KB at least per request (developer guide, VectorSearchMonitoring). */
+    public static final int VECTOR_MINIMUM_BYTES = 1024;
 
     private CapacityUnits() {}
 

@@ -6,13 +6,14 @@ import java.util.Map;
 /**
  * What one operation consumed: units on the table and on each secondary index that it read or
  * wrote (DynamoDB reports them apart with ReturnConsumedCapacity=INDEXES, and their sum with
- * TOTAL). An index that cost nothing is absent.
+ * TOTAL). An index that cost nothing is absent. Vector indexes are metered apart, in bytes
+ * (VectorWriteRequestBytes), and count in no total of units.
  */
 public record ConsumedCapacity(double tableUnits, Map<String, Double> globalIndexUnits,
-                               Map<String, Double> localIndexUnits) {
+                               Map<String, Double> localIndexUnits, Map<String, Double> vectorIndexBytes) {
 
     public static ConsumedCapacity ofTable(double units) {
-        return new ConsumedCapacity(units, Map.of(), Map.of());
+        return new ConsumedCapacity(units, Map.of(), Map.of(), Map.of());
     }
 
     public double total() {
@@ -27,7 +28,7 @@ public record ConsumedCapacity(double tableUnits, Map<String, Double> globalInde
      * of each item), the index parts do not change (as measured on DynamoDB, 2026).
      */
     public ConsumedCapacity transactional() {
-        return new ConsumedCapacity(tableUnits * 2, globalIndexUnits, localIndexUnits);
+        return new ConsumedCapacity(tableUnits * 2, globalIndexUnits, localIndexUnits, vectorIndexBytes);
     }
 
     /** Collects index units as a write or read goes through the indexes. */
@@ -35,6 +36,7 @@ public record ConsumedCapacity(double tableUnits, Map<String, Double> globalInde
         private double tableUnits;
         private Map<String, Double> global;
         private Map<String, Double> local;
+        private Map<String, Double> vector;
 
         public Builder table(double units) {
             tableUnits += units;
@@ -55,16 +57,26 @@ public record ConsumedCapacity(double tableUnits, Map<String, Double> globalInde
             return this;
         }
 
+        /** Bytes written to a vector index (VectorWriteRequestBytes). */
+        public Builder vectorIndex(String name, double bytes) {
+            if (bytes <= 0) return this;
+            if (vector == null) vector = new LinkedHashMap<>();
+            vector.merge(name, bytes, Double::sum);
+            return this;
+        }
+
         /** Adds what another operation consumed (several items of one table, in a batch). */
         public Builder add(ConsumedCapacity c) {
             table(c.tableUnits());
             c.globalIndexUnits().forEach((name, u) -> index(name, true, u));
             c.localIndexUnits().forEach((name, u) -> index(name, false, u));
+            c.vectorIndexBytes().forEach(this::vectorIndex);
             return this;
         }
 
         public ConsumedCapacity build() {
-            return new ConsumedCapacity(tableUnits, global == null ? Map.of() : global, local == null ? Map.of() : local);
+            return new ConsumedCapacity(tableUnits, global == null ? Map.of() : global, local == null ? Map.of() : local,
+                    vector == null ? Map.of() : vector);
         }
     }
 }

@@ -209,7 +209,7 @@ public final class Throughput implements CapacityMeter.Admission {
             indexPartitions = new ArrayList<>(n);
             indexUnits = new double[n];
             for (Usage.IndexWrite w : usage.indexes()) {
-                if (!w.global()) continue;
+                if (!w.global() || w.vector()) continue;
                 ResourceThroughput r = t.globalIndexes.get(w.indexId());
                 if (r == null) continue;
                 indexUnits[indexes.size()] = CapacityUnits.indexWrite(w.removedBytes(), w.writtenBytes());

@@ -29,13 +29,14 @@ public sealed interface Usage {
      *
      * @param indexName    as ConsumedCapacity names the index
      * @param indexId      the index's id in its table: how the meter finds its buckets
+     * @param vector       a vector index's entry: metered in bytes, not units
      * @param removedBytes the size of the entry removed, or -1 when none is
      * @param writtenBytes the size of the entry written, or -1 when none is
      * @param partitionHash the hash of the index partition key of the entry written (else of the
      *                      one removed): the index partition the write lands in
      */
-    record IndexWrite(String indexName, int indexId, boolean global, long removedBytes, long writtenBytes,
-                      long partitionHash) {}
+    record IndexWrite(String indexName, int indexId, boolean global, boolean vector, long removedBytes,
+                      long writtenBytes, long partitionHash) {}
 
     /**
      * Items read: one (GetItem, a batch's or a transaction's get) or a page of a Query or Scan.

@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Building and dropping global secondary indexes in the background, as UpdateTable does in
- * DynamoDB: an index created on a table with items is CREATING, with Backfilling, while the
+ * Building and dropping global secondary indexes (and vector indexes, built the same way) in the
+ * background, as UpdateTable does in DynamoDB: an index created on a table with items is CREATING, with Backfilling, while the
  * existing items are copied in, then ACTIVE; a deleted index is DELETING while its entries go.
  *
  * <p>Backfill and live writes: from the moment the index exists, every write queues its changes
@@ -88,7 +88,7 @@ public final class IndexBuilds implements AutoCloseable {
      */
     public void follow() {
         for (TableDefinition table : catalog.all()) {
-            for (IndexDefinition index : table.globalIndexes()) {
+            for (IndexDefinition index : table.indexes()) {
                 if (index.status() == IndexStatus.CREATING) backfill(table.name(), index.name());
                 if (index.status() == IndexStatus.DELETING) drop(table.name(), index.name());
             }

@@ -29,6 +29,7 @@ public final class IndexEntries {
     /** The item's entry in the index, or null when the item is absent or not in the index. */
     public static IndexEntry entry(TableDefinition table, IndexDefinition index, Map<String, AttributeValue> item) {
         if (item == null) return null;
+        if (index.isVector()) return VectorEntries.entry(table, index, item);
         List<AttributeValue> partition = parts(index.partitionKey(), item, PrimaryKeys.MAX_PARTITION_KEY_BYTES);
         if (partition == null) return null;
         List<AttributeValue> sort = parts(index.sortKey(), item, PrimaryKeys.MAX_SORT_KEY_BYTES);
@@ -115,7 +116,10 @@ public final class IndexEntries {
         // with the least name is reported. Nothing is sorted or allocated when every value is good.
         Failure failure = firstFailure(table.globalIndexes(), null, oldItem, item, update);
         failure = firstFailure(table.localIndexes(), failure, oldItem, item, update);
-        if (failure == null) return;
+        if (failure == null) {
+            if (!table.vectorIndexes().isEmpty()) VectorEntries.check(table, update ? oldItem : null, item);
+            return;
+        }
         IndexDefinition failed = failure.index();
         KeyAttribute failedKey = failure.key();
         AttributeValue v = item.get(failedKey.name());

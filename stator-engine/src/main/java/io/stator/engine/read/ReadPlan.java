@@ -78,7 +78,7 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
      * and the filter's use of key attributes (a Query may not filter on the key it queries by).
      */
     public static ReadPlan query(TableDefinition table, QuerySpec q) {
-        ReadTarget target = ReadTarget.of(table, q.indexName(), q.consistentRead());
+        ReadTarget target = ReadTarget.of(table, q.indexName(), q.consistentRead(), true);
         KeyConditions.Resolved key = KeyConditions.resolve(target, q.keyConditions(), q.exclusiveStartKey());
         target.checkSelect(q.select());
         if (q.projection() != null) {
@@ -112,7 +112,7 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
      * store, the backend's own on shared storage.
      */
     public static ReadPlan scan(TableDefinition table, ScanSpec s, java.util.function.ToLongFunction<byte[]> positions) {
-        ReadTarget target = ReadTarget.of(table, s.indexName(), s.consistentRead());
+        ReadTarget target = ReadTarget.of(table, s.indexName(), s.consistentRead(), false);
         if (s.exclusiveStartKey() != null) {
             target.checkScanStartKey(s.exclusiveStartKey(), s.segment(), s.totalSegments(), positions);
         }

@@ -94,12 +94,18 @@ public final class ReadTarget {
      * The table, or the index a request names (null for none), checked in DynamoDB's order: the
      * index exists, is not read consistently if global, and is not being backfilled.
      */
-    public static ReadTarget of(TableDefinition table, String indexName, boolean consistentRead) {
+    public static ReadTarget of(TableDefinition table, String indexName, boolean consistentRead, boolean query) {
         if (indexName == null) return table(table);
         IndexDefinition index = table.index(indexName);
         // An index being deleted is already gone for readers (its entries are being dropped).
         if (index == null || index.status() == IndexStatus.DELETING) {
             throw DynamoDbException.validation("The table does not have the specified index: " + indexName);
+        }
+        // A vector index is read by SearchVectors only (texts measured against DynamoDB,
+        // docs/dynamodb/vector-search.md §3.4); a backfilling one answers Scan as a GSI would.
+        if (index.isVector() && (query || index.status() != IndexStatus.CREATING)) {
+            throw DynamoDbException.validation(query ? "Query operation not supported on this index type."
+                    : "Scan operation not supported on this index type");
         }
         if (index.global() && consistentRead) {
             throw DynamoDbException.validation("Consistent reads are not supported on global secondary indexes");

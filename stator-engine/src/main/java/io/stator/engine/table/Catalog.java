@@ -306,6 +306,7 @@ public final class Catalog {
             TableDefinition.Builder b = table.toBuilder();
             b.globalIndexes = replace(table.globalIndexes(), indexName, change);
             b.localIndexes = replace(table.localIndexes(), indexName, change);
+            b.vectorIndexes = replace(table.vectorIndexes(), indexName, change);
             return b.build();
         });
     }
@@ -318,11 +319,16 @@ public final class Catalog {
         change(tableName, NOTHING_MORE, table -> {
             TableDefinition.Builder b = table.toBuilder();
             b.globalIndexes = table.globalIndexes().stream().filter(i -> !i.name().equals(indexName)).toList();
+            b.vectorIndexes = table.vectorIndexes().stream().filter(i -> !i.name().equals(indexName)).toList();
             Set<String> used = new HashSet<>();
             used.add(table.keySchema().partitionKey());
             if (table.keySchema().hasSortKey()) used.add(table.keySchema().sortKey());
             for (IndexDefinition i : b.globalIndexes) i.keyAttributes().forEach(k -> used.add(k.name()));
             for (IndexDefinition i : table.localIndexes()) i.keyAttributes().forEach(k -> used.add(k.name()));
+            for (IndexDefinition i : b.vectorIndexes) {
+                i.keyAttributes().forEach(k -> used.add(k.name()));
+                i.vector().inlineFilters().forEach(k -> used.add(k.name()));
+            }
             b.attributeDefinitions = table.attributeDefinitions().stream().filter(d -> used.contains(d.name())).toList();
             return b.build();
         });

@@ -8,6 +8,7 @@ import io.stator.engine.table.TableSpecs.Sse;
 import io.stator.engine.table.TableSpecs.Stream;
 import io.stator.engine.table.TableSpecs.Tag;
 import io.stator.engine.table.TableSpecs.Throughput;
+import io.stator.engine.table.TableSpecs.VectorIndexSpec;
 import io.stator.engine.table.TableSpecs.Warm;
 import java.util.List;
 
@@ -22,4 +23,4 @@ public record CreateTableSpec(String tableName, List<AttributeDefinition> attrib
                               List<KeyElement> keySchema, String billingMode, Throughput throughput,
                               List<IndexSpec> localIndexes, List<IndexSpec> globalIndexes, Stream stream, Sse sse,
                               String tableClass, Boolean deletionProtectionEnabled, List<Tag> tags, OnDemand onDemand,
-                              Warm warm, String resourcePolicy) {}
+                              Warm warm, String resourcePolicy, List<VectorIndexSpec> vectorIndexes) {}

@@ -70,7 +70,7 @@ final class GlobalIndexUpdates {
         }
     }
 
-    private static DynamoDbException onlyOneOnlineIndex() {
+    static DynamoDbException onlyOneOnlineIndex() {
         return DynamoDbException.limitExceeded(
                 "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table");
     }
@@ -86,7 +86,10 @@ final class GlobalIndexUpdates {
         for (GlobalIndexUpdate entry : entries) {
             if (entry.create() != null) {
                 IndexSpec create = entry.create();
-                if (globals.stream().anyMatch(i -> i.status() != IndexStatus.ACTIVE)) throw onlyOneOnlineIndex();
+                if (globals.stream().anyMatch(i -> i.status() != IndexStatus.ACTIVE)
+                        || table.vectorIndexes().stream().anyMatch(i -> i.status() != IndexStatus.ACTIVE)) {
+                    throw onlyOneOnlineIndex();
+                }
                 globals.add(create(request, table, changed, create, mode, now));
                 created.add(create.indexName());
             } else {
@@ -183,7 +186,7 @@ final class GlobalIndexUpdates {
         return new IndexDefinition(name, index.id(), true, index.partitionKey(), index.sortKey(), index.projectionType(),
                 index.nonKeyAttributes(), TableUpdates.changedThroughput(current, read, write, now),
                 index.onDemandThroughput(), index.warmThroughput(), index.status(), index.backfilling(),
-                index.creationDateTime());
+                index.creationDateTime(), null);
     }
 
     private static int indexOf(List<IndexDefinition> indexes, String name) {

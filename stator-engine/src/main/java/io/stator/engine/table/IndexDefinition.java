@@ -1,6 +1,7 @@
 package io.stator.engine.table;
 
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.index.vector.Distance;
 import io.stator.engine.table.TableDefinition.OnDemandThroughput;
 import io.stator.engine.table.TableDefinition.ProvisionedThroughput;
 import io.stator.engine.table.TableDefinition.WarmThroughput;
@@ -21,6 +22,10 @@ import java.util.List;
  * @param throughput       global indexes only (0 and 0 on demand); null for local ones
  * @param status           global indexes: CREATING while being built, then ACTIVE
  * @param backfilling      global indexes: true while existing items are being copied in
+ * @param vector           a vector index's own settings; null for global and local indexes. A
+ *                         vector index is kept as a global one is (eventually consistent, built
+ *                         when added), its search schema's HASH attribute as its partition key
+ *                         (none, or one) and no sort key
  */
 public record IndexDefinition(
         String name,
@@ -35,13 +40,28 @@ public record IndexDefinition(
         WarmThroughput warmThroughput,
         IndexStatus status,
         boolean backfilling,
-        Instant creationDateTime) {
+        Instant creationDateTime,
+        Vector vector) {
 
     public record KeyAttribute(String name, AttributeValue.Type type) {}
 
     public enum ProjectionType { ALL, KEYS_ONLY, INCLUDE }
 
     public enum IndexStatus { CREATING, UPDATING, DELETING, ACTIVE }
+
+    /**
+     * What a vector index adds to an index: the item attribute holding the vector (a list of
+     * {@code dimensions} numbers), how vectors are compared, and the search schema's INLINE_FILTER
+     * attributes (its HASH, if any, is the index's partition key).
+     */
+    public record Vector(String attribute, int dimensions, Distance distanceFunction, List<KeyAttribute> inlineFilters) {
+        public Vector {
+            inlineFilters = List.copyOf(inlineFilters);
+        }
+    }
+
+    /** True for a vector index. */
+    public boolean isVector() { return vector != null; }
 
     public IndexDefinition {
         partitionKey = List.copyOf(partitionKey);
@@ -63,11 +83,12 @@ public record IndexDefinition(
         if (projectionType == ProjectionType.ALL || tableKey.isKeyAttribute(attribute)) return true;
         for (KeyAttribute k : partitionKey) if (k.name().equals(attribute)) return true;
         for (KeyAttribute k : sortKey) if (k.name().equals(attribute)) return true;
+        if (vector != null) for (KeyAttribute k : vector.inlineFilters()) if (k.name().equals(attribute)) return true;
         return projectionType == ProjectionType.INCLUDE && nonKeyAttributes.contains(attribute);
     }
 
     public IndexDefinition withStatus(IndexStatus newStatus, boolean newBackfilling) {
         return new IndexDefinition(name, id, global, partitionKey, sortKey, projectionType, nonKeyAttributes,
-                throughput, onDemandThroughput, warmThroughput, newStatus, newBackfilling, creationDateTime);
+                throughput, onDemandThroughput, warmThroughput, newStatus, newBackfilling, creationDateTime, vector);
     }
 }

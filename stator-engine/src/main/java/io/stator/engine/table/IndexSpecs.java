@@ -47,6 +47,7 @@ final class IndexSpecs {
                 for (KeyElement k : index.keySchema()) used.add(k.attributeName());
             }
         }
+        VectorIndexSpecs.addSchemaAttributes(request.vectorIndexes(), used);
         if (!used.containsAll(definedNames)) {
             throw DynamoDbException.invalidParameter("Some AttributeDefinitions are not used. AttributeDefinitions: ["
                     + String.join(", ", definedNames) + "], keys used: [" + String.join(", ", used) + "]");
@@ -91,7 +92,7 @@ final class IndexSpecs {
             indexes.add(new IndexDefinition(name, firstId + indexes.size(), false,
                     List.of(new KeyAttribute(keyNames.get(0), types.get(keyNames.get(0)))),
                     List.of(new KeyAttribute(keyNames.get(1), types.get(keyNames.get(1)))),
-                    projection.type(), projection.nonKeyAttributes(), null, null, null, IndexStatus.ACTIVE, false, now));
+                    projection.type(), projection.nonKeyAttributes(), null, null, null, IndexStatus.ACTIVE, false, now, null));
         }
         if (indexes.size() > MAX_LOCAL_INDEXES) {
             throw DynamoDbException.invalidParameter("Number of LocalSecondaryIndexes exceeds per-table limit of "
@@ -175,7 +176,7 @@ final class IndexSpecs {
                     null, null, 0);
         }
         return new IndexDefinition(name, id, true, partition, sort, projection.type(), projection.nonKeyAttributes(),
-                provisioned, null, null, status, backfilling, now);
+                provisioned, null, null, status, backfilling, now, null);
     }
 
     /** At most 100 projected non-key attributes over all indexes (a name in two indexes counts twice). */
@@ -188,9 +189,9 @@ final class IndexSpecs {
         }
     }
 
-    private record Projection(ProjectionType type, List<String> nonKeyAttributes) {}
+    record Projection(ProjectionType type, List<String> nonKeyAttributes) {}
 
-    private static Projection projection(TableSpecs.Projection projection) {
+    static Projection projection(TableSpecs.Projection projection) {
         String type = projection.projectionType();
         List<String> nonKey = projection.nonKeyAttributes();
         if (type == null) throw DynamoDbException.invalidParameter("Unknown ProjectionType: null");

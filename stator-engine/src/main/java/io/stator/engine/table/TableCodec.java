@@ -32,10 +32,11 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 6 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ * u8   version = 7 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
  *      Time to Live; version 4 ends after Time to Live and has no point-in-time recovery or restore
- *      summary; version 5 ends after the restore summary and has no Contributor Insights)
+ *      summary; version 5 ends after the restore summary and has no Contributor Insights; version 6 ends
+ *      after Contributor Insights and has no vector indexes)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -56,6 +57,8 @@ import java.util.Map;
  * opt( opt(utf sourceBackupArn); utf sourceTableArn; i64 restoreDateTime; u8 inProgress )   [RestoreSummary]
  * i32  n; n x (i32 resource [0: the table, else a global index's id]; utf requested [ENABLING or
  *      DISABLING]; utf mode; i64 requestedAt; i64 ruleTimestamp; u8 failure)   [Contributor Insights]
+ * i32  n; n x (index; utf vectorAttribute; i32 dimensions; utf distanceFunction;
+ *      i32 n; n x (utf attribute; utf type) [inline filters])   [vector indexes; the HASH is the partition key]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -67,7 +70,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 6;
+    private static final int VERSION = 7;
 
     private TableCodec() {}
 
@@ -172,6 +175,14 @@ public final class TableCodec {
                 out.writeLong(c.ruleTimestampMillis());
                 out.writeBoolean(c.failure());
             }
+            out.writeInt(t.vectorIndexes().size());
+            for (IndexDefinition index : t.vectorIndexes()) {
+                writeIndex(out, index);
+                out.writeUTF(index.vector().attribute());
+                out.writeInt(index.vector().dimensions());
+                out.writeUTF(index.vector().distanceFunction().name());
+                writeKeyAttributes(out, index.vector().inlineFilters());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -261,6 +272,9 @@ public final class TableCodec {
                 }
                 b.contributorInsights = insights;
             }
+            if (version >= 7) {
+                b.vectorIndexes = readIndexes(in, true, true);
+            }
             return b.build();
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt table catalog entry", e);
@@ -309,6 +323,11 @@ public final class TableCodec {
     }
 
     private static List<IndexDefinition> readIndexes(DataInputStream in, boolean global) throws IOException {
+        return readIndexes(in, global, false);
+    }
+
+    private static List<IndexDefinition> readIndexes(DataInputStream in, boolean global, boolean vectors)
+            throws IOException {
         int n = in.readInt();
         List<IndexDefinition> indexes = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -327,8 +346,10 @@ public final class TableCodec {
             IndexDefinition.IndexStatus status = IndexDefinition.IndexStatus.valueOf(in.readUTF());
             boolean backfilling = in.readBoolean();
             Instant created = Instant.ofEpochMilli(in.readLong());
+            IndexDefinition.Vector vector = vectors ? new IndexDefinition.Vector(in.readUTF(), in.readInt(),
+                    io.stator.engine.index.vector.Distance.valueOf(in.readUTF()), readKeyAttributes(in)) : null;
             indexes.add(new IndexDefinition(name, id, global, partition, sort, projection, nonKey, throughput,
-                    onDemand, warm, status, backfilling, created));
+                    onDemand, warm, status, backfilling, created, vector));
         }
         return indexes;
     }

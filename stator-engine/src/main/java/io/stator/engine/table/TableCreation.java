@@ -56,7 +56,9 @@ public final class TableCreation {
         table.localIndexes = IndexSpecs.localIndexes(request.localIndexes(), keySchema, types, indexNames, now, 1);
         table.globalIndexes = IndexSpecs.globalIndexes(request.globalIndexes(), types, indexNames, billingMode, now,
                 1 + table.localIndexes.size());
-        table.lastIndexId = table.localIndexes.size() + table.globalIndexes.size();
+        table.vectorIndexes = VectorIndexSpecs.vectorIndexes(request.vectorIndexes(), types, indexNames, billingMode,
+                now, 1 + table.localIndexes.size() + table.globalIndexes.size());
+        table.lastIndexId = table.localIndexes.size() + table.globalIndexes.size() + table.vectorIndexes.size();
         List<IndexDefinition> all = new ArrayList<>(table.localIndexes);
         all.addAll(table.globalIndexes);
         IndexSpecs.checkProjectedAttributeCount(all);
@@ -139,8 +141,11 @@ public final class TableCreation {
         String sortKey = keyNames.size() == 2 ? keyNames.get(1) : null;
         KeySchema schema = new KeySchema(partitionKey, typeOf(definitions, partitionKey), sortKey,
                 sortKey == null ? null : typeOf(definitions, sortKey));
+        Map<String, AttributeValue.Type> types = new LinkedHashMap<>();
+        for (AttributeDefinition d : definitions) types.put(d.name(), d.type());
+        VectorIndexSpecs.checkDefinitions(request.vectorIndexes(), types);
         // With secondary indexes, definitions beyond the table's key are the indexes' keys.
-        if (request.localIndexes() != null || request.globalIndexes() != null) {
+        if (request.localIndexes() != null || request.globalIndexes() != null || request.vectorIndexes() != null) {
             IndexSpecs.checkDefinitionsUsed(definedNames, schema, request);
         } else if (keySchema.size() != definitions.size()) {
             throw DynamoDbException.invalidParameter("Number of attributes in KeySchema does not exactly match "

@@ -20,6 +20,7 @@ import java.util.Map;
  * @param tags               in the order they were added
  * @param globalIndexes      global secondary indexes, in the order created
  * @param localIndexes       local secondary indexes, in the order given
+ * @param vectorIndexes      vector indexes, in the order created
  * @param lastIndexId        the highest index id ever given in this table (ids are not reused)
  * @param resourcePolicy     the table's resource-based policy, or null when it has none
  * @param timeToLive         the table's Time to Live, or null when UpdateTimeToLive never changed it
@@ -52,6 +53,7 @@ public record TableDefinition(
         Map<String, String> tags,
         List<IndexDefinition> globalIndexes,
         List<IndexDefinition> localIndexes,
+        List<IndexDefinition> vectorIndexes,
         int lastIndexId,
         ResourcePolicy resourcePolicy,
         TimeToLiveDescription timeToLive,
@@ -93,12 +95,13 @@ public record TableDefinition(
         return restoring() || importArn != null;
     }
 
-    /** Every secondary index, global ones first. */
+    /** Every index whose entries writes derive: global ones, local ones, then vector ones. */
     public List<IndexDefinition> indexes() {
-        if (localIndexes.isEmpty()) return globalIndexes;
-        if (globalIndexes.isEmpty()) return localIndexes;
+        if (localIndexes.isEmpty() && vectorIndexes.isEmpty()) return globalIndexes;
+        if (globalIndexes.isEmpty() && vectorIndexes.isEmpty()) return localIndexes;
         List<IndexDefinition> all = new java.util.ArrayList<>(globalIndexes);
         all.addAll(localIndexes);
+        all.addAll(vectorIndexes);
         return all;
     }
 
@@ -106,13 +109,15 @@ public record TableDefinition(
     public IndexDefinition indexById(int indexId) {
         for (IndexDefinition i : globalIndexes) if (i.id() == indexId) return i;
         for (IndexDefinition i : localIndexes) if (i.id() == indexId) return i;
+        for (IndexDefinition i : vectorIndexes) if (i.id() == indexId) return i;
         return null;
     }
 
-    /** The index of that name, or null. */
+    /** The index of that name (global, local or vector), or null. */
     public IndexDefinition index(String indexName) {
         for (IndexDefinition i : globalIndexes) if (i.name().equals(indexName)) return i;
         for (IndexDefinition i : localIndexes) if (i.name().equals(indexName)) return i;
+        for (IndexDefinition i : vectorIndexes) if (i.name().equals(indexName)) return i;
         return null;
     }
 
@@ -194,6 +199,7 @@ public record TableDefinition(
         public Map<String, String> tags;
         public List<IndexDefinition> globalIndexes = List.of();
         public List<IndexDefinition> localIndexes = List.of();
+        public List<IndexDefinition> vectorIndexes = List.of();
         public int lastIndexId;
         public ResourcePolicy resourcePolicy;
         public TimeToLiveDescription timeToLive;
@@ -225,6 +231,7 @@ public record TableDefinition(
             tags = t.tags;
             globalIndexes = t.globalIndexes;
             localIndexes = t.localIndexes;
+            vectorIndexes = t.vectorIndexes;
             lastIndexId = t.lastIndexId;
             resourcePolicy = t.resourcePolicy;
             timeToLive = t.timeToLive;
@@ -240,7 +247,7 @@ public record TableDefinition(
                     throughput, stream, latestStreamLabel, sse, tableClass, tableClassLastUpdateDateTime,
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
-                    List.copyOf(globalIndexes), List.copyOf(localIndexes), lastIndexId, resourcePolicy, timeToLive,
+                    List.copyOf(globalIndexes), List.copyOf(localIndexes), List.copyOf(vectorIndexes), lastIndexId, resourcePolicy, timeToLive,
                     pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights));
         }
     }

@@ -59,6 +59,16 @@ public final class TableRestores {
         keySchema.forEach(k -> used.add(k.attributeName()));
         for (IndexSpec index : globals == null ? List.<IndexSpec>of() : globals) index.keySchema().forEach(k -> used.add(k.attributeName()));
         for (IndexSpec index : locals == null ? List.<IndexSpec>of() : locals) index.keySchema().forEach(k -> used.add(k.attributeName()));
+        // Vector indexes are kept as they are (VectorIndexOverride is not served).
+        List<TableSpecs.VectorIndexSpec> vectors = null;
+        if (!source.vectorIndexes().isEmpty()) {
+            vectors = new ArrayList<>();
+            for (IndexDefinition index : source.vectorIndexes()) {
+                TableSpecs.VectorIndexSpec v = vectorSpec(index);
+                vectors.add(v);
+                if (v.searchSchema() != null) v.searchSchema().forEach(e -> used.add(e.attributeName()));
+            }
+        }
         List<AttributeDefinition> attributes = new ArrayList<>();
         for (AttributeDefinition d : source.attributeDefinitions()) if (used.contains(d.name())) attributes.add(d);
 
@@ -71,7 +81,7 @@ public final class TableRestores {
                     maximum(sourceOnDemand.maxWriteRequestUnits()));
         }
         CreateTableSpec spec = new CreateTableSpec(targetName, attributes, keySchema, billingMode, throughput, locals,
-                globals, null, sse, source.tableClass().name(), false, null, onDemand, null, null);
+                globals, null, sse, source.tableClass().name(), false, null, onDemand, null, null, vectors);
         TableDefinition.Builder restored = TableCreation.definition(spec, arns, clock);
         restored.restore = summary;
         return restored;
@@ -102,6 +112,19 @@ public final class TableRestores {
             }
         }
         return kept.isEmpty() ? null : kept;
+    }
+
+    /** A vector index as CreateTable would give it. */
+    static TableSpecs.VectorIndexSpec vectorSpec(IndexDefinition index) {
+        List<TableSpecs.SearchSchemaElement> schema = new ArrayList<>();
+        for (KeyAttribute k : index.partitionKey()) schema.add(new TableSpecs.SearchSchemaElement(k.name(), "HASH"));
+        for (KeyAttribute k : index.vector().inlineFilters()) {
+            schema.add(new TableSpecs.SearchSchemaElement(k.name(), "INLINE_FILTER"));
+        }
+        Projection projection = new Projection(index.projectionType().name(),
+                index.projectionType() == IndexDefinition.ProjectionType.INCLUDE ? index.nonKeyAttributes() : null);
+        return new TableSpecs.VectorIndexSpec(index.name(), index.vector().attribute(), schema.isEmpty() ? null : schema,
+                projection, (long) index.vector().dimensions(), index.vector().distanceFunction().name());
     }
 
     private static IndexSpec spec(IndexDefinition index, Throughput override, boolean provisioned,

@@ -50,4 +50,20 @@ public final class TableSpecs {
 
     /** @param throughput null when not given */
     public record IndexUpdate(String indexName, Throughput throughput) {}
+
+    /**
+     * A vector index as CreateTable or UpdateTable's Create gives it.
+     *
+     * @param dimensions       null when not given
+     * @param distanceFunction COSINE, EUCLIDEAN or DOT_PRODUCT (the model's enum is checked before)
+     * @param searchSchema     null when not given
+     */
+    public record VectorIndexSpec(String indexName, String vectorAttribute, List<SearchSchemaElement> searchSchema,
+                                  Projection projection, Long dimensions, String distanceFunction) {}
+
+    /** @param type HASH or INLINE_FILTER */
+    public record SearchSchemaElement(String attributeName, String type) {}
+
+    /** One entry of UpdateTable's VectorIndexUpdates: a Create or a Delete (by name). */
+    public record VectorIndexUpdate(VectorIndexSpec create, String delete) {}
 }

@@ -93,6 +93,9 @@ public final class TableUpdates {
         if (request.onDemand() != null) changes.add(TableChange.ON_DEMAND_THROUGHPUT);
         if (request.warm() != null) changes.add(TableChange.WARM_THROUGHPUT);
         if (request.tableClass() != null) changes.add(TableChange.TABLE_CLASS);
+        if (request.vectorIndexUpdates() != null && !request.vectorIndexUpdates().isEmpty()) {
+            changes.add(TableChange.VECTOR_INDEX_UPDATES);
+        }
         return changes;
     }
 
@@ -102,6 +105,15 @@ public final class TableUpdates {
         checkOneKindOfChange(request, changes);
         if (changes.contains(TableChange.GLOBAL_SECONDARY_INDEX_UPDATES)) {
             GlobalIndexUpdates.checkRequest(request.globalIndexUpdates(), changes);
+        }
+        if (changes.contains(TableChange.VECTOR_INDEX_UPDATES)) {
+            int globalCreatesAndDeletes = 0;
+            if (request.globalIndexUpdates() != null) {
+                for (TableSpecs.GlobalIndexUpdate g : request.globalIndexUpdates()) {
+                    if (g.update() == null) globalCreatesAndDeletes++;
+                }
+            }
+            VectorIndexSpecs.checkRequest(request.vectorIndexUpdates(), globalCreatesAndDeletes);
         }
         Throughput throughput = request.throughput();
         if ("PROVISIONED".equals(request.billingMode()) && throughput == null) {
@@ -146,11 +158,15 @@ public final class TableUpdates {
     public static Applied apply(UpdateTableSpec request, Set<TableChange> changes, TableDefinition table, Instant now,
                                 TableArns arns) {
         TableDefinition.Builder changed = applySettings(request, table, now, arns).toBuilder();
-        if (!changes.contains(TableChange.GLOBAL_SECONDARY_INDEX_UPDATES)) {
-            return new Applied(table, changed.build(), List.of(), List.of());
+        List<String> created = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        if (changes.contains(TableChange.GLOBAL_SECONDARY_INDEX_UPDATES)) {
+            GlobalIndexUpdates.Started started = GlobalIndexUpdates.apply(request, table, changed, changed.billingMode, now);
+            created.addAll(started.created());
+            deleted.addAll(started.deleted());
         }
-        GlobalIndexUpdates.Started started = GlobalIndexUpdates.apply(request, table, changed, changed.billingMode, now);
-        return new Applied(table, changed.build(), started.created(), started.deleted());
+        VectorIndexSpecs.apply(request, table, changed, now, created, deleted);
+        return new Applied(table, changed.build(), created, deleted);
     }
 
     /** The table's new settings, indexes aside. */

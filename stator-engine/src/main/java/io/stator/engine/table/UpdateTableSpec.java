@@ -6,6 +6,7 @@ import io.stator.engine.table.TableSpecs.OnDemand;
 import io.stator.engine.table.TableSpecs.Sse;
 import io.stator.engine.table.TableSpecs.Stream;
 import io.stator.engine.table.TableSpecs.Throughput;
+import io.stator.engine.table.TableSpecs.VectorIndexUpdate;
 import io.stator.engine.table.TableSpecs.Warm;
 import java.util.List;
 
@@ -20,4 +21,4 @@ import java.util.List;
 public record UpdateTableSpec(String tableName, List<AttributeDefinition> attributeDefinitions, String billingMode,
                               Throughput throughput, Stream stream, List<GlobalIndexUpdate> globalIndexUpdates,
                               Sse sse, String tableClass, Boolean deletionProtectionEnabled, OnDemand onDemand,
-                              Warm warm) {}
+                              Warm warm, List<VectorIndexUpdate> vectorIndexUpdates) {}

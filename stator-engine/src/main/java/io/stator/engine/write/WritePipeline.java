@@ -536,7 +536,8 @@ public final class WritePipeline {
         }
 
         Usage.IndexWrite usage() {
-            return new Usage.IndexWrite(index.name(), index.id(), index.global(), moved() ? before.size() : -1,
+            return new Usage.IndexWrite(index.name(), index.id(), index.global(), index.isVector(),
+                    moved() ? before.size() : -1,
                     after == null ? -1 : after.size(), KeyLayout.hashOf((after != null ? after : before).key()));
         }
     }

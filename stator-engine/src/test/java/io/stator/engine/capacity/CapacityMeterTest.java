@@ -37,8 +37,8 @@ class CapacityMeterTest {
     @Test
     void indexEntriesCostWritesOfTheirOwnAndATransactionDoublesOnlyTheTablesPart() {
         ConsumedCapacity c = meter.charge(new Usage.Write(100, 100, List.of(
-                new Usage.IndexWrite("moved", 1, true, 100, 2000, 0),
-                new Usage.IndexWrite("removed", 2, false, 100, -1, 0)), true, 0));
+                new Usage.IndexWrite("moved", 1, true, false, 100, 2000, 0),
+                new Usage.IndexWrite("removed", 2, false, false, 100, -1, 0)), true, 0));
         assertEquals(2.0, c.tableUnits());
         assertEquals(Map.of("moved", 3.0), c.globalIndexUnits(), "a moved entry: one unit out, two in");
         assertEquals(Map.of("removed", 1.0), c.localIndexUnits());

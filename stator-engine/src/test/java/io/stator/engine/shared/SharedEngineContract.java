@@ -405,7 +405,7 @@ public abstract class SharedEngineContract {
         a.tables().update(new UpdateTableSpec("grown",
                 List.of(new AttributeDefinition("gpk", AttributeValue.Type.S), new AttributeDefinition("gsk", AttributeValue.Type.N)),
                 null, null, null, List.of(new GlobalIndexUpdate(TestEngine.globalIndex("byGroup"), null, null)),
-                null, null, null, null, null));
+                null, null, null, null, null, null));
         awaitIndex("grown", IndexDefinition.IndexStatus.ACTIVE);
         Thread.sleep(300);
         stop.set(true);
@@ -439,7 +439,7 @@ public abstract class SharedEngineContract {
 
         int indexId = a.catalog().find("grown").index("byGroup").id();
         b.tables().update(new UpdateTableSpec("grown", null, null, null, null,
-                List.of(new GlobalIndexUpdate(null, null, "byGroup")), null, null, null, null, null));
+                List.of(new GlobalIndexUpdate(null, null, "byGroup")), null, null, null, null, null, null));
         awaitIndex("grown", null);
         try (Cursor rows = store.scan(table.id(), indexId, 0, 0, null, CollectionStore.Consistency.STRONG)) {
             assertTrue(!rows.next(), "a deleted index's rows are gone");
@@ -507,7 +507,7 @@ public abstract class SharedEngineContract {
     void streamRecordsOfEitherServerComeOncePerChangeInEachItemsOrder() throws Exception {
         TableDefinition table = TestEngine.createTable(a, "streamed", false, null, null);
         a.tables().update(new UpdateTableSpec("streamed", null, null, null,
-                new TableSpecs.Stream(true, "NEW_AND_OLD_IMAGES"), null, null, null, null, null, null));
+                new TableSpecs.Stream(true, "NEW_AND_OLD_IMAGES"), null, null, null, null, null, null, null));
         // The other server follows within a second (SharedUpkeep); at once here.
         b.catalog().refresh();
         b.streams().refreshShared();

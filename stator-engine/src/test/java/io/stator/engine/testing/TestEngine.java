@@ -94,7 +94,7 @@ public final class TestEngine implements AutoCloseable {
         }
         if (localIndexes != null) definitions.add(new AttributeDefinition("lsk", AttributeValue.Type.N));
         return engine.tables().create(new CreateTableSpec(name, definitions, key, "PAY_PER_REQUEST", null,
-                localIndexes, globalIndexes, null, null, null, null, null, null, null, null));
+                localIndexes, globalIndexes, null, null, null, null, null, null, null, null, null));
     }
 
     /** A global index on {@code gpk} and {@code gsk} projecting everything. */

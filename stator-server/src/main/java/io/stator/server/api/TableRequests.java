@@ -42,7 +42,7 @@ final class TableRequests {
                 map(r.localSecondaryIndexes(), TableRequests::localIndex),
                 map(r.globalSecondaryIndexes(), TableRequests::globalIndex), stream(r.streamSpecification()),
                 sse(r.sseSpecification()), r.tableClass(), r.deletionProtectionEnabled(), map(r.tags(), TableRequests::tag),
-                onDemand(r.onDemandThroughput()), warm(r.warmThroughput()), resourcePolicy);
+                onDemand(r.onDemandThroughput()), warm(r.warmThroughput()), resourcePolicy, null);
     }
 
     /** ImportTable's TableCreationParameters: CreateTable's members an import may give. */
@@ -50,7 +50,7 @@ final class TableRequests {
         return new CreateTableSpec(r.tableName(), attributeDefinitions(r.attributeDefinitions()),
                 keySchema(r.keySchema()), r.billingMode(), throughput(r.provisionedThroughput()), null,
                 map(r.globalSecondaryIndexes(), TableRequests::globalIndex), null, sse(r.sseSpecification()), null, null,
-                null, onDemand(r.onDemandThroughput()), null, null);
+                null, onDemand(r.onDemandThroughput()), null, null, null);
     }
 
     static UpdateTableSpec updateTable(UpdateTableInput r) {
@@ -59,7 +59,7 @@ final class TableRequests {
                 throughput(r.provisionedThroughput()), stream(r.streamSpecification()),
                 indexUpdates == null || indexUpdates.isEmpty() ? null : map(indexUpdates, TableRequests::indexUpdate),
                 sse(r.sseSpecification()), r.tableClass(), r.deletionProtectionEnabled(), onDemand(r.onDemandThroughput()),
-                warm(r.warmThroughput()));
+                warm(r.warmThroughput()), null);
     }
 
     /** RestoreTableFromBackup's overrides. */

@@ -117,7 +117,7 @@ final class TransferCommands {
                 keySchema.add(new TableSpecs.KeyElement(nameType[0], i == 0 ? "HASH" : "RANGE"));
             }
             CreateTableSpec spec = new CreateTableSpec(table, attributes, keySchema, "PAY_PER_REQUEST", null, null, null,
-                    null, null, null, null, null, null, null, null);
+                    null, null, null, null, null, null, null, null, null);
             try (Engine engine = open(dataDir);
                  Transfers transfers = new Transfers(engine, new DirectoryObjectStore(from))) {
                 long start = System.nanoTime();
