@@ -67,6 +67,19 @@ final class ItemResponses {
             g.writeEndObject();
             writeIndexUnits(g, "GlobalSecondaryIndexes", consumed.globalIndexUnits(), unitsField);
             writeIndexUnits(g, "LocalSecondaryIndexes", consumed.localIndexUnits(), unitsField);
+            writeVectorBytes(g, consumed.vectorIndexBytes());
+        }
+        g.writeEndObject();
+    }
+
+    /** VectorIndexes: the bytes each vector index was written (VectorWriteRequestBytes), under INDEXES only. */
+    private static void writeVectorBytes(JsonGenerator g, Map<String, Double> bytes) throws IOException {
+        if (bytes.isEmpty()) return;
+        g.writeObjectFieldStart("VectorIndexes");
+        for (Map.Entry<String, Double> e : bytes.entrySet()) {
+            g.writeObjectFieldStart(e.getKey());
+            g.writeNumberField("VectorWriteRequestBytes", e.getValue());
+            g.writeEndObject();
         }
         g.writeEndObject();
     }

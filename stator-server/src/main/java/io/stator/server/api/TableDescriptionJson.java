@@ -157,6 +157,55 @@ final class TableDescriptionJson {
             g.writeEndObject();
         }
 
+        writeVectorIndexes(g, t, catalog, view);
+        g.writeEndObject();
+    }
+
+    /**
+     * VectorIndexes, in the order created (the last member in the SDK's order). Backfilling is
+     * shown while an index added by UpdateTable is built, and absent otherwise: DynamoDB removes
+     * it rather than setting it false (docs/dynamodb/vector-search.md §6.1). SearchSchema is absent
+     * when the index has none.
+     */
+    private static void writeVectorIndexes(JsonGenerator g, TableDefinition t, Catalog catalog, View view)
+            throws IOException {
+        if (t.vectorIndexes().isEmpty()) return;
+        g.writeArrayFieldStart("VectorIndexes");
+        for (IndexDefinition index : t.vectorIndexes()) {
+            IndexDefinition.Vector vector = index.vector();
+            g.writeStartObject();
+            g.writeStringField("IndexName", index.name());
+            if (!index.partitionKey().isEmpty() || !vector.inlineFilters().isEmpty()) {
+                g.writeArrayFieldStart("SearchSchema");
+                for (IndexDefinition.KeyAttribute k : index.partitionKey()) writeSearchSchemaElement(g, k.name(), "HASH");
+                for (IndexDefinition.KeyAttribute k : vector.inlineFilters()) {
+                    writeSearchSchemaElement(g, k.name(), "INLINE_FILTER");
+                }
+                g.writeEndArray();
+            }
+            writeProjection(g, index);
+            g.writeObjectFieldStart("VectorAttribute");
+            g.writeStringField("AttributeName", vector.attribute());
+            g.writeEndObject();
+            g.writeNumberField("Dimensions", vector.dimensions());
+            g.writeStringField("DistanceFunction", vector.distanceFunction().name());
+            g.writeStringField("IndexStatus", view.creating() ? "CREATING" : index.status().name());
+            if (index.status() == IndexDefinition.IndexStatus.CREATING && index.backfilling()) {
+                g.writeBooleanField("Backfilling", true);
+            }
+            boolean fresh = view.creating() || index.status() == IndexDefinition.IndexStatus.CREATING;
+            g.writeNumberField("IndexSizeBytes", fresh ? 0 : catalog.counters().indexSizeBytes(t.id(), index.id()));
+            g.writeNumberField("ItemCount", fresh ? 0 : catalog.counters().indexItemCount(t.id(), index.id()));
+            g.writeStringField("IndexArn", catalog.arns().tableArn(t.name()) + "/index/" + index.name());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static void writeSearchSchemaElement(JsonGenerator g, String name, String type) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("AttributeName", name);
+        g.writeStringField("SearchSchemaElementType", type);
         g.writeEndObject();
     }
 
@@ -262,6 +311,10 @@ final class TableDescriptionJson {
         for (IndexDefinition.KeyAttribute k : index.partitionKey()) writeKeyElement(g, k.name(), "HASH");
         for (IndexDefinition.KeyAttribute k : index.sortKey()) writeKeyElement(g, k.name(), "RANGE");
         g.writeEndArray();
+        writeProjection(g, index);
+    }
+
+    private static void writeProjection(JsonGenerator g, IndexDefinition index) throws IOException {
         g.writeObjectFieldStart("Projection");
         g.writeStringField("ProjectionType", index.projectionType().name());
         if (!index.nonKeyAttributes().isEmpty()) {
