@@ -10,6 +10,10 @@ Usage: tools/trim-service-model.py [path/to/service-2.json(.gz)] > \
 Without a path it uses the botocore installed for python3. DynamoDB Streams' model is trimmed the
 same way: tools/trim-service-model.py .../data/dynamodbstreams/2012-08-10/service-2.json.gz >
     stator-server/src/main/resources/io/stator/server/protocol/dynamodbstreams-2012-08-10.json
+
+The bundled DynamoDB model also holds vector search (SearchVectors and its shapes), added by hand
+and listed in its "handAdded" because the botocore it was trimmed from predates them: trim a
+botocore that has them (1.43.64 or later), or the hand additions are lost.
 """
 import gzip
 import json

@@ -66,7 +66,8 @@ import java.util.function.Supplier;
 
 /**
  * The actions Stator serves, by DynamoDB's name for them, each with the record its requests are
- * read into (the request records are generated for exactly these operations).
+ * read into (the request records are generated for these operations, and for the few whose
+ * action is being written: {@code RequestRecordsTest}).
  */
 public final class Actions {
 

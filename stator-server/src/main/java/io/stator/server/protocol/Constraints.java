@@ -23,10 +23,11 @@ import java.util.Map;
  * Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value null at 'key' failed to
  * satisfy constraint: Member must not be null</pre>
  * Member paths use lower camel case; list elements are {@code keySchema.1.member}, map values
- * {@code tags.key.member}. Several errors come in the model's member order (with the exceptions
- * {@link ServiceModel} lists), and for one member: length, pattern, enum (pattern first where the
- * shape says so). DynamoDB's own order is that of its Java validators: stable per shape, but not
- * the same from one shape to the next.
+ * {@code tags.key.member}; a few members' violations are worded without the value, under the
+ * member's own name ("Value at 'Limit' ..."), as {@link ServiceModel} lists. Several errors come in
+ * the model's member order (with the exceptions {@link ServiceModel} lists), and for one member:
+ * length, pattern, enum (pattern first where the shape says so). DynamoDB's own order is that of
+ * its Java validators: stable per shape, but not the same from one shape to the next.
  */
 public final class Constraints {
 
@@ -41,6 +42,11 @@ public final class Constraints {
     private static final int TABLE_ARN_MAX = 1024;
 
     private final List<String> errors = new ArrayList<>();
+    /**
+     * The member being checked when DynamoDB words its violations without the value and under its
+     * own name ({@link ServiceModel}'s departures), else null.
+     */
+    private String unechoed;
 
     private Constraints() {}
 
@@ -73,15 +79,9 @@ public final class Constraints {
                 continue;
             }
             String path = parent + lowerFirst(name);
-            if (value instanceof Number n && name.equals("Limit") && shape.name().equals("QueryInput") && n.doubleValue() < 1) {
-                // Query words its Limit's minimum its own way, without the value and capitalised, unlike
-                // Scan's 'Value '0' at 'limit'' (live captures pinned by the dynoxide and ExtendDB
-                // emulators' conformance suites: "Query omits the rejected value entirely and
-                // capitalises 'Limit'").
-                errors.add("Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1");
-                continue;
-            }
+            unechoed = member.unechoed() ? name : null;
             checkValue(value, member.shape(), path);
+            unechoed = null;
         }
     }
 
@@ -240,6 +240,10 @@ public final class Constraints {
 
     private void fail(Object value, String path, String constraint) {
         if (errors.size() >= MAX_REPORTED) return;
+        if (unechoed != null) {
+            errors.add("Value at '" + unechoed + "' failed to satisfy constraint: " + constraint);
+            return;
+        }
         String shown = value == null ? "null" : "'" + show(value) + "'";
         errors.add("Value " + shown + " at '" + path + "' failed to satisfy constraint: " + constraint);
     }

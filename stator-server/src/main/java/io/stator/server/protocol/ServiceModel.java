@@ -54,7 +54,10 @@ public final class ServiceModel {
                     "NE", "LE", "BEGINS_WITH", "GE", "CONTAINS"),
             "ConditionalOperator", List.of("OR", "AND"),
             "Select", List.of("SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES"),
-            "StreamViewType", List.of("OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE"));
+            "StreamViewType", List.of("OLD_IMAGE", "KEYS_ONLY", "NEW_AND_OLD_IMAGES", "NEW_IMAGE"),
+            // ExtendDB's capture of CreateTable with a bad DistanceFunction (2026-08-06,
+            // docs/dynamodb/vector-search.md section 3.2 rule 4); the model's is COSINE, DOT_PRODUCT, EUCLIDEAN.
+            "VectorDistanceFunction", List.of("DOT_PRODUCT", "COSINE", "EUCLIDEAN"));
 
     /**
      * Enums DynamoDB does not check as enums: the action reports a bad value with a message of its
@@ -108,6 +111,19 @@ public final class ServiceModel {
      */
     private static final Set<String> SERVER_PATTERN_FIRST = Set.of("TableName", "BackupName");
 
+    /**
+     * Members whose constraint violations DynamoDB words without the value and under the member's
+     * own name, capitalised: "Value at 'Limit' failed to satisfy constraint: ..." where Scan says
+     * "Value '0' at 'limit' ...". Query's Limit: the conformance suite run against DynamoDB
+     * (docs/dynamodb/query-scan.md), and the dynoxide and ExtendDB emulators' live captures.
+     * SearchVectors' IndexName and SearchVector: dynoxide's captures of 2026-08-13, byte-identical in
+     * eu-west-2 and us-east-1 (docs/dynamodb/vector-search.md section 5.1), while its TopK is echoed
+     * ("Value '0' at 'topK' ...") like any other member.
+     */
+    private static final Map<String, Set<String>> SERVER_UNECHOED = Map.of(
+            "QueryInput", Set.of("Limit"),
+            "SearchVectorsInput", Set.of("IndexName", "SearchVector"));
+
     /** The package of DynamoDB's Java model classes, which some of its messages name. */
     static final String JAVA_MODEL_PACKAGE = "com.amazonaws.dynamodb.v20120810.";
 
@@ -158,7 +174,7 @@ public final class ServiceModel {
         for (Map.Entry<String, Object> op : asMap(json.get("operations")).entrySet()) {
             Object input = asMap(op.getValue()).get("input");
             StructureShape shape = input == null
-                    ? new StructureShape(op.getKey() + "Input", Map.of(), Set.of(), List.of())
+                    ? new StructureShape(op.getKey() + "Input", Map.of(), Set.of(), List.of(), Set.of())
                     : (StructureShape) builder.shape((String) input, null);
             operations.put(op.getKey(), new Operation(op.getKey(), shape));
         }
@@ -217,7 +233,7 @@ public final class ServiceModel {
                     required.addAll(SERVER_REQUIRED.getOrDefault(name, Set.of()));
                     required.removeAll(SERVER_OPTIONAL.getOrDefault(name, Set.of()));
                     StructureShape structure = new StructureShape(name, Collections.unmodifiableMap(members),
-                            Set.copyOf(required), declared);
+                            Set.copyOf(required), declared, SERVER_UNECHOED.getOrDefault(name, Set.of()));
                     structure.bind(RequestRecords.constructor(name, declared));
                     return structure;
                 }

@@ -43,7 +43,12 @@ public sealed interface Shape {
         private final boolean[] holdsAttributeValues;
         private Function<Object[], ModelStructure> record;
 
-        StructureShape(String name, Map<String, Shape> members, Set<String> required, List<String> declared) {
+        /**
+         * @param unechoed the members whose violations DynamoDB reports without their value, under
+         *                 their own name ({@link ServiceModel}'s departures)
+         */
+        StructureShape(String name, Map<String, Shape> members, Set<String> required, List<String> declared,
+                       Set<String> unechoed) {
             this.name = name;
             this.members = members;
             this.required = required;
@@ -56,11 +61,16 @@ public sealed interface Shape {
                 holdsAttributeValues[i] = holdsAttributeValues(shapes[i]);
             }
             this.reported = members.entrySet().stream()
-                    .map(e -> new Member(e.getKey(), e.getValue(), indexes.get(e.getKey()))).toList();
+                    .map(e -> new Member(e.getKey(), e.getValue(), indexes.get(e.getKey()),
+                            unechoed.contains(e.getKey())))
+                    .toList();
         }
 
-        /** A member: its name, its shape, and its position among the record's components. */
-        record Member(String name, Shape shape, int index) {}
+        /**
+         * A member: its name, its shape, its position among the record's components, and whether
+         * DynamoDB words its violations without the value ("Value at 'Limit' ...").
+         */
+        record Member(String name, Shape shape, int index, boolean unechoed) {}
 
         /** The members in the order DynamoDB reports their errors in. */
         List<Member> reportedMembers() {

@@ -22,7 +22,8 @@ public record CreateTableInput(
         String resourcePolicy,
         OnDemandThroughput onDemandThroughput,
         String globalTableSourceArn,
-        String globalTableSettingsReplicationMode) implements ModelStructure {
+        String globalTableSettingsReplicationMode,
+        List<VectorIndex> vectorIndexes) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -42,7 +43,8 @@ public record CreateTableInput(
             "ResourcePolicy",
             "OnDemandThroughput",
             "GlobalTableSourceArn",
-            "GlobalTableSettingsReplicationMode");
+            "GlobalTableSettingsReplicationMode",
+            "VectorIndexes");
 
     /** The record of the members' values, in the model's order. */
     @SuppressWarnings("unchecked")
@@ -64,7 +66,8 @@ public record CreateTableInput(
                 (String) values[13],
                 (OnDemandThroughput) values[14],
                 (String) values[15],
-                (String) values[16]);
+                (String) values[16],
+                (List<VectorIndex>) values[17]);
     }
 
     @Override
@@ -87,6 +90,7 @@ public record CreateTableInput(
             case 14 -> onDemandThroughput;
             case 15 -> globalTableSourceArn;
             case 16 -> globalTableSettingsReplicationMode;
+            case 17 -> vectorIndexes;
             default -> throw new IndexOutOfBoundsException(index);
         };
     }

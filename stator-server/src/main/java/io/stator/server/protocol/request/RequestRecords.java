@@ -36,6 +36,8 @@ public final class RequestRecords {
             case "CreateReplicationGroupMemberAction" ->
                     bound(members, CreateReplicationGroupMemberAction.MEMBERS, CreateReplicationGroupMemberAction::of);
             case "CreateTableInput" -> bound(members, CreateTableInput.MEMBERS, CreateTableInput::of);
+            case "CreateVectorIndexAction" ->
+                    bound(members, CreateVectorIndexAction.MEMBERS, CreateVectorIndexAction::of);
             case "CsvOptions" -> bound(members, CsvOptions.MEMBERS, CsvOptions::of);
             case "Delete" -> bound(members, Delete.MEMBERS, Delete::of);
             case "DeleteBackupInput" -> bound(members, DeleteBackupInput.MEMBERS, DeleteBackupInput::of);
@@ -50,6 +52,8 @@ public final class RequestRecords {
             case "DeleteResourcePolicyInput" ->
                     bound(members, DeleteResourcePolicyInput.MEMBERS, DeleteResourcePolicyInput::of);
             case "DeleteTableInput" -> bound(members, DeleteTableInput.MEMBERS, DeleteTableInput::of);
+            case "DeleteVectorIndexAction" ->
+                    bound(members, DeleteVectorIndexAction.MEMBERS, DeleteVectorIndexAction::of);
             case "DescribeBackupInput" -> bound(members, DescribeBackupInput.MEMBERS, DescribeBackupInput::of);
             case "DescribeContinuousBackupsInput" ->
                     bound(members, DescribeContinuousBackupsInput.MEMBERS, DescribeContinuousBackupsInput::of);
@@ -121,6 +125,8 @@ public final class RequestRecords {
             case "S3BucketSource" -> bound(members, S3BucketSource.MEMBERS, S3BucketSource::of);
             case "SSESpecification" -> bound(members, SSESpecification.MEMBERS, SSESpecification::of);
             case "ScanInput" -> bound(members, ScanInput.MEMBERS, ScanInput::of);
+            case "SearchSchemaElement" -> bound(members, SearchSchemaElement.MEMBERS, SearchSchemaElement::of);
+            case "SearchVectorsInput" -> bound(members, SearchVectorsInput.MEMBERS, SearchVectorsInput::of);
             case "ShardFilter" -> bound(members, ShardFilter.MEMBERS, ShardFilter::of);
             case "StreamSpecification" -> bound(members, StreamSpecification.MEMBERS, StreamSpecification::of);
             case "TableCreationParameters" ->
@@ -147,6 +153,10 @@ public final class RequestRecords {
                     bound(members, UpdateReplicationGroupMemberAction.MEMBERS, UpdateReplicationGroupMemberAction::of);
             case "UpdateTableInput" -> bound(members, UpdateTableInput.MEMBERS, UpdateTableInput::of);
             case "UpdateTimeToLiveInput" -> bound(members, UpdateTimeToLiveInput.MEMBERS, UpdateTimeToLiveInput::of);
+            case "VectorAttributeDefinition" ->
+                    bound(members, VectorAttributeDefinition.MEMBERS, VectorAttributeDefinition::of);
+            case "VectorIndex" -> bound(members, VectorIndex.MEMBERS, VectorIndex::of);
+            case "VectorIndexUpdate" -> bound(members, VectorIndexUpdate.MEMBERS, VectorIndexUpdate::of);
             case "WarmThroughput" -> bound(members, WarmThroughput.MEMBERS, WarmThroughput::of);
             case "WriteRequest" -> bound(members, WriteRequest.MEMBERS, WriteRequest::of);
             default -> null;

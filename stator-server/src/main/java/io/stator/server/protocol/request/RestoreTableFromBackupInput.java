@@ -13,7 +13,8 @@ public record RestoreTableFromBackupInput(
         List<LocalSecondaryIndex> localSecondaryIndexOverride,
         ProvisionedThroughput provisionedThroughputOverride,
         OnDemandThroughput onDemandThroughputOverride,
-        SSESpecification sseSpecificationOverride) implements ModelStructure {
+        SSESpecification sseSpecificationOverride,
+        List<VectorIndex> vectorIndexOverride) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -24,7 +25,8 @@ public record RestoreTableFromBackupInput(
             "LocalSecondaryIndexOverride",
             "ProvisionedThroughputOverride",
             "OnDemandThroughputOverride",
-            "SSESpecificationOverride");
+            "SSESpecificationOverride",
+            "VectorIndexOverride");
 
     /** The record of the members' values, in the model's order. */
     @SuppressWarnings("unchecked")
@@ -37,7 +39,8 @@ public record RestoreTableFromBackupInput(
                 (List<LocalSecondaryIndex>) values[4],
                 (ProvisionedThroughput) values[5],
                 (OnDemandThroughput) values[6],
-                (SSESpecification) values[7]);
+                (SSESpecification) values[7],
+                (List<VectorIndex>) values[8]);
     }
 
     @Override
@@ -51,6 +54,7 @@ public record RestoreTableFromBackupInput(
             case 5 -> provisionedThroughputOverride;
             case 6 -> onDemandThroughputOverride;
             case 7 -> sseSpecificationOverride;
+            case 8 -> vectorIndexOverride;
             default -> throw new IndexOutOfBoundsException(index);
         };
     }

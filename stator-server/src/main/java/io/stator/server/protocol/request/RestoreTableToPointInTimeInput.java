@@ -16,7 +16,8 @@ public record RestoreTableToPointInTimeInput(
         List<LocalSecondaryIndex> localSecondaryIndexOverride,
         ProvisionedThroughput provisionedThroughputOverride,
         OnDemandThroughput onDemandThroughputOverride,
-        SSESpecification sseSpecificationOverride) implements ModelStructure {
+        SSESpecification sseSpecificationOverride,
+        List<VectorIndex> vectorIndexOverride) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -30,7 +31,8 @@ public record RestoreTableToPointInTimeInput(
             "LocalSecondaryIndexOverride",
             "ProvisionedThroughputOverride",
             "OnDemandThroughputOverride",
-            "SSESpecificationOverride");
+            "SSESpecificationOverride",
+            "VectorIndexOverride");
 
     /** The record of the members' values, in the model's order. */
     @SuppressWarnings("unchecked")
@@ -46,7 +48,8 @@ public record RestoreTableToPointInTimeInput(
                 (List<LocalSecondaryIndex>) values[7],
                 (ProvisionedThroughput) values[8],
                 (OnDemandThroughput) values[9],
-                (SSESpecification) values[10]);
+                (SSESpecification) values[10],
+                (List<VectorIndex>) values[11]);
     }
 
     @Override
@@ -63,6 +66,7 @@ public record RestoreTableToPointInTimeInput(
             case 8 -> provisionedThroughputOverride;
             case 9 -> onDemandThroughputOverride;
             case 10 -> sseSpecificationOverride;
+            case 11 -> vectorIndexOverride;
             default -> throw new IndexOutOfBoundsException(index);
         };
     }

@@ -13,7 +13,8 @@ public record TableCreationParameters(
         ProvisionedThroughput provisionedThroughput,
         OnDemandThroughput onDemandThroughput,
         SSESpecification sseSpecification,
-        List<GlobalSecondaryIndex> globalSecondaryIndexes) implements ModelStructure {
+        List<GlobalSecondaryIndex> globalSecondaryIndexes,
+        List<VectorIndex> vectorIndexes) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -24,7 +25,8 @@ public record TableCreationParameters(
             "ProvisionedThroughput",
             "OnDemandThroughput",
             "SSESpecification",
-            "GlobalSecondaryIndexes");
+            "GlobalSecondaryIndexes",
+            "VectorIndexes");
 
     /** The record of the members' values, in the model's order. */
     @SuppressWarnings("unchecked")
@@ -37,7 +39,8 @@ public record TableCreationParameters(
                 (ProvisionedThroughput) values[4],
                 (OnDemandThroughput) values[5],
                 (SSESpecification) values[6],
-                (List<GlobalSecondaryIndex>) values[7]);
+                (List<GlobalSecondaryIndex>) values[7],
+                (List<VectorIndex>) values[8]);
     }
 
     @Override
@@ -51,6 +54,7 @@ public record TableCreationParameters(
             case 5 -> onDemandThroughput;
             case 6 -> sseSpecification;
             case 7 -> globalSecondaryIndexes;
+            case 8 -> vectorIndexes;
             default -> throw new IndexOutOfBoundsException(index);
         };
     }

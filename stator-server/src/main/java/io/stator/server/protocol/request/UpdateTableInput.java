@@ -20,7 +20,8 @@ public record UpdateTableInput(
         List<GlobalTableWitnessGroupUpdate> globalTableWitnessUpdates,
         OnDemandThroughput onDemandThroughput,
         WarmThroughput warmThroughput,
-        String globalTableSettingsReplicationMode) implements ModelStructure {
+        String globalTableSettingsReplicationMode,
+        List<VectorIndexUpdate> vectorIndexUpdates) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -38,7 +39,8 @@ public record UpdateTableInput(
             "GlobalTableWitnessUpdates",
             "OnDemandThroughput",
             "WarmThroughput",
-            "GlobalTableSettingsReplicationMode");
+            "GlobalTableSettingsReplicationMode",
+            "VectorIndexUpdates");
 
     /** The record of the members' values, in the model's order. */
     @SuppressWarnings("unchecked")
@@ -58,7 +60,8 @@ public record UpdateTableInput(
                 (List<GlobalTableWitnessGroupUpdate>) values[11],
                 (OnDemandThroughput) values[12],
                 (WarmThroughput) values[13],
-                (String) values[14]);
+                (String) values[14],
+                (List<VectorIndexUpdate>) values[15]);
     }
 
     @Override
@@ -79,6 +82,7 @@ public record UpdateTableInput(
             case 12 -> onDemandThroughput;
             case 13 -> warmThroughput;
             case 14 -> globalTableSettingsReplicationMode;
+            case 15 -> vectorIndexUpdates;
             default -> throw new IndexOutOfBoundsException(index);
         };
     }
