@@ -122,6 +122,7 @@ public final class DynamoDbEndpoint {
      * and many of them waiting together share one flush.
      */
     private static final Set<String> LENGTHY = Set.of(TARGET_PREFIX + "Query", TARGET_PREFIX + "Scan",
+            TARGET_PREFIX + "SearchVectors",
             TARGET_PREFIX + "BatchGetItem", TARGET_PREFIX + "TransactGetItems", TARGET_PREFIX + "ExecuteStatement",
             TARGET_PREFIX + "BatchExecuteStatement", STREAMS_TARGET_PREFIX + "GetRecords");
 

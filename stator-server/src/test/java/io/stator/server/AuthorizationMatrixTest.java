@@ -164,6 +164,8 @@ class AuthorizationMatrixTest {
                     .keySchema(k -> k.attributeName("pk").keyType("HASH"), k -> k.attributeName("sk").keyType("RANGE"))
                     .globalSecondaryIndexes(g -> g.indexName("ByGame").keySchema(k -> k.attributeName("game").keyType("HASH"))
                             .projection(p -> p.projectionType(ProjectionType.ALL)))
+                    .vectorIndexes(v -> v.indexName("ByEmbedding").vectorAttribute(a -> a.attributeName("embedding"))
+                            .dimensions(2L).distanceFunction("COSINE").projection(p -> p.projectionType(ProjectionType.ALL)))
                     .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
             admin.putItem(b -> b.tableName(table).item(item("alice", "1", "game", "chess", "open", "o", "secret", "s")));
             admin.putItem(b -> b.tableName(table).item(item("bob", "1", "game", "go", "open", "o", "secret", "s")));
@@ -654,6 +656,8 @@ class AuthorizationMatrixTest {
         calls.put("Query", x -> x.query(b -> b.tableName(T).keyConditionExpression("pk = :p")
                 .expressionAttributeValues(Map.of(":p", AttributeValue.fromS("alice")))));
         calls.put("Scan", x -> x.scan(b -> b.tableName(T)));
+        calls.put("SearchVectors", x -> x.searchVectors(b -> b.tableName(T).indexName("ByEmbedding")
+                .searchVector(AttributeValue.fromN("1"), AttributeValue.fromN("2")).topK(1)));
         calls.put("BatchGetItem", x -> x.batchGetItem(b -> b.requestItems(Map.of(T,
                 software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes.builder().keys(key("alice", "1")).build()))));
         calls.put("BatchWriteItem", x -> x.batchWriteItem(b -> b.requestItems(Map.of(T, List.of(WriteRequest.builder()

@@ -63,7 +63,10 @@ public final class VectorSearch {
     /** The results, best first, and VectorSearchRequestBytes. */
     public record Result(List<Hit> hits, double requestBytes) {}
 
-    /** Steps 5 to 9 of the order: the index, TopK's maximum, the vector's values and its dimensions. */
+    /**
+     * Steps 5 to 9 of the order: the index, TopK's maximum, the vector's values and its dimensions.
+     * {@code searchVector} is null when the request held an element that is no attribute value.
+     */
     public static Target target(TableDefinition table, String indexName, int topK, List<AttributeValue> searchVector) {
         IndexDefinition index = table.index(indexName);
         if (index == null || !index.isVector() || index.status() == IndexStatus.DELETING) {
@@ -76,14 +79,12 @@ public final class VectorSearch {
             throw DynamoDbException.validation("Provided TopK value '" + topK + "' is out of valid range. The value must "
                     + "be between 1 and " + MAX_TOP_K + " inclusive");
         }
+        if (searchVector == null) throw invalidSearchVector();
         float[] query = new float[searchVector.size()];
         for (int i = 0; i < query.length; i++) {
             AttributeValue v = searchVector.get(i);
             double d = v instanceof AttributeValue.N n ? Double.parseDouble(n.value().toString()) : Double.NaN;
-            if (!(Math.abs(d) <= VectorEntries.MAX_COMPONENT)) {
-                throw DynamoDbException.validation("Search vector contains invalid values. All values in the search "
-                        + "vector must be a 32-bit floating-point number attribute");
-            }
+            if (!(Math.abs(d) <= VectorEntries.MAX_COMPONENT)) throw invalidSearchVector();
             query[i] = (float) d;
         }
         int dimensions = index.vector().dimensions();
@@ -92,6 +93,11 @@ public final class VectorSearch {
                     + " does not match vector index dimension " + dimensions);
         }
         return new Target(table, index, query, topK);
+    }
+
+    private static DynamoDbException invalidSearchVector() {
+        return DynamoDbException.validation("Search vector contains invalid values. All values in the search vector must "
+                + "be a 32-bit floating-point number attribute");
     }
 
     /** The condition's equalities: the HASH value (null without a HASH) and the INLINE_FILTER values. */

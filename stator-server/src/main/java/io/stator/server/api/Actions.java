@@ -46,6 +46,7 @@ import io.stator.server.protocol.request.QueryInput;
 import io.stator.server.protocol.request.RestoreTableFromBackupInput;
 import io.stator.server.protocol.request.RestoreTableToPointInTimeInput;
 import io.stator.server.protocol.request.ScanInput;
+import io.stator.server.protocol.request.SearchVectorsInput;
 import io.stator.server.protocol.request.TagResourceInput;
 import io.stator.server.protocol.request.TransactGetItemsInput;
 import io.stator.server.protocol.request.TransactWriteItemsInput;
@@ -107,6 +108,7 @@ public final class Actions {
         serve("UpdateItem", UpdateItemInput.class, new UpdateItem(engine));
         serve("Query", QueryInput.class, new Query(engine));
         serve("Scan", ScanInput.class, new Scan(engine));
+        serve("SearchVectors", SearchVectorsInput.class, new SearchVectors(engine));
         serve("BatchGetItem", BatchGetItemInput.class, new BatchGetItem(engine));
         serve("BatchWriteItem", BatchWriteItemInput.class, new BatchWriteItem(engine));
         serve("TransactWriteItems", TransactWriteItemsInput.class, new TransactWriteItems(engine));

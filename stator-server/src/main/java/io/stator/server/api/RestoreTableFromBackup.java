@@ -23,6 +23,8 @@ final class RestoreTableFromBackup implements Action<RestoreTableFromBackupInput
     @Override
     public void execute(RestoreTableFromBackupInput request, Authorizer access, ResponseBody response)
             throws IOException {
+        // A restore keeps the backup's vector indexes; choosing among them is not served yet.
+        NotYetSupported.refuse(ExpressionParameters.member("VectorIndexOverride", request.vectorIndexOverride()));
         String arn = request.backupArn();
         if (access.enforced()) {
             Permissions.resource(access, engine, "RestoreTableFromBackup", arn, Permissions.tableOfArn(engine, arn));

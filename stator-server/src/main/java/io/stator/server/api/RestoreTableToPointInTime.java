@@ -26,6 +26,8 @@ final class RestoreTableToPointInTime implements Action<RestoreTableToPointInTim
     @Override
     public void execute(RestoreTableToPointInTimeInput request, Authorizer access, ResponseBody response)
             throws IOException {
+        // A restore keeps the backup's vector indexes; choosing among them is not served yet.
+        NotYetSupported.refuse(ExpressionParameters.member("VectorIndexOverride", request.vectorIndexOverride()));
         // DynamoDB's texts for these two are not recorded: Stator says what is wrong.
         if (request.sourceTableArn() == null && request.sourceTableName() == null) {
             throw DynamoDbException.validation("Either SourceTableName or SourceTableArn must be specified");

@@ -8,6 +8,7 @@ import io.stator.engine.table.TableSpecs;
 import io.stator.engine.table.UpdateTableSpec;
 import io.stator.server.protocol.request.AttributeDefinition;
 import io.stator.server.protocol.request.CreateTableInput;
+import io.stator.server.protocol.request.CreateVectorIndexAction;
 import io.stator.server.protocol.request.GlobalSecondaryIndex;
 import io.stator.server.protocol.request.GlobalSecondaryIndexUpdate;
 import io.stator.server.protocol.request.KeySchemaElement;
@@ -18,10 +19,13 @@ import io.stator.server.protocol.request.ProvisionedThroughput;
 import io.stator.server.protocol.request.RestoreTableFromBackupInput;
 import io.stator.server.protocol.request.RestoreTableToPointInTimeInput;
 import io.stator.server.protocol.request.SSESpecification;
+import io.stator.server.protocol.request.SearchSchemaElement;
 import io.stator.server.protocol.request.StreamSpecification;
 import io.stator.server.protocol.request.TableCreationParameters;
 import io.stator.server.protocol.request.Tag;
 import io.stator.server.protocol.request.UpdateTableInput;
+import io.stator.server.protocol.request.VectorAttributeDefinition;
+import io.stator.server.protocol.request.VectorIndexUpdate;
 import io.stator.server.protocol.request.WarmThroughput;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +46,9 @@ final class TableRequests {
                 map(r.localSecondaryIndexes(), TableRequests::localIndex),
                 map(r.globalSecondaryIndexes(), TableRequests::globalIndex), stream(r.streamSpecification()),
                 sse(r.sseSpecification()), r.tableClass(), r.deletionProtectionEnabled(), map(r.tags(), TableRequests::tag),
-                onDemand(r.onDemandThroughput()), warm(r.warmThroughput()), resourcePolicy, null);
+                onDemand(r.onDemandThroughput()), warm(r.warmThroughput()), resourcePolicy,
+                map(r.vectorIndexes(), i -> vectorIndex(i.indexName(), i.vectorAttribute(), i.searchSchema(),
+                        i.projection(), i.dimensions(), i.distanceFunction())));
     }
 
     /** ImportTable's TableCreationParameters: CreateTable's members an import may give. */
@@ -50,7 +56,9 @@ final class TableRequests {
         return new CreateTableSpec(r.tableName(), attributeDefinitions(r.attributeDefinitions()),
                 keySchema(r.keySchema()), r.billingMode(), throughput(r.provisionedThroughput()), null,
                 map(r.globalSecondaryIndexes(), TableRequests::globalIndex), null, sse(r.sseSpecification()), null, null,
-                null, onDemand(r.onDemandThroughput()), null, null, null);
+                null, onDemand(r.onDemandThroughput()), null, null,
+                map(r.vectorIndexes(), i -> vectorIndex(i.indexName(), i.vectorAttribute(), i.searchSchema(),
+                        i.projection(), i.dimensions(), i.distanceFunction())));
     }
 
     static UpdateTableSpec updateTable(UpdateTableInput r) {
@@ -59,7 +67,23 @@ final class TableRequests {
                 throughput(r.provisionedThroughput()), stream(r.streamSpecification()),
                 indexUpdates == null || indexUpdates.isEmpty() ? null : map(indexUpdates, TableRequests::indexUpdate),
                 sse(r.sseSpecification()), r.tableClass(), r.deletionProtectionEnabled(), onDemand(r.onDemandThroughput()),
-                warm(r.warmThroughput()), null);
+                warm(r.warmThroughput()), r.vectorIndexUpdates() == null || r.vectorIndexUpdates().isEmpty() ? null
+                        : map(r.vectorIndexUpdates(), TableRequests::vectorIndexUpdate));
+    }
+
+    private static TableSpecs.VectorIndexSpec vectorIndex(String name, VectorAttributeDefinition attribute,
+                                                          List<SearchSchemaElement> schema, Projection projection,
+                                                          Long dimensions, String distanceFunction) {
+        return new TableSpecs.VectorIndexSpec(name, attribute.attributeName(),
+                map(schema, e -> new TableSpecs.SearchSchemaElement(e.attributeName(), e.searchSchemaElementType())),
+                projection(projection), dimensions, distanceFunction);
+    }
+
+    private static TableSpecs.VectorIndexUpdate vectorIndexUpdate(VectorIndexUpdate u) {
+        CreateVectorIndexAction c = u.create();
+        return new TableSpecs.VectorIndexUpdate(c == null ? null : vectorIndex(c.indexName(), c.vectorAttribute(),
+                c.searchSchema(), c.projection(), c.dimensions(), c.distanceFunction()),
+                u.delete() == null ? null : u.delete().indexName());
     }
 
     /** RestoreTableFromBackup's overrides. */

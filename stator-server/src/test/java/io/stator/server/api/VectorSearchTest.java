@@ -391,18 +391,18 @@ class VectorSearchTest {
 
     @Test
     void createTableRefusals() {
-        VectorIndex ok = vectorIndex("v1", "e", 4, VectorDistanceFunction.COSINE).build();
+        VectorIndex ok = vectorIndex("vec1", "e", 4, VectorDistanceFunction.COSINE).build();
         assertValidation(INVALID + "Vector indexes are only supported for PAY_PER_REQUEST tables",
                 () -> db().createTable(Tables.provisioned(StatorTestServer.tableName(), 1, 1).vectorIndexes(ok).build()));
         for (long bad : new long[] {4097, 100_000}) {
             assertValidation(INVALID + "Number of dimensions must be between 1 and 4096 inclusive.",
-                    () -> db().createTable(table(vectorIndex("v", "e", bad, VectorDistanceFunction.COSINE).build()).build()));
+                    () -> db().createTable(table(vectorIndex("vec", "e", bad, VectorDistanceFunction.COSINE).build()).build()));
         }
         for (long good : new long[] {1, 4096}) {
-            db().createTable(table(vectorIndex("v", "e", good, VectorDistanceFunction.COSINE).build()).build());
+            db().createTable(table(vectorIndex("vec", "e", good, VectorDistanceFunction.COSINE).build()).build());
         }
         assertValidation(INVALID + "Value '2' at 'SearchSchema' failed to satisfy constraint: Member must have HASH count "
-                + "less than or equal to 1", () -> db().createTable(table(vectorIndex("v", "e", 4, VectorDistanceFunction.COSINE)
+                + "less than or equal to 1", () -> db().createTable(table(vectorIndex("vec", "e", 4, VectorDistanceFunction.COSINE)
                 .searchSchema(schema("pk", SearchSchemaElementType.HASH), schema("pk", SearchSchemaElementType.HASH))
                 .build()).build()));
         List<SearchSchemaElement> filters = new ArrayList<>();
@@ -415,21 +415,21 @@ class VectorSearchTest {
         }
         assertValidation(INVALID + "Value '19' at 'SearchSchema' failed to satisfy constraint: Member must have "
                 + "INLINE_FILTER count less than or equal to 18", () -> db().createTable(wide.attributeDefinitions(defs)
-                .vectorIndexes(vectorIndex("v", "e", 4, VectorDistanceFunction.COSINE).searchSchema(filters).build()).build()));
-        db().createTable(table().attributeDefinitions(defs.subList(0, 19)).vectorIndexes(vectorIndex("v", "e", 4,
+                .vectorIndexes(vectorIndex("vec", "e", 4, VectorDistanceFunction.COSINE).searchSchema(filters).build()).build()));
+        db().createTable(table().attributeDefinitions(defs.subList(0, 19)).vectorIndexes(vectorIndex("vec", "e", 4,
                 VectorDistanceFunction.COSINE).searchSchema(filters.subList(0, 18)).build()).build());
         assertValidation(INVALID + "Conflicting attribute definition for 'e'. An attribute cannot be defined in "
                         + "AttributeDefinitions when used as a VectorAttribute.",
                 () -> db().createTable(table(ok).attributeDefinitions(Tables.definition("pk", ScalarAttributeType.S),
                         Tables.definition("e", ScalarAttributeType.S)).build()));
         assertValidation(INVALID + "One element in SearchSchema is not defined in attribute definitions",
-                () -> db().createTable(table(vectorIndex("v", "e", 4, VectorDistanceFunction.COSINE)
+                () -> db().createTable(table(vectorIndex("vec", "e", 4, VectorDistanceFunction.COSINE)
                         .searchSchema(schema("tenant", SearchSchemaElementType.HASH)).build()).build()));
         VectorIndex[] six = new VectorIndex[6];
-        for (int i = 0; i < 6; i++) six[i] = vectorIndex("v" + i, "e", 4, VectorDistanceFunction.COSINE).build();
+        for (int i = 0; i < 6; i++) six[i] = vectorIndex("vec" + i, "e", 4, VectorDistanceFunction.COSINE).build();
         assertValidation(INVALID + "VectorIndex count exceeds the per-table limit of 5",
                 () -> db().createTable(table(six).build()));
         db().createTable(table(java.util.Arrays.copyOf(six, 5)).build());
-        assertValidation(INVALID + "Duplicate index name: v1", () -> db().createTable(table(ok, ok).build()));
+        assertValidation(INVALID + "Duplicate index name: vec1", () -> db().createTable(table(ok, ok).build()));
     }
 }

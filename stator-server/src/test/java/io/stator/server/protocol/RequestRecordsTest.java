@@ -23,17 +23,9 @@ class RequestRecordsTest {
 
     private static final Path SOURCES = Path.of("src/main/java/io/stator/server/protocol/request");
 
-    /**
-     * Operations whose records are generated before their action is served, so that the engine
-     * and the action can be written against them: SearchVectors. Until Actions serves it, a
-     * request for it answers UnknownOperationException, as any operation Stator does not serve.
-     */
-    private static final Set<String> RECORDS_BEFORE_ACTIONS = Set.of("SearchVectors");
-
     @Test
     void committedRecordsAreWhatTheServiceModelGives() throws IOException {
         Set<String> operations = new TreeSet<>(new Actions(null, () -> "").names());
-        operations.addAll(RECORDS_BEFORE_ACTIONS);
         Map<String, String> generated = RequestRecordsGenerator.generate(operations);
         if (Boolean.getBoolean("stator.regenerate")) write(generated);
         Set<String> committed = generatedFiles();
