@@ -3,8 +3,10 @@ package io.stator.engine.index;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.item.ItemSize;
+import io.stator.core.key.KeyEncoding;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
+import io.stator.core.model.DynamoNumber;
 import io.stator.core.model.Utf8;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.IndexDefinition;
@@ -21,8 +23,10 @@ import java.util.Map;
  * What an item puts in a vector index, and DynamoDB's checks on the vectors and search-schema
  * values writes give it (texts measured against the service: docs/dynamodb/vector-search.md §4.2).
  *
- * <p>An entry sits under the index's HASH value (or one partition when the search schema has no
- * HASH) and holds the projected attributes with the vector itself as 32-bit floats: a binary
+ * <p>An entry sits under the index's HASH value, or, when the search schema has no HASH, in one
+ * of {@link #BUCKETS} partitions chosen by the item's partition key (a backend that keeps a
+ * partition on few nodes, Cassandra, would otherwise hold a whole index in one partition, which
+ * it also cannot key by nothing); and holds the projected attributes with the vector itself as 32-bit floats: a binary
  * attribute under the vector attribute's name, little-endian. Its size is thus DynamoDB's vector
  * write bytes (four bytes a dimension, the attribute's name, the rest of the projected item), and
  * the index keeps the floats, not the decimal text written, as DynamoDB's does. An item without
@@ -30,6 +34,9 @@ import java.util.Map;
  * HASH value is not in the index.
  */
 public final class VectorEntries {
+
+    /** The partitions of an index without a HASH: a search reads each. */
+    public static final int BUCKETS = 16;
 
     /** The largest magnitude a 32-bit float component may have, as DynamoDB states its range. */
     public static final double MAX_COMPONENT = 3.4028235E38;
@@ -44,14 +51,17 @@ public final class VectorEntries {
         IndexDefinition.Vector vector = index.vector();
         float[] floats = floats(item.get(vector.attribute()), vector.dimensions());
         if (floats == null) return null;
-        List<AttributeValue> partition = List.of();
+        KeySchema tableKey = table.keySchema();
+        List<AttributeValue> partition;
         if (!index.partitionKey().isEmpty()) {
             KeyAttribute hash = index.partitionKey().get(0);
             AttributeValue v = item.get(hash.name());
             if (v == null || v.type() != hash.type() || emptyOrTooLong(v)) return null;
             partition = List.of(v);
+        } else {
+            byte[] key = KeyEncoding.encode(item.get(tableKey.partitionKey()));
+            partition = bucket(Math.floorMod(java.util.Arrays.hashCode(key), BUCKETS));
         }
-        KeySchema tableKey = table.keySchema();
         byte[] key = KeyLayout.encodeIndexEntryKey(table.id(), index.id(), partition, List.of(),
                 item.get(tableKey.partitionKey()), tableKey.hasSortKey() ? item.get(tableKey.sortKey()) : null);
         Map<String, AttributeValue> stored = new LinkedHashMap<>();
@@ -62,6 +72,11 @@ public final class VectorEntries {
         }
         stored.put(vector.attribute(), new AttributeValue.B(toBytes(floats)));
         return new IndexEntry(key, ItemCodec.encode(stored), ItemSize.of(stored));
+    }
+
+    /** The partition of one bucket of an index without a HASH. */
+    public static List<AttributeValue> bucket(int bucket) {
+        return List.of(new AttributeValue.N(DynamoNumber.of(bucket)));
     }
 
     /** The vector an entry stores, from its binary form. */

@@ -162,19 +162,28 @@ public final class VectorSearch {
             return c != 0 ? c : java.util.Arrays.compareUnsigned(a.key(), b.key());
         };
         PriorityQueue<Scored> heap = new PriorityQueue<>(target.topK() + 1, better.reversed());
-        byte[] prefix = KeyLayout.indexPartitionPrefix(target.table().id(), index.id(),
-                filter.hash() == null ? List.of() : List.of(filter.hash()));
+        List<List<AttributeValue>> partitions = new ArrayList<>();
+        if (filter.hash() != null) {
+            partitions.add(List.of(filter.hash()));
+        } else {
+            for (int b = 0; b < VectorEntries.BUCKETS; b++) partitions.add(VectorEntries.bucket(b));
+        }
         long seen = 0;
-        try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, prefix, KeyLayout.prefixUpperBound(prefix), false)) {
-            while (cursor.next()) {
-                Map<String, AttributeValue> entry = ItemCodec.decode(cursor.value());
-                seen++;
-                if (!matches(entry, filter.equalities())) continue;
-                if (!(entry.get(vectorAttribute) instanceof AttributeValue.B stored)) continue;
-                double score = VectorScores.score(distance, target.query(), VectorEntries.vectorOf(stored));
-                heap.add(new Scored(entry, cursor.key(), score));
-                if (heap.size() > target.topK()) heap.poll();
+        try (Snapshot snapshot = storage.snapshot()) {
+            for (List<AttributeValue> partition : partitions) {
+                byte[] prefix = KeyLayout.indexPartitionPrefix(target.table().id(), index.id(), partition);
+                try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, prefix, KeyLayout.prefixUpperBound(prefix),
+                        false)) {
+                    while (cursor.next()) {
+                        Map<String, AttributeValue> entry = ItemCodec.decode(cursor.value());
+                        seen++;
+                        if (!matches(entry, filter.equalities())) continue;
+                        if (!(entry.get(vectorAttribute) instanceof AttributeValue.B stored)) continue;
+                        double score = VectorScores.score(distance, target.query(), VectorEntries.vectorOf(stored));
+                        heap.add(new Scored(entry, cursor.key(), score));
+                        if (heap.size() > target.topK()) heap.poll();
+                    }
+                }
             }
         }
         List<Scored> best = new ArrayList<>(heap);

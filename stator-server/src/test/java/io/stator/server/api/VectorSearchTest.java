@@ -53,7 +53,8 @@ class VectorSearchTest {
 
     private static final String INVALID = "One or more parameter values were invalid: ";
     private static final int DIMENSIONS = 8;
-    private static final int ITEMS = 300;
+    /** Fewer on Cassandra, where each write is several lightweight transactions (an entry per index). */
+    private static final int ITEMS = io.stator.server.testing.TestBackend.cassandra() ? 90 : 300;
 
     @RegisterExtension
     static final SharedServer server = new SharedServer();
@@ -226,7 +227,7 @@ class VectorSearchTest {
         List<String> expected = exact(VectorDistanceFunction.DOT_PRODUCT, q, 100,
                 k -> tenants.get(k).equals("t0") && "red".equals(colours.get(k)));
         assertEquals(expected, keys(r), "every match, none lost to filtering; items without colour excluded");
-        assertTrue(expected.size() > 10 && expected.size() < 100, "size " + expected.size());
+        assertTrue(expected.size() > 5 && expected.size() < 100, "size " + expected.size());
         // Parentheses around an AND chain are accepted.
         assertEquals(expected.subList(0, 5), keys(search(b -> b.indexName("byDot").searchVector(query(q)).topK(5)
                 .searchConditionExpression("(tenant = :t AND colour = :c)")
