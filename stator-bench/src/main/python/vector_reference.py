@@ -11,6 +11,7 @@ prints one JSON object per line:
   {"kind": "build", "library": ..., "vectors": N, "dimensions": D, "seconds": ..., "threads": T,
    "parameters": "...", "version": "...", "rss_before_mb": ..., "rss_after_mb": ...}
   {"kind": "search", "library": ..., "ef": ..., "recall": ..., "qps": ..., "p50_ms": ..., "p99_ms": ...}
+  {"kind": "end", "library": ..., "cpu_seconds": ...}  (this process's CPU time, all threads)
   {"kind": "unavailable", "library": ..., "reason": ...}
 
 hnswlib and faiss's HNSW search with ef = 10, 16, 24, ... (efSearch), stopping at the first that
@@ -147,13 +148,14 @@ def main():
           "rss_before_mb": rss_before, "rss_after_mb": rss_after})
     if library == "faiss-flat":
         measure(library, 0, search_at(0), queries, truth)
-        return 0
-    for ef in EF_SWEEP:
-        if ef > max(n, truth.shape[1]):
-            break
-        record = measure(library, ef, search_at(ef), queries, truth)
-        if record["recall"] >= args.target_recall:
-            break
+    else:
+        for ef in EF_SWEEP:
+            if ef > max(n, truth.shape[1]):
+                break
+            record = measure(library, ef, search_at(ef), queries, truth)
+            if record["recall"] >= args.target_recall:
+                break
+    emit({"kind": "end", "library": library, "cpu_seconds": time.process_time()})
     return 0
 
 

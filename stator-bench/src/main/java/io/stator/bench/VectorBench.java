@@ -69,13 +69,14 @@ final class VectorBench {
      * @param loadRetries       BatchWriteItem requests sent again (an error, or UnprocessedItems)
      * @param loadServerCores   cores the server kept busy from the first write until searchable
      * @param loadClientCores   cores this process kept busy writing (the JSON of the vectors, signing)
+     * @param loadOtherCores    cores other processes kept busy meanwhile
      * @param requestBytesPerVector BatchWriteItem's bytes per vector written (its first request's)
      * @param recallPass        every query once, one connection: its latency (the first searches, JIT warm-up included)
      * @param connections       the connections of {@code several}
      */
     record StatorFigures(double idleMb, double loadedMb, double searchedMb, long dataBytes, double loadSeconds,
                          double searchableSeconds, long loadRetries, double loadServerCores, double loadClientCores,
-                         int requestBytesPerVector, double recall, Histogram recallPass, RunResult single,
+                         double loadOtherCores, int requestBytesPerVector, double recall, Histogram recallPass, RunResult single,
                          int connections, RunResult several) {
 
         double buildRate(long vectors) { return vectors / searchableSeconds; }
@@ -191,7 +192,7 @@ final class VectorBench {
             int batch = Math.min(VectorTable.BATCH, data.count());
             int bytesPerVector = table.batchWrite(data, 0, batch).length() / batch;
             return new StatorFigures(idle, loaded, searched, size(dir), loadSeconds, searchable, retries, loadCores[1],
-                    loadCores[0], bytesPerVector, recall, pass, single, options.searchConnections(), several);
+                    loadCores[0], loadCores[2], bytesPerVector, recall, pass, single, options.searchConnections(), several);
         } finally {
             Compare.deleteRecursively(dir);
         }

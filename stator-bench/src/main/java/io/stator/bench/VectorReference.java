@@ -39,9 +39,12 @@ final class VectorReference {
 
     /**
      * One library's run: its build and its searches in the order run (ef rising), or why it did
-     * not run ({@code unavailable} not null).
+     * not run ({@code unavailable} not null). {@code cpuSeconds}: the script's CPU time (NaN when
+     * it did not say); {@code otherCores}: what other processes kept busy meanwhile (NaN unless
+     * measured by {@link #run}).
      */
-    record Result(String library, Build build, List<Search> searches, String unavailable) {
+    record Result(String library, Build build, List<Search> searches, String unavailable, double cpuSeconds,
+                  double otherCores) {
 
         /** The first search that reached the recall, else the one of highest recall; null when none ran. */
         Search atRecall(double recall) {
@@ -76,6 +79,11 @@ final class VectorReference {
             // Debian's python with Debian's packages, whatever a pyenv or a virtualenv around it says.
             builder.environment().remove("PYTHONPATH");
             builder.environment().remove("PYTHONHOME");
+            CpuClock machine = CpuClock.machine();
+            CpuClock self = CpuClock.self();
+            long machine0 = machine.cpuNanos();
+            long self0 = self.cpuNanos();
+            long t0 = System.nanoTime();
             Process p = builder.start();
             try {
                 if (!p.waitFor(2, TimeUnit.HOURS)) {
@@ -91,7 +99,12 @@ final class VectorReference {
             if (p.exitValue() != 0) {
                 throw new IOException(library + ": the reference script exited with " + p.exitValue() + ", see " + log);
             }
-            return parse(library, lines);
+            Result r = parse(library, lines);
+            // What the machine's cores did besides the script and this process: others competing for them.
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            double others = ((machine.cpuNanos() - machine0) - (self.cpuNanos() - self0)) / 1e9 - r.cpuSeconds();
+            return new Result(r.library(), r.build(), r.searches(), r.unavailable(), r.cpuSeconds(),
+                    Math.max(0, others / seconds));
         } finally {
             Files.deleteIfExists(out);
         }
@@ -103,6 +116,7 @@ final class VectorReference {
     /** Reads the script's lines (one flat JSON object each; other lines are ignored). */
     static Result parse(String library, List<String> lines) throws IOException {
         Build build = null;
+        double cpuSeconds = Double.NaN;
         List<Search> searches = new ArrayList<>();
         for (String line : lines) {
             if (!line.startsWith("{")) continue;
@@ -110,7 +124,7 @@ final class VectorReference {
             if (!library.equals(r.get("library"))) throw new IOException("a line of another library: " + line);
             switch (String.valueOf(r.get("kind"))) {
                 case "unavailable" -> {
-                    return new Result(library, null, List.of(), String.valueOf(r.get("reason")));
+                    return new Result(library, null, List.of(), String.valueOf(r.get("reason")), Double.NaN, Double.NaN);
                 }
                 case "build" -> build = new Build(number(r, "vectors").longValue(), number(r, "dimensions").intValue(),
                         number(r, "seconds").doubleValue(), number(r, "threads").intValue(),
@@ -120,11 +134,12 @@ final class VectorReference {
                 case "search" -> searches.add(new Search(number(r, "ef").intValue(), number(r, "recall").doubleValue(),
                         number(r, "qps").doubleValue(), number(r, "p50_ms").doubleValue(),
                         number(r, "p99_ms").doubleValue()));
+                case "end" -> cpuSeconds = number(r, "cpu_seconds").doubleValue();
                 default -> throw new IOException("unknown kind of line: " + line);
             }
         }
         if (build == null || searches.isEmpty()) throw new IOException(library + ": no build or no search in " + lines);
-        return new Result(library, build, searches, null);
+        return new Result(library, build, searches, null, cpuSeconds, Double.NaN);
     }
 
     private static Number number(Map<String, Object> record, String field) throws IOException {

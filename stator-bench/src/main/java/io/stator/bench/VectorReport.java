@@ -19,6 +19,8 @@ final class VectorReport {
     static final double BUILD_SHARE = 0.5;
     static final double MEMORY_TIMES = 2;
     /** The shapes the issue sets its recall target at. */
+    /** Cores other processes may keep busy during a measurement before the report says they competed. */
+    static final double CONTENDED = 0.25;
     static final List<VectorBench.Shape> TARGET_SHAPES = List.of(new VectorBench.Shape(100_000, 768),
             new VectorBench.Shape(1_000_000, 128));
 
@@ -51,7 +53,9 @@ final class VectorReport {
                 + "(`stator-bench/src/main/python/vector_reference.py`, run by `/usr/bin/python3` after Stator has "
                 + "stopped, one process per library): no HTTP, no JSON, one query per call on one thread, the build on "
                 + "every core; M 16, efConstruction 200; ef raised (10, 16, 24, 32, ...) until recall@10 reaches "
-                + "Stator's (0.95 at least). faiss's IndexFlatL2 is the ceiling of exact search.\n\n");
+                + "Stator's (0.95 at least). An HNSW index has two rows when they differ: at the first ef that "
+                + "reached 0.95, and at the first that reached Stator's recall, the one the targets compare with. "
+                + "faiss's IndexFlatL2 is the ceiling of exact search.\n\n");
         md.append("Machine: ").append(machine).append(" Made by `").append(commandLine).append("`.\n\n");
         for (VectorBench.ShapeOutcome o : outcomes) shape(md, o);
         String sizes = String.join(",", TARGET_SHAPES.stream().map(s -> s.count() + "x" + s.dimensions()).toList());
@@ -72,7 +76,7 @@ final class VectorReport {
         md.append("|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         md.append(String.format(Locale.ROOT, "| Stator, SearchVectors over HTTP | %.4f | %s | %s | %s | %s "
                         + "| %s | %s vectors/s until searchable (writes acknowledged at %s/s) | %.0f MB resident, +%.0f MB "
-                        + "over idle; data directory %.0f MB |%n",
+                        + "over idle; data directory %.0f MB, write-ahead log included |%n",
                 s.recall(), rate(s.single().throughput()), ms(s.single().latencyMs(50)), ms(s.single().latencyMs(99)),
                 rate(s.several().throughput()), ms(s.several().latencyMs(99)),
                 rate(s.buildRate(shape.count())), rate(shape.count() / s.loadSeconds()), s.searchedMb(), s.growthMb(),
@@ -112,7 +116,29 @@ final class VectorReport {
                 ms(s.recallPass().getValueAtPercentile(50) / 1e6), s.single().serverCores(), s.several().serverCores(),
                 s.single().clientCores(), s.several().clientCores(), s.single().otherCores(), s.several().otherCores(),
                 o.truthSeconds()));
+        contention(md, o);
         targets(md, o);
+    }
+
+    /** Says which measurements other processes competed with, from the cores they kept busy meanwhile. */
+    private static void contention(StringBuilder md, VectorBench.ShapeOutcome o) {
+        VectorBench.StatorFigures s = o.stator();
+        List<String> disturbed = new ArrayList<>();
+        if (s.loadOtherCores() > CONTENDED) disturbed.add(cores("Stator's load", s.loadOtherCores()));
+        if (s.single().otherCores() > CONTENDED) disturbed.add(cores("Stator's searches on 1 connection", s.single().otherCores()));
+        if (s.several().otherCores() > CONTENDED) {
+            disturbed.add(cores("Stator's searches on " + s.connections() + " connections", s.several().otherCores()));
+        }
+        for (VectorReference.Result r : o.reference()) {
+            if (r.otherCores() > CONTENDED) disturbed.add(cores(name(r.library()), r.otherCores()));
+        }
+        if (disturbed.isEmpty()) return;
+        md.append("**Other processes competed for the machine's cores** during ").append(String.join(", ", disturbed))
+                .append(": those figures are lower than this machine gives alone.\n\n");
+    }
+
+    private static String cores(String what, double others) {
+        return String.format(Locale.ROOT, "%s (%.2f cores)", what, others);
     }
 
     private static void targets(StringBuilder md, VectorBench.ShapeOutcome o) {
@@ -205,9 +231,9 @@ final class VectorReport {
         VectorBench.StatorFigures s = o.stator();
         double floatsMb = (double) o.shape().count() * o.shape().dimensions() * Float.BYTES / 1e6;
         return String.format(Locale.ROOT, "**Memory**: Stator grew from %.0f MB idle to %.0f MB loaded and %.0f MB after "
-                        + "the searches. It keeps the index on disk (data directory %.0f MB; the floats alone are %.1f MB), "
-                        + "so the growth is the JVM's heap and RocksDB's memtables and block cache filling under the load "
-                        + "and the searches, up to `bin/stator`'s --memory budget (1 GB by default: docs/memory.md), not "
+                        + "the searches. It keeps the index on disk (data directory %.0f MB with the items and the "
+                        + "write-ahead log; the floats alone are %.1f MB), so the growth is the JVM's heap and "
+                        + "RocksDB's memtables and block cache filling under the load and the searches, up to `bin/stator`'s --memory budget (1 GB by default: docs/memory.md), not "
                         + "an index held in memory. hnswlib's +%.0f MB is its vectors and graph, all in memory.",
                 s.idleMb(), s.loadedMb(), s.searchedMb(), s.dataBytes() / 1e6, floatsMb, hnsw.indexMb());
     }

@@ -34,13 +34,16 @@ class VectorReferenceTest {
                 "a line that is not JSON is ignored",
                 "{\"kind\": \"search\", \"library\": \"hnswlib\", \"ef\": 10, \"recall\": 0.91, \"qps\": 20000.0, \"p50_ms\": 0.04, \"p99_ms\": 0.1}",
                 "{\"kind\": \"search\", \"library\": \"hnswlib\", \"ef\": 16, \"recall\": 0.96, \"qps\": 15000.0, \"p50_ms\": 0.06, \"p99_ms\": NaN}",
-                "{\"kind\": \"search\", \"library\": \"hnswlib\", \"ef\": 24, \"recall\": 0.99, \"qps\": 11000, \"p50_ms\": 0.08, \"p99_ms\": 0.2}"));
+                "{\"kind\": \"search\", \"library\": \"hnswlib\", \"ef\": 24, \"recall\": 0.99, \"qps\": 11000, \"p50_ms\": 0.08, \"p99_ms\": 0.2}",
+                "{\"kind\": \"end\", \"library\": \"hnswlib\", \"cpu_seconds\": 7.5}"));
         assertNull(r.unavailable());
         assertEquals(8_000, r.build().vectorsPerSecond());
         assertEquals(20, r.build().indexMb());
         assertEquals(2, r.build().threads());
         assertEquals("python3-hnswlib 0.6.2-2+deb12u1", r.build().version());
         assertEquals(3, r.searches().size());
+        assertEquals(7.5, r.cpuSeconds());
+        assertTrue(Double.isNaN(r.otherCores()));
         assertTrue(Double.isNaN(r.searches().get(1).p99Ms()));
         // The first setting that reaches the recall; the best one when none does.
         assertEquals(16, r.atRecall(0.95).ef());
@@ -104,6 +107,7 @@ class VectorReferenceTest {
         VectorReference.Search s = r.atRecall(0.99);
         assertTrue(s.recall() >= 0.99, "recall " + s.recall() + " at ef " + s.ef());
         assertTrue(s.queriesPerSecond() > 0 && s.p99Ms() >= s.p50Ms());
+        assertTrue(r.cpuSeconds() > 0 && r.otherCores() >= 0, r.cpuSeconds() + " " + r.otherCores());
         // The exact index agrees with the bench's exact neighbours.
         VectorReference.Result flat = VectorReference.run(home, "faiss-flat", dir, 0.99, 1, dir.resolve("log"));
         if (flat.unavailable() == null) assertTrue(flat.searches().getFirst().recall() >= 0.99);

@@ -21,9 +21,10 @@ class VectorReportTest {
         VectorBench.StatorFigures stator = stator(1.0, 24, 0.96, 200, 4_000);
         VectorReference.Result hnsw = new VectorReference.Result("hnswlib", build(20_000, 1.0, 40, 60), List.of(
                 new VectorReference.Search(10, 0.90, 20_000, 0.04, 0.1), new VectorReference.Search(16, 0.96, 15_000, 0.05, 0.1),
-                new VectorReference.Search(128, 1.0, 4_000, 0.2, 0.4)), null);
+                new VectorReference.Search(128, 1.0, 4_000, 0.2, 0.4)), null, 5, 0.1);
+        // Another process took a core while faiss ran.
         VectorReference.Result flat = new VectorReference.Result("faiss-flat", build(20_000, 0.01, 40, 50),
-                List.of(new VectorReference.Search(0, 1.0, 500, 2, 3)), null);
+                List.of(new VectorReference.Search(0, 1.0, 500, 2, 3)), null, 3, 1.0);
         String md = VectorReport.markdown(OPTIONS, List.of(new VectorBench.ShapeOutcome(OPTIONS.shapes().getFirst(), 1000,
                 1.5, stator, List.of(hnsw, flat), null)), "test machine", "bin/stator-bench vectors");
 
@@ -46,6 +47,8 @@ class VectorReportTest {
         assertTrue(md.contains("**Build rate**: 5.0 s from the first write until searchable, of which the writes took 4.0 s"), md);
         assertTrue(md.contains("**Memory**: Stator grew from 100 MB idle"), md);
         assertTrue(md.contains("`bin/stator-bench vectors --shapes 100000x768,1000000x128 --queries 1000"), md);
+        assertTrue(md.contains("**Other processes competed for the machine's cores** during faiss IndexFlatL2 (exact) "
+                + "(1.00 cores): those figures are lower than this machine gives alone."), md);
         assertTrue(md.endsWith("<!-- end of vectors -->\n"), md);
     }
 
@@ -53,7 +56,7 @@ class VectorReportTest {
     void targetsMetLeaveNothingToExplain() {
         VectorBench.StatorFigures stator = stator(100_000, 0.97, 3_000, 1.0, 30, 15_000);
         VectorReference.Result hnsw = new VectorReference.Result("hnswlib", build(20_000, 1.0, 40, 60),
-                List.of(new VectorReference.Search(24, 0.975, 10_000, 0.1, 0.2)), null);
+                List.of(new VectorReference.Search(24, 0.975, 10_000, 0.1, 0.2)), null, 5, 0.1);
         String md = VectorReport.markdown(OPTIONS, List.of(new VectorBench.ShapeOutcome(new VectorBench.Shape(100_000, 768),
                 1000, 1.5, stator, List.of(hnsw), null)), "test machine", "bin/stator-bench vectors");
         assertTrue(md.contains("| 0.9700 at 100,000 × 768 | yes |"), md);
@@ -61,6 +64,7 @@ class VectorReportTest {
         assertTrue(md.contains("| build rate ≥ ½ of hnswlib's | 15,000 vs 20,000 vectors/s: 75% | yes |"), md);
         assertTrue(md.contains("| memory ≤ 2× hnswlib's | +30 MB vs +20 MB: 1.5× | yes |"), md);
         assertFalse(md.contains("What bounds each miss"), md);
+        assertFalse(md.contains("Other processes competed"), md);
         assertFalse(md.contains("The issue's sizes were not run here"), md);
     }
 
@@ -82,7 +86,7 @@ class VectorReportTest {
                                                     double growthMb, double buildRate) {
         double searchable = vectors / buildRate;
         return new VectorBench.StatorFigures(100, 100 + growthMb / 2, 100 + growthMb, 50_000_000, Math.min(4, searchable),
-                searchable, 0, 0.9, 0.3, 700, recall, histogram(40), run(qps, serverCores), 4, run(qps * 1.5, 1.8));
+                searchable, 0, 0.9, 0.3, 0.1, 700, recall, histogram(40), run(qps, serverCores), 4, run(qps * 1.5, 1.8));
     }
 
     private static RunResult run(double qps, double serverCores) {
