@@ -125,11 +125,18 @@ final class VectorBench {
             try {
                 for (String library : VectorReference.LIBRARIES) {
                     Compare.progress("vectors %s: %s", shape.label(), library);
-                    VectorReference.Result r = VectorReference.run(places.statorHome(), library, dir, target,
-                            Runtime.getRuntime().availableProcessors(), places.work().resolve("vector-reference.log"));
+                    Path log = places.work().resolve("vector-reference.log");
+                    VectorReference.Result r;
+                    try {
+                        r = VectorReference.run(places.statorHome(), library, dir, target,
+                                Runtime.getRuntime().availableProcessors(), log);
+                    } catch (IOException e) {
+                        // Stator's figures are kept; the report says what failed.
+                        r = new VectorReference.Result(library, null, List.of(), e.getMessage(), Double.NaN, Double.NaN);
+                    }
                     reference.add(r);
                     if (r.unavailable() != null) {
-                        note = r.unavailable();
+                        note = (note == null ? "" : note + "; ") + library + ": " + r.unavailable();
                     } else {
                         VectorReference.Search s = r.atRecall(target);
                         Compare.progress("vectors %s: %s built at %,.0f vectors/s, +%.0f MB; recall %.4f at ef %d: %,.0f queries/s",
