@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "stator-bench", mixinStandardHelpOptions = true, version = "stator-bench 0.1.0",
         description = "Load generator for DynamoDB-compatible servers, and Stator's comparison with its peers.",
         subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.SoakCommand.class, BenchCommand.StreamsCommand.class,
-                BenchCommand.Trivial.class})
+                BenchCommand.VectorsCommand.class, BenchCommand.Trivial.class})
 public final class BenchCommand implements Runnable {
 
     @Override
@@ -323,6 +323,68 @@ public final class BenchCommand implements Runnable {
                     section.itemBytes, Duration.ofSeconds(2), Duration.ofSeconds(seconds));
             StreamCost.Outcome outcome = StreamCost.run(options, section.places());
             section.write(ReportSection.STREAMS, StreamCost.markdown(options, outcome, Machine.describe()));
+            return 0;
+        }
+    }
+
+    @Command(name = "vectors", mixinStandardHelpOptions = true,
+            description = "Measures vector search (issue 32): loads clustered vectors into a Stator table with a "
+                    + "EUCLIDEAN vector index, measures the build rate, recall@10 against exact search, SearchVectors/s "
+                    + "and p99 at TopK 10, and memory; then the same data in hnswlib and faiss (Debian's python3-hnswlib "
+                    + "and python3-faiss, in process); writes the report's vector section.")
+    static final class VectorsCommand implements Callable<Integer> {
+        @Option(names = "--shapes", split = ",", paramLabel = "COUNTxDIMENSIONS", description = "Data sets to run, "
+                + "one after another (default: the issue's, ${DEFAULT-VALUE}; 20000x128,20000x768 runs in minutes).")
+        List<String> shapes = List.of("100000x768", "1000000x128");
+
+        @Option(names = "--queries", description = "Query vectors (default: ${DEFAULT-VALUE}).")
+        int queries = 1000;
+
+        @Option(names = "--clusters", description = "Gaussian clusters of the data (default: ${DEFAULT-VALUE}).")
+        int clusters = 100;
+
+        @Option(names = "--seed", description = "Seed of the data and the queries (default: ${DEFAULT-VALUE}).")
+        long seed = 32;
+
+        @Option(names = "--load-connections", description = "Connections writing the vectors (default: ${DEFAULT-VALUE}).")
+        int loadConnections = 4;
+
+        @Option(names = "--connections", description = "Connections of the second search measurement; the first has "
+                + "one (default: ${DEFAULT-VALUE}).")
+        int connections = 4;
+
+        @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm-up before each search measurement (default: ${DEFAULT-VALUE}).")
+        int warmup = 2;
+
+        @Option(names = "--duration", paramLabel = "SECONDS", description = "Length of each search measurement (default: ${DEFAULT-VALUE}).")
+        int duration = 10;
+
+        @Option(names = "--no-reference", description = "Skip hnswlib and faiss.")
+        boolean noReference;
+
+        @Option(names = "--report", description = "The report to write the section into; the rest of it is kept "
+                + "(default: target/stator-bench/benchmarks.md).")
+        Path report;
+
+        @Option(names = "--work-dir", description = "Data directory, data files and logs (default: target/stator-bench).")
+        Path workDir;
+
+        @Override
+        public Integer call() throws IOException {
+            if (queries < 1 || clusters < 1 || loadConnections < 1 || connections < 1 || warmup < 0 || duration < 1) {
+                throw new IllegalArgumentException("--queries, --clusters, --load-connections, --connections and "
+                        + "--duration must be at least 1, --warmup at least 0");
+            }
+            VectorBench.Options options = new VectorBench.Options(shapes.stream().map(VectorBench.Shape::parse).toList(),
+                    queries, clusters, seed, loadConnections, connections, Duration.ofSeconds(warmup),
+                    Duration.ofSeconds(duration), !noReference);
+            SectionOptions section = new SectionOptions();
+            section.report = report;
+            section.workDir = workDir;
+            String machine = Machine.describe();
+            List<VectorBench.ShapeOutcome> outcomes = VectorBench.run(options, section.places());
+            section.write(ReportSection.VECTORS, VectorReport.markdown(options, outcomes, machine,
+                    "bin/stator-bench " + System.getProperty("stator.bench.args", "vectors").trim()));
             return 0;
         }
     }
