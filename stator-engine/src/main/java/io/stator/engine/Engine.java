@@ -9,6 +9,7 @@ import io.stator.engine.capacity.Throughput;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
+import io.stator.engine.index.VectorGraphs;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
@@ -44,6 +45,7 @@ public final class Engine implements AutoCloseable {
     private final ChangeLog changeLog = new ChangeLog();
     private final CapacityMeter meter;
     private final IndexPropagator propagator;
+    private final VectorGraphs vectorGraphs;
     private final IndexBuilds indexBuilds;
     private final Expirer expirer;
     private final TimeToLive timeToLive;
@@ -94,14 +96,16 @@ public final class Engine implements AutoCloseable {
         this.observations = new Observations(config.clock(), partitions);
         this.contributorInsights = new ContributorInsights(catalog, config.clock());
         ItemLocks locks = new StripedItemLocks();
-        this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay());
-        this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator);
+        this.vectorGraphs = new VectorGraphs(storage, catalog);
+        this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay(), vectorGraphs);
+        this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator, vectorGraphs);
         WritePipeline pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
                 config.itemCollectionLimitBytes(), observations);
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
         this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
         this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock());
-        this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter, observations);
+        this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter, observations,
+                vectorGraphs);
         // Before the expirer, the first writer: a backup a stopped server was creating keeps the
         // items it changes as they were (backup/BeforeImages).
         this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
@@ -156,6 +160,9 @@ public final class Engine implements AutoCloseable {
     /** The propagation of changes to global secondary indexes. */
     public IndexPropagator indexPropagator() { return propagator; }
 
+    /** The vector indexes' HNSW graphs. */
+    public VectorGraphs vectorGraphs() { return vectorGraphs; }
+
     @Override
     public void close() {
         if (upkeep != null) upkeep.close();
@@ -163,6 +170,7 @@ public final class Engine implements AutoCloseable {
         expirer.close();
         indexBuilds.close();
         propagator.close();
+        vectorGraphs.close();
         storage.close();
     }
 }

@@ -64,7 +64,7 @@ public final class Items {
     private final VectorSearch vectorSearch;
 
     Items(Storage storage, WritePipeline pipeline, Transactions transactions, Reads reads, ItemLocks locks,
-          CapacityMeter meter, Observations observations) {
+          CapacityMeter meter, Observations observations, io.stator.engine.index.VectorGraphs graphs) {
         this.storage = storage;
         this.pipeline = pipeline;
         this.transactions = transactions;
@@ -72,7 +72,7 @@ public final class Items {
         this.locks = locks;
         this.meter = meter;
         this.observations = observations;
-        this.vectorSearch = new VectorSearch(storage);
+        this.vectorSearch = new VectorSearch(storage, graphs);
     }
 
     // ---- writes -----------------------------------------------------------------------------

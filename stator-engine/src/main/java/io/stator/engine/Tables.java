@@ -118,6 +118,7 @@ public final class Tables {
         TableDefinition deleted = catalog.delete(changeable(describe(nameOrArn)).name());
         meter.tableDeleted(deleted);
         observations.tableDeleted(deleted.id());
+        indexBuilds.tableDeleted(deleted);
         // Its stream, if any, is disabled and stays readable until it expires, as on DynamoDB.
         streams.tableChanged(deleted.name());
         return deleted;

@@ -63,6 +63,7 @@ public final class IndexBuilds implements AutoCloseable {
     private final ItemLocks locks;
     private final CapacityMeter meter;
     private final IndexPropagator propagator;
+    private final VectorGraphs graphs;
     private volatile boolean closed;
     /** The builds and drops queued or running here, so that one seen again is not run twice at once. */
     private final Set<String> scheduled = ConcurrentHashMap.newKeySet();
@@ -73,8 +74,9 @@ public final class IndexBuilds implements AutoCloseable {
     });
 
     public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks, CapacityMeter meter,
-                       IndexPropagator propagator) {
+                       IndexPropagator propagator, VectorGraphs graphs) {
         this.storage = storage;
+        this.graphs = graphs;
         this.catalog = catalog;
         this.locks = locks;
         this.meter = meter;
@@ -260,6 +262,7 @@ public final class IndexBuilds implements AutoCloseable {
                                         null, entry.key(), entry.value(), entry.size());
                                 storage.commit(batch);
                             }
+                            if (index.isVector()) graphs.committed(table.id(), index.id(), null, entry.key(), entry.value());
                             return true;
                         });
                     }
@@ -301,8 +304,14 @@ public final class IndexBuilds implements AutoCloseable {
             storage.deleteRange(Keyspace.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
                     KeyLayout.indexUpperBound(table.id(), index.id()));
             catalog.counters().dropIndex(table.id(), index.id());
+            graphs.dropped(table.id(), index.id());
             catalog.removeIndex(tableName, indexName);
         }, e -> System.err.println("stator: dropping index " + indexName + " of " + tableName + " failed: " + e));
+    }
+
+    /** A deleted table's vector indexes lose their graphs (its rows go with the table). */
+    public void tableDeleted(TableDefinition table) {
+        for (IndexDefinition index : table.vectorIndexes()) graphs.dropped(table.id(), index.id());
     }
 
     @Override

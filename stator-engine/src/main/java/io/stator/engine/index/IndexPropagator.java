@@ -58,8 +58,11 @@ public final class IndexPropagator implements AutoCloseable {
     private volatile boolean closed;
     private volatile boolean pending;
 
-    public IndexPropagator(Storage storage, Catalog catalog, Clock clock, PropagationDelay delay) {
+    private final VectorGraphs graphs;
+
+    public IndexPropagator(Storage storage, Catalog catalog, Clock clock, PropagationDelay delay, VectorGraphs graphs) {
         this.storage = storage;
+        this.graphs = graphs;
         this.catalog = catalog;
         this.clock = clock;
         this.delay = delay;
@@ -151,6 +154,7 @@ public final class IndexPropagator implements AutoCloseable {
             int applied = 0;
             long nextDue = -1;
             applying.lock();
+            List<Runnable> vectorChanges = new ArrayList<>();
             try (WriteBatch batch = storage.newBatch()) {
                 Map<ByteBuffer, byte[]> written = new HashMap<>();
                 for (byte[][] r : records) {
@@ -162,11 +166,12 @@ public final class IndexPropagator implements AutoCloseable {
                         nextDue = due;
                         break;
                     }
-                    apply(batch, written, tableId, indexId, record);
+                    apply(batch, written, tableId, indexId, record, vectorChanges);
                     batch.delete(Keyspace.INDEX_QUEUE, r[0]);
                     applied++;
                 }
                 if (applied > 0) storage.commit(batch);
+                vectorChanges.forEach(Runnable::run); // committed: the graphs may show them
             } finally {
                 applying.unlock();
             }
@@ -177,7 +182,7 @@ public final class IndexPropagator implements AutoCloseable {
     }
 
     private void apply(WriteBatch batch, Map<ByteBuffer, byte[]> written, long tableId, int indexId,
-                       ByteBuffer record) {
+                       ByteBuffer record, List<Runnable> vectorChanges) {
         byte[] oldKey = getBytes(record);
         record.getLong(); // the old entry's size: the counters use what the index actually holds
         byte[] newKey = getBytes(record);
@@ -188,6 +193,7 @@ public final class IndexPropagator implements AutoCloseable {
         // The table or index was deleted since, or is being: nothing to maintain.
         if (index == null || index.status() == IndexDefinition.IndexStatus.DELETING) return;
         IndexWrites.apply(storage, batch, written, tableId, indexId, oldKey, newKey, newValue, newSize);
+        if (index.isVector()) vectorChanges.add(() -> graphs.committed(tableId, indexId, oldKey, newKey, newValue));
     }
 
     /**

@@ -12,6 +12,8 @@ import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import io.stator.engine.capacity.CapacityUnits;
 import io.stator.engine.index.VectorEntries;
+import io.stator.engine.index.VectorGraphs;
+import io.stator.engine.index.vector.VectorGraph;
 import io.stator.engine.index.vector.Distance;
 import io.stator.engine.index.vector.VectorScores;
 import io.stator.engine.table.IndexDefinition;
@@ -40,18 +42,23 @@ import java.util.PriorityQueue;
  * then its dimensions ({@link #target}); then the condition: comparators, then membership in the
  * search schema, then the HASH requirement, then operand types ({@link #search}).
  *
- * <p>The search reads the index partition's entries from the engine's storage and ranks all of
- * them: exact, so its recall is 1.0 and its ties are broken by key, deterministically. Filters
- * are applied before ranking, never after, so TopK results are never lost to filtering.
+ * <p>An index of a few thousand entries is searched exactly: the partition's entries are read
+ * from the engine's storage and all ranked (recall 1.0, ties broken by key). A larger one is
+ * searched through its HNSW graph ({@link VectorGraphs}) once built: the graph proposes the
+ * candidates, with the filters applied inside its search, and each candidate's entry is read back
+ * from storage and scored from there, so that scores are exact and a gone entry never shows.
+ * Either way filters apply before ranking, never after: TopK results are not lost to filtering.
  */
 public final class VectorSearch {
 
     public static final int MAX_TOP_K = 100;
 
     private final Storage storage;
+    private final VectorGraphs graphs;
 
-    public VectorSearch(Storage storage) {
+    public VectorSearch(Storage storage, VectorGraphs graphs) {
         this.storage = storage;
+        this.graphs = graphs;
     }
 
     /** A checked search: its index and query vector. */
@@ -152,15 +159,50 @@ public final class VectorSearch {
     private record Ranked(List<Scored> best, long seen) {}
 
     private Ranked rank(Target target, Filter filter) {
+        VectorGraph graph = graphs.graph(target.table(), target.index());
+        return graph != null ? rankByGraph(graph, target, filter) : rankAll(target, filter);
+    }
+
+    /** The graph's candidates, each read back from storage and scored exactly. */
+    private Ranked rankByGraph(VectorGraph graph, Target target, Filter filter) {
         IndexDefinition index = target.index();
         Distance distance = index.vector().distanceFunction();
-        String vectorAttribute = index.vector().attribute();
-        // Worst first, so that the head is the one to drop.
-        java.util.Comparator<Scored> better = (a, b) -> {
+        List<String> terms = new ArrayList<>(1 + filter.equalities().size());
+        if (filter.hash() != null) terms.add(VectorGraphs.term(index.partitionKey().get(0).name(), filter.hash()));
+        filter.equalities().forEach((name, value) -> terms.add(VectorGraphs.term(name, value)));
+        List<VectorGraph.Hit> hits = graph.search(target.query(), target.topK(), terms);
+        List<Scored> best = new ArrayList<>(hits.size());
+        try (Snapshot snapshot = storage.snapshot()) {
+            for (VectorGraph.Hit hit : hits) {
+                byte[] stored = storage.get(snapshot, Keyspace.ITEMS, hit.key());
+                if (stored == null) continue; // removed since the graph saw it
+                Map<String, AttributeValue> entry = ItemCodec.decode(stored);
+                if (!matches(entry, filter.equalities())) continue;
+                if (!(entry.get(index.vector().attribute()) instanceof AttributeValue.B vector)) continue;
+                best.add(new Scored(entry, hit.key(), VectorScores.score(distance, target.query(),
+                        VectorEntries.vectorOf(vector))));
+            }
+        }
+        best.sort(ranking(distance));
+        return new Ranked(best, graph.size());
+    }
+
+    /** Best first; equal scores by key. */
+    private static java.util.Comparator<Scored> ranking(Distance distance) {
+        return (a, b) -> {
             int c = distance == Distance.DOT_PRODUCT ? Double.compare(b.score(), a.score())
                     : Double.compare(a.score(), b.score());
             return c != 0 ? c : java.util.Arrays.compareUnsigned(a.key(), b.key());
         };
+    }
+
+    /** Every entry of the partitions the filter allows, ranked. */
+    private Ranked rankAll(Target target, Filter filter) {
+        IndexDefinition index = target.index();
+        Distance distance = index.vector().distanceFunction();
+        String vectorAttribute = index.vector().attribute();
+        java.util.Comparator<Scored> better = ranking(distance);
+        // Worst first, so that the head is the one to drop.
         PriorityQueue<Scored> heap = new PriorityQueue<>(target.topK() + 1, better.reversed());
         List<List<AttributeValue>> partitions = new ArrayList<>();
         if (filter.hash() != null) {
