@@ -132,9 +132,11 @@ public final class VectorGraphs implements AutoCloseable {
                 copied++;
             }
         } catch (RuntimeException e) {
-            System.err.println("stator: building the graph of vector index " + slot.index.name() + " failed: " + e);
-            slots.remove(new Key(tableId, slot.index.id()), slot);
-            slot.graph.close();
+            // Dropped meanwhile (its graph closed under the build), or failed: searched exactly.
+            if (slots.remove(new Key(tableId, slot.index.id()), slot)) {
+                System.err.println("stator: building the graph of vector index " + slot.index.name() + " failed: " + e);
+                slot.graph.close();
+            }
             return;
         }
         synchronized (slot) {
