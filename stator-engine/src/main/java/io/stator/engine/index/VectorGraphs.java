@@ -31,9 +31,9 @@ import java.util.concurrent.TimeUnit;
  * to date by the changes committed to those entries afterwards.
  *
  * <p><b>When.</b> An index of fewer than {@link #GRAPH_THRESHOLD} entries is searched exactly:
- * at that size ranking every entry costs less than a graph's upkeep, and is exact. The first
- * search of a larger one starts its graph's build and is answered exactly, as every search is
- * until the graph is ready. After a restart, graphs are built again the same way.
+ * at that size ranking every entry costs less than a graph's upkeep, and is exact. The write that
+ * takes an index past it, or the first search of a larger one (after a restart), starts its
+ * graph's build; until the graph is ready, searches are answered exactly.
  *
  * <p><b>Keeping up.</b> Every change to a vector index's entries on one server's storage passes
  * through {@link IndexWrites} (the propagator's queue and the backfill's copies), whose callers
@@ -153,7 +153,15 @@ public final class VectorGraphs implements AutoCloseable {
      */
     void committed(long tableId, int indexId, byte[] oldKey, byte[] newKey, byte[] newValue) {
         Slot slot = slots.get(new Key(tableId, indexId));
-        if (slot == null) return;
+        if (slot == null) {
+            // An index growing past the threshold gets its graph now rather than at its next search.
+            if (newKey != null && oldKey == null && catalog.counters().indexItemCount(tableId, indexId) >= GRAPH_THRESHOLD) {
+                TableDefinition table = catalog.findById(tableId);
+                IndexDefinition index = table == null ? null : table.indexById(indexId);
+                if (index != null && index.isVector()) graph(table, index);
+            }
+            return;
+        }
         synchronized (slot) {
             if (slot.changedDuringBuild != null) {
                 if (oldKey != null) slot.changedDuringBuild.add(ByteBuffer.wrap(oldKey));
