@@ -57,6 +57,8 @@ public final class VectorGraphs implements AutoCloseable {
     private final Catalog catalog;
     private final boolean enabled;
     private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
+    /** New entries seen per index without a graph (see {@link #committed}). */
+    private final Map<Key, java.util.concurrent.atomic.AtomicLong> newEntries = new ConcurrentHashMap<>();
     private final ExecutorService builder = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "stator-vector-graphs");
         t.setDaemon(true);
@@ -155,7 +157,11 @@ public final class VectorGraphs implements AutoCloseable {
         Slot slot = slots.get(new Key(tableId, indexId));
         if (slot == null) {
             // An index growing past the threshold gets its graph now rather than at its next search.
-            if (newKey != null && oldKey == null && catalog.counters().indexItemCount(tableId, indexId) >= GRAPH_THRESHOLD) {
+            // (Its count is read every 256th new entry: a read of the counters' store each time would cost more.)
+            if (newKey != null && oldKey == null
+                    && newEntries.computeIfAbsent(new Key(tableId, indexId), k -> new java.util.concurrent.atomic.AtomicLong())
+                            .incrementAndGet() % 256 == 0
+                    && catalog.counters().indexItemCount(tableId, indexId) >= GRAPH_THRESHOLD) {
                 TableDefinition table = catalog.findById(tableId);
                 IndexDefinition index = table == null ? null : table.indexById(indexId);
                 if (index != null && index.isVector()) graph(table, index);
@@ -174,6 +180,7 @@ public final class VectorGraphs implements AutoCloseable {
 
     /** The index (or its whole table) is gone: its graph goes too. */
     void dropped(long tableId, int indexId) {
+        newEntries.remove(new Key(tableId, indexId));
         Slot slot = slots.remove(new Key(tableId, indexId));
         if (slot != null) slot.graph.close();
     }
