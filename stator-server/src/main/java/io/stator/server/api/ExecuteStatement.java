@@ -89,6 +89,9 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
                 // (Query's wording appends it), also when the qualifier names the table itself.
                 throw DynamoDbException.validation("The table does not have the specified index");
             }
+            // A vector index is read by SearchVectors only; DynamoDB answers PartiQL with its Scan
+            // text (docs/dynamodb/vector-search.md §3.4).
+            if (index.isVector()) throw DynamoDbException.validation("Scan operation not supported on this index type");
             if (index.global() && Boolean.TRUE.equals(request.consistentRead())) {
                 // As recorded from DynamoDB by dynamodb-conformance (Query words it differently).
                 throw DynamoDbException.validation("Strongly consistent read is not supported on Global Secondary Indexes");

@@ -107,7 +107,8 @@ final class PartiqlPlans {
 
     /**
      * The key attributes a SELECT reads by: the partition key and sort key of the table, or of
-     * the index it names ({@code FROM "t"."i"}); null when the index does not exist.
+     * the index it names ({@code FROM "t"."i"}); null when the index does not exist or is a
+     * vector index (which PartiQL cannot read).
      */
     record KeyAttributes(List<String> partitionKey, List<String> sortKey) {
         static KeyAttributes of(TableDefinition table, String indexName) {
@@ -117,7 +118,7 @@ final class PartiqlPlans {
                         keys.hasSortKey() ? List.of(keys.sortKey()) : List.of());
             }
             IndexDefinition index = table.index(indexName);
-            if (index == null) return null;
+            if (index == null || index.isVector()) return null;
             return new KeyAttributes(index.partitionKey().stream().map(IndexDefinition.KeyAttribute::name).toList(),
                     index.sortKey().stream().map(IndexDefinition.KeyAttribute::name).toList());
         }
