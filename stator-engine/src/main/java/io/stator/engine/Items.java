@@ -223,7 +223,9 @@ public final class Items {
      */
     public VectorSearch.Result searchVectors(VectorSearch.Target target, io.stator.core.expression.Condition condition,
                                              List<Path> projection) {
-        return vectorSearch.search(target, condition, projection);
+        VectorSearch.Result result = vectorSearch.search(target, condition, projection);
+        meter.vectorBytes().searched(target.table().name(), target.index().name(), result.requestBytes());
+        return result;
     }
 
     /** One table's keys of a BatchGetItem, and how to read them. */

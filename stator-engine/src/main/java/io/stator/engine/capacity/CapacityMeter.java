@@ -98,6 +98,7 @@ public final class CapacityMeter {
     }
 
     private final Admission admission;
+    private final VectorBytes vectorBytes = new VectorBytes();
 
     /** A meter that admits every operation. */
     public CapacityMeter() {
@@ -110,12 +111,16 @@ public final class CapacityMeter {
 
     public Admission admission() { return admission; }
 
+    /** The bytes vector indexes were metered (searches and writes). */
+    public VectorBytes vectorBytes() { return vectorBytes; }
+
     public void tableChanged(TableDefinition table) {
         admission.tableChanged(table);
     }
 
     public void tableDeleted(TableDefinition table) {
         admission.tableDeleted(table);
+        vectorBytes.tableDeleted(table.name());
     }
 
     /** Before a read: returns normally when it may run, else throws the refusal. */
@@ -147,6 +152,7 @@ public final class CapacityMeter {
         ConsumedCapacity consumed = write(usage);
         ThroughputExceededException refused = admission.admitWrite(table, usage, consumed);
         if (refused != null) throw refused;
+        if (!consumed.vectorIndexBytes().isEmpty()) vectorBytes.written(table.name(), consumed.vectorIndexBytes());
         return consumed;
     }
 
@@ -166,7 +172,14 @@ public final class CapacityMeter {
                 refusals[i] = refused;
             }
         }
-        if (refusals == null) admission.debitWrites(tables, usages, consumed);
+        if (refusals == null) {
+            admission.debitWrites(tables, usages, consumed);
+            for (int i = 0; i < n; i++) {
+                if (!consumed[i].vectorIndexBytes().isEmpty()) {
+                    vectorBytes.written(tables.get(i).name(), consumed[i].vectorIndexBytes());
+                }
+            }
+        }
         return new TransactionAdmission(consumed, refusals);
     }
 

@@ -37,6 +37,7 @@ public final class MetricsEndpoint {
         if (engine.capacityMeter().admission() instanceof Throughput throughput) {
             registry.register(new CapacityMetrics(throughput));
         }
+        registry.register(new VectorMetrics(engine.capacityMeter().vectorBytes()));
     }
 
     /** Where the endpoint records each request. */

@@ -260,6 +260,13 @@ class VectorSearchTest {
                 .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES));
         assertTrue(more.consumedCapacity().vectorSearchRequestBytes() > bytes, "more for a larger TopK");
         assertNull(search(b -> b.indexName("byEuclid").searchVector(query(q)).topK(1)).consumedCapacity());
+        // CloudWatch's VectorSearchRequestBytes, by table and vector index, on /metrics.
+        io.stator.server.testing.RawHttp.Response reply = io.stator.server.testing.RawHttp.exchange(server.port(),
+                new io.stator.server.testing.RawHttp.Request("GET", "/metrics", Map.of(), new byte[0]));
+        io.stator.server.testing.PrometheusText metrics = io.stator.server.testing.PrometheusText.parse(reply.bodyText());
+        assertTrue(metrics.sum("dynamodb_vector_search_request_bytes_total", "table", TABLE, "index", "byEuclid")
+                >= bytes + more.consumedCapacity().vectorSearchRequestBytes());
+        assertTrue(metrics.sum("dynamodb_vector_write_request_bytes_total", "table", TABLE, "index", "byDot") >= 1024);
     }
 
     @Test
