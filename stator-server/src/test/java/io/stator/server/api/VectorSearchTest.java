@@ -305,6 +305,9 @@ class VectorSearchTest {
                         + "[-3.4028235E38, 3.4028235E38]" + index,
                 () -> db().updateItem(r -> r.tableName(TABLE).key(item("pk", s("bad"))).updateExpression("SET embedding = :v")
                         .expressionAttributeValues(Map.of(":v", AttributeValue.fromL(elements)))));
+        elements.set(2, n("NaN"));
+        assertError("ValidationException", "The parameter cannot be converted to a numeric value: NaN",
+                () -> db().putItem(r -> r.tableName(TABLE).item(item("pk", s("bad"), "embedding", AttributeValue.fromL(elements)))));
         elements.set(2, n("3.4028235E38"));
         db().putItem(r -> r.tableName(TABLE).item(item("pk", s("edge"), "embedding", AttributeValue.fromL(elements))));
         assertValidation("One or more parameter values were invalid. Attribute 'colour' type mismatch. Expected: S, "
@@ -339,6 +342,11 @@ class VectorSearchTest {
         assertValidation("Search vector contains invalid values. All values in the search vector must be a 32-bit "
                         + "floating-point number attribute",
                 () -> search(b -> b.indexName("byEuclid").searchVector(n("1e39")).topK(1)));
+        for (String notANumber : List.of("NaN", "Infinity", "-Infinity", "abc")) {
+            assertValidation("Search vector contains invalid values. All values in the search vector must be a 32-bit "
+                    + "floating-point number attribute", () -> search(b -> b.indexName("byEuclid")
+                    .searchVector(n(notANumber), n(1), n(1), n(1), n(1), n(1), n(1), n(1)).topK(1)));
+        }
         assertValidation("SearchConditionExpression must be provided when SearchSchema has a HASH key",
                 () -> search(b -> b.indexName("byDot").searchVector(q).topK(1)));
         assertValidation("Invalid SearchConditionExpression: Invalid comparator used in SearchConditionExpression",
