@@ -187,11 +187,10 @@ public final class VectorSearch {
         return new Ranked(best, graph.size());
     }
 
-    /** Best first; equal scores by key. */
+    /** Best first; equal scores by key (as the graph orders its hits, {@link VectorScores#ranking}). */
     private static java.util.Comparator<Scored> ranking(Distance distance) {
         return (a, b) -> {
-            int c = distance == Distance.DOT_PRODUCT ? Double.compare(b.score(), a.score())
-                    : Double.compare(a.score(), b.score());
+            int c = VectorScores.compare(distance, a.score(), b.score());
             return c != 0 ? c : java.util.Arrays.compareUnsigned(a.key(), b.key());
         };
     }
