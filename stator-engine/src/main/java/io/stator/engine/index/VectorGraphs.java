@@ -141,6 +141,7 @@ public final class VectorGraphs implements AutoCloseable {
             }
             return;
         }
+        slot.graph.compact(); // one graph rather than the bulk build's segments: searched several times faster
         synchronized (slot) {
             slot.changedDuringBuild = null;
             slot.ready = true;

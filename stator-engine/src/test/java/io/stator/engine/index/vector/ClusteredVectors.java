@@ -45,7 +45,8 @@ final class ClusteredVectors {
     private float[] gaussian(int dimensions, double deviation, float[] around) {
         float[] point = new float[dimensions];
         for (int i = 0; i < dimensions; i++) {
-            point[i] = (float) ((around == null ? 0 : around[i]) + random.nextGaussian() * deviation);
+            double centre = around == null ? 0 : around[i];
+            point[i] = (float) (centre + random.nextGaussian() * deviation);
         }
         return point;
     }

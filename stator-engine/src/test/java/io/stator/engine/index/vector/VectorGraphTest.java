@@ -55,7 +55,8 @@ class VectorGraphTest {
             }
             for (int q = 0; q < 30; q++) {
                 float[] query = data.next();
-                assertEquals(exact(distance, query, 10, Set.of()), graph.search(query, 10, Set.of()));
+                assertEquals(exact(distance, query, 10, Set.of()),
+                        graph.search(query, 10, Set.of()));
             }
             assertEquals(1_000, graph.size());
         }
@@ -91,7 +92,8 @@ class VectorGraphTest {
             put(graph, 1, new float[] {1, 1}, Set.of());
             put(graph, 2, new float[] {2, -1}, Set.of());
             float[] query = {0.5f, 2};
-            assertEquals(exact(DOT_PRODUCT, query, 100, Set.of()), graph.search(query, 100, Set.of()));
+            assertEquals(exact(DOT_PRODUCT, query, 100, Set.of()),
+                    graph.search(query, 100, Set.of()));
             assertEquals(2, graph.search(query, 100, Set.of()).size());
         }
     }
@@ -224,7 +226,8 @@ class VectorGraphTest {
             put(graph, 2, new float[] {1, 1}, Set.of());
             put(graph, 3, new float[] {-1, -1}, Set.of());
             for (float[] query : List.of(new float[] {1, 0}, new float[] {0, 0})) {
-                assertEquals(exact(distance, query, 10, Set.of()), graph.search(query, 10, Set.of()));
+                assertEquals(exact(distance, query, 10, Set.of()),
+                        graph.search(query, 10, Set.of()));
             }
         }
     }
@@ -245,7 +248,8 @@ class VectorGraphTest {
                     new float[] {1e30f, 0, 0, 0}, new float[] {Float.MAX_VALUE, 1, -1, 0},
                     new float[] {-1e-30f, 0, 0, 1e-30f});
             for (float[] query : queries) {
-                assertEquals(exact(distance, query, 10, Set.of()), graph.search(query, 10, Set.of()));
+                assertEquals(exact(distance, query, 10, Set.of()),
+                        graph.search(query, 10, Set.of()));
                 assertEquals(exact(distance, query, 10, Set.of(BOOKS)),
                         graph.search(query, 10, Set.of(BOOKS)));
             }
@@ -262,7 +266,8 @@ class VectorGraphTest {
             }
             for (int q = 0; q < 5; q++) {
                 float[] query = data.next();
-                assertEquals(exact(COSINE, query, 10, Set.of()), graph.search(query, 10, Set.of()));
+                assertEquals(exact(COSINE, query, 10, Set.of()),
+                        graph.search(query, 10, Set.of()));
             }
         }
         assertThrows(IllegalArgumentException.class, () -> new VectorGraph(4_097, COSINE));
@@ -288,6 +293,29 @@ class VectorGraphTest {
     }
 
     @Test
+    void compactKeepsEveryEntryAndItsAnswers() {
+        ClusteredVectors data = new ClusteredVectors(11, 8, 4, 1.0);
+        try (VectorGraph graph = new VectorGraph(8, EUCLIDEAN)) {
+            for (int i = 0; i < 1_000; i++) {
+                put(graph, i, data.next(), Set.of(i % 2 == 0 ? BOOKS : FILMS));
+                if (i % 100 == 99) {
+                    graph.size();
+                }
+            }
+            graph.remove(key(7));
+            entries.remove(7);
+            float[] query = data.next();
+            assertEquals(exact(EUCLIDEAN, query, 10, Set.of(FILMS)),
+                    graph.search(query, 10, Set.of(FILMS)));
+            graph.compact();
+            assertEquals(999, graph.size());
+            assertEquals(exact(EUCLIDEAN, query, 10, Set.of(FILMS)),
+                    graph.search(query, 10, Set.of(FILMS)));
+            assertEquals(exact(EUCLIDEAN, query, 10, Set.of()), graph.search(query, 10, Set.of()));
+        }
+    }
+
+    @Test
     void memoryGrowsWithTheEntriesAndCountsTheirVectors() {
         ClusteredVectors data = new ClusteredVectors(8, 64, 4, 1.0);
         try (VectorGraph graph = new VectorGraph(64, EUCLIDEAN)) {
@@ -304,15 +332,15 @@ class VectorGraphTest {
     }
 
     @Test
-    void searchesDuringPutsAndRemovesSeeNoError() throws Exception {
+    void searchesDuringPutsRemovesAndACompactionSeeNoError() throws Exception {
         ClusteredVectors data = new ClusteredVectors(9, 32, 8, 1.0);
         float[][] vectors = data.next(6_000);
         float[][] queries = data.next(50);
-        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicInteger searches = new AtomicInteger();
         try (VectorGraph graph = new VectorGraph(32, COSINE)) {
-            Thread writer = new Thread(() -> {
+            List<Body> bodies = new ArrayList<>();
+            bodies.add(() -> {
                 try {
                     for (int i = 0; i < vectors.length; i++) {
                         graph.put(key(i), i % 500 == 0 ? new float[32] : vectors[i],
@@ -320,38 +348,27 @@ class VectorGraphTest {
                         if (i % 10 == 9) {
                             graph.remove(key(i - 5));
                         }
+                        if (i == vectors.length / 2) {
+                            graph.compact();
+                        }
                     }
-                } catch (Throwable e) {
-                    errors.add(e);
                 } finally {
                     writing.set(false);
                 }
             });
-            List<Thread> readers = new ArrayList<>();
             for (int r = 0; r < 2; r++) {
                 int offset = r;
-                readers.add(new Thread(() -> {
-                    int q = offset;
-                    try {
-                        while (writing.get()) {
-                            List<Hit> hits = graph.search(queries[q++ % queries.length], 10,
-                                    q % 2 == 0 ? Set.of() : Set.of(BOOKS));
-                            assertTrue(hits.size() <= 10);
-                            assertEquals(hits.size(), new HashSet<>(numbers(hits)).size());
-                            searches.incrementAndGet();
-                        }
-                    } catch (Throwable e) {
-                        errors.add(e);
+                bodies.add(() -> {
+                    for (int q = offset; writing.get(); q++) {
+                        List<Hit> hits = graph.search(queries[q % queries.length], 10,
+                                q % 2 == 0 ? Set.of() : Set.of(BOOKS));
+                        assertTrue(hits.size() <= 10);
+                        assertEquals(hits.size(), new HashSet<>(numbers(hits)).size());
+                        searches.incrementAndGet();
                     }
-                }));
+                });
             }
-            writer.start();
-            readers.forEach(Thread::start);
-            writer.join(TimeUnit.MINUTES.toMillis(2));
-            for (Thread reader : readers) {
-                reader.join(TimeUnit.MINUTES.toMillis(1));
-            }
-            assertEquals(List.of(), List.copyOf(errors));
+            assertEquals(List.of(), runTogether(bodies));
             assertTrue(searches.get() > 0);
             assertEquals(vectors.length - vectors.length / 10, graph.size());
         }
@@ -361,41 +378,57 @@ class VectorGraphTest {
     void putsAndRemovesFromSeveralThreadsLeaveOneEntryPerKey() throws Exception {
         ClusteredVectors data = new ClusteredVectors(10, 8, 4, 1.0);
         float[][] vectors = data.next(1_000);
-        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-        CountDownLatch start = new CountDownLatch(1);
         try (VectorGraph graph = new VectorGraph(8, COSINE)) {
-            List<Thread> writers = new ArrayList<>();
+            List<Body> writers = new ArrayList<>();
             for (int w = 0; w < 3; w++) {
-                int writerNumber = w;
-                writers.add(new Thread(() -> {
-                    try {
-                        start.await();
-                        for (int round = 0; round < 3; round++) {
-                            for (int i = 0; i < vectors.length; i++) {
-                                // Keys move in and out of the graph: zero vectors stay out of it.
-                                boolean zero = (i + round + writerNumber) % 3 == 0;
-                                graph.put(key(i), zero ? new float[8] : vectors[i], Set.of(BOOKS));
-                                if (i % 7 == writerNumber) {
-                                    graph.remove(key(i));
-                                    graph.put(key(i), vectors[i], Set.of(BOOKS));
-                                }
+                int writer = w;
+                writers.add(() -> {
+                    for (int round = 0; round < 3; round++) {
+                        for (int i = 0; i < vectors.length; i++) {
+                            // Keys move in and out of the graph: zero vectors stay out of it.
+                            boolean zero = (i + round + writer) % 3 == 0;
+                            graph.put(key(i), zero ? new float[8] : vectors[i], Set.of(BOOKS));
+                            if (i % 7 == writer) {
+                                graph.remove(key(i));
+                                graph.put(key(i), vectors[i], Set.of(BOOKS));
                             }
                         }
-                    } catch (Throwable e) {
-                        errors.add(e);
                     }
-                }));
+                });
             }
-            writers.forEach(Thread::start);
-            start.countDown();
-            for (Thread writer : writers) {
-                writer.join(TimeUnit.MINUTES.toMillis(2));
-            }
-            assertEquals(List.of(), List.copyOf(errors));
+            assertEquals(List.of(), runTogether(writers));
             assertEquals(vectors.length, graph.size());
             List<Hit> all = graph.search(new float[8], 2_000, Set.of(BOOKS));
             assertEquals(vectors.length, new HashSet<>(numbers(all)).size());
         }
+    }
+
+    /** A thread's work; what it throws, an assertion's failure too, is collected. */
+    private interface Body {
+        void run() throws Exception;
+    }
+
+    /** Runs the bodies in threads of their own, started together; returns what they threw. */
+    private static List<Throwable> runTogether(List<Body> bodies) throws InterruptedException {
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (Body body : bodies) {
+            threads.add(new Thread(() -> {
+                try {
+                    start.await();
+                    body.run();
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        start.countDown();
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.MINUTES.toMillis(2));
+        }
+        return List.copyOf(errors);
     }
 
     /**
