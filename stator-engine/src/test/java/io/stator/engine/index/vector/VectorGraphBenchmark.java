@@ -67,11 +67,10 @@ class VectorGraphBenchmark {
             System.out.printf("%s %d x %d (spread %.1f), %d candidates: built in %.1f s"
                     + " (%.0f vectors/s); raw vectors %.1f MB; memory %.1f MB estimated,"
                     + " %.1f MB measured; as built %s; compacted in %.1f s, memory %.1f MB"
-                    + " estimated, %.1f MB measured, %s%n",
+                    + " estimated, %s%n",
                     distance, count, dimensions, spread, candidates, buildSeconds,
                     count / buildSeconds, 4.0 * count * dimensions / 1e6, estimate / 1e6,
-                    measured / 1e6, built, compactSeconds, graph.memoryBytes() / 1e6,
-                    (usedHeap() - heapBefore) / 1e6, compacted);
+                    measured / 1e6, built, compactSeconds, graph.memoryBytes() / 1e6, compacted);
         }
     }
 
