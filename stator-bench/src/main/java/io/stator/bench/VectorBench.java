@@ -158,7 +158,15 @@ final class VectorBench {
         Compare.deleteRecursively(dir);
         Files.createDirectories(dir);
         Endpoint endpoint = Endpoint.local(port);
-        try (ServerProcess server = ServerProcess.start("stator", ServerKind.STATOR.command(places, port, dir), Map.of(),
+        // The heap (a quarter of --memory) must hold the index's HNSW graph twice over (the server
+        // builds a graph only where it fits: VectorGraphs.fits), and Lucene's SIMD comparisons
+        // want the incubating vector module.
+        List<String> command = new java.util.ArrayList<>(ServerKind.STATOR.command(places, port, dir));
+        long memoryMb = Math.max(1024, 16L * shape.count() * (4L * shape.dimensions() + 400) >> 20);
+        command.add("--memory");
+        command.add(memoryMb + "mb");
+        try (ServerProcess server = ServerProcess.start("stator", command,
+                Map.of("STATOR_JAVA_OPTS", "--add-modules jdk.incubator.vector"),
                 endpoint, places.work().resolve("stator-vectors.log"), Duration.ofSeconds(120))) {
             DynamoRequests requests = new DynamoRequests(endpoint, SigV4Signer.Credentials.BENCH);
             VectorTable table = new VectorTable("vectors", shape.dimensions());

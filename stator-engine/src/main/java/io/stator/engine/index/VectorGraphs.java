@@ -57,6 +57,8 @@ public final class VectorGraphs implements AutoCloseable {
     private final Catalog catalog;
     private final boolean enabled;
     private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
+    /** The indexes whose graph was found too large for the heap (said once). */
+    private final Set<Key> tooLarge = ConcurrentHashMap.newKeySet();
     /** New entries seen per index without a graph (see {@link #committed}). */
     private final Map<Key, java.util.concurrent.atomic.AtomicLong> newEntries = new ConcurrentHashMap<>();
     private final ExecutorService builder = Executors.newSingleThreadExecutor(r -> {
@@ -97,7 +99,8 @@ public final class VectorGraphs implements AutoCloseable {
         Key key = new Key(table.id(), index.id());
         Slot slot = slots.get(key);
         if (slot != null) return slot.ready ? slot.graph : null;
-        if (catalog.counters().indexItemCount(table.id(), index.id()) < GRAPH_THRESHOLD) return null;
+        long entries = catalog.counters().indexItemCount(table.id(), index.id());
+        if (entries < GRAPH_THRESHOLD || !fits(table, index, entries)) return null;
         Slot created = new Slot(index);
         if (slots.putIfAbsent(key, created) != null) {
             created.graph.close();
@@ -110,6 +113,28 @@ public final class VectorGraphs implements AutoCloseable {
         }
         return null;
     }
+
+    /**
+     * Whether a graph of that many entries fits in the heap beside the graphs there are: its
+     * estimate (twice its vectors and links, for the writer's buffer beside the segments it
+     * writes) within half of the heap, with the others'. A graph that does not fit is not built
+     * (the index is searched exactly; said once): the server's --memory gives the heap a quarter.
+     */
+    private boolean fits(TableDefinition table, IndexDefinition index, long entries) {
+        long estimate = 2 * entries * (4L * index.vector().dimensions() + BYTES_PER_ENTRY);
+        long used = 0;
+        for (Slot slot : slots.values()) used += slot.graph.memoryBytes();
+        if (used + estimate <= Runtime.getRuntime().maxMemory() / 2) return true;
+        if (tooLarge.add(new Key(table.id(), index.id()))) {
+            System.err.printf("stator: vector index %s of %s (%d entries) is searched exactly: its graph (about %d MB) "
+                    + "would not fit in the heap (%d MB, %d MB in graphs); give the server more --memory%n", index.name(),
+                    table.name(), entries, estimate >> 20, Runtime.getRuntime().maxMemory() >> 20, used >> 20);
+        }
+        return false;
+    }
+
+    /** A graph entry's bytes beside its vector: its links, key, terms and Lucene's bookkeeping. */
+    private static final long BYTES_PER_ENTRY = 400;
 
     /** Whether the index is searched through its graph now (for tests and metrics). */
     public boolean ready(long tableId, int indexId) {
