@@ -23,9 +23,9 @@ class VectorGraphRecallTest {
 
     @ParameterizedTest(name = "{0} x {1}, {2}")
     @CsvSource({
-        "20000, 128, EUCLIDEAN",
-        "20000, 128, COSINE",
-        "20000, 128, DOT_PRODUCT",
+        "10000, 128, EUCLIDEAN",
+        "10000, 128, COSINE",
+        "10000, 128, DOT_PRODUCT",
         "2000, 768, COSINE",
         "2000, 768, DOT_PRODUCT",
     })
