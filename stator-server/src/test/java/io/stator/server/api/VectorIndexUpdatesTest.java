@@ -50,8 +50,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 /**
  * UpdateTable's VectorIndexUpdates: an index added to a table of 100,000 items is CREATING with
  * Backfilling (SearchVectors refuses it) while the items are copied in with writes going on,
- * then ACTIVE, Backfilling gone, holding exactly the items with a valid vector, searched as an
- * exact search of the final items; then deleted. And UpdateTable's refusals, in DynamoDB's words
+ * then ACTIVE, Backfilling gone, holding exactly the items with a valid vector, its search finding
+ * the final items' nearest; then deleted. And UpdateTable's refusals, in DynamoDB's words
  * (docs/dynamodb/vector-search.md §3.3).
  */
 class VectorIndexUpdatesTest {
@@ -224,7 +224,11 @@ class VectorIndexUpdatesTest {
                     .sorted(Comparator.comparingDouble(e -> VectorSearchTest.score(VectorDistanceFunction.EUCLIDEAN, q,
                             e.getValue())))
                     .limit(10).map(Map.Entry::getKey).toList();
-            Eventually.until("the search sees the final items", () -> search(BIG, "byE", q, 10), expected::equals);
+            // The index is large enough to be searched through its HNSW graph (approximate): nearly
+            // all of the exact ten, and nothing that is not among the final items.
+            Eventually.until("the search sees the final items", () -> search(BIG, "byE", q, 10),
+                    found -> found.size() == 10 && vectors.keySet().containsAll(found)
+                            && found.stream().filter(expected::contains).count() >= 8);
         }
 
         db().updateTable(b -> b.tableName(BIG).vectorIndexUpdates(delete("byE")));
