@@ -170,20 +170,33 @@ public final class VectorSearch {
         List<String> terms = new ArrayList<>(1 + filter.equalities().size());
         if (filter.hash() != null) terms.add(VectorGraphs.term(index.partitionKey().get(0).name(), filter.hash()));
         filter.equalities().forEach((name, value) -> terms.add(VectorGraphs.term(name, value)));
-        List<VectorGraph.Hit> hits = graph.search(target.query(), target.topK(), terms);
-        List<Scored> best = new ArrayList<>(hits.size());
-        try (Snapshot snapshot = storage.snapshot()) {
-            for (VectorGraph.Hit hit : hits) {
-                byte[] stored = storage.get(snapshot, Keyspace.ITEMS, hit.key());
-                if (stored == null) continue; // removed since the graph saw it
-                Map<String, AttributeValue> entry = ItemCodec.decode(stored);
-                if (!matches(entry, filter.equalities())) continue;
-                if (!(entry.get(index.vector().attribute()) instanceof AttributeValue.B vector)) continue;
-                best.add(new Scored(entry, hit.key(), VectorScores.score(distance, target.query(),
-                        VectorEntries.vectorOf(vector))));
+        // A graph may still hold an entry that storage has just lost (its removal is applied to the
+        // graph after its commit): such a hit is skipped, and the graph asked for more, so that a
+        // search does not come back short.
+        List<Scored> best = new ArrayList<>(target.topK());
+        int wanted = target.topK();
+        for (int attempt = 0; ; attempt++) {
+            best.clear();
+            List<VectorGraph.Hit> hits = graph.search(target.query(), wanted, terms);
+            int stale = 0;
+            try (Snapshot snapshot = storage.snapshot()) {
+                for (VectorGraph.Hit hit : hits) {
+                    byte[] stored = storage.get(snapshot, Keyspace.ITEMS, hit.key());
+                    Map<String, AttributeValue> entry = stored == null ? null : ItemCodec.decode(stored);
+                    if (entry == null || !matches(entry, filter.equalities())
+                            || !(entry.get(index.vector().attribute()) instanceof AttributeValue.B vector)) {
+                        stale++;
+                        continue;
+                    }
+                    best.add(new Scored(entry, hit.key(), VectorScores.score(distance, target.query(),
+                            VectorEntries.vectorOf(vector))));
+                }
             }
+            if (stale == 0 || hits.size() < wanted || attempt == 3) break;
+            wanted = wanted * 2 + stale;
         }
         best.sort(ranking(distance));
+        if (best.size() > target.topK()) best = new ArrayList<>(best.subList(0, target.topK()));
         return new Ranked(best, graph.size());
     }
 
