@@ -27,6 +27,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.CancellationReason;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.TransactionCanceledException;
+import io.stator.engine.write.TransactionItems;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
 import io.stator.engine.write.WriteResult;
@@ -50,9 +51,6 @@ public final class Items {
      * API reference's example (a hundred 300 KB items, 52 returned) rules out 16 MiB.
      */
     public static final long MAX_BATCH_GET_BYTES = 16_000_000;
-
-    /** DynamoDB's limit on the items of a transaction (developer guide, "Amazon DynamoDB Transactions"). */
-    public static final long MAX_TRANSACTION_PAYLOAD_BYTES = 4L * 1024 * 1024;
 
     private final Storage storage;
     private final WritePipeline pipeline;
@@ -316,6 +314,7 @@ public final class Items {
             plans.add(plan);
             rowKeys.add(plan.range().from());
         }
+        TransactionItems.checkDistinct(rowKeys);
         for (int i = 0; i < plans.size(); i++) {
             try {
                 admit(operation, plans.get(i), null, 0);
@@ -336,9 +335,7 @@ public final class Items {
                 results.add(read);
             }
         }
-        if (bytes > MAX_TRANSACTION_PAYLOAD_BYTES) {
-            throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
-        }
+        TransactionItems.checkPayload(bytes);
         for (int i = 0; i < results.size(); i++) {
             Page charged = charged(plans.get(i), results.get(i));
             observations.read(operation, plans.get(i), null, 0, charged);

@@ -38,7 +38,8 @@ public final class Transactions {
     public record WriteOutcome(List<WriteResult> results, boolean replayed) {}
 
     /**
-     * Applies every action, or none (TransactionCanceledException, one reason per action).
+     * Applies every action, or none (TransactionCanceledException, one reason per action); the
+     * actions name distinct items ({@link TransactionItems}).
      *
      * @param token null when the request has no ClientRequestToken
      */
@@ -48,6 +49,9 @@ public final class Transactions {
 
     /** As {@link #write(List, ClientToken)}, of {@code operation} (ExecuteTransaction's). */
     public WriteOutcome write(List<ItemWrite> actions, ClientToken token, Operation operation) {
+        List<byte[]> rowKeys = new ArrayList<>(actions.size());
+        for (ItemWrite action : actions) rowKeys.add(action.rowKey());
+        TransactionItems.checkDistinct(rowKeys);
         if (token == null) return new WriteOutcome(pipeline.writeTransaction(actions, null, operation), false);
         // Outside the try: a retry refused because the first is still running must not end the
         // first one's run (it would let a third request run beside the first).

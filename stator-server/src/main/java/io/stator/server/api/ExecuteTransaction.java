@@ -5,7 +5,6 @@ import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.Projector;
-import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
@@ -19,6 +18,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.CancellationReason;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.TransactionCanceledException;
+import io.stator.engine.write.TransactionItems;
 import io.stator.engine.write.Transactions.ClientToken;
 import io.stator.engine.write.Transactions.WriteOutcome;
 import io.stator.server.access.Authorizer;
@@ -121,7 +121,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         int n = statements.size();
         List<Items.Get> gets = new ArrayList<>(n);
         List<Condition> filters = new ArrayList<>(n);
-        List<Object> identities = new ArrayList<>(n);
+        TransactionItems named = new TransactionItems();
         KeyMismatches mismatches = new KeyMismatches();
         for (int i = 0; i < n; i++) {
             Statement.Select s = (Statement.Select) statements.get(i);
@@ -135,12 +135,12 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
             } catch (PartiqlPlans.IncompleteKeyException | KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
-            identities.add(key == null ? null : ItemKeys.identity(table, key));
+            named.name(table, key);
             // The item is read whole: the other terms may name attributes the projection drops.
             gets.add(new Items.Get(table, key, null));
             filters.add(PartiqlPlans.and(terms));
         }
-        ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
+        named.checkDistinct();
         mismatches.throwIfAny(n);
 
         List<Page> results = engine.items().transactGet(Operation.EXECUTE_TRANSACTION, gets);
@@ -164,9 +164,8 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
                        ResponseBody response) throws IOException {
         int n = statements.size();
         List<ItemWrite> writes = new ArrayList<>(n);
-        List<Object> identities = new ArrayList<>(n);
+        TransactionItems named = new TransactionItems();
         KeyMismatches mismatches = new KeyMismatches();
-        long payload = 0;
         String capacity = request.returnConsumedCapacity();
         for (int i = 0; i < n; i++) {
             Statement statement = statements.get(i);
@@ -184,15 +183,12 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
             } catch (PartiqlPlans.IncompleteKeyException | KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
-            identities.add(write == null ? null : ItemKeys.identity(write));
-            if (statement instanceof Statement.Insert s) payload += ItemSize.of(s.item());
+            if (write != null) named.name(write);
+            if (statement instanceof Statement.Insert s) named.carry(s.item());
             writes.add(write);
         }
-        ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
-        if (payload > Items.MAX_TRANSACTION_PAYLOAD_BYTES) {
-            // As TransactWriteItems words it (its own text is not recorded either).
-            throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
-        }
+        named.checkDistinct();
+        named.checkPayload();
         mismatches.throwIfAny(n);
 
         String token = request.clientRequestToken();

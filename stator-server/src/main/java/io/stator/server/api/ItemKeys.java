@@ -2,9 +2,6 @@ package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
-import io.stator.engine.item.RowKeys;
-import io.stator.engine.table.KeySchema;
-import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemWrite;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
@@ -12,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The Keys of batches and transactions: which item a key names, and DynamoDB's check of their values. */
+/** The Keys of batches and transactions: DynamoDB's check of their values, and which item a batch's write names. */
 final class ItemKeys {
 
     private ItemKeys() {}
@@ -38,34 +35,16 @@ final class ItemKeys {
         }
     }
 
-    /**
-     * The item a key (or a whole item) names, equal for equal keys whatever the order of their
-     * attributes; null when the key does not fit the table's key schema (that is its own error).
-     */
-    static Object identity(TableDefinition table, Map<String, AttributeValue> keyOrItem) {
-        KeySchema schema = table.keySchema();
-        AttributeValue partition = keyOrItem.get(schema.partitionKey());
-        if (partition == null || partition.type() != schema.partitionKeyType()) return null;
-        if (schema.hasSortKey()) {
-            AttributeValue sort = keyOrItem.get(schema.sortKey());
-            if (sort == null || sort.type() != schema.sortKeyType()) return null;
-        }
-        return ByteBuffer.wrap(RowKeys.of(table, keyOrItem));
-    }
-
-    /** The item a checked write names (its storage key), as {@link #identity(TableDefinition, Map)} gives it. */
+    /** The item a checked write names (its storage key). */
     static Object identity(ItemWrite write) {
         return ByteBuffer.wrap(write.rowKey());
     }
 
-    /** Refuses a request naming one item twice ({@code identities} may hold nulls: keys that fit no item). */
+    /** Refuses a request naming one item twice (BatchWriteItem; a transaction's rule is the engine's {@code TransactionItems}). */
     static void checkDistinct(List<Object> identities, String message) {
         Set<Object> items = new HashSet<>();
         for (Object identity : identities) {
             if (identity != null && !items.add(identity)) throw DynamoDbException.validation(message);
         }
     }
-
-    /** What DynamoDB answers a transaction that names one item twice. */
-    static final String TRANSACTION_DUPLICATE = "Transaction request cannot include multiple operations on one item";
 }

@@ -9,6 +9,7 @@ import io.stator.engine.item.KeySchemaMismatchException;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.write.TransactionItems;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.Get;
@@ -37,7 +38,7 @@ final class TransactGetItems implements Action<TransactGetItemsInput> {
         int n = request.transactItems().size();
         List<Items.Get> gets = new ArrayList<>(n);
         List<String> tableNames = new ArrayList<>(n);
-        List<Object> identities = new ArrayList<>(n);
+        TransactionItems named = new TransactionItems();
         KeyMismatches mismatches = new KeyMismatches();
         for (int i = 0; i < n; i++) {
             Get get = request.transactItems().get(i).get();
@@ -60,13 +61,13 @@ final class TransactGetItems implements Action<TransactGetItemsInput> {
             } catch (KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
-            identities.add(ItemKeys.identity(table, key));
+            named.name(table, key);
             gets.add(new Items.Get(table, key, projection));
             tableNames.add(get.tableName());
         }
         // Refused by DynamoDB (dynamodb-conformance); its text is not recorded, this is the one
         // TransactWriteItems gives. Checked after every table, as TransactWriteItems checks it.
-        ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
+        named.checkDistinct();
         mismatches.throwIfAny(n);
 
         List<Page> results = engine.items().transactGet(gets);

@@ -1,13 +1,11 @@
 package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
-import io.stator.engine.Items;
 import io.stator.engine.item.KeySchemaMismatchException;
-import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.TransactionItems;
 import io.stator.engine.write.Transactions.ClientToken;
 import io.stator.engine.write.Transactions.WriteOutcome;
 import io.stator.server.access.Authorizer;
@@ -51,8 +49,7 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
         List<ItemWrite> writes = new ArrayList<>(n);
         List<String> tableNames = new ArrayList<>(n);
         KeyMismatches mismatches = new KeyMismatches();
-        List<Object> identities = new ArrayList<>(n);
-        long payload = 0;
+        TransactionItems items = new TransactionItems();
         WriteRequests.Access writeAccess = WriteRequests.Access.of(access, Permissions.TRANSACT_WRITE_ITEMS,
                 request.returnConsumedCapacity());
         for (int i = 0; i < n; i++) {
@@ -69,17 +66,16 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
             } catch (KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
-            payload += ItemSize.of(keyOrItem);
-            TableDefinition table = write != null ? write.table() : engine.tables().require(tableName);
-            identities.add(write != null ? ItemKeys.identity(write) : ItemKeys.identity(table, keyOrItem));
+            items.carry(keyOrItem);
+            if (write != null) {
+                items.name(write);
+            } else {
+                items.name(engine.tables().require(tableName), keyOrItem);
+            }
             writes.add(write);
         }
-        ItemKeys.checkDistinct(identities, ItemKeys.TRANSACTION_DUPLICATE);
-        if (payload > Items.MAX_TRANSACTION_PAYLOAD_BYTES) {
-            // DynamoDB's text for this is not recorded anywhere we could find; it is known to
-            // speak of the transaction payload's size.
-            throw DynamoDbException.validation("Transaction payload size cannot exceed 4 MB");
-        }
+        items.checkDistinct();
+        items.checkPayload();
         mismatches.throwIfAny(n);
 
         String token = request.clientRequestToken();
