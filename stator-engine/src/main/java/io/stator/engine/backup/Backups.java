@@ -7,6 +7,7 @@ import io.stator.core.key.DecodedKey;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.item.ItemLimits;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableDefinition;
@@ -374,7 +375,8 @@ public final class Backups implements AutoCloseable {
     }
 
     private void put(TableDefinition table, byte[] storedItem) {
-        pipeline.restore(ItemWrite.put(table, ItemCodec.decode(storedItem), null, ReturnValues.NONE, false, false));
+        pipeline.restore(ItemWrite.put(table, ItemLimits.stored(ItemCodec.decode(storedItem)), null, ReturnValues.NONE,
+                false, false));
     }
 
     /**

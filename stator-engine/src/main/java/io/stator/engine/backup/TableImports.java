@@ -70,9 +70,7 @@ public final class TableImports {
      * size), without consuming capacity; a DynamoDbException says why an item is refused.
      */
     public void put(TableDefinition table, Map<String, AttributeValue> item) {
-        ItemLimits.checkItemSize(item);
-        ItemLimits.checkNesting(item);
-        pipeline.restore(ItemWrite.put(table, item, null, ReturnValues.NONE, false, false));
+        pipeline.restore(ItemWrite.put(table, ItemLimits.check(item), null, ReturnValues.NONE, false, false));
     }
 
     /** Keeps the import's description as it now is (its counters, as they grow). */

@@ -8,8 +8,11 @@ import java.util.Map;
 
 /**
  * DynamoDB's limits on an item: 400 KB by its size rules ({@link ItemSize}), 32 levels of
- * nesting. A front end checks an item it was given where DynamoDB checks it (PutItem checks
- * nesting, then ReturnValues, then size); an update checks the item it produces.
+ * nesting. Every whole item a front end hands the write path passes here: {@code ItemWrite.put}
+ * takes a {@link LimitedItem}, which only these checks make (or checks a plain map itself). A
+ * front end whose order of checks puts another between the two (PutItem checks nesting, then
+ * ReturnValues, then size) calls {@link #checkNesting} at its point and {@link Nested#checkSize}
+ * at the next, and no limit is checked twice. An update checks the item it produces.
  */
 public final class ItemLimits {
 
@@ -22,9 +25,32 @@ public final class ItemLimits {
 
     private ItemLimits() {}
 
-    public static void checkItemSize(Map<String, AttributeValue> item) {
-        if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
-            throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
+    /** Both limits, nesting first (the order of PutItem, BatchWriteItem and PartiQL's INSERT). */
+    public static LimitedItem check(Map<String, AttributeValue> item) {
+        return checkNesting(item).checkSize();
+    }
+
+    /**
+     * An item read back from storage (a backup's copy being restored): it was held to the limits
+     * when it was written, and is restored as it was.
+     */
+    public static LimitedItem stored(Map<String, AttributeValue> item) {
+        return new LimitedItem(item);
+    }
+
+    /** An item whose nesting is within the limit, its size still to check. */
+    public static final class Nested {
+        private final Map<String, AttributeValue> item;
+
+        private Nested(Map<String, AttributeValue> item) {
+            this.item = item;
+        }
+
+        public LimitedItem checkSize() {
+            if (ItemSize.of(item) > ItemSize.MAX_ITEM_SIZE) {
+                throw DynamoDbException.validation("Item size has exceeded the maximum allowed size");
+            }
+            return new LimitedItem(item);
         }
     }
 
@@ -35,13 +61,14 @@ public final class ItemLimits {
         }
     }
 
-    public static void checkNesting(Map<String, AttributeValue> item) {
+    public static Nested checkNesting(Map<String, AttributeValue> item) {
         for (AttributeValue value : item.values()) {
             if (exceedsNestingLevels(value, 1)) {
                 throw DynamoDbException.validation("Nesting Levels have exceeded supported limits: "
                         + "Attributes in the item have nested levels beyond supported limit");
             }
         }
+        return new Nested(item);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.engine.index.IndexEntries;
 import io.stator.engine.item.ItemLimits;
 import io.stator.engine.item.KeyPaths;
+import io.stator.engine.item.LimitedItem;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.table.TableDefinition;
@@ -55,13 +56,15 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
     }
 
     /**
-     * PutItem, or a Put of TransactWriteItems: replaces the whole item. Its index key values are
+     * PutItem, or a Put of TransactWriteItems: replaces the whole item, which has been held to
+     * DynamoDB's limits ({@link ItemLimits}). Its index key values are
      * checked at once, except in a transaction, where one of the wrong type cancels the
      * transaction (a ValidationError reason, in the action's place) instead of failing the
      * request, so it is checked with the new item (conformance, docs/dynamodb/indexes.md §4.2).
      */
-    public static ItemWrite put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
+    public static ItemWrite put(TableDefinition table, LimitedItem limited, Condition condition,
                                 ReturnValues returnValues, boolean returnOldItemOnFailure, boolean inTransaction) {
+        Map<String, AttributeValue> item = limited.values();
         PrimaryKeys.checkItem(table.keySchema(), item);
         ItemMutation replace = old -> item;
         if (inTransaction) {
@@ -74,6 +77,12 @@ public record ItemWrite(TableDefinition table, byte[] rowKey, Condition conditio
         }
         return new ItemWrite(table, RowKeys.of(table, item), condition, replace, returnOldItemOnFailure, returnValues,
                 List.of(), PUT, null);
+    }
+
+    /** A put of an item not yet held to DynamoDB's limits: checks them (nesting, then size) first. */
+    public static ItemWrite put(TableDefinition table, Map<String, AttributeValue> item, Condition condition,
+                                ReturnValues returnValues, boolean returnOldItemOnFailure, boolean inTransaction) {
+        return put(table, ItemLimits.check(item), condition, returnValues, returnOldItemOnFailure, inTransaction);
     }
 
     /** DeleteItem, or a Delete of TransactWriteItems: removes the item. */

@@ -5,6 +5,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemLimits;
+import io.stator.engine.item.LimitedItem;
 import io.stator.engine.item.KeySchemaMismatchException;
 import io.stator.engine.item.PrimaryKeys;
 import io.stator.engine.table.TableDefinition;
@@ -47,7 +48,13 @@ final class BatchWriteItem implements Action<BatchWriteItemInput> {
     }
 
     /** One request of the batch: a put (item) or a delete (key). */
-    private record Write(Map<String, AttributeValue> item, Map<String, AttributeValue> key) {}
+    private record Write(LimitedItem put, Map<String, AttributeValue> key) {
+
+        /** A put's item; null for a delete. */
+        Map<String, AttributeValue> item() {
+            return put == null ? null : put.values();
+        }
+    }
 
     @Override
     public void execute(BatchWriteItemInput request, Authorizer access, ResponseBody response) throws IOException {
@@ -131,10 +138,7 @@ final class BatchWriteItem implements Action<BatchWriteItemInput> {
                     + "exactly one of the supported datatypes");
         }
         if (w.putRequest() != null) {
-            Map<String, AttributeValue> item = w.putRequest().item().validated();
-            ItemLimits.checkNesting(item);
-            ItemLimits.checkItemSize(item);
-            return new Write(item, null);
+            return new Write(ItemLimits.check(w.putRequest().item().validated()), null);
         }
         Map<String, AttributeValue> key = w.deleteRequest().key().validated();
         ItemKeys.checkNoEmptyValue(key);
@@ -148,7 +152,7 @@ final class BatchWriteItem implements Action<BatchWriteItemInput> {
     private static ItemWrite check(TableDefinition table, Write w) {
         try {
             if (w.item() == null) return ItemWrite.delete(table, w.key(), null, ReturnValues.NONE, false);
-            return ItemWrite.put(table, w.item(), null, ReturnValues.NONE, false, false);
+            return ItemWrite.put(table, w.put(), null, ReturnValues.NONE, false, false);
         } catch (KeySchemaMismatchException e) {
             throw PrimaryKeys.doesNotMatchSchema();
         }

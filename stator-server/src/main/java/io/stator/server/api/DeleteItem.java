@@ -23,12 +23,8 @@ final class DeleteItem implements Action<DeleteItemInput> {
 
     @Override
     public void execute(DeleteItemInput request, Authorizer access, ResponseBody response) throws IOException {
-        ItemWrite write = WriteRequests.delete(engine, request.tableName(), request.key(),
-                new WriteRequests.ConditionMembers(request.expected(), request.conditionalOperator(),
-                        request.conditionExpression(), request.expressionAttributeNames(),
-                        request.expressionAttributeValues()),
-                request.returnValues(), request.returnValuesOnConditionCheckFailure(),
-                WriteRequests.Access.of(access, null, request.returnConsumedCapacity()));
+        ItemWrite write = WriteRequests.delete(engine, request, WriteRequests.Access.of(access, null,
+                request.returnConsumedCapacity()));
         WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();

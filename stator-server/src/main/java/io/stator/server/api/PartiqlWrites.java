@@ -10,6 +10,7 @@ import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
 import io.stator.engine.advisor.Operation;
 import io.stator.engine.item.ItemLimits;
+import io.stator.engine.item.LimitedItem;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemUpdate;
@@ -58,12 +59,11 @@ final class PartiqlWrites {
     }
 
     static ItemWrite insert(Engine engine, Statement.Insert s) {
-        ItemLimits.checkNesting(s.item());
-        ItemLimits.checkItemSize(s.item());
+        LimitedItem item = ItemLimits.check(s.item());
         TableDefinition table = engine.tables().require(s.tableName());
         Condition absent = new Condition.Function(new Operand.FunctionCall("attribute_not_exists",
                 List.of(new Operand.PathOperand(Path.of(table.keySchema().partitionKey())))));
-        return ItemWrite.put(table, s.item(), absent, ReturnValues.NONE, false, false);
+        return ItemWrite.put(table, item, absent, ReturnValues.NONE, false, false);
     }
 
     static ItemWrite update(Engine engine, Statement.Update s, boolean returnOldItemOnFailure) {

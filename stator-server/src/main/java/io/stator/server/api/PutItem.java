@@ -20,12 +20,8 @@ final class PutItem implements Action<PutItemInput> {
 
     @Override
     public void execute(PutItemInput request, Authorizer access, ResponseBody response) throws IOException {
-        ItemWrite write = WriteRequests.put(engine, request.tableName(), request.item(),
-                new WriteRequests.ConditionMembers(request.expected(), request.conditionalOperator(),
-                        request.conditionExpression(), request.expressionAttributeNames(),
-                        request.expressionAttributeValues()),
-                request.returnValues(), request.returnValuesOnConditionCheckFailure(), false,
-                WriteRequests.Access.of(access, null, request.returnConsumedCapacity()));
+        ItemWrite write = WriteRequests.put(engine, request, WriteRequests.Access.of(access, null,
+                request.returnConsumedCapacity()));
         WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();

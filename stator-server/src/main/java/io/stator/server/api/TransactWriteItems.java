@@ -11,13 +11,9 @@ import io.stator.engine.write.Transactions.WriteOutcome;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.RequestDigest;
 import io.stator.server.protocol.ResponseBody;
-import io.stator.server.protocol.request.ConditionCheck;
-import io.stator.server.protocol.request.Delete;
-import io.stator.server.protocol.request.Put;
 import io.stator.server.protocol.request.TransactWriteItem;
 import io.stator.server.protocol.request.TransactWriteItemsInput;
 import io.stator.server.protocol.request.Unvalidated;
-import io.stator.server.protocol.request.Update;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,27 +116,9 @@ final class TransactWriteItems implements Action<TransactWriteItemsInput> {
      * TransactWriteItems (DynamoDB Developer Guide, "Using IAM with DynamoDB transactions").
      */
     private ItemWrite prepare(TransactWriteItem a, WriteRequests.Access access) {
-        if (a.put() != null) {
-            Put p = a.put();
-            return WriteRequests.put(engine, p.tableName(), p.item(), new WriteRequests.ConditionMembers(null, null,
-                    p.conditionExpression(), p.expressionAttributeNames(), p.expressionAttributeValues()), null,
-                    p.returnValuesOnConditionCheckFailure(), true, access);
-        }
-        if (a.update() != null) {
-            Update u = a.update();
-            return WriteRequests.update(engine, u.tableName(), u.key(), null, u.updateExpression(),
-                    new WriteRequests.ConditionMembers(null, null, u.conditionExpression(), u.expressionAttributeNames(),
-                            u.expressionAttributeValues()), null, u.returnValuesOnConditionCheckFailure(), access);
-        }
-        if (a.delete() != null) {
-            Delete d = a.delete();
-            return WriteRequests.delete(engine, d.tableName(), d.key(), new WriteRequests.ConditionMembers(null, null,
-                    d.conditionExpression(), d.expressionAttributeNames(), d.expressionAttributeValues()), null,
-                    d.returnValuesOnConditionCheckFailure(), access);
-        }
-        ConditionCheck c = a.conditionCheck();
-        return WriteRequests.conditionCheck(engine, c.tableName(), c.key(), new WriteRequests.ConditionMembers(null, null,
-                c.conditionExpression(), c.expressionAttributeNames(), c.expressionAttributeValues()),
-                c.returnValuesOnConditionCheckFailure(), access);
+        if (a.put() != null) return WriteRequests.put(engine, a.put(), access);
+        if (a.update() != null) return WriteRequests.update(engine, a.update(), access);
+        if (a.delete() != null) return WriteRequests.delete(engine, a.delete(), access);
+        return WriteRequests.conditionCheck(engine, a.conditionCheck(), access);
     }
 }

@@ -24,13 +24,8 @@ final class UpdateItem implements Action<UpdateItemInput> {
 
     @Override
     public void execute(UpdateItemInput request, Authorizer access, ResponseBody response) throws IOException {
-        ItemWrite write = WriteRequests.update(engine, request.tableName(), request.key(), request.attributeUpdates(),
-                request.updateExpression(),
-                new WriteRequests.ConditionMembers(request.expected(), request.conditionalOperator(),
-                        request.conditionExpression(), request.expressionAttributeNames(),
-                        request.expressionAttributeValues()),
-                request.returnValues(), request.returnValuesOnConditionCheckFailure(),
-                WriteRequests.Access.of(access, null, request.returnConsumedCapacity()));
+        ItemWrite write = WriteRequests.update(engine, request, WriteRequests.Access.of(access, null,
+                request.returnConsumedCapacity()));
         WriteResult result = engine.items().write(write);
 
         JsonGenerator g = response.json();

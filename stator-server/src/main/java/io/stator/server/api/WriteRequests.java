@@ -9,14 +9,22 @@ import io.stator.core.expression.ExpressionKind;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
 import io.stator.engine.item.ItemLimits;
+import io.stator.engine.item.LimitedItem;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemUpdate;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.request.AttributeValueUpdate;
+import io.stator.server.protocol.request.ConditionCheck;
+import io.stator.server.protocol.request.Delete;
+import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
+import io.stator.server.protocol.request.Put;
+import io.stator.server.protocol.request.PutItemInput;
 import io.stator.server.protocol.request.Unvalidated;
+import io.stator.server.protocol.request.Update;
+import io.stator.server.protocol.request.UpdateItemInput;
 import java.util.List;
 import java.util.Map;
 
@@ -57,9 +65,69 @@ final class WriteRequests {
     }
 
     /** The members of a write's condition, legacy or expression, whatever request carries them. */
-    record ConditionMembers(Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
-                            String conditionExpression, Map<String, String> expressionAttributeNames,
-                            Unvalidated<Map<String, AttributeValue>> expressionAttributeValues) {}
+    private record ConditionMembers(Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
+                                    String conditionExpression, Map<String, String> expressionAttributeNames,
+                                    Unvalidated<Map<String, AttributeValue>> expressionAttributeValues) {
+
+        /** A transaction's action: a ConditionExpression only, no legacy members. */
+        static ConditionMembers expression(String conditionExpression, Map<String, String> expressionAttributeNames,
+                                           Unvalidated<Map<String, AttributeValue>> expressionAttributeValues) {
+            return new ConditionMembers(null, null, conditionExpression, expressionAttributeNames,
+                    expressionAttributeValues);
+        }
+    }
+
+    /**
+     * What a put says, whichever request carries it.
+     *
+     * @param returnValues null for a transaction's Put, which has none
+     */
+    private record PutMembers(String tableName, Unvalidated<Map<String, AttributeValue>> item, ConditionMembers condition,
+                              String returnValues, String returnValuesOnConditionCheckFailure, boolean inTransaction) {}
+
+    /** PutItem's put (see {@link #put(Engine, PutMembers, Access)}). */
+    static ItemWrite put(Engine engine, PutItemInput r, Access access) {
+        return put(engine, new PutMembers(r.tableName(), r.item(), new ConditionMembers(r.expected(),
+                r.conditionalOperator(), r.conditionExpression(), r.expressionAttributeNames(),
+                r.expressionAttributeValues()), r.returnValues(), r.returnValuesOnConditionCheckFailure(), false), access);
+    }
+
+    /** A Put of TransactWriteItems (see {@link #put(Engine, PutMembers, Access)}). */
+    static ItemWrite put(Engine engine, Put p, Access access) {
+        return put(engine, new PutMembers(p.tableName(), p.item(), ConditionMembers.expression(p.conditionExpression(),
+                p.expressionAttributeNames(), p.expressionAttributeValues()), null,
+                p.returnValuesOnConditionCheckFailure(), true), access);
+    }
+
+    /** DeleteItem's delete (see {@link #delete(Engine, String, Unvalidated, ConditionMembers, String, String, Access)}). */
+    static ItemWrite delete(Engine engine, DeleteItemInput r, Access access) {
+        return delete(engine, r.tableName(), r.key(), new ConditionMembers(r.expected(), r.conditionalOperator(),
+                r.conditionExpression(), r.expressionAttributeNames(), r.expressionAttributeValues()),
+                r.returnValues(), r.returnValuesOnConditionCheckFailure(), access);
+    }
+
+    /** A Delete of TransactWriteItems. */
+    static ItemWrite delete(Engine engine, Delete d, Access access) {
+        return delete(engine, d.tableName(), d.key(), ConditionMembers.expression(d.conditionExpression(),
+                d.expressionAttributeNames(), d.expressionAttributeValues()), null,
+                d.returnValuesOnConditionCheckFailure(), access);
+    }
+
+    /** UpdateItem's update (see {@link #update(Engine, String, Unvalidated, Map, String, ConditionMembers, String, String, Access)}). */
+    static ItemWrite update(Engine engine, UpdateItemInput r, Access access) {
+        return update(engine, r.tableName(), r.key(), r.attributeUpdates(), r.updateExpression(),
+                new ConditionMembers(r.expected(), r.conditionalOperator(), r.conditionExpression(),
+                        r.expressionAttributeNames(), r.expressionAttributeValues()),
+                r.returnValues(), r.returnValuesOnConditionCheckFailure(), access);
+    }
+
+    /** An Update of TransactWriteItems: an UpdateExpression, no ReturnValues. */
+    static ItemWrite update(Engine engine, Update u, Access access) {
+        return update(engine, u.tableName(), u.key(), null, u.updateExpression(),
+                ConditionMembers.expression(u.conditionExpression(), u.expressionAttributeNames(),
+                        u.expressionAttributeValues()),
+                null, u.returnValuesOnConditionCheckFailure(), access);
+    }
 
     /**
      * A put, checked in DynamoDB's order: the expression parameters, the item's values, its
@@ -67,32 +135,32 @@ final class WriteRequests {
      * attributes against the table's key schema. An over-size item is refused even when the
      * table does not exist.
      */
-    static ItemWrite put(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> item,
-                         ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
-                         boolean inTransaction, Access access) {
+    private static ItemWrite put(Engine engine, PutMembers put, Access access) {
+        ConditionMembers c = put.condition();
         checkCombination(c);
-        Map<String, AttributeValue> values = item.validated();
-        ItemLimits.checkNesting(values);
-        ReturnValues returned = oldItemOrNothing(returnValues);
-        ItemLimits.checkItemSize(values);
+        Map<String, AttributeValue> values = put.item().validated();
+        ItemLimits.Nested nested = ItemLimits.checkNesting(values);
+        ReturnValues returned = oldItemOrNothing(put.returnValues());
+        LimitedItem item = nested.checkSize();
         Condition condition = condition(c);
         if (access != null) {
-            access.check(engine, "PutItem", tableName, new Permissions.Keys()
-                    .leadingKeyOf(Permissions.find(engine, tableName), values).attributes(values.keySet())
-                    .condition(condition).returnValues(access.returnValues(returnValues, returnValuesOnConditionCheckFailure)));
+            access.check(engine, "PutItem", put.tableName(), new Permissions.Keys()
+                    .leadingKeyOf(Permissions.find(engine, put.tableName()), values).attributes(values.keySet())
+                    .condition(condition).returnValues(access.returnValues(put.returnValues(),
+                            put.returnValuesOnConditionCheckFailure())));
         }
-        TableDefinition table = engine.tables().require(tableName);
-        return ItemWrite.put(table, values, condition, returned, returnsOldItemOnFailure(returnValuesOnConditionCheckFailure),
-                inTransaction);
+        TableDefinition table = engine.tables().require(put.tableName());
+        return ItemWrite.put(table, item, condition, returned,
+                returnsOldItemOnFailure(put.returnValuesOnConditionCheckFailure()), put.inTransaction());
     }
 
     /**
      * A delete, checked in DynamoDB's order: the expression parameters, the key's values,
      * ReturnValues, the condition, the table, then the key against the table's key schema.
      */
-    static ItemWrite delete(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
-                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
-                            Access access) {
+    private static ItemWrite delete(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
+                                    ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
+                                    Access access) {
         checkCombination(c);
         Map<String, AttributeValue> values = key.validated();
         ReturnValues returned = oldItemOrNothing(returnValues);
@@ -114,10 +182,10 @@ final class WriteRequests {
      *
      * @param returnValues null for NONE (a transaction's Update has none)
      */
-    static ItemWrite update(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
-                            Map<String, AttributeValueUpdate> attributeUpdates, String updateExpression,
-                            ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
-                            Access access) {
+    private static ItemWrite update(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
+                                    Map<String, AttributeValueUpdate> attributeUpdates, String updateExpression,
+                                    ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
+                                    Access access) {
         ExpressionParameters.checkCombination(
                 List.of(member("UpdateExpression", updateExpression), member("ConditionExpression", c.conditionExpression())),
                 List.of(member("AttributeUpdates", attributeUpdates), member("Expected", c.expected())),
@@ -146,8 +214,12 @@ final class WriteRequests {
     }
 
     /** A transaction's ConditionCheck: the key's values, the condition, the table, the key against its schema. */
-    static ItemWrite conditionCheck(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
-                                    ConditionMembers c, String returnValuesOnConditionCheckFailure, Access access) {
+    static ItemWrite conditionCheck(Engine engine, ConditionCheck check, Access access) {
+        String tableName = check.tableName();
+        Unvalidated<Map<String, AttributeValue>> key = check.key();
+        ConditionMembers c = ConditionMembers.expression(check.conditionExpression(), check.expressionAttributeNames(),
+                check.expressionAttributeValues());
+        String returnValuesOnConditionCheckFailure = check.returnValuesOnConditionCheckFailure();
         Map<String, AttributeValue> values = key.validated();
         ExpressionContext expressions = ExpressionParameters.context(c.expressionAttributeNames(),
                 c.expressionAttributeValues());
