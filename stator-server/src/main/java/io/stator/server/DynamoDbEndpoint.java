@@ -565,7 +565,7 @@ public final class DynamoDbEndpoint {
         if (!actions.serves(operation.name())) {
             throw DynamoDbException.unknownOperation(operation.name() + " is not supported by Stator yet");
         }
-        Constraints.check(input, operation.input());
+        Constraints.check(parsed, operation.input());
         if (!mayWait && !light(input)) throw FOR_A_WORKER;
         if (mayWait && memory != null) admit(operation.name(), input, body.length, dispatch);
         ResponseBody response = new ResponseBody();

@@ -28,13 +28,13 @@ class ItemWriteLimitsTest {
         try (TestEngine test = TestEngine.open(directory)) {
             Engine engine = test.engine();
             TableDefinition table = test.createTable("t", false, null, null);
-            long base = ItemSize.of(item("pk", "edge", "v", ""));
-            Map<String, AttributeValue> edge = item("pk", "edge", "v", "x".repeat((int) (ItemSize.MAX_ITEM_SIZE - base)));
+            int room = (int) (ItemSize.MAX_ITEM_SIZE - ItemSize.of(item("pk", "edge", "v", "")));
+            Map<String, AttributeValue> edge = item("pk", "edge", "v", "x".repeat(room));
             assertEquals(ItemSize.MAX_ITEM_SIZE, ItemSize.of(edge));
             engine.items().write(ItemWrite.put(table, edge, null, ReturnValues.NONE, false, false));
             assertEquals(edge, engine.items().get(table, item("pk", "edge"), true, null).item());
 
-            Map<String, AttributeValue> past = item("pk", "past", "v", "x".repeat((int) (ItemSize.MAX_ITEM_SIZE - base) + 1));
+            Map<String, AttributeValue> past = item("pk", "past", "v", "x".repeat(room + 1));
             DynamoDbException refused = assertThrows(DynamoDbException.class,
                     () -> ItemWrite.put(table, past, null, ReturnValues.NONE, false, false));
             assertEquals("Item size has exceeded the maximum allowed size", refused.getMessage());
@@ -48,8 +48,9 @@ class ItemWriteLimitsTest {
             TableDefinition table = test.createTable("t", false, null, null);
             ItemWrite.put(table, item("pk", "a", "doc", nested(ItemLimits.MAX_NESTING_LEVELS - 1)), null,
                     ReturnValues.NONE, false, false);
-            DynamoDbException refused = assertThrows(DynamoDbException.class, () -> ItemWrite.put(table,
-                    item("pk", "a", "doc", nested(ItemLimits.MAX_NESTING_LEVELS)), null, ReturnValues.NONE, false, false));
+            Map<String, AttributeValue> tooDeep = item("pk", "a", "doc", nested(ItemLimits.MAX_NESTING_LEVELS));
+            DynamoDbException refused = assertThrows(DynamoDbException.class,
+                    () -> ItemWrite.put(table, tooDeep, null, ReturnValues.NONE, false, false));
             assertEquals("Nesting Levels have exceeded supported limits: "
                     + "Attributes in the item have nested levels beyond supported limit", refused.getMessage());
         }

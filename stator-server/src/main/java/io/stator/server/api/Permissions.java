@@ -352,8 +352,8 @@ final class Permissions {
     }
 
     /** Select as DynamoDB applies it when the request leaves it out. */
-    static String effectiveSelect(String select, boolean projected, boolean onIndex) {
-        if (select != null) return select;
+    static String effectiveSelect(io.stator.server.protocol.request.Select select, boolean projected, boolean onIndex) {
+        if (select != null) return select.wireName();
         if (projected) return "SPECIFIC_ATTRIBUTES";
         return onIndex ? "ALL_PROJECTED_ATTRIBUTES" : "ALL_ATTRIBUTES";
     }

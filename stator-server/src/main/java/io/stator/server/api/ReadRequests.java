@@ -78,24 +78,29 @@ final class ReadRequests {
      *
      * @param projection "ProjectionExpression" or "AttributesToGet" when one is given, else null
      */
-    static Select select(String select, String projection, boolean onIndex, boolean query) {
+    static Select select(io.stator.server.protocol.request.Select select, String projection, boolean onIndex,
+                         boolean query) {
         String prefix = query ? "1 validation error detected: " : "";
-        if (select != null && projection != null && !select.equals("SPECIFIC_ATTRIBUTES")) {
-            String what = switch (select) {
-                case "COUNT" -> "only the Count";
-                default -> select;
-            };
+        if (select == null) return null;
+        Select engineSelect = switch (select) {
+            case ALL_ATTRIBUTES -> Select.ALL_ATTRIBUTES;
+            case ALL_PROJECTED_ATTRIBUTES -> Select.ALL_PROJECTED_ATTRIBUTES;
+            case SPECIFIC_ATTRIBUTES -> Select.SPECIFIC_ATTRIBUTES;
+            case COUNT -> Select.COUNT;
+        };
+        if (projection != null && engineSelect != Select.SPECIFIC_ATTRIBUTES) {
+            String what = engineSelect == Select.COUNT ? "only the Count" : select.wireName();
             throw DynamoDbException.validation(prefix + "Cannot specify the " + projection + " when choosing to get " + what);
         }
-        if ("SPECIFIC_ATTRIBUTES".equals(select) && projection == null) {
+        if (engineSelect == Select.SPECIFIC_ATTRIBUTES && projection == null) {
             throw DynamoDbException.validation(prefix
                     + "Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES");
         }
-        if ("ALL_PROJECTED_ATTRIBUTES".equals(select) && !onIndex) {
+        if (engineSelect == Select.ALL_PROJECTED_ATTRIBUTES && !onIndex) {
             throw DynamoDbException.validation(prefix
                     + "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
         }
-        return select == null ? null : Select.valueOf(select);
+        return engineSelect;
     }
 
     /** Which projection member a request gives, for Select's messages: null for none. */

@@ -22,6 +22,7 @@ import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
 import io.stator.server.protocol.request.Put;
 import io.stator.server.protocol.request.PutItemInput;
+import io.stator.server.protocol.request.ReturnValue;
 import io.stator.server.protocol.request.Unvalidated;
 import io.stator.server.protocol.request.Update;
 import io.stator.server.protocol.request.UpdateItemInput;
@@ -54,8 +55,9 @@ final class WriteRequests {
         }
 
         /** The write's ReturnValues key: a transaction's actions have ReturnValuesOnConditionCheckFailure. */
-        String returnValues(String returnValues, String returnValuesOnConditionCheckFailure) {
-            return enclosingOperation == null ? returnValues : returnValuesOnConditionCheckFailure;
+        String returnValues(ReturnValue returnValues, String returnValuesOnConditionCheckFailure) {
+            if (enclosingOperation != null) return returnValuesOnConditionCheckFailure;
+            return returnValues == null ? null : returnValues.wireName();
         }
 
         void check(Engine engine, String action, String tableName, Permissions.Keys keys) {
@@ -82,14 +84,16 @@ final class WriteRequests {
      *
      * @param returnValues null for a transaction's Put, which has none
      */
-    private record PutMembers(String tableName, Unvalidated<Map<String, AttributeValue>> item, ConditionMembers condition,
-                              String returnValues, String returnValuesOnConditionCheckFailure, boolean inTransaction) {}
+    private record PutMembers(String tableName, Unvalidated<Map<String, AttributeValue>> item,
+                              ConditionMembers condition, ReturnValue returnValues,
+                              String returnValuesOnConditionCheckFailure, boolean inTransaction) {}
 
     /** PutItem's put (see {@link #put(Engine, PutMembers, Access)}). */
     static ItemWrite put(Engine engine, PutItemInput r, Access access) {
         return put(engine, new PutMembers(r.tableName(), r.item(), new ConditionMembers(r.expected(),
                 r.conditionalOperator(), r.conditionExpression(), r.expressionAttributeNames(),
-                r.expressionAttributeValues()), r.returnValues(), r.returnValuesOnConditionCheckFailure(), false), access);
+                r.expressionAttributeValues()), r.returnValues(), r.returnValuesOnConditionCheckFailure(), false),
+                access);
     }
 
     /** A Put of TransactWriteItems (see {@link #put(Engine, PutMembers, Access)}). */
@@ -99,7 +103,7 @@ final class WriteRequests {
                 p.returnValuesOnConditionCheckFailure(), true), access);
     }
 
-    /** DeleteItem's delete (see {@link #delete(Engine, String, Unvalidated, ConditionMembers, String, String, Access)}). */
+    /** DeleteItem's delete (its checks: the private {@code delete} below). */
     static ItemWrite delete(Engine engine, DeleteItemInput r, Access access) {
         return delete(engine, r.tableName(), r.key(), new ConditionMembers(r.expected(), r.conditionalOperator(),
                 r.conditionExpression(), r.expressionAttributeNames(), r.expressionAttributeValues()),
@@ -113,7 +117,7 @@ final class WriteRequests {
                 d.returnValuesOnConditionCheckFailure(), access);
     }
 
-    /** UpdateItem's update (see {@link #update(Engine, String, Unvalidated, Map, String, ConditionMembers, String, String, Access)}). */
+    /** UpdateItem's update (its checks: the private {@code update} below). */
     static ItemWrite update(Engine engine, UpdateItemInput r, Access access) {
         return update(engine, r.tableName(), r.key(), r.attributeUpdates(), r.updateExpression(),
                 new ConditionMembers(r.expected(), r.conditionalOperator(), r.conditionExpression(),
@@ -159,8 +163,8 @@ final class WriteRequests {
      * ReturnValues, the condition, the table, then the key against the table's key schema.
      */
     private static ItemWrite delete(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
-                                    ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
-                                    Access access) {
+                                    ConditionMembers c, ReturnValue returnValues,
+                                    String returnValuesOnConditionCheckFailure, Access access) {
         checkCombination(c);
         Map<String, AttributeValue> values = key.validated();
         ReturnValues returned = oldItemOrNothing(returnValues);
@@ -184,8 +188,8 @@ final class WriteRequests {
      */
     private static ItemWrite update(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
                                     Map<String, AttributeValueUpdate> attributeUpdates, String updateExpression,
-                                    ConditionMembers c, String returnValues, String returnValuesOnConditionCheckFailure,
-                                    Access access) {
+                                    ConditionMembers c, ReturnValue returnValues,
+                                    String returnValuesOnConditionCheckFailure, Access access) {
         ExpressionParameters.checkCombination(
                 List.of(member("UpdateExpression", updateExpression), member("ConditionExpression", c.conditionExpression())),
                 List.of(member("AttributeUpdates", attributeUpdates), member("Expected", c.expected())),
@@ -209,7 +213,7 @@ final class WriteRequests {
         }
         TableDefinition table = engine.tables().require(tableName);
         return ItemWrite.update(table, keyValues, condition,
-                returnValues == null ? ReturnValues.NONE : ReturnValues.valueOf(returnValues), returnOldOnFailure,
+                returned(returnValues), returnOldOnFailure,
                 update == null ? ItemUpdate.NONE : update);
     }
 
@@ -260,9 +264,21 @@ final class WriteRequests {
     }
 
     /** PutItem and DeleteItem return only the old item, or nothing. */
-    private static ReturnValues oldItemOrNothing(String returnValues) {
-        if (returnValues == null || returnValues.equals("NONE")) return ReturnValues.NONE;
-        if (returnValues.equals("ALL_OLD")) return ReturnValues.ALL_OLD;
+    private static ReturnValues oldItemOrNothing(ReturnValue returnValues) {
+        if (returnValues == null || returnValues == ReturnValue.NONE) return ReturnValues.NONE;
+        if (returnValues == ReturnValue.ALL_OLD) return ReturnValues.ALL_OLD;
         throw DynamoDbException.validation("ReturnValues can only be ALL_OLD or NONE");
+    }
+
+    /** The engine's ReturnValues for the request's (NONE when absent). */
+    private static ReturnValues returned(ReturnValue returnValues) {
+        if (returnValues == null) return ReturnValues.NONE;
+        return switch (returnValues) {
+            case NONE -> ReturnValues.NONE;
+            case ALL_OLD -> ReturnValues.ALL_OLD;
+            case UPDATED_OLD -> ReturnValues.UPDATED_OLD;
+            case ALL_NEW -> ReturnValues.ALL_NEW;
+            case UPDATED_NEW -> ReturnValues.UPDATED_NEW;
+        };
     }
 }

@@ -48,15 +48,25 @@ public final class Constraints {
      */
     private String unechoed;
 
-    private Constraints() {}
+    /** The enum values read outside their sets, or null for none. */
+    private final RequestReader.OutOfSetValues outOfSet;
 
-    public static void check(ModelStructure request, StructureShape shape) {
+    private Constraints(RequestReader.OutOfSetValues outOfSet) {
+        this.outOfSet = outOfSet;
+    }
+
+    /** Checks a request as read, its enum values outside their sets among the rest. */
+    public static void check(RequestReader.Parsed parsed, StructureShape shape) {
+        check(parsed.request(), shape, parsed.outOfSet());
+    }
+
+    private static void check(ModelStructure request, StructureShape shape, RequestReader.OutOfSetValues outOfSet) {
         // CreateTable without a TableName has a text of its own, alone whatever else is wrong
         // (dynalite's test/createTable.js, recorded against DynamoDB; dynoxide's create_table.rs).
         if (shape.name().equals("CreateTableInput") && request.member(shape.indexOf("TableName")) == null) {
             throw DynamoDbException.validation("The parameter 'TableName' is required but was not present in the request");
         }
-        Constraints c = new Constraints();
+        Constraints c = new Constraints(outOfSet);
         c.checkStructure(request, shape, "");
         if (!c.errors.isEmpty()) {
             int n = c.errors.size();
@@ -74,6 +84,7 @@ public final class Constraints {
             String name = member.name();
             Object value = struct.member(member.index());
             if (value instanceof Unvalidated<?> attributes) value = attributes.raw();
+            if (value == null && outOfSet != null) value = outOfSet.valueOf(struct, member.index());
             if (value == null) {
                 if (shape.required.contains(name)) fail(null, parent + lowerFirst(name), "Member must not be null");
                 continue;
@@ -89,7 +100,8 @@ public final class Constraints {
     private void checkValue(Object value, Shape shape, String path) {
         switch (shape) {
             case StringShape s -> {
-                String v = (String) value;
+                // A generated enum's constant is one of the set, which breaks no other constraint.
+                if (!(value instanceof String v)) return;
                 if (!s.patternFirst()) checkLength(v, v.length(), s.limits(), path);
                 if (s.pattern() != null && !s.pattern().matcher(v).matches()) {
                     fail(v, path, "Member must satisfy regular expression pattern: " + s.patternText());

@@ -5,6 +5,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.server.protocol.Shape.StructureShape;
 import io.stator.server.protocol.request.ModelStructure;
 import io.stator.server.protocol.request.Unvalidated;
+import io.stator.server.protocol.request.WireEnum;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -76,7 +77,8 @@ public final class RequestDigest {
                 sha.update(b);
             }
             default -> {
-                byte[] text = String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+                String spelled = value instanceof WireEnum e ? e.wireName() : String.valueOf(value);
+                byte[] text = spelled.getBytes(StandardCharsets.UTF_8);
                 sha.update((byte) 's');
                 sha.update(ByteBuffer.allocate(4).putInt(text.length).array());
                 sha.update(text);

@@ -25,9 +25,12 @@ import io.stator.server.protocol.request.Unvalidated;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Reads a request body straight from JSON tokens into the operation's input record (generated
@@ -43,6 +46,10 @@ import java.util.Map;
  * DynamoDB ignores them; but not a null inside an attribute value (an element of L, SS, NS or BS,
  * a member of M), which is no attribute value at all and gets DynamoDB's ValidationException
  * where the value is checked ({@link #readTyped}).
+ *
+ * <p>A member whose record holds a generated Java enum is read into its constant; a value
+ * outside the enum's set leaves the member null and is kept aside ({@link OutOfSetValues}), so
+ * that {@link Constraints} reports it with DynamoDB's text, in its place among the others.
  */
 public final class RequestReader {
 
@@ -54,8 +61,24 @@ public final class RequestReader {
             .build();
 
     private DynamoDbException typeError;
+    /** The values read outside their enum's set; null while there are none (nothing is allocated). */
+    private OutOfSetValues outOfSet;
 
     private RequestReader() {}
+
+    /**
+     * The values of enum members that are none of their enum's values, by the structure read and
+     * the member's position: what the record cannot hold, for {@link Constraints} to report.
+     */
+    public static final class OutOfSetValues {
+        private final Map<ModelStructure, Map<Integer, String>> values = new IdentityHashMap<>();
+
+        /** The text sent for the member at {@code index} of {@code structure}, or null. */
+        String valueOf(ModelStructure structure, int index) {
+            Map<Integer, String> members = values.get(structure);
+            return members == null ? null : members.get(index);
+        }
+    }
 
     /**
      * A body that is well-formed JSON, read against a shape. The type error, if any, is held
@@ -65,10 +88,17 @@ public final class RequestReader {
     public static final class Parsed {
         private final ModelStructure request;
         private final DynamoDbException typeError;
+        private final OutOfSetValues outOfSet;
 
-        private Parsed(ModelStructure request, DynamoDbException typeError) {
+        private Parsed(ModelStructure request, DynamoDbException typeError, OutOfSetValues outOfSet) {
             this.request = request;
             this.typeError = typeError;
+            this.outOfSet = outOfSet;
+        }
+
+        /** The enum values read outside their sets, or null for none. */
+        OutOfSetValues outOfSet() {
+            return outOfSet;
         }
 
         /** The request read, or the first type error (a SerializationException). */
@@ -94,18 +124,18 @@ public final class RequestReader {
             if (first == null) {
                 // Nothing at all is an empty request; only white space is no JSON.
                 if (length > 0) throw DynamoDbException.serialization(null);
-                return new Parsed(shape.construct(new Object[shape.declaredMembers().size()]), null);
+                return new Parsed(shape.construct(new Object[shape.declaredMembers().size()]), null, null);
             }
             if (first != JsonToken.START_OBJECT) {
                 // JSON, but not an object: a type error, as a mismatching member is.
                 p.skipChildren();
                 reader.typeError = DynamoDbException.serialization(null);
                 if (p.nextToken() != null) throw DynamoDbException.serialization(null);
-                return new Parsed(null, reader.typeError);
+                return new Parsed(null, reader.typeError, null);
             }
             ModelStructure request = reader.readStructureBody(p, shape);
             if (p.nextToken() != null) throw DynamoDbException.serialization(null);
-            return new Parsed(request, reader.typeError);
+            return new Parsed(request, reader.typeError, reader.outOfSet);
         } catch (IOException e) {
             // Malformed JSON: DynamoDB answers a bare SerializationException.
             throw DynamoDbException.serialization(null);
@@ -148,6 +178,7 @@ public final class RequestReader {
 
     private ModelStructure readStructureBody(JsonParser p, StructureShape shape) throws IOException {
         Object[] values = new Object[shape.declaredMembers().size()];
+        Map<Integer, String> outside = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             p.nextToken();
@@ -161,8 +192,22 @@ public final class RequestReader {
             // What DynamoDB does with a repeated name is not recorded; last-wins is what JSON
             // parsers commonly do (RFC 8259 section 4), dynalite's and moto's among them.
             values[index] = value != null && shape.holdsAttributeValues(index) ? Unvalidated.of(value) : value;
+            if (outside != null) outside.remove(index);
+            Function<String, Object> enumReader = shape.enumReader(index);
+            if (enumReader != null && value instanceof String text) {
+                values[index] = enumReader.apply(text);
+                if (values[index] == null) {
+                    if (outside == null) outside = new HashMap<>(2);
+                    outside.put(index, text);
+                }
+            }
         }
-        return shape.construct(values);
+        ModelStructure structure = shape.construct(values);
+        if (outside != null) {
+            if (outOfSet == null) outOfSet = new OutOfSetValues();
+            outOfSet.values.put(structure, outside);
+        }
+        return structure;
     }
 
     private Object readString(JsonParser p, String javaType) throws IOException {

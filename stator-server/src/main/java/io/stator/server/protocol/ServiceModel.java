@@ -234,7 +234,7 @@ public final class ServiceModel {
                     required.removeAll(SERVER_OPTIONAL.getOrDefault(name, Set.of()));
                     StructureShape structure = new StructureShape(name, Collections.unmodifiableMap(members),
                             Set.copyOf(required), declared, SERVER_UNECHOED.getOrDefault(name, Set.of()));
-                    structure.bind(RequestRecords.constructor(name, declared));
+                    structure.bind(RequestRecords.constructor(name, declared), RequestRecords::enumReader);
                     return structure;
                 }
                 case "list":

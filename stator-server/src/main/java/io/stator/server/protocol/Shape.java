@@ -42,6 +42,8 @@ public sealed interface Shape {
         /** By declared position: the member holds attribute values, read as {@code Unvalidated}. */
         private final boolean[] holdsAttributeValues;
         private Function<Object[], ModelStructure> record;
+        /** By declared position: the reader of the member's generated Java enum, or null (a String). */
+        private Function<String, Object>[] enumReaders;
 
         /**
          * @param unechoed the members whose violations DynamoDB reports without their value, under
@@ -112,9 +114,28 @@ public sealed interface Shape {
             return i == null ? -1 : i;
         }
 
-        /** Binds the shape to its generated record (done once, when the model is loaded). */
-        void bind(Function<Object[], ModelStructure> record) {
+        /**
+         * Binds the shape to its generated record, and its enum members to their generated enums
+         * (done once, when the model is loaded).
+         */
+        @SuppressWarnings("unchecked")
+        void bind(Function<Object[], ModelStructure> record, Function<String, Function<String, Object>> enumReaders) {
             this.record = record;
+            if (record == null) return;
+            Function<String, Object>[] readers = new Function[shapes.length];
+            boolean any = false;
+            for (int i = 0; i < shapes.length; i++) {
+                if (shapes[i] instanceof StringShape s && s.enumValues() != null) {
+                    readers[i] = enumReaders.apply(s.name());
+                    any |= readers[i] != null;
+                }
+            }
+            this.enumReaders = any ? readers : null;
+        }
+
+        /** The reader of the member's generated Java enum ({@code ofWire}), or null when it is a String. */
+        Function<String, Object> enumReader(int index) {
+            return enumReaders == null ? null : enumReaders[index];
         }
 
         /**

@@ -4,7 +4,6 @@ import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.testing.InputTimeLimit;
-import io.stator.server.protocol.request.ModelStructure;
 import io.stator.server.testing.FuzzedRequest;
 import java.util.List;
 
@@ -38,8 +37,7 @@ class RequestReaderFuzzTest {
         FuzzedRequest request = FuzzedRequest.of(input, OPERATIONS);
         Shape.StructureShape shape = ServiceModel.get().operation(request.operation()).input();
         try {
-            ModelStructure read = RequestReader.parse(request.body(), shape).request();
-            Constraints.check(read, shape);
+            Constraints.check(RequestReader.parse(request.body(), shape), shape);
         } catch (DynamoDbException expected) {
             // SerializationException or ValidationException, with DynamoDB's message.
         }

@@ -26,8 +26,11 @@ import java.util.TreeSet;
  * sources are committed; {@link RequestRecordsTest} fails when they differ from what this
  * generator makes of the bundled model, and rewrites them with {@code -Dstator.regenerate=true}.
  *
- * <p>Java types: strings (enums too: DynamoDB reports a bad value itself, with its message) are
- * String; integers are Integer and longs Long (the reader refuses a number the member's type cannot
+ * <p>Java types: a member of one of the {@link #TYPED_ENUMS} is that enum, generated beside the
+ * records with its values' wire spelling ({@code wireName()}, and {@code ofWire}, a switch that
+ * answers null for a value outside the set: the reader keeps such a value aside for the
+ * constraints' message, see {@code RequestReader}); other strings (other enums too: their values
+ * travel as sent) are String; integers are Integer and longs Long (the reader refuses a number the member's type cannot
  * hold exactly, so the model's range checks see the number as sent and nothing narrows it later);
  * doubles and timestamps Double; booleans Boolean; blobs byte[];
  * structures their records; lists and maps List and Map. Attribute values, and lists and maps
@@ -46,6 +49,13 @@ final class RequestRecordsGenerator {
             "short", "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws",
             "transient", "try", "void", "volatile", "while", "true", "false", "record", "var", "yield");
 
+    /**
+     * The model's enum shapes whose members are typed by a generated Java enum; the others are
+     * still Strings, until the actions that read them take the enum. Only a structure's own
+     * members are typed (an enum inside a list or a map stays a String).
+     */
+    static final Set<String> TYPED_ENUMS = Set.of("ReturnValue", "Select");
+
     private RequestRecordsGenerator() {}
 
     /** The sources, by file name, for the input shapes of the operations named. */
@@ -58,10 +68,49 @@ final class RequestRecordsGenerator {
             if (op == null) throw new IllegalArgumentException("no operation " + operation + " in the model");
             collect(op.input(), structures);
         }
+        Map<String, StringShape> enums = new TreeMap<>();
+        for (StructureShape s : structures.values()) {
+            for (Shape member : s.members().values()) {
+                if (typedEnum(member)) enums.put(member.name(), (StringShape) member);
+            }
+        }
         Map<String, String> files = new TreeMap<>();
         for (StructureShape s : structures.values()) files.put(s.name() + ".java", record(s));
-        files.put("RequestRecords.java", registry(structures.values()));
+        for (StringShape e : enums.values()) files.put(e.name() + ".java", enumSource(e));
+        files.put("RequestRecords.java", registry(structures.values(), enums.values()));
         return files;
+    }
+
+    /** True for a structure member's shape that is one of the {@link #TYPED_ENUMS}. */
+    static boolean typedEnum(Shape shape) {
+        return shape instanceof StringShape s && s.enumValues() != null && TYPED_ENUMS.contains(s.name());
+    }
+
+    /** An enum shape as a Java enum: a constant per value (in the order DynamoDB lists them), with its spelling. */
+    private static String enumSource(StringShape e) {
+        List<String> values = e.enumValues();
+        StringBuilder out = new StringBuilder(HEADER).append("package ").append(PACKAGE).append(";\n\n");
+        out.append("/** DynamoDB's {@code ").append(e.name()).append("}, as a request spells it. */\n");
+        out.append("public enum ").append(e.name()).append(" implements WireEnum {\n");
+        for (int i = 0; i < values.size(); i++) {
+            out.append("    ").append(constant(values.get(i))).append("(\"").append(values.get(i)).append("\")")
+                    .append(i == values.size() - 1 ? ";\n" : ",\n");
+        }
+        out.append("\n    private final String wireName;\n\n");
+        out.append("    ").append(e.name()).append("(String wireName) {\n        this.wireName = wireName;\n    }\n\n");
+        out.append("    @Override\n    public String wireName() {\n        return wireName;\n    }\n\n");
+        out.append("    /** The value spelled {@code wireName}, or null when it is none of them. */\n");
+        out.append("    public static ").append(e.name()).append(" ofWire(String wireName) {\n");
+        out.append("        return switch (wireName) {\n");
+        for (String v : values) out.append("            case \"").append(v).append("\" -> ").append(constant(v)).append(";\n");
+        out.append("            default -> null;\n        };\n    }\n}\n");
+        return out.toString();
+    }
+
+    /** A wire value as a Java constant: upper case, what is no letter or digit an underscore. */
+    private static String constant(String wireValue) {
+        String name = wireValue.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9_]", "_");
+        return Character.isDigit(name.charAt(0)) ? "_" + name : name;
     }
 
     private static void collect(Shape shape, Map<String, StructureShape> into) {
@@ -121,11 +170,12 @@ final class RequestRecordsGenerator {
 
     /** A member's type in its record: attribute values (and lists and maps of them) are Unvalidated. */
     private static String componentType(Shape shape, Set<String> imports) {
+        if (typedEnum(shape)) return shape.name();
         String type = javaType(shape, imports);
         return StructureShape.holdsAttributeValues(shape) ? "Unvalidated<" + type + ">" : type;
     }
 
-    private static String registry(Collection<StructureShape> structures) {
+    private static String registry(Collection<StructureShape> structures, Collection<StringShape> enums) {
         StringBuilder out = new StringBuilder(HEADER).append("package ").append(PACKAGE).append(";\n\n");
         out.append("""
                 import java.util.List;
@@ -152,8 +202,22 @@ final class RequestRecordsGenerator {
             out.append(label).append(label.length() + 1 + binding.length() <= 120 ? " " : "\n                    ")
                     .append(binding).append('\n');
         }
+        StringBuilder cases = new StringBuilder();
+        for (StringShape e : enums) {
+            cases.append("            case \"").append(e.name()).append("\" -> ").append(e.name()).append("::ofWire;\n");
+        }
         out.append("""
                             default -> null;
+                        };
+                    }
+
+                    /**
+                     * The reader of an enum shape's generated Java enum (its {@code ofWire}), or null when
+                     * the shape's members are Strings.
+                     */
+                    public static Function<String, Object> enumReader(String shape) {
+                        return switch (shape) {
+                %s            default -> null;
                         };
                     }
 
@@ -166,7 +230,7 @@ final class RequestRecordsGenerator {
                         return constructor;
                     }
                 }
-                """);
+                """.formatted(cases));
         return out.toString();
     }
 

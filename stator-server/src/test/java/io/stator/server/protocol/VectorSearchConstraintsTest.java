@@ -212,8 +212,9 @@ class VectorSearchConstraintsTest {
     /** Reads and checks the body as the endpoint does; returns the request read. */
     private static ModelStructure check(String operation, String body) {
         Shape.StructureShape shape = ServiceModel.get().operation(operation).input();
-        ModelStructure read = RequestReader.parse(body.getBytes(StandardCharsets.UTF_8), shape).request();
-        Constraints.check(read, shape);
+        RequestReader.Parsed parsed = RequestReader.parse(body.getBytes(StandardCharsets.UTF_8), shape);
+        ModelStructure read = parsed.request();
+        Constraints.check(parsed, shape);
         return read;
     }
 

@@ -10,7 +10,7 @@ import java.util.Map;
 public record QueryInput(
         String tableName,
         String indexName,
-        String select,
+        Select select,
         List<String> attributesToGet,
         Integer limit,
         Boolean consistentRead,
@@ -52,7 +52,7 @@ public record QueryInput(
         return new QueryInput(
                 (String) values[0],
                 (String) values[1],
-                (String) values[2],
+                (Select) values[2],
                 (List<String>) values[3],
                 (Integer) values[4],
                 (Boolean) values[5],

@@ -163,6 +163,18 @@ public final class RequestRecords {
         };
     }
 
+    /**
+     * The reader of an enum shape's generated Java enum (its {@code ofWire}), or null when
+     * the shape's members are Strings.
+     */
+    public static Function<String, Object> enumReader(String shape) {
+        return switch (shape) {
+            case "ReturnValue" -> ReturnValue::ofWire;
+            case "Select" -> Select::ofWire;
+            default -> null;
+        };
+    }
+
     private static Function<Object[], ModelStructure> bound(List<String> members, List<String> recordMembers,
                                                            Function<Object[], ModelStructure> constructor) {
         if (!members.equals(recordMembers)) {
