@@ -6,6 +6,7 @@ import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.protocol.AttributeValueJson;
+import io.stator.server.protocol.request.ReturnItemCollectionMetrics;
 import java.io.IOException;
 import java.util.Map;
 
@@ -105,9 +106,9 @@ final class ItemResponses {
      * Writes ItemCollectionMetrics when ReturnItemCollectionMetrics is SIZE and the table has a
      * local secondary index (DynamoDB returns none otherwise).
      */
-    static void writeItemCollectionMetrics(JsonGenerator g, String returnItemCollectionMetrics, WriteResult result)
-            throws IOException {
-        if (!"SIZE".equals(returnItemCollectionMetrics) || result.itemCollectionSize() < 0) return;
+    static void writeItemCollectionMetrics(JsonGenerator g, ReturnItemCollectionMetrics returnItemCollectionMetrics,
+                                           WriteResult result) throws IOException {
+        if (returnItemCollectionMetrics != ReturnItemCollectionMetrics.SIZE || result.itemCollectionSize() < 0) return;
         g.writeFieldName("ItemCollectionMetrics");
         writeItemCollectionMetrics(g, result);
     }

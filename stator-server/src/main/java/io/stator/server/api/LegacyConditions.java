@@ -8,6 +8,7 @@ import io.stator.core.expression.Path;
 import io.stator.core.expression.Values;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.server.protocol.request.ConditionalOperator;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
 import io.stator.server.protocol.request.Unvalidated;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ final class LegacyConditions {
     private LegacyConditions() {}
 
     /** The Expected parameter as a condition, or null when the request has none. */
-    static Condition expected(Map<String, ExpectedAttributeValue> expected, String operator) {
+    static Condition expected(Map<String, ExpectedAttributeValue> expected, ConditionalOperator operator) {
         if (expected == null) {
             if (operator != null) {
                 throw DynamoDbException.validation("ConditionalOperator cannot be used without Filter or Expected");
@@ -48,7 +49,7 @@ final class LegacyConditions {
             return null;
         }
         Condition result = conditions.get(0);
-        boolean or = "OR".equals(operator);
+        boolean or = operator == ConditionalOperator.OR;
         for (int i = 1; i < conditions.size(); i++) {
             result = or ? new Condition.Or(result, conditions.get(i)) : new Condition.And(result, conditions.get(i));
         }
@@ -97,10 +98,11 @@ final class LegacyConditions {
      * A QueryFilter or ScanFilter as a condition, or null when the request has none; its entries
      * combine with ConditionalOperator (AND when absent).
      */
-    static Condition filter(Map<String, io.stator.server.protocol.request.Condition> filter, String operator) {
+    static Condition filter(Map<String, io.stator.server.protocol.request.Condition> filter,
+                            ConditionalOperator operator) {
         if (filter == null) return null;
         Condition result = null;
-        boolean or = "OR".equals(operator);
+        boolean or = operator == ConditionalOperator.OR;
         for (Map.Entry<String, io.stator.server.protocol.request.Condition> e : filter.entrySet()) {
             List<AttributeValue> values = validated(e.getValue().attributeValueList());
             Condition c = comparison(new Operand.PathOperand(Path.of(e.getKey())),

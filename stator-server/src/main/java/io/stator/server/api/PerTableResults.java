@@ -7,6 +7,7 @@ import io.stator.engine.read.Page;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.protocol.AttributeValueJson;
+import io.stator.server.protocol.request.ReturnItemCollectionMetrics;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -88,8 +89,9 @@ final class PerTableResults {
     }
 
     /** Writes ItemCollectionMetrics when ReturnItemCollectionMetrics is SIZE and a table has a local index. */
-    void writeItemCollectionMetrics(JsonGenerator g, String returnItemCollectionMetrics) throws IOException {
-        if (!"SIZE".equals(returnItemCollectionMetrics) || metrics.isEmpty()) return;
+    void writeItemCollectionMetrics(JsonGenerator g, ReturnItemCollectionMetrics returnItemCollectionMetrics)
+            throws IOException {
+        if (returnItemCollectionMetrics != ReturnItemCollectionMetrics.SIZE || metrics.isEmpty()) return;
         g.writeObjectFieldStart("ItemCollectionMetrics");
         for (Map.Entry<String, List<WriteResult>> e : metrics.entrySet()) {
             g.writeArrayFieldStart(e.getKey());

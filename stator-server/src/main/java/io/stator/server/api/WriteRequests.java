@@ -17,6 +17,7 @@ import io.stator.engine.write.ReturnValues;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.request.AttributeValueUpdate;
 import io.stator.server.protocol.request.ConditionCheck;
+import io.stator.server.protocol.request.ConditionalOperator;
 import io.stator.server.protocol.request.Delete;
 import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
@@ -67,8 +68,9 @@ final class WriteRequests {
     }
 
     /** The members of a write's condition, legacy or expression, whatever request carries them. */
-    private record ConditionMembers(Map<String, ExpectedAttributeValue> expected, String conditionalOperator,
-                                    String conditionExpression, Map<String, String> expressionAttributeNames,
+    private record ConditionMembers(Map<String, ExpectedAttributeValue> expected,
+                                    ConditionalOperator conditionalOperator, String conditionExpression,
+                                    Map<String, String> expressionAttributeNames,
                                     Unvalidated<Map<String, AttributeValue>> expressionAttributeValues) {
 
         /** A transaction's action: a ConditionExpression only, no legacy members. */

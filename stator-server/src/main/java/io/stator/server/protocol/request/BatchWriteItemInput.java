@@ -9,7 +9,7 @@ import java.util.Map;
 public record BatchWriteItemInput(
         Map<String, List<WriteRequest>> requestItems,
         String returnConsumedCapacity,
-        String returnItemCollectionMetrics) implements ModelStructure {
+        ReturnItemCollectionMetrics returnItemCollectionMetrics) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -23,7 +23,7 @@ public record BatchWriteItemInput(
         return new BatchWriteItemInput(
                 (Map<String, List<WriteRequest>>) values[0],
                 (String) values[1],
-                (String) values[2]);
+                (ReturnItemCollectionMetrics) values[2]);
     }
 
     @Override

@@ -169,6 +169,8 @@ public final class RequestRecords {
      */
     public static Function<String, Object> enumReader(String shape) {
         return switch (shape) {
+            case "ConditionalOperator" -> ConditionalOperator::ofWire;
+            case "ReturnItemCollectionMetrics" -> ReturnItemCollectionMetrics::ofWire;
             case "ReturnValue" -> ReturnValue::ofWire;
             case "Select" -> Select::ofWire;
             default -> null;

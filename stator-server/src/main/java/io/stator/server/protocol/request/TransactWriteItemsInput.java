@@ -8,7 +8,7 @@ import java.util.List;
 public record TransactWriteItemsInput(
         List<TransactWriteItem> transactItems,
         String returnConsumedCapacity,
-        String returnItemCollectionMetrics,
+        ReturnItemCollectionMetrics returnItemCollectionMetrics,
         String clientRequestToken) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
@@ -24,7 +24,7 @@ public record TransactWriteItemsInput(
         return new TransactWriteItemsInput(
                 (List<TransactWriteItem>) values[0],
                 (String) values[1],
-                (String) values[2],
+                (ReturnItemCollectionMetrics) values[2],
                 (String) values[3]);
     }
 
