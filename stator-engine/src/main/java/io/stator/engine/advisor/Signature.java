@@ -123,13 +123,13 @@ public record Signature(Operation operation, String action, String index, String
 
     private static String term(String name, KeyCondition c) {
         return switch (c.operator()) {
-            case "EQ" -> name + " = :v";
-            case "LT" -> name + " < :v";
-            case "LE" -> name + " <= :v";
-            case "GT" -> name + " > :v";
-            case "GE" -> name + " >= :v";
-            case "BETWEEN" -> name + " BETWEEN :v AND :v";
-            case "BEGINS_WITH" -> "begins_with(" + name + ", " + prefix(c.values().isEmpty() ? null : c.values().get(0)) + ")";
+            case EQ -> name + " = :v";
+            case LT -> name + " < :v";
+            case LE -> name + " <= :v";
+            case GT -> name + " > :v";
+            case GE -> name + " >= :v";
+            case BETWEEN -> name + " BETWEEN :v AND :v";
+            case BEGINS_WITH -> "begins_with(" + name + ", " + prefix(c.values().isEmpty() ? null : c.values().get(0)) + ")";
             default -> name + " " + c.operator() + " :v";
         };
     }

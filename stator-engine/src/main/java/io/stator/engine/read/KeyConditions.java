@@ -31,7 +31,7 @@ public final class KeyConditions {
      * One key attribute's condition: a ComparisonOperator (EQ, LT, LE, GT, GE, BETWEEN,
      * BEGINS_WITH, and before {@link #resolve} any other DynamoDB knows) and its values.
      */
-    public record KeyCondition(String operator, List<AttributeValue> values) {}
+    public record KeyCondition(ComparisonOperator operator, List<AttributeValue> values) {}
 
     /**
      * What is read: the partition key's values, the values of the sort-key attributes compared by
@@ -68,12 +68,12 @@ public final class KeyConditions {
             }
             case Condition.Comparison cmp -> {
                 if (cmp.comparator() == Condition.Comparator.NE) throw invalidOperator("<>");
-                String[] operators = switch (cmp.comparator()) {
-                    case EQ -> new String[] {"EQ", "EQ"};
-                    case LT -> new String[] {"LT", "GT"};
-                    case LE -> new String[] {"LE", "GE"};
-                    case GT -> new String[] {"GT", "LT"};
-                    default -> new String[] {"GE", "LE"};
+                ComparisonOperator[] operators = switch (cmp.comparator()) {
+                    case EQ -> new ComparisonOperator[] {ComparisonOperator.EQ, ComparisonOperator.EQ};
+                    case LT -> new ComparisonOperator[] {ComparisonOperator.LT, ComparisonOperator.GT};
+                    case LE -> new ComparisonOperator[] {ComparisonOperator.LE, ComparisonOperator.GE};
+                    case GT -> new ComparisonOperator[] {ComparisonOperator.GT, ComparisonOperator.LT};
+                    default -> new ComparisonOperator[] {ComparisonOperator.GE, ComparisonOperator.LE};
                 };
                 int keyAt = keyOperand(List.of(cmp.left(), cmp.right()));
                 // ":v < k" is "k > :v".
@@ -85,7 +85,7 @@ public final class KeyConditions {
                     throw invalidCondition("BETWEEN operator must have the key attribute as its first operand");
                 }
                 keyOperand(List.of(b.value(), b.lower(), b.upper()));
-                put(out, b.value(), "BETWEEN", List.of(b.lower(), b.upper()));
+                put(out, b.value(), ComparisonOperator.BETWEEN, List.of(b.lower(), b.upper()));
             }
             case Condition.Function f -> {
                 String name = f.call().name();
@@ -95,7 +95,7 @@ public final class KeyConditions {
                     throw invalidCondition("begins_with operator must have the key attribute as its first operand");
                 }
                 keyOperand(args);
-                put(out, args.get(0), "BEGINS_WITH", List.of(args.get(1)));
+                put(out, args.get(0), ComparisonOperator.BEGINS_WITH, List.of(args.get(1)));
             }
         }
     }
@@ -119,7 +119,8 @@ public final class KeyConditions {
         return at;
     }
 
-    private static void put(Map<String, KeyCondition> out, Operand key, String operator, List<Operand> values) {
+    private static void put(Map<String, KeyCondition> out, Operand key, ComparisonOperator operator,
+                            List<Operand> values) {
         String name = ((Operand.PathOperand) key).path().topLevelName();
         if (out.containsKey(name)) {
             throw DynamoDbException.validation("KeyConditionExpressions must only contain one condition per key");
@@ -175,7 +176,7 @@ public final class KeyConditions {
             KeyCondition condition = conditions.get(h.name());
             if (condition == null) throw missed(h.name());
             checkOperator(condition, h.type());
-            if (!condition.operator().equals("EQ")) throw notSupported();
+            if (condition.operator() != ComparisonOperator.EQ) throw notSupported();
             partitionValues.add(condition.values().get(0));
         }
         int last = -1;
@@ -186,7 +187,7 @@ public final class KeyConditions {
             KeyCondition condition = conditions.get(r.name());
             if (condition == null && strays) throw missed(r.name());
             if (condition != null) checkOperator(condition, r.type());
-            if (i < last && (condition == null || !condition.operator().equals("EQ"))) {
+            if (i < last && (condition == null || condition.operator() != ComparisonOperator.EQ)) {
                 throw DynamoDbException.validation("RANGE key attributes " + r.name() + " must have equality conditions "
                         + "specified in the query because a condition is present on key attribute " + range.get(last).name());
             }
@@ -227,7 +228,7 @@ public final class KeyConditions {
 
     private static void checkOperator(KeyCondition condition, AttributeValue.Type type) {
         switch (condition.operator()) {
-            case "NULL", "NOT_NULL", "NE", "CONTAINS", "NOT_CONTAINS", "IN" ->
+            case NULL, NOT_NULL, NE, CONTAINS, NOT_CONTAINS, IN ->
                     throw DynamoDbException.validation("Attempted conditional constraint is not an indexable operation");
             default -> { }
         }
@@ -251,13 +252,13 @@ public final class KeyConditions {
         Operand.PathOperand key = new Operand.PathOperand(Path.of(attribute));
         List<Operand> values = c.values().stream().<Operand>map(Operand.Constant::new).toList();
         return switch (c.operator()) {
-            case "EQ" -> new Condition.Comparison(Condition.Comparator.EQ, key, values.get(0));
-            case "LT" -> new Condition.Comparison(Condition.Comparator.LT, key, values.get(0));
-            case "LE" -> new Condition.Comparison(Condition.Comparator.LE, key, values.get(0));
-            case "GT" -> new Condition.Comparison(Condition.Comparator.GT, key, values.get(0));
-            case "GE" -> new Condition.Comparison(Condition.Comparator.GE, key, values.get(0));
-            case "BETWEEN" -> new Condition.Between(key, values.get(0), values.get(1));
-            case "BEGINS_WITH" -> new Condition.Function(new Operand.FunctionCall("begins_with", List.of(key, values.get(0))));
+            case EQ -> new Condition.Comparison(Condition.Comparator.EQ, key, values.get(0));
+            case LT -> new Condition.Comparison(Condition.Comparator.LT, key, values.get(0));
+            case LE -> new Condition.Comparison(Condition.Comparator.LE, key, values.get(0));
+            case GT -> new Condition.Comparison(Condition.Comparator.GT, key, values.get(0));
+            case GE -> new Condition.Comparison(Condition.Comparator.GE, key, values.get(0));
+            case BETWEEN -> new Condition.Between(key, values.get(0), values.get(1));
+            case BEGINS_WITH -> new Condition.Function(new Operand.FunctionCall("begins_with", List.of(key, values.get(0))));
             default -> throw new IllegalStateException("not a key condition: " + c.operator());
         };
     }
@@ -265,13 +266,13 @@ public final class KeyConditions {
     private static SortKeyCondition sortKeyCondition(KeyCondition c) {
         List<AttributeValue> v = c.values();
         return switch (c.operator()) {
-            case "EQ" -> new SortKeyCondition.Equal(v.get(0));
-            case "LT" -> new SortKeyCondition.LessThan(v.get(0));
-            case "LE" -> new SortKeyCondition.LessOrEqual(v.get(0));
-            case "GT" -> new SortKeyCondition.GreaterThan(v.get(0));
-            case "GE" -> new SortKeyCondition.GreaterOrEqual(v.get(0));
-            case "BETWEEN" -> new SortKeyCondition.Between(v.get(0), v.get(1));
-            case "BEGINS_WITH" -> new SortKeyCondition.BeginsWith(v.get(0));
+            case EQ -> new SortKeyCondition.Equal(v.get(0));
+            case LT -> new SortKeyCondition.LessThan(v.get(0));
+            case LE -> new SortKeyCondition.LessOrEqual(v.get(0));
+            case GT -> new SortKeyCondition.GreaterThan(v.get(0));
+            case GE -> new SortKeyCondition.GreaterOrEqual(v.get(0));
+            case BETWEEN -> new SortKeyCondition.Between(v.get(0), v.get(1));
+            case BEGINS_WITH -> new SortKeyCondition.BeginsWith(v.get(0));
             default -> throw new IllegalStateException("not a key condition: " + c.operator());
         };
     }

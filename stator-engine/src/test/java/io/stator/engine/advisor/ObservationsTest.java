@@ -19,6 +19,7 @@ import io.stator.engine.capacity.Throughput;
 import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.read.ComparisonOperator;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.QuerySpec;
 import io.stator.engine.table.TableArns;
@@ -234,7 +235,7 @@ class ObservationsTest {
             Condition filter = new Condition.Comparison(Condition.Comparator.EQ, new Operand.PathOperand(Path.of("kept")),
                     new Operand.Constant(new AttributeValue.S("yes")));
             for (int q = 0; q < 2; q++) {
-                engine.items().query(table, new QuerySpec(null, Map.of("pk", new KeyCondition("EQ",
+                engine.items().query(table, new QuerySpec(null, Map.of("pk", new KeyCondition(ComparisonOperator.EQ,
                         List.of(new AttributeValue.S("p")))), filter, false, null, null, null, Integer.MAX_VALUE, true, true));
             }
             // An update that moves the item's index key (gpk a -> b).
@@ -325,8 +326,8 @@ class ObservationsTest {
         try (TestEngine test = TestEngine.open(directory, new CapacityMeter(), clock)) {
             TableDefinition table = test.createTable("sig", true, null, null);
             Signature s = Signature.query(Operation.QUERY, table, null, Map.of(
-                    "sk", new KeyCondition("BEGINS_WITH", List.of(new AttributeValue.S("ORDER#"))),
-                    "pk", new KeyCondition("EQ", List.of(new AttributeValue.S("alice")))), null,
+                    "sk", new KeyCondition(ComparisonOperator.BEGINS_WITH, List.of(new AttributeValue.S("ORDER#"))),
+                    "pk", new KeyCondition(ComparisonOperator.EQ, List.of(new AttributeValue.S("alice")))), null,
                     List.of(Path.of("b"), Path.of("a")), false, false);
             assertEquals("Query: pk = :v AND begins_with(sk, 'ORDER#') | projection: a, b", s.describe());
             assertEquals(Signature.scan(Operation.SCAN, null, null, null, true, false, 4).describe(),

@@ -94,14 +94,14 @@ class ReadPlanTest {
         assertEquals(List.of(1, 2, 3, 4, 5), sortKeys(all));
 
         Page backwards = engine.items().query(table, query(null,
-                Map.of("pk", eq(s("b")), "sk", new KeyCondition("BETWEEN", List.of(n(2), n(4)))), null, 100, false));
+                Map.of("pk", eq(s("b")), "sk", new KeyCondition(ComparisonOperator.BETWEEN, List.of(n(2), n(4)))), null, 100, false));
         assertEquals(List.of(4, 3, 2), sortKeys(backwards.items()));
     }
 
     @Test
     void aQueryOfAGlobalIndexReadsTheIndexPartition() {
         Page page = engine.items().query(table, query("byGroup",
-                Map.of("gpk", eq(s("g1")), "gsk", new KeyCondition("GT", List.of(n(1)))), null, 100, true));
+                Map.of("gpk", eq(s("g1")), "gsk", new KeyCondition(ComparisonOperator.GT, List.of(n(1)))), null, 100, true));
         assertEquals(6, page.count());
         for (Map<String, AttributeValue> item : page.items()) assertEquals(s("g1"), item.get("gpk"));
         ReadPlan plan = ReadPlan.query(table, query("byGroup", Map.of("gpk", eq(s("g1"))), null, 100, true));
@@ -163,7 +163,7 @@ class ReadPlanTest {
                 new QuerySpec("byGroup", Map.of("gpk", eq(s("g1"))), null, false, null, null, null, 1, true, true)));
         assertEquals("Consistent reads are not supported on global secondary indexes", consistent.getMessage());
         DynamoDbException notEqual = assertThrows(DynamoDbException.class, () -> engine.items().query(table,
-                query(null, Map.of("pk", new KeyCondition("GT", List.of(s("a")))), null, 1, true)));
+                query(null, Map.of("pk", new KeyCondition(ComparisonOperator.GT, List.of(s("a")))), null, 1, true)));
         assertEquals("Query key condition not supported", notEqual.getMessage());
     }
 
@@ -178,7 +178,7 @@ class ReadPlanTest {
     }
 
     private static KeyCondition eq(AttributeValue value) {
-        return new KeyCondition("EQ", List.of(value));
+        return new KeyCondition(ComparisonOperator.EQ, List.of(value));
     }
 
     private static AttributeValue s(String value) {

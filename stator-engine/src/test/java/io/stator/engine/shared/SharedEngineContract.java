@@ -15,6 +15,7 @@ import io.stator.core.model.DynamoNumber;
 import io.stator.engine.Engine;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.read.ComparisonOperator;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
@@ -203,7 +204,7 @@ public abstract class SharedEngineContract {
                 List<Map<String, AttributeValue>> read = new ArrayList<>();
                 Map<String, AttributeValue> start = null;
                 do {
-                    Page page = b.items().query(onB, new QuerySpec(index, Map.of("pk", new KeyCondition("EQ",
+                    Page page = b.items().query(onB, new QuerySpec(index, Map.of("pk", new KeyCondition(ComparisonOperator.EQ,
                             List.of(new AttributeValue.S("p7")))), null, false, null, null, start, 3, forward, true));
                     read.addAll(page.items());
                     start = page.lastEvaluatedKey();
@@ -358,7 +359,7 @@ public abstract class SharedEngineContract {
         for (Engine e : List.of(a, b)) {
             Map<String, Map<String, AttributeValue>> indexed = new LinkedHashMap<>();
             for (int group = 0; group < 3; group++) {
-                Page page = e.items().query(e == a ? table : onB, new QuerySpec("byGroup", Map.of("gpk", new KeyCondition("EQ",
+                Page page = e.items().query(e == a ? table : onB, new QuerySpec("byGroup", Map.of("gpk", new KeyCondition(ComparisonOperator.EQ,
                         List.of(new AttributeValue.S("g" + group)))), null, false, null, null, null, 100, true, false));
                 for (Map<String, AttributeValue> i : page.items()) {
                     String id = ((AttributeValue.S) i.get("pk")).value();
@@ -423,7 +424,7 @@ public abstract class SharedEngineContract {
             for (int group = 0; group < 3; group++) {
                 Map<String, AttributeValue> start = null;
                 do {
-                    Page page = e.items().query(t, new QuerySpec("byGroup", Map.of("gpk", new KeyCondition("EQ",
+                    Page page = e.items().query(t, new QuerySpec("byGroup", Map.of("gpk", new KeyCondition(ComparisonOperator.EQ,
                             List.of(new AttributeValue.S("g" + group)))), null, false, null, null, start, 1000, true, false));
                     for (Map<String, AttributeValue> i : page.items()) {
                         String id = ((AttributeValue.S) i.get("pk")).value();

@@ -7,6 +7,7 @@ import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
 import io.stator.core.expression.Values;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.read.ComparisonOperator;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.server.protocol.request.ConditionalOperator;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
@@ -123,7 +124,8 @@ final class LegacyConditions {
             String operator = e.getValue().comparisonOperator();
             values = values == null ? List.of() : values;
             checkArguments(operator, values, KEY_OPERATOR_TYPES);
-            result.put(e.getKey(), new KeyCondition(operator, values));
+            // The model's ComparisonOperator values, checked as an enum before the action runs.
+            result.put(e.getKey(), new KeyCondition(ComparisonOperator.valueOf(operator), values));
         }
         return result;
     }

@@ -9,6 +9,7 @@ import io.stator.core.expression.ExpressionKind;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.Engine;
+import io.stator.engine.read.ComparisonOperator;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.KeyConditions;
 import io.stator.engine.read.Page;
@@ -77,7 +78,7 @@ final class Query implements Action<QueryInput> {
             Permissions.Keys keys = new Permissions.Keys();
             String partitionKey = known == null ? null : Permissions.partitionKey(known, request.indexName());
             KeyCondition onPartitionKey = partitionKey == null ? null : keyConditions.get(partitionKey);
-            if (onPartitionKey != null && onPartitionKey.operator().equals("EQ")) {
+            if (onPartitionKey != null && onPartitionKey.operator() == ComparisonOperator.EQ) {
                 keys.leadingKey(onPartitionKey.values().get(0));
             }
             Permissions.item(access, engine, "Query", request.tableName(), request.indexName(), keys
