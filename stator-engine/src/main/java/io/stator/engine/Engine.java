@@ -4,12 +4,15 @@ import io.stator.engine.advisor.ContributorInsights;
 import io.stator.engine.advisor.Observations;
 import io.stator.engine.advisor.PartitionMap;
 import io.stator.engine.backup.Backups;
+import io.stator.engine.backup.PointInTimeRecovery;
+import io.stator.engine.backup.Restores;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.Throughput;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.index.VectorGraphs;
+import io.stator.engine.jobs.JobRunner;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
@@ -22,6 +25,10 @@ import io.stator.engine.table.TableArns;
 import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.ttl.Expirer;
+import io.stator.engine.transfer.ExportSink;
+import io.stator.engine.transfer.Exports;
+import io.stator.engine.transfer.ImportSource;
+import io.stator.engine.transfer.Imports;
 import io.stator.engine.ttl.TimeToLive;
 import io.stator.engine.write.TransactionTokens;
 import io.stator.engine.write.Transactions;
@@ -50,7 +57,11 @@ public final class Engine implements AutoCloseable {
     private final Expirer expirer;
     private final TimeToLive timeToLive;
     private final Streams streams;
+    private final JobRunner jobs = new JobRunner();
+    private final WritePipeline pipeline;
     private final Backups backups;
+    private final PointInTimeRecovery recovery;
+    private final Restores restores;
     private final Tables tables;
     private final Items items;
     private final Observations observations;
@@ -99,7 +110,7 @@ public final class Engine implements AutoCloseable {
         this.vectorGraphs = new VectorGraphs(storage, catalog);
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay(), vectorGraphs);
         this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator, vectorGraphs);
-        WritePipeline pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
+        this.pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
                 config.itemCollectionLimitBytes(), observations);
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
         this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
@@ -108,11 +119,16 @@ public final class Engine implements AutoCloseable {
                 vectorGraphs);
         // Before the expirer, the first writer: a backup a stopped server was creating keeps the
         // items it changes as they were (backup/BeforeImages).
-        this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
+        JobRunner.Lane backupWork = jobs.lane("backups", false);
+        this.backups = new Backups(storage, catalog, changeLog, locks, config.clock(), backupWork);
+        this.recovery = new PointInTimeRecovery(storage, catalog, changeLog, locks, config.clock(), backupWork);
+        this.restores = new Restores(storage, catalog, pipeline, config.clock(), backups, recovery, backupWork);
         this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         indexBuilds.follow();
         backups.resume();
+        recovery.resume();
+        restores.resume();
         this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, () -> {
             streams.refreshShared();
             indexBuilds.follow();
@@ -139,8 +155,33 @@ public final class Engine implements AutoCloseable {
     /** DynamoDB Streams: ListStreams, DescribeStream, GetShardIterator, GetRecords. */
     public Streams streams() { return streams; }
 
-    /** On-demand backups and restores from them. */
+    /** On-demand backups: CreateBackup, DescribeBackup, ListBackups, DeleteBackup. */
     public Backups backups() { return backups; }
+
+    /** Point-in-time recovery: its settings, its window, the table at a time and its changes between two. */
+    public PointInTimeRecovery recovery() { return recovery; }
+
+    /** RestoreTableFromBackup and RestoreTableToPointInTime. */
+    public Restores restores() { return restores; }
+
+    /** The one runner of the engine's long jobs (backups, restores, recovery's copies, imports, exports). */
+    public JobRunner jobs() { return jobs; }
+
+    /**
+     * ImportTable, DescribeImport, ListImports, reading their objects from {@code source} (the
+     * front end's object store and file formats); imports a stopped server left are resumed.
+     */
+    public Imports imports(ImportSource source) {
+        return new Imports(storage, catalog, pipeline, config.clock(), jobs.lane("imports", true), source);
+    }
+
+    /**
+     * ExportTableToPointInTime, DescribeExport, ListExports, writing to {@code sink} (the front
+     * end's object store and file formats); exports a stopped server left are resumed.
+     */
+    public Exports exports(ExportSink sink) {
+        return new Exports(storage, catalog, recovery, config.clock(), jobs.lane("exports", true), sink);
+    }
 
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }
@@ -166,7 +207,7 @@ public final class Engine implements AutoCloseable {
     @Override
     public void close() {
         if (upkeep != null) upkeep.close();
-        backups.close();
+        jobs.close();
         expirer.close();
         indexBuilds.close();
         propagator.close();

@@ -159,7 +159,7 @@ class EngineFaultsTest {
         // The backups' thread meets a fault: the copy stops, the restore stops.
         test.faults().fail(thread -> thread.getName().equals("stator-backups"), 0);
         Backup halfCopied = engine.backups().create("orders", "stopped");
-        engine.backups().restore(available.arn(), "restored", new TableRestores.Overrides(null, null, null, null, null, null));
+        engine.restores().fromBackup(available.arn(), "restored", new TableRestores.Overrides(null, null, null, null, null, null));
         await("the backup work met the fault", () -> test.faults().refused() >= 3);
         assertEquals(Backup.Status.CREATING, engine.backups().describe(halfCopied.arn()).status());
         test.close();

@@ -26,9 +26,7 @@ import java.util.List;
  * 'B' + id               -> the description (below)
  * 'I' + id + row key     -> an item as the table stored it (ItemCodec's form), under its row key
  *                           in the table (KeyLayout): a backup's items in the table's own order
- * 'J' + kind + 0 + id    -> an export's or an import's description, in the form its front end
- *                           gives it (the server's JSON): their progress, kept across restarts; an
- *                           import's is committed with each change of its table ({@link TableImports})
+ * 'J' + kind + 0 + id    -> an export's or an import's description: engine/jobs/JobStore's rows
  * 'P' + id + row key     -> a backup being created: an item as it was at the request ({@link BeforeImages})
  * </pre>
  * Description, format version 1 ({@link DataOutputStream}): u8 version; utf name; utf status;
@@ -94,45 +92,6 @@ final class BackupCatalog {
     Cursor items(Snapshot snapshot, String id) {
         byte[] from = row(ITEM_ROW, id);
         return storage.range(snapshot, Keyspace.BACKUPS, from, upperBound(from), false);
-    }
-
-    private static final byte JOB_ROW = 'J';
-
-    /** Saves a job's description (an export's or an import's) under its kind and id. */
-    void saveJob(String kind, String id, byte[] description) {
-        try (WriteBatch batch = storage.newBatch()) {
-            stageJob(batch, kind, id, description);
-            storage.commit(batch);
-        }
-    }
-
-    /** Stages a job's description, to be committed with what the job changed (an import's table). */
-    static void stageJob(WriteBatch batch, String kind, String id, byte[] description) {
-        batch.put(Keyspace.BACKUPS, jobKey(kind, id), description);
-    }
-
-    /** Every job of a kind, by id, in id order. */
-    java.util.SortedMap<String, byte[]> jobs(String kind) {
-        byte[] from = jobKey(kind, "");
-        byte[] to = from.clone();
-        to[to.length - 1]++;
-        java.util.SortedMap<String, byte[]> jobs = new java.util.TreeMap<>();
-        try (Cursor c = storage.range(null, Keyspace.BACKUPS, from, to, false)) {
-            while (c.next()) {
-                jobs.put(new String(c.key(), from.length, c.key().length - from.length, StandardCharsets.UTF_8), c.value());
-            }
-        }
-        return jobs;
-    }
-
-    private static byte[] jobKey(String kind, String id) {
-        byte[] k = kind.getBytes(StandardCharsets.UTF_8);
-        byte[] i = id.getBytes(StandardCharsets.UTF_8);
-        byte[] key = new byte[2 + k.length + i.length];
-        key[0] = JOB_ROW;
-        System.arraycopy(k, 0, key, 1, k.length);
-        System.arraycopy(i, 0, key, 2 + k.length, i.length);
-        return key;
     }
 
     /** Deletes the backup: its items first, then its description. */

@@ -122,7 +122,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
      * from one snapshot: the last change of each item changed since the base, then the base's
      * items that none changed. Returns how many.
      */
-    long itemsAt(Snapshot snapshot, long tableId, long atMillis, Backups.Sink<byte[]> sink) throws java.io.IOException {
+    long itemsAt(Snapshot snapshot, long tableId, long atMillis, PointInTimeRecovery.Sink<byte[]> sink) throws java.io.IOException {
         Map<ByteBuffer, byte[]> changed = new HashMap<>();
         try (Cursor history = history(snapshot, tableId, atMillis)) {
             while (history.next()) changed.put(ByteBuffer.wrap(rowKeyOf(history.key())), change(history.value()));
@@ -155,7 +155,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
      * Every item changed from {@code fromMillis} (inclusive) to {@code toMillis} (exclusive), once;
      * an item absent at both ends is left out. Returns how many.
      */
-    long changesBetween(Snapshot snapshot, long tableId, long fromMillis, long toMillis, Backups.Sink<Change> sink)
+    long changesBetween(Snapshot snapshot, long tableId, long fromMillis, long toMillis, PointInTimeRecovery.Sink<Change> sink)
             throws java.io.IOException {
         Map<ByteBuffer, byte[]> before = new HashMap<>();
         Map<ByteBuffer, byte[]> after = new LinkedHashMap<>();
