@@ -33,7 +33,10 @@ public record ItemSelect(TableDefinition table, Map<String, AttributeValue> key,
      * key (ExecuteTransaction reports it as the statement's cancellation reason).
      */
     public static ItemSelect of(Engine engine, Statement.Select s) {
-        TableDefinition table = engine.tables().require(s.tableName());
+        return of(engine.tables().require(s.tableName()), s);
+    }
+
+    private static ItemSelect of(TableDefinition table, Statement.Select s) {
         List<Condition> terms = WhereTerms.terms(s.where());
         Map<String, AttributeValue> key = WhereTerms.primaryKey(terms, KeyAttributes.ofTable(table));
         return new ItemSelect(table, key, WhereTerms.and(terms), s.projection());
@@ -48,7 +51,7 @@ public record ItemSelect(TableDefinition table, Map<String, AttributeValue> key,
         if (s.indexName() != null) throw DynamoDbException.validation(SELECT_WITHOUT_KEY);
         ItemSelect select;
         try {
-            select = of(engine, s);
+            select = of(table, s);
         } catch (DynamoDbException e) {
             throw DynamoDbException.validation(SELECT_WITHOUT_KEY);
         }
