@@ -2,6 +2,7 @@ package io.stator.engine;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
+import io.stator.core.expression.Condition;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.advisor.Observations;
@@ -163,7 +164,12 @@ public final class Items {
 
     /** A Query page of {@code operation} (a PartiQL SELECT's). */
     public Page query(Operation operation, TableDefinition table, QuerySpec spec) {
-        return read(operation, ReadPlan.query(table, spec), spec.keyConditions(), 0);
+        return query(operation, table, spec, null);
+    }
+
+    /** A PartiQL SELECT's Query page, its WHERE's terms on key attributes beyond the key condition applied with the filter. */
+    public Page query(Operation operation, TableDefinition table, QuerySpec spec, Condition keyFilter) {
+        return read(operation, ReadPlan.query(table, spec).filteringKeys(keyFilter), spec.keyConditions(), 0);
     }
 
     public Page scan(TableDefinition table, ScanSpec spec) {
