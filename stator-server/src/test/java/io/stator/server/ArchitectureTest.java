@@ -14,7 +14,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.stator.engine.Engine;
+import io.stator.engine.cluster.Deployment;
 import io.stator.server.api.Action;
+import io.stator.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +76,25 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.stator.engine..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.stator.server..", "io.stator.storage.rocksdb..",
                         "io.stator.storage.cassandra..", "com.datastax..", "com.fasterxml.jackson..", "io.netty..")
+                .check(MAIN);
+    }
+
+    /**
+     * What differs between one server and several sharing a store is the engine's {@link
+     * Deployment}, chosen once, by the Engine: no other class asks which one it runs in (an
+     * instanceof of an implementation is a dependency on it), nor knows the shared store's
+     * emulation of the storage contract, its transactions on compare-and-set or its upkeep.
+     */
+    @Test
+    void theClusterModeIsChosenOnceAndKeptInItsPackage() {
+        DescribedPredicate<JavaClass> insideTheStrategy = JavaClass.Predicates.resideInAPackage("io.stator.engine.cluster..")
+                .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(Deployment.class)));
+        noClasses().that().resideOutsideOfPackage("io.stator.engine.cluster..")
+                .should().dependOnClassesThat(insideTheStrategy.as("the cluster strategy's implementations"))
+                .check(MAIN);
+        noClasses().that().resideOutsideOfPackage("io.stator.engine.cluster..")
+                .and().doNotBelongToAnyOf(Engine.class)
+                .should().callMethod(Deployment.class, "of", Storage.class)
                 .check(MAIN);
     }
 

@@ -40,17 +40,6 @@ public interface Storage extends AutoCloseable {
     }
 
     /**
-     * Whether several servers share this storage. When they do, the engine's in-process locks
-     * guard nothing across servers: every read-modify-write states what it read
-     * ({@link WriteBatch#expect}) and the backend checks it; snapshots are of the latest state
-     * (reads within a Query page are read-committed, as DynamoDB's are), except
-     * {@link #snapshotOf}.
-     */
-    default boolean shared() {
-        return false;
-    }
-
-    /**
      * Where an item row falls in a scan (the 64-bit space that parallel-scan segments divide,
      * unsigned): the row key's hash on an ordered store; another backend's own scan order
      * otherwise (see {@link CollectionStore#position}).

@@ -109,7 +109,7 @@ public final class Backups implements AutoCloseable {
                         + "Table is being backed up: " + table.name());
             }
         });
-        if (storage.shared()) return;
+        if (!catalog.deployment().keepsBackups()) return;
         // Before any write (the engine starts its writers after): the backups a stopped server
         // was creating keep their before images from the first write on.
         for (Backup b : backups.all()) {
@@ -135,7 +135,7 @@ public final class Backups implements AutoCloseable {
      * and base copies), and starts trimming recovery histories to their windows.
      */
     public void resume() {
-        if (storage.shared()) return;
+        if (!catalog.deployment().keepsBackups()) return;
         worker.scheduleWithFixedDelay(guarded(this::trimAll), TRIM_PERIOD_SECONDS, TRIM_PERIOD_SECONDS,
                 TimeUnit.SECONDS);
         java.util.Set<String> creating = new java.util.HashSet<>();
@@ -453,10 +453,7 @@ public final class Backups implements AutoCloseable {
      */
     public RecoveryWindow updateContinuousBackups(String tableNameOrArn, boolean enabled, Integer recoveryPeriodInDays) {
         TableDefinition table = requireTable(tableNameOrArn);
-        if (enabled && storage.shared()) {
-            throw DynamoDbException.validation("Point-in-time recovery is not supported by this server's storage"
-                    + " (shared storage, such as Cassandra) yet");
-        }
+        if (enabled) catalog.deployment().refusePointInTimeRecoveryUnlessKept();
         int days = recoveryPeriodInDays == null ? 35 : recoveryPeriodInDays;
         if (enabled) registerRecovery();
         boolean[] started = new boolean[1];
@@ -544,7 +541,7 @@ public final class Backups implements AutoCloseable {
      */
     public TableDefinition restoreToPointInTime(String sourceTableArn, String sourceTableName, String targetTableName,
                                                 boolean useLatest, Instant at, TableRestores.Overrides overrides) {
-        if (storage.shared()) refuseShared();
+        refuseShared();
         String sourceName = sourceTableName != null ? sourceTableName : sourceTableArn;
         TableDefinition source = sourceName == null ? null : catalog.find(catalog.arns().tableName(sourceName));
         if (source == null || source.filling()) {
@@ -707,14 +704,7 @@ public final class Backups implements AutoCloseable {
      * anything is written, rather than accepted and lost.
      */
     private void refuseShared() {
-        refuseShared(storage);
-    }
-
-    static void refuseShared(Storage storage) {
-        if (storage.shared()) {
-            throw DynamoDbException.validation(
-                    "Backups are not supported by this server's storage (shared storage, such as Cassandra) yet");
-        }
+        catalog.deployment().refuseBackupsUnlessKept();
     }
 
     /**

@@ -58,7 +58,7 @@ public final class TableImports {
      */
     public TableDefinition start(CreateTableSpec spec, String importArn, String importId,
                                  Function<TableDefinition, byte[]> description) {
-        Backups.refuseShared(storage);
+        catalog.deployment().refuseBackupsUnlessKept();
         TableDefinition.Builder draft = TableCreation.definition(spec, catalog.arns(), clock);
         draft.importArn = importArn;
         return catalog.create(draft,

@@ -1,5 +1,6 @@
 package io.stator.engine.index;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
 import io.stator.engine.item.RowKeys;
@@ -48,8 +49,8 @@ import java.util.function.Consumer;
  * start.
  *
  * <p>On storage that several servers share, each server's writes keep the index once it has
- * read the catalog again (every second, {@link io.stator.engine.shared.SharedUpkeep}), so the
- * walk starts {@link Catalog#SHARED_SETTLE_MILLIS} after the index appeared, when a write begun
+ * read the catalog again (every second, cluster/SharedUpkeep), so the
+ * walk starts {@link Deployment#catalogSettleMillis} after the index appeared, when a write begun
  * with the older definition has committed; every server that sees a CREATING or DELETING index
  * runs its build or drop ({@link #follow}), so one that dies mid-way leaves it to the others. A
  * copy commits only if the item is still as read ({@link WriteBatch#expect}), and skips an
@@ -59,6 +60,7 @@ import java.util.function.Consumer;
 public final class IndexBuilds implements AutoCloseable {
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final ItemLocks locks;
     private final CapacityMeter meter;
@@ -73,9 +75,10 @@ public final class IndexBuilds implements AutoCloseable {
         return t;
     });
 
-    public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks, CapacityMeter meter,
+    public IndexBuilds(Storage storage, Deployment deployment, Catalog catalog, ItemLocks locks, CapacityMeter meter,
                        IndexPropagator propagator, VectorGraphs graphs) {
         this.storage = storage;
+        this.deployment = deployment;
         this.graphs = graphs;
         this.catalog = catalog;
         this.locks = locks;
@@ -148,9 +151,10 @@ public final class IndexBuilds implements AutoCloseable {
      * comment). Real time, not the engine's clock: it waits for servers. False when closing.
      */
     private boolean untilEveryServerSees() {
-        if (!storage.shared()) return true;
+        long settle = deployment.catalogSettleMillis();
+        if (settle == 0) return true;
         try {
-            Thread.sleep(Catalog.SHARED_SETTLE_MILLIS);
+            Thread.sleep(settle);
             return !closed;
         } catch (InterruptedException e) {
             return false; // closing: the next start resumes the task
@@ -178,7 +182,7 @@ public final class IndexBuilds implements AutoCloseable {
                 if (closed || !stillCreating(table.id(), index.id())) return; // shutting down, or deleted meanwhile
             }
         }
-        if (storage.shared() && !removeStale(table, index)) return;
+        if (deployment.writesKeepGlobalIndexes() && !removeStale(table, index)) return;
         // Only a CREATING index becomes ACTIVE: one deleted during its backfill stays DELETING
         // (its drop is queued behind this task, and a restart must still find it DELETING).
         catalog.updateIndexIfPresent(tableName, indexName,
@@ -249,11 +253,11 @@ public final class IndexBuilds implements AutoCloseable {
                 if (stored == null) return true; // deleted since the walk began: its change is queued
                 IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
                 if (entry == null) return true;
-                if (storage.shared() && Arrays.equals(storage.get(Keyspace.ITEMS, entry.key()), entry.value())) {
+                if (deployment.writesKeepGlobalIndexes() && Arrays.equals(storage.get(Keyspace.ITEMS, entry.key()), entry.value())) {
                     return true; // already in place: another server's copy, or a write's
                 }
                 if (meter.backfill(table, index, entry.size())) {
-                    if (!storage.shared()) {
+                    if (!deployment.writesKeepGlobalIndexes()) {
                         // Not while the propagator applies queued changes: both read the entry
                         // before writing it with counters (IndexWrites).
                         return propagator.exclusively(() -> {

@@ -1,5 +1,6 @@
 package io.stator.engine.index;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
@@ -54,6 +55,7 @@ public final class VectorGraphs implements AutoCloseable {
     public static final long GRAPH_THRESHOLD = 5_000;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final boolean enabled;
     private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
@@ -84,10 +86,11 @@ public final class VectorGraphs implements AutoCloseable {
         }
     }
 
-    public VectorGraphs(Storage storage, Catalog catalog) {
+    public VectorGraphs(Storage storage, Deployment deployment, Catalog catalog) {
         this.storage = storage;
+        this.deployment = deployment;
         this.catalog = catalog;
-        this.enabled = !storage.shared();
+        this.enabled = deployment.keepsVectorGraphs();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.stator.engine.read;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.expression.ConditionEvaluator;
 import io.stator.core.expression.Projector;
 import io.stator.core.item.ItemCodec;
@@ -41,9 +42,11 @@ import java.util.Map;
 public final class Reads {
 
     private final Storage storage;
+    private final Deployment deployment;
 
-    public Reads(Storage storage) {
+    public Reads(Storage storage, Deployment deployment) {
         this.storage = storage;
+        this.deployment = deployment;
     }
 
     /** Runs the plan on the latest committed state (a page on a snapshot of its own). */
@@ -80,7 +83,7 @@ public final class Reads {
         // On shared storage a scan's positions are the backend's (Cassandra's tokens), not
         // hashes: the scan resumes after the start key, which it gave in this segment, whatever
         // the key's hash, and the storage finds the segment's end by position.
-        boolean sharedScan = storage.shared() && to.length <= KeyLayout.PARTITION_KEY_LENGTH_OFFSET;
+        boolean sharedScan = deployment.scansByBackendPosition() && to.length <= KeyLayout.PARTITION_KEY_LENGTH_OFFSET;
         if (plan.exclusiveStartKey() != null) {
             byte[] start = target.rowKey(plan.exclusiveStartKey());
             if (plan.forward()) from = sharedScan ? KeyLayout.successor(start) : max(from, KeyLayout.successor(start));

@@ -1,5 +1,6 @@
 package io.stator.engine.streams;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
@@ -49,6 +50,7 @@ final class StreamRecords implements ChangeLog.Consumer {
     private static final byte VERSION = 1;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Clock clock;
     private final SequenceNumbers sequences;
     private final int shardCount;
@@ -62,8 +64,9 @@ final class StreamRecords implements ChangeLog.Consumer {
 
     private record Shard(long tableId, long created, int slot) {}
 
-    StreamRecords(Storage storage, Clock clock, SequenceNumbers sequences, int shardCount) {
+    StreamRecords(Storage storage, Deployment deployment, Clock clock, SequenceNumbers sequences, int shardCount) {
         this.storage = storage;
+        this.deployment = deployment;
         this.clock = clock;
         this.sequences = sequences;
         this.shardCount = shardCount;
@@ -81,7 +84,7 @@ final class StreamRecords implements ChangeLog.Consumer {
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
         int slot = Shards.slotOf(PartitionHash.hash(RowKeys.partitionKey(table, any)), shardCount);
         long sequence;
-        if (storage.shared()) {
+        if (deployment.numbersShardsByHeadRow()) {
             sequence = nextInShard(batch, new Shard(table.id(), created, slot));
         } else {
             sequence = sequences.take(clock.millis());
@@ -120,7 +123,7 @@ final class StreamRecords implements ChangeLog.Consumer {
      * another's numbers in flight, so that is every number drawn by now.
      */
     long visibleBelow(long nowMillis) {
-        return storage.shared() ? (nowMillis + 1) * 1_000_000L : sequences.visibleBelow(nowMillis);
+        return deployment.numbersShardsByHeadRow() ? (nowMillis + 1) * 1_000_000L : sequences.visibleBelow(nowMillis);
     }
 
     /**
@@ -128,7 +131,7 @@ final class StreamRecords implements ChangeLog.Consumer {
      * shard's head row holds it; in one process every number below {@link #visibleBelow} is taken.
      */
     long afterLast(long tableId, long created, int slot, long nowMillis) {
-        if (!storage.shared()) return visibleBelow(nowMillis);
+        if (!deployment.numbersShardsByHeadRow()) return visibleBelow(nowMillis);
         return headValue(storage.get(Keyspace.STREAM_RECORDS, headKey(tableId, created, slot))) + 1;
     }
 

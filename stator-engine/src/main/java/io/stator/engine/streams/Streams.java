@@ -1,5 +1,6 @@
 package io.stator.engine.streams;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.item.ItemSize;
@@ -37,6 +38,7 @@ public final class Streams {
     private static final long MAX_PAGE_BYTES = 1024 * 1024;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog tables;
     private final ChangeLog changeLog;
     private final Clock clock;
@@ -47,14 +49,15 @@ public final class Streams {
     private boolean registered;
     private volatile long lastTrim;
 
-    public Streams(Storage storage, Catalog tables, ChangeLog changeLog, Clock clock, StreamSettings settings) {
+    public Streams(Storage storage, Deployment deployment, Catalog tables, ChangeLog changeLog, Clock clock, StreamSettings settings) {
         this.storage = storage;
+        this.deployment = deployment;
         this.tables = tables;
         this.changeLog = changeLog;
         this.clock = clock;
         this.settings = settings;
         this.catalog = new StreamCatalog(storage);
-        this.records = new StreamRecords(storage, clock, new SequenceNumbers(largestStoredSequence()), settings.shardCount());
+        this.records = new StreamRecords(storage, deployment, clock, new SequenceNumbers(largestStoredSequence()), settings.shardCount());
         this.iterators = new ShardIterators(storage, clock);
         for (StreamInfo s : catalog.all()) tableChanged(s.tableName());
         for (TableDefinition t : tables.all()) tableChanged(t.name());
@@ -77,7 +80,7 @@ public final class Streams {
     /**
      * Shared storage: reads the streams' catalog again and brings every table's streams in line
      * with the table catalog as another server changed it (called after each re-read of the
-     * catalog, SharedUpkeep). A stream enabled elsewhere is thus seen, and its records written by
+     * catalog, cluster/SharedUpkeep). A stream enabled elsewhere is thus seen, and its records written by
      * this server's writes too, within about a second.
      */
     public synchronized void refreshShared() {
@@ -380,7 +383,7 @@ public final class Streams {
 
     private long largestStoredSequence() {
         long largest = 0;
-        if (storage.shared()) return largest; // numbered by each shard's head row instead (StreamRecords)
+        if (deployment.numbersShardsByHeadRow()) return largest; // numbered by each shard's head row instead (StreamRecords)
         for (StreamInfo s : catalog.all()) {
             for (int slot = 0; slot < s.shardCount(); slot++) {
                 try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS,

@@ -1,5 +1,6 @@
 package io.stator.engine.table;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.key.KeyLayout;
 import io.stator.storage.CommitLostException;
@@ -40,19 +41,12 @@ import java.util.function.UnaryOperator;
  */
 public final class Catalog {
 
-    /**
-     * On storage that several servers share, how long after a change of the catalog every server
-     * has re-read it (each does every second, {@code shared/SharedUpkeep}) and a write begun
-     * with the older definition has committed: background work that needs every server's writes
-     * to follow a change (an index's backfill, Time to Live's first walk) starts after it.
-     */
-    public static final long SHARED_SETTLE_MILLIS = 5_000;
-
     private static final byte TABLE_ROW = 'T';
     private static final byte NEXT_ID_ROW = 'N';
     private static final byte DROPPED_ROW = 'D';
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Clock clock;
     private final TableArns arns;
     private final TableCounters counters;
@@ -66,8 +60,9 @@ public final class Catalog {
     /** The next-id row as stored (null before the first table). */
     private byte[] storedNextId;
 
-    public Catalog(Storage storage, TableArns arns, Clock clock) {
+    public Catalog(Storage storage, Deployment deployment, TableArns arns, Clock clock) {
         this.storage = storage;
+        this.deployment = deployment;
         this.clock = clock;
         this.arns = arns;
         this.counters = new TableCounters(storage);
@@ -75,6 +70,9 @@ public final class Catalog {
     }
 
     public TableArns arns() { return arns; }
+
+    /** One server or several: how this catalog, and the work that follows it, learns of changes. */
+    public Deployment deployment() { return deployment; }
 
     /** The tables' item counts and sizes. */
     public TableCounters counters() { return counters; }
@@ -134,7 +132,7 @@ public final class Catalog {
      * its row is read before the name is called unknown.
      */
     private TableDefinition findStored(String name) {
-        return storage.shared() ? reread(name) : null;
+        return deployment.catalogChangesElsewhere() ? reread(name) : null;
     }
 
     /**
@@ -196,7 +194,7 @@ public final class Catalog {
      * again first, so that the tables other servers created or deleted are listed at once.
      */
     public List<String> names(String exclusiveStartName, int limit) {
-        if (storage.shared()) refresh();
+        if (deployment.catalogChangesElsewhere()) refresh();
         Map<String, TableDefinition> view = exclusiveStartName == null ? tables : tables.tailMap(exclusiveStartName, false);
         List<String> names = new ArrayList<>(Math.min(limit, view.size()));
         for (String name : view.keySet()) {

@@ -117,7 +117,7 @@ public final class TableCounters {
      * Counts the table's items and each secondary index's entries again, by a walk of each, and
      * replaces the counters with what it found: how storage that several servers share keeps
      * ItemCount, TableSizeBytes and IndexSizeBytes, since its commits cannot add to a counter
-     * (engine/shared/SharedUpkeep runs it for the tables written since, as DynamoDB refreshes these
+     * (engine/cluster/SharedUpkeep runs it for the tables written since, as DynamoDB refreshes these
      * figures from time to time). Not for storage whose writes add to the counters: a write
      * between the walk and the replacement would be lost from them. Item collections' sizes are
      * not counted.

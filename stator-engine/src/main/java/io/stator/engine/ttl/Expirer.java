@@ -1,5 +1,6 @@
 package io.stator.engine.ttl;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Condition;
@@ -74,6 +75,7 @@ public final class Expirer implements AutoCloseable {
     private static final int BACKFILL_BATCH = 1_024;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final ItemLocks locks;
     private final WritePipeline pipeline;
@@ -87,9 +89,10 @@ public final class Expirer implements AutoCloseable {
     private volatile long roundsBegun;
     private volatile long roundsEnded;
 
-    public Expirer(Storage storage, Catalog catalog, ChangeLog changeLog, ItemLocks locks, WritePipeline pipeline,
+    public Expirer(Storage storage, Deployment deployment, Catalog catalog, ChangeLog changeLog, ItemLocks locks, WritePipeline pipeline,
                    Clock clock, PropagationDelay delay) {
         this.storage = storage;
+        this.deployment = deployment;
         this.catalog = catalog;
         this.locks = locks;
         this.pipeline = pipeline;
@@ -181,15 +184,16 @@ public final class Expirer implements AutoCloseable {
     /**
      * On shared storage, how long the walk of an ENABLING table must still wait (0: none): the
      * index is kept by the writes of servers that know the table is ENABLING, and every server
-     * re-reads the catalog each second (SharedUpkeep), so the walk starts once a write begun
-     * before that has had time to commit, {@link #Catalog.SHARED_SETTLE_MILLIS} after this server
-     * first saw the table ENABLING. Real time, not the engine's clock: it waits for servers.
+     * re-reads the catalog each second (cluster/SharedUpkeep), so the walk starts once a write
+     * begun before that has had time to commit, {@link Deployment#catalogSettleMillis} after this
+     * server first saw the table ENABLING. Real time, not the engine's clock: it waits for servers.
      */
     private long untilEveryServerSees(TableDefinition table) {
-        if (!storage.shared()) return 0;
+        long settle = deployment.catalogSettleMillis();
+        if (settle == 0) return 0;
         long firstSeen = enablingSince.computeIfAbsent(table.id(), id -> System.nanoTime());
         long waited = (System.nanoTime() - firstSeen) / 1_000_000;
-        if (waited < Catalog.SHARED_SETTLE_MILLIS) return Catalog.SHARED_SETTLE_MILLIS - waited;
+        if (waited < settle) return settle - waited;
         enablingSince.remove(table.id());
         return 0;
     }

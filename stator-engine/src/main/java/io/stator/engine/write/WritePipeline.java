@@ -1,5 +1,6 @@
 package io.stator.engine.write;
 
+import io.stator.engine.cluster.Deployment;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.expression.ConditionEvaluator;
@@ -75,6 +76,7 @@ import java.util.Map;
 public final class WritePipeline {
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final TableCounters counters;
     private final ItemLocks locks;
@@ -88,10 +90,11 @@ public final class WritePipeline {
      * @param observations where each metered write is recorded where the meter admits and
      *                     charges it (the advisor's observations), or null to record nothing
      */
-    public WritePipeline(Storage storage, Catalog catalog, ItemLocks locks, IndexPropagator propagator,
+    public WritePipeline(Storage storage, Deployment deployment, Catalog catalog, ItemLocks locks, IndexPropagator propagator,
                          CapacityMeter meter, ChangeLog changeLog, long itemCollectionLimitBytes,
                          Observations observations) {
         this.storage = storage;
+        this.deployment = deployment;
         this.catalog = catalog;
         this.counters = catalog.counters();
         this.locks = locks;
@@ -578,7 +581,7 @@ public final class WritePipeline {
                 p.newSize - p.oldSize);
         long localBytes = 0;
         for (IndexChange c : p.indexChanges) {
-            if (c.index().global() && !storage.shared()) {
+            if (c.index().global() && !deployment.writesKeepGlobalIndexes()) {
                 propagator.enqueue(batch, table.id(), c.index().id(), c.before(), c.after());
                 p.queuedIndexChanges = true;
             } else {

@@ -1,6 +1,5 @@
-package io.stator.engine.shared;
+package io.stator.engine.cluster;
 
-import io.stator.engine.write.CasTransactions;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.CollectionStore.Change;
 import io.stator.storage.CollectionStore.Consistency;
@@ -59,7 +58,7 @@ import java.util.function.Function;
  * Snapshots are of the latest state, except {@link #snapshotOf}, which reads its rows as of one
  * moment ({@link CasTransactions#readAll}) for TransactGetItems.
  */
-public final class SharedStorage implements Storage {
+final class SharedStorage implements Storage {
 
     /** How long a transaction may stay undecided before whoever meets it may abort it. */
     static final long STALE_TRANSACTION_MILLIS = 10_000;
@@ -71,7 +70,7 @@ public final class SharedStorage implements Storage {
     /**
      * @param onClose what closing the storage closes (the backend's session), or null
      */
-    public SharedStorage(CollectionStore store, Clock clock, AutoCloseable onClose) {
+    SharedStorage(CollectionStore store, Clock clock, AutoCloseable onClose) {
         this.store = store;
         this.onClose = onClose;
         this.transactions = new CasTransactions(store, clock, STALE_TRANSACTION_MILLIS);
@@ -81,9 +80,6 @@ public final class SharedStorage implements Storage {
 
     /** The transactions on compare-and-set that item rows are kept by (recovery runs through it). */
     public CasTransactions transactions() { return transactions; }
-
-    @Override
-    public boolean shared() { return true; }
 
     @Override
     public long scanPosition(byte[] rowKey) {

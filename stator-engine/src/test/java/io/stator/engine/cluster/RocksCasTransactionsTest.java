@@ -1,4 +1,4 @@
-package io.stator.engine.write;
+package io.stator.engine.cluster;
 
 import io.stator.storage.CollectionStore;
 import io.stator.storage.LockingCollectionStore;
