@@ -1,9 +1,10 @@
 package io.stator.server;
 
+import io.stator.engine.cluster.Deployment;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.metadata.Node;
-import io.stator.engine.cluster.Deployment;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Storage;
 import io.stator.storage.cassandra.CassandraCollectionStore;
 import io.stator.storage.cassandra.CassandraSessions;
@@ -33,7 +34,7 @@ public final class StorageBackends {
     }
 
     private static Storage openRocksDb(ServerOptions options) {
-        return RocksStorage.builder(options.dataDirectory())
+        return RocksStorage.builder(options.dataDirectory(), Keyspaces.ALL)
                 .inMemory(options.inMemory())
                 .fsync(options.fsync())
                 .memoryBytes(options.memory().storageBytes())

@@ -32,7 +32,7 @@ public interface Storage extends AutoCloseable {
     Snapshot snapshot();
 
     /**
-     * A consistent view of at least these keys as of one moment (TransactGetItems' reads): a
+     * A consistent view of at least these keys as of one moment (reads that must agree): a
      * backend without global snapshots reads them together. Close it when done.
      */
     default Snapshot snapshotOf(Keyspace keyspace, java.util.List<byte[]> keys) {

@@ -1,15 +1,15 @@
 package io.stator.engine.streams;
 
-import io.stator.engine.cluster.Deployment;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.StreamViewType;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.io.ByteArrayOutputStream;
@@ -90,7 +90,7 @@ final class StreamRecords implements ChangeLog.Consumer {
             sequence = sequences.take(clock.millis());
             taken.computeIfAbsent(batch, b -> new ArrayList<>(1)).add(sequence);
         }
-        batch.put(Keyspace.STREAM_RECORDS, key(table.id(), created, slot, sequence),
+        batch.put(Keyspaces.STREAM_RECORDS, key(table.id(), created, slot, sequence),
                 encode(change, table.stream().viewType(), RowKeys.keyOf(table.keySchema(), any)));
     }
 
@@ -107,13 +107,13 @@ final class StreamRecords implements ChangeLog.Consumer {
         byte[] headKey = headKey(shard.tableId(), shard.created(), shard.slot());
         Long last = staged.get(shard);
         if (last == null) {
-            byte[] stored = storage.get(Keyspace.STREAM_RECORDS, headKey);
-            batch.expect(Keyspace.STREAM_RECORDS, headKey, stored);
+            byte[] stored = storage.get(Keyspaces.STREAM_RECORDS, headKey);
+            batch.expect(Keyspaces.STREAM_RECORDS, headKey, stored);
             last = headValue(stored);
         }
         long next = Math.max(last + 1, clock.millis() * 1_000_000L);
         staged.put(shard, next);
-        batch.put(Keyspace.STREAM_RECORDS, headKey, ByteBuffer.allocate(8).putLong(next).array());
+        batch.put(Keyspaces.STREAM_RECORDS, headKey, ByteBuffer.allocate(8).putLong(next).array());
         return next;
     }
 
@@ -132,7 +132,7 @@ final class StreamRecords implements ChangeLog.Consumer {
      */
     long afterLast(long tableId, long created, int slot, long nowMillis) {
         if (!deployment.numbersShardsByHeadRow()) return visibleBelow(nowMillis);
-        return headValue(storage.get(Keyspace.STREAM_RECORDS, headKey(tableId, created, slot))) + 1;
+        return headValue(storage.get(Keyspaces.STREAM_RECORDS, headKey(tableId, created, slot))) + 1;
     }
 
     /** The last number a head row holds, 0 before the shard's first record. */

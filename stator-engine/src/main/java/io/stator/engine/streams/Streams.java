@@ -1,17 +1,17 @@
 package io.stator.engine.streams;
 
-import io.stator.engine.cluster.Deployment;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.cluster.Deployment;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.streams.Shards.Shard;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import java.time.Clock;
@@ -261,7 +261,7 @@ public final class Streams {
         long bytes = 0;
         boolean exhausted = true;
         try (Snapshot snapshot = storage.snapshot();
-             Cursor c = storage.range(snapshot, Keyspace.STREAM_RECORDS,
+             Cursor c = storage.range(snapshot, Keyspaces.STREAM_RECORDS,
                      StreamRecords.key(s.tableId(), s.createdMillis(), it.slot(), position),
                      StreamRecords.key(s.tableId(), s.createdMillis(), it.slot(), Math.max(position, end)), false)) {
             while (c.next()) {
@@ -343,7 +343,7 @@ public final class Streams {
     }
 
     private boolean anyRecord(StreamInfo s, int slot, long from, long to) {
-        try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, from),
+        try (Cursor c = storage.range(null, Keyspaces.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, from),
                 StreamRecords.key(s.tableId(), s.createdMillis(), slot, to), false)) {
             return c.next();
         }
@@ -367,14 +367,14 @@ public final class Streams {
                     // Shard by shard (on shared storage each is a collection of its own), from its
                     // head row on, which sorts before its records.
                     for (int slot = 0; slot < s.shardCount(); slot++) {
-                        storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.headKey(s.tableId(), s.createdMillis(), slot),
+                        storage.deleteRange(Keyspaces.STREAM_RECORDS, StreamRecords.headKey(s.tableId(), s.createdMillis(), slot),
                                 StreamRecords.key(s.tableId(), s.createdMillis(), slot, Long.MAX_VALUE));
                     }
                     catalog.remove(s);
                     continue;
                 }
                 for (int slot = 0; slot < s.shardCount(); slot++) {
-                    storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
+                    storage.deleteRange(Keyspaces.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
                             StreamRecords.key(s.tableId(), s.createdMillis(), slot, cut));
                 }
             }
@@ -386,7 +386,7 @@ public final class Streams {
         if (deployment.numbersShardsByHeadRow()) return largest; // numbered by each shard's head row instead (StreamRecords)
         for (StreamInfo s : catalog.all()) {
             for (int slot = 0; slot < s.shardCount(); slot++) {
-                try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS,
+                try (Cursor c = storage.range(null, Keyspaces.STREAM_RECORDS,
                         StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
                         StreamRecords.key(s.tableId(), s.createdMillis(), slot + 1, 0), true)) {
                     if (c.next()) largest = Math.max(largest, StreamRecords.sequenceOf(c.key()));

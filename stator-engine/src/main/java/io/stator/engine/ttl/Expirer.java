@@ -1,6 +1,5 @@
 package io.stator.engine.ttl;
 
-import io.stator.engine.cluster.Deployment;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.expression.Condition;
@@ -11,7 +10,9 @@ import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableDefinition;
@@ -22,7 +23,6 @@ import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WritePipeline;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
@@ -208,7 +208,7 @@ public final class Expirer implements AutoCloseable {
         long now = clock.millis();
         byte[] from = KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         byte[] to = KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
-        try (Cursor items = storage.range(null, Keyspace.ITEMS, from, to, false)) {
+        try (Cursor items = storage.range(null, Keyspaces.ITEMS, from, to, false)) {
             boolean more = true;
             while (more) {
                 try (WriteBatch batch = storage.newBatch()) {
@@ -217,7 +217,7 @@ public final class Expirer implements AutoCloseable {
                         read++;
                         ExpiryIndex.Row row = index.rowOf(table.id(), ttl.attributeName(), items.key(),
                                 new StoredItem(items.value()), now);
-                        if (row != null) batch.put(Keyspace.EXPIRIES, row.key(), row.value());
+                        if (row != null) batch.put(Keyspaces.EXPIRIES, row.key(), row.value());
                     }
                     if (batch.size() > 0) storage.commit(batch);
                 }
@@ -231,7 +231,7 @@ public final class Expirer implements AutoCloseable {
     private void drop(TableDefinition table, TimeToLiveDescription ttl) {
         // Writes that read the table while it was still ENABLED may be about to stage rows.
         locks.awaitWritesInFlight();
-        storage.deleteRange(Keyspace.EXPIRIES, ExpiryIndex.tableStart(table.id()),
+        storage.deleteRange(Keyspaces.EXPIRIES, ExpiryIndex.tableStart(table.id()),
                 ExpiryIndex.tableStart(table.id() + 1));
         settle(table, ttl, TimeToLiveStatus.DISABLED);
         if (!anyExpiring()) index.unregister(); // an ENABLING table registers it again before its walk
@@ -259,7 +259,7 @@ public final class Expirer implements AutoCloseable {
 
     private Round expireDue(long tableId, long now) {
         List<byte[][]> rows = new ArrayList<>();
-        try (Cursor c = storage.range(null, Keyspace.EXPIRIES, ExpiryIndex.tableStart(tableId),
+        try (Cursor c = storage.range(null, Keyspaces.EXPIRIES, ExpiryIndex.tableStart(tableId),
                 ExpiryIndex.dueFrom(tableId, now), false)) {
             while (rows.size() < BATCH && c.next()) rows.add(new byte[][] {c.key(), c.value()});
         }
@@ -272,12 +272,12 @@ public final class Expirer implements AutoCloseable {
                 Outcome outcome = expire(table, row[0], row[1], now);
                 if (outcome == Outcome.RETRY) continue;
                 done++;
-                if (outcome == Outcome.DROP_ROW) dropped.delete(Keyspace.EXPIRIES, row[0]);
+                if (outcome == Outcome.DROP_ROW) dropped.delete(Keyspaces.EXPIRIES, row[0]);
             }
             if (dropped.size() > 0) storage.commit(dropped);
         }
         if (rows.size() == BATCH && done > 0) return new Round(true, now);
-        try (Cursor c = storage.range(null, Keyspace.EXPIRIES, ExpiryIndex.dueFrom(tableId, now),
+        try (Cursor c = storage.range(null, Keyspaces.EXPIRIES, ExpiryIndex.dueFrom(tableId, now),
                 ExpiryIndex.tableStart(tableId + 1), false)) {
             return new Round(false, c.next() ? ExpiryIndex.dueOf(c.key()) : Long.MAX_VALUE);
         }
