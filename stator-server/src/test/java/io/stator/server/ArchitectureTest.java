@@ -94,7 +94,7 @@ class ArchitectureTest {
         DescribedPredicate<JavaClass> insideTheStrategy = JavaClass.Predicates.resideInAPackage("io.stator.engine.cluster..")
                 .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(Deployment.class)));
         noClasses().that().resideOutsideOfPackage("io.stator.engine.cluster..")
-                .should().dependOnClassesThat(insideTheStrategy.as("the cluster strategy's implementations"))
+                .should().dependOnClassesThat(insideTheStrategy.as("are the cluster strategy's implementations"))
                 .check(MAIN);
         noClasses().that().resideOutsideOfPackage("io.stator.engine.cluster..")
                 .and().doNotBelongToAnyOf(Engine.class)
