@@ -9,6 +9,7 @@ import io.stator.engine.backup.Restores;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.Throughput;
 import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.index.VectorGraphs;
@@ -16,8 +17,6 @@ import io.stator.engine.jobs.JobRunner;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
-import io.stator.engine.shared.SharedStorage;
-import io.stator.engine.shared.SharedUpkeep;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
@@ -47,6 +46,8 @@ import io.stator.storage.Storage;
 public final class Engine implements AutoCloseable {
 
     private final Storage storage;
+    /** One server on its own storage, or several sharing a store: chosen here, once. */
+    private final Deployment deployment;
     private final EngineConfig config;
     private final Catalog catalog;
     private final ChangeLog changeLog = new ChangeLog();
@@ -97,9 +98,10 @@ public final class Engine implements AutoCloseable {
     /** An engine whose operations are admitted and billed by {@code meter}. */
     public Engine(Storage storage, EngineConfig config, CapacityMeter meter) {
         this.storage = storage;
+        this.deployment = Deployment.of(storage);
         this.config = config;
         this.meter = meter;
-        this.catalog = new Catalog(storage, new TableArns(config.region(), config.accountId()), config.clock());
+        this.catalog = new Catalog(storage, deployment, new TableArns(config.region(), config.accountId()), config.clock());
         catalog.onChange(meter::tableChanged);
         PartitionMap partitions = meter.admission() instanceof Throughput throughput
                 ? (table, index) -> throughput.partitionStarts(table, index == null ? null : index.name())
@@ -107,15 +109,15 @@ public final class Engine implements AutoCloseable {
         this.observations = new Observations(config.clock(), partitions);
         this.contributorInsights = new ContributorInsights(catalog, config.clock());
         ItemLocks locks = new StripedItemLocks();
-        this.vectorGraphs = new VectorGraphs(storage, catalog);
+        this.vectorGraphs = new VectorGraphs(storage, deployment, catalog);
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay(), vectorGraphs);
-        this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator, vectorGraphs);
-        this.pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
+        this.indexBuilds = new IndexBuilds(storage, deployment, catalog, locks, meter, propagator, vectorGraphs);
+        this.pipeline = new WritePipeline(storage, deployment, catalog, locks, propagator, meter, changeLog,
                 config.itemCollectionLimitBytes(), observations);
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
-        this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
+        this.streams = new Streams(storage, deployment, catalog, changeLog, config.clock(), config.streams());
         this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock());
-        this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter, observations,
+        this.items = new Items(storage, pipeline, transactions, new Reads(storage, deployment), locks, meter, observations,
                 vectorGraphs);
         // Before the expirer, the first writer: a backup a stopped server was creating keeps the
         // items it changes as they were (backup/BeforeImages).
@@ -123,20 +125,29 @@ public final class Engine implements AutoCloseable {
         this.backups = new Backups(storage, catalog, changeLog, locks, config.clock(), backupWork);
         this.recovery = new PointInTimeRecovery(storage, catalog, changeLog, locks, config.clock(), backupWork);
         this.restores = new Restores(storage, catalog, pipeline, config.clock(), backups, recovery, backupWork);
-        this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
+        this.expirer = new Expirer(storage, deployment, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         indexBuilds.follow();
         backups.resume();
         recovery.resume();
         restores.resume();
-        this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, () -> {
-            streams.refreshShared();
-            indexBuilds.follow();
-        }) : null;
-    }
+        deployment.startUpkeep(new Deployment.Upkeep() {
+            @Override
+            public void rereadCatalog() {
+                catalog.refresh();
+                streams.refreshShared();
+                indexBuilds.follow();
+            }
 
-    /** On shared storage: the catalog refreshed and stale transactions finished, in the background. */
-    private final SharedUpkeep upkeep;
+            @Override
+            public boolean recount(long tableId) {
+                TableDefinition table = catalog.findById(tableId);
+                if (table == null) return false;
+                catalog.counters().recount(table);
+                return true;
+            }
+        });
+    }
 
     public EngineConfig config() { return config; }
 
@@ -206,7 +217,7 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
-        if (upkeep != null) upkeep.close();
+        deployment.close();
         jobs.close();
         expirer.close();
         indexBuilds.close();

@@ -11,6 +11,7 @@ import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.item.PrimaryKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
@@ -19,7 +20,6 @@ import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.Reads;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.read.VectorSearch;
-import io.stator.storage.Keyspace;
 import io.stator.storage.RowHeldException;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
@@ -359,7 +359,7 @@ public final class Items {
      */
     private Snapshot snapshotOf(List<byte[]> rowKeys) {
         try {
-            return storage.snapshotOf(Keyspace.ITEMS, rowKeys);
+            return storage.snapshotOf(Keyspaces.ITEMS, rowKeys);
         } catch (RowHeldException e) {
             throw TransactionCanceledException.conflictAt(rowKeys, e.key());
         }

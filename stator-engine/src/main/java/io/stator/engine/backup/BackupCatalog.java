@@ -2,7 +2,7 @@ package io.stator.engine.backup;
 
 import io.stator.engine.table.TableCodec;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -56,14 +56,14 @@ final class BackupCatalog {
     /** The backup of that id, or null. */
     Backup find(String id) {
         if (id.length() != ID_LENGTH) return null;
-        byte[] stored = storage.get(Keyspace.BACKUPS, row(DESCRIPTION_ROW, id));
+        byte[] stored = storage.get(Keyspaces.BACKUPS, row(DESCRIPTION_ROW, id));
         return stored == null ? null : decode(id, stored);
     }
 
     /** Every backup, oldest first. */
     List<Backup> all() {
         List<Backup> all = new ArrayList<>();
-        try (Cursor c = storage.range(null, Keyspace.BACKUPS, new byte[] {DESCRIPTION_ROW},
+        try (Cursor c = storage.range(null, Keyspaces.BACKUPS, new byte[] {DESCRIPTION_ROW},
                 new byte[] {DESCRIPTION_ROW + 1}, false)) {
             while (c.next()) {
                 all.add(decode(new String(c.key(), 1, ID_LENGTH, StandardCharsets.US_ASCII), c.value()));
@@ -74,7 +74,7 @@ final class BackupCatalog {
 
     void save(Backup backup) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.BACKUPS, row(DESCRIPTION_ROW, backup.id()), encode(backup));
+            batch.put(Keyspaces.BACKUPS, row(DESCRIPTION_ROW, backup.id()), encode(backup));
             storage.commit(batch);
         }
     }
@@ -85,21 +85,21 @@ final class BackupCatalog {
         byte[] key = new byte[prefix.length + rowKey.length];
         System.arraycopy(prefix, 0, key, 0, prefix.length);
         System.arraycopy(rowKey, 0, key, prefix.length, rowKey.length);
-        batch.put(Keyspace.BACKUPS, key, item);
+        batch.put(Keyspaces.BACKUPS, key, item);
     }
 
     /** The backup's items, in the table's order; values are the items as stored. */
     Cursor items(Snapshot snapshot, String id) {
         byte[] from = row(ITEM_ROW, id);
-        return storage.range(snapshot, Keyspace.BACKUPS, from, upperBound(from), false);
+        return storage.range(snapshot, Keyspaces.BACKUPS, from, upperBound(from), false);
     }
 
     /** Deletes the backup: its items first, then its description. */
     void drop(String id) {
         byte[] from = row(ITEM_ROW, id);
-        storage.deleteRange(Keyspace.BACKUPS, from, upperBound(from));
+        storage.deleteRange(Keyspaces.BACKUPS, from, upperBound(from));
         try (WriteBatch batch = storage.newBatch()) {
-            batch.delete(Keyspace.BACKUPS, row(DESCRIPTION_ROW, id));
+            batch.delete(Keyspaces.BACKUPS, row(DESCRIPTION_ROW, id));
             storage.commit(batch);
         }
     }

@@ -63,7 +63,7 @@ public final class Backups {
                         + "Table is being backed up: " + table.name());
             }
         });
-        if (storage.shared()) return;
+        if (!catalog.deployment().keepsBackups()) return;
         // Before any write (the engine starts its writers after): the backups a stopped server
         // was creating keep their before images from the first write on.
         for (Backup b : backups.all()) {
@@ -85,7 +85,7 @@ public final class Backups {
      * so {@link Restores} and {@link PointInTimeRecovery} find nothing to resume either.)
      */
     public void resume() {
-        if (storage.shared()) return;
+        if (!catalog.deployment().keepsBackups()) return;
         java.util.Set<String> creating = new java.util.HashSet<>();
         for (Backup b : backups.all()) {
             if (b.status() != Backup.Status.CREATING) continue;
@@ -106,7 +106,7 @@ public final class Backups {
      * returns the backup is owed: a restart copies it again ({@link BeforeImages}).
      */
     public Backup create(String tableNameOrArn, String backupName) {
-        refuseShared();
+        refuseUnlessKept();
         String name = catalog.arns().tableName(tableNameOrArn);
         beforeImages.prepare();
         Backup backup;
@@ -166,7 +166,7 @@ public final class Backups {
 
     /** DescribeBackup: the backup of that ARN, or BackupNotFoundException. */
     public Backup describe(String backupArn) {
-        refuseShared();
+        refuseUnlessKept();
         return require(backupArn);
     }
 
@@ -190,7 +190,7 @@ public final class Backups {
      */
     public BackupPage list(String tableNameOrArn, Instant from, Instant to, String exclusiveStartArn, int limit,
                            String backupType) {
-        refuseShared();
+        refuseUnlessKept();
         String table = tableNameOrArn == null ? null : catalog.arns().tableName(tableNameOrArn);
         List<Backup> page = new ArrayList<>();
         if (backupType != null && !backupType.equals("USER") && !backupType.equals("ALL")) {
@@ -217,7 +217,7 @@ public final class Backups {
 
     /** DeleteBackup: deletes it; refused while it is being created or a table is restored from it. */
     public Backup delete(String backupArn) {
-        refuseShared();
+        refuseUnlessKept();
         Backup backup = require(backupArn);
         if (backup.status() == Backup.Status.CREATING) {
             throw new DynamoDbException(ErrorType.BACKUP_IN_USE, "Backup is being created: " + backupArn);
@@ -247,15 +247,8 @@ public final class Backups {
      * Shared storage (Cassandra) does not keep the BACKUPS key space yet: refused there, before
      * anything is written, rather than accepted and lost.
      */
-    void refuseShared() {
-        refuseShared(storage);
-    }
-
-    public static void refuseShared(Storage storage) {
-        if (storage.shared()) {
-            throw DynamoDbException.validation(
-                    "Backups are not supported by this server's storage (shared storage, such as Cassandra) yet");
-        }
+    void refuseUnlessKept() {
+        catalog.deployment().refuseBackupsUnlessKept();
     }
 
 

@@ -122,10 +122,7 @@ public final class PointInTimeRecovery {
      */
     public RecoveryWindow updateContinuousBackups(String tableNameOrArn, boolean enabled, Integer recoveryPeriodInDays) {
         TableDefinition table = requireTable(tableNameOrArn);
-        if (enabled && storage.shared()) {
-            throw DynamoDbException.validation("Point-in-time recovery is not supported by this server's storage"
-                    + " (shared storage, such as Cassandra) yet");
-        }
+        if (enabled) catalog.deployment().refusePointInTimeRecoveryUnlessKept();
         int days = recoveryPeriodInDays == null ? 35 : recoveryPeriodInDays;
         if (enabled) registerRecovery();
         boolean[] started = new boolean[1];

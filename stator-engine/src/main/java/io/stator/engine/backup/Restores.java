@@ -68,7 +68,7 @@ public final class Restores {
      * in the background. Returns its definition.
      */
     public TableDefinition fromBackup(String backupArn, String targetTableName, TableRestores.Overrides overrides) {
-        backups.refuseShared();
+        backups.refuseUnlessKept();
         Backup backup = backups.find(backupArn);
         if (backup.status() != Backup.Status.AVAILABLE) {
             throw new DynamoDbException(ErrorType.BACKUP_IN_USE, "Backup is being created: " + backupArn);
@@ -177,7 +177,7 @@ public final class Restores {
      */
     public TableDefinition toPointInTime(String sourceTableArn, String sourceTableName, String targetTableName,
                                                 boolean useLatest, Instant at, TableRestores.Overrides overrides) {
-        if (storage.shared()) backups.refuseShared();
+        backups.refuseUnlessKept();
         String sourceName = sourceTableName != null ? sourceTableName : sourceTableArn;
         TableDefinition source = sourceName == null ? null : catalog.find(catalog.arns().tableName(sourceName));
         if (source == null || source.filling()) {

@@ -1,7 +1,7 @@
 package io.stator.engine.jobs;
 
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +39,7 @@ public final class JobStore {
 
     /** Stages a job's description, to be committed with what the job changed (an import's table). */
     public void stage(WriteBatch batch, String id, byte[] description) {
-        batch.put(Keyspace.BACKUPS, key(id), description);
+        batch.put(Keyspaces.BACKUPS, key(id), description);
     }
 
     /** Every job of this kind, by id, in id order (oldest first). */
@@ -48,7 +48,7 @@ public final class JobStore {
         byte[] to = from.clone();
         to[to.length - 1]++;
         SortedMap<String, byte[]> jobs = new TreeMap<>();
-        try (Cursor c = storage.range(null, Keyspace.BACKUPS, from, to, false)) {
+        try (Cursor c = storage.range(null, Keyspaces.BACKUPS, from, to, false)) {
             while (c.next()) {
                 jobs.put(new String(c.key(), from.length, c.key().length - from.length, StandardCharsets.UTF_8), c.value());
             }

@@ -57,7 +57,7 @@ final class TableImports {
      */
     TableDefinition start(CreateTableSpec spec, String importArn, String importId,
                                  Function<TableDefinition, byte[]> description) {
-        Backups.refuseShared(storage);
+        catalog.deployment().refuseBackupsUnlessKept();
         TableDefinition.Builder draft = TableCreation.definition(spec, catalog.arns(), clock);
         draft.importArn = importArn;
         return catalog.create(draft,

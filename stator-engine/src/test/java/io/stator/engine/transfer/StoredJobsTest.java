@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.testing.TestEngine;
-import io.stator.storage.Keyspace;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.WriteBatch;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -53,8 +53,8 @@ class StoredJobsTest {
     void jobsKeptByTheOldServerAreReadTypedListedAndDescribed() throws Exception {
         try (TestEngine test = TestEngine.open(directory)) {
             try (WriteBatch batch = test.storage().newBatch()) {
-                batch.put(Keyspace.BACKUPS, oldKey("import", IMPORT_ID), OLD_IMPORT.getBytes(StandardCharsets.UTF_8));
-                batch.put(Keyspace.BACKUPS, oldKey("export", EXPORT_ID), OLD_EXPORT.getBytes(StandardCharsets.UTF_8));
+                batch.put(Keyspaces.BACKUPS, oldKey("import", IMPORT_ID), OLD_IMPORT.getBytes(StandardCharsets.UTF_8));
+                batch.put(Keyspaces.BACKUPS, oldKey("export", EXPORT_ID), OLD_EXPORT.getBytes(StandardCharsets.UTF_8));
                 test.storage().commit(batch);
             }
         }
