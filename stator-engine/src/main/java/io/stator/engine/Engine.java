@@ -4,17 +4,19 @@ import io.stator.engine.advisor.ContributorInsights;
 import io.stator.engine.advisor.Observations;
 import io.stator.engine.advisor.PartitionMap;
 import io.stator.engine.backup.Backups;
+import io.stator.engine.backup.PointInTimeRecovery;
+import io.stator.engine.backup.Restores;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.Throughput;
 import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.index.VectorGraphs;
+import io.stator.engine.jobs.JobRunner;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
-import io.stator.engine.shared.SharedStorage;
-import io.stator.engine.shared.SharedUpkeep;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
@@ -22,6 +24,10 @@ import io.stator.engine.table.TableArns;
 import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.ttl.Expirer;
+import io.stator.engine.transfer.ExportSink;
+import io.stator.engine.transfer.Exports;
+import io.stator.engine.transfer.ImportSource;
+import io.stator.engine.transfer.Imports;
 import io.stator.engine.ttl.TimeToLive;
 import io.stator.engine.write.TransactionTokens;
 import io.stator.engine.write.Transactions;
@@ -40,6 +46,8 @@ import io.stator.storage.Storage;
 public final class Engine implements AutoCloseable {
 
     private final Storage storage;
+    /** One server on its own storage, or several sharing a store: chosen here, once. */
+    private final Deployment deployment;
     private final EngineConfig config;
     private final Catalog catalog;
     private final ChangeLog changeLog = new ChangeLog();
@@ -50,7 +58,11 @@ public final class Engine implements AutoCloseable {
     private final Expirer expirer;
     private final TimeToLive timeToLive;
     private final Streams streams;
+    private final JobRunner jobs = new JobRunner();
+    private final WritePipeline pipeline;
     private final Backups backups;
+    private final PointInTimeRecovery recovery;
+    private final Restores restores;
     private final Tables tables;
     private final Items items;
     private final Observations observations;
@@ -86,9 +98,10 @@ public final class Engine implements AutoCloseable {
     /** An engine whose operations are admitted and billed by {@code meter}. */
     public Engine(Storage storage, EngineConfig config, CapacityMeter meter) {
         this.storage = storage;
+        this.deployment = Deployment.of(storage);
         this.config = config;
         this.meter = meter;
-        this.catalog = new Catalog(storage, new TableArns(config.region(), config.accountId()), config.clock());
+        this.catalog = new Catalog(storage, deployment, new TableArns(config.region(), config.accountId()), config.clock());
         catalog.onChange(meter::tableChanged);
         PartitionMap partitions = meter.admission() instanceof Throughput throughput
                 ? (table, index) -> throughput.partitionStarts(table, index == null ? null : index.name())
@@ -96,31 +109,45 @@ public final class Engine implements AutoCloseable {
         this.observations = new Observations(config.clock(), partitions);
         this.contributorInsights = new ContributorInsights(catalog, config.clock());
         ItemLocks locks = new StripedItemLocks();
-        this.vectorGraphs = new VectorGraphs(storage, catalog);
+        this.vectorGraphs = new VectorGraphs(storage, deployment, catalog);
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay(), vectorGraphs);
-        this.indexBuilds = new IndexBuilds(storage, catalog, locks, meter, propagator, vectorGraphs);
-        WritePipeline pipeline = new WritePipeline(storage, catalog, locks, propagator, meter, changeLog,
+        this.indexBuilds = new IndexBuilds(storage, deployment, catalog, locks, meter, propagator, vectorGraphs);
+        this.pipeline = new WritePipeline(storage, deployment, catalog, locks, propagator, meter, changeLog,
                 config.itemCollectionLimitBytes(), observations);
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
-        this.streams = new Streams(storage, catalog, changeLog, config.clock(), config.streams());
+        this.streams = new Streams(storage, deployment, catalog, changeLog, config.clock(), config.streams());
         this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock());
-        this.items = new Items(storage, pipeline, transactions, new Reads(storage), locks, meter, observations,
+        this.items = new Items(storage, pipeline, transactions, new Reads(storage, deployment), locks, meter, observations,
                 vectorGraphs);
         // Before the expirer, the first writer: a backup a stopped server was creating keeps the
         // items it changes as they were (backup/BeforeImages).
-        this.backups = new Backups(storage, catalog, pipeline, changeLog, locks, config.clock());
-        this.expirer = new Expirer(storage, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
+        JobRunner.Lane backupWork = jobs.lane("backups", false);
+        this.backups = new Backups(storage, catalog, changeLog, locks, config.clock(), backupWork);
+        this.recovery = new PointInTimeRecovery(storage, catalog, changeLog, locks, config.clock(), backupWork);
+        this.restores = new Restores(storage, catalog, pipeline, config.clock(), backups, recovery, backupWork);
+        this.expirer = new Expirer(storage, deployment, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         indexBuilds.follow();
         backups.resume();
-        this.upkeep = storage instanceof SharedStorage shared ? SharedUpkeep.start(shared, catalog, () -> {
-            streams.refreshShared();
-            indexBuilds.follow();
-        }) : null;
-    }
+        recovery.resume();
+        restores.resume();
+        deployment.startUpkeep(new Deployment.Upkeep() {
+            @Override
+            public void rereadCatalog() {
+                catalog.refresh();
+                streams.refreshShared();
+                indexBuilds.follow();
+            }
 
-    /** On shared storage: the catalog refreshed and stale transactions finished, in the background. */
-    private final SharedUpkeep upkeep;
+            @Override
+            public boolean recount(long tableId) {
+                TableDefinition table = catalog.findById(tableId);
+                if (table == null) return false;
+                catalog.counters().recount(table);
+                return true;
+            }
+        });
+    }
 
     public EngineConfig config() { return config; }
 
@@ -139,8 +166,33 @@ public final class Engine implements AutoCloseable {
     /** DynamoDB Streams: ListStreams, DescribeStream, GetShardIterator, GetRecords. */
     public Streams streams() { return streams; }
 
-    /** On-demand backups and restores from them. */
+    /** On-demand backups: CreateBackup, DescribeBackup, ListBackups, DeleteBackup. */
     public Backups backups() { return backups; }
+
+    /** Point-in-time recovery: its settings, its window, the table at a time and its changes between two. */
+    public PointInTimeRecovery recovery() { return recovery; }
+
+    /** RestoreTableFromBackup and RestoreTableToPointInTime. */
+    public Restores restores() { return restores; }
+
+    /** The one runner of the engine's long jobs (backups, restores, recovery's copies, imports, exports). */
+    public JobRunner jobs() { return jobs; }
+
+    /**
+     * ImportTable, DescribeImport, ListImports, reading their objects from {@code source} (the
+     * front end's object store and file formats); imports a stopped server left are resumed.
+     */
+    public Imports imports(ImportSource source) {
+        return new Imports(storage, catalog, pipeline, config.clock(), jobs.lane("imports", true), source);
+    }
+
+    /**
+     * ExportTableToPointInTime, DescribeExport, ListExports, writing to {@code sink} (the front
+     * end's object store and file formats); exports a stopped server left are resumed.
+     */
+    public Exports exports(ExportSink sink) {
+        return new Exports(storage, catalog, recovery, config.clock(), jobs.lane("exports", true), sink);
+    }
 
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }
@@ -165,8 +217,8 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
-        if (upkeep != null) upkeep.close();
-        backups.close();
+        deployment.close();
+        jobs.close();
         expirer.close();
         indexBuilds.close();
         propagator.close();

@@ -2,6 +2,7 @@ package io.stator.engine;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
+import io.stator.core.expression.Condition;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.advisor.Observations;
@@ -10,6 +11,7 @@ import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.item.PrimaryKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.QuerySpec;
@@ -18,7 +20,6 @@ import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.read.Reads;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.read.VectorSearch;
-import io.stator.storage.Keyspace;
 import io.stator.storage.RowHeldException;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
@@ -161,7 +162,12 @@ public final class Items {
 
     /** A Query page of {@code operation} (a PartiQL SELECT's). */
     public Page query(Operation operation, TableDefinition table, QuerySpec spec) {
-        return read(operation, ReadPlan.query(table, spec), spec.keyConditions(), 0);
+        return query(operation, table, spec, null);
+    }
+
+    /** A PartiQL SELECT's Query page, its WHERE's terms on key attributes beyond the key condition applied with the filter. */
+    public Page query(Operation operation, TableDefinition table, QuerySpec spec, Condition keyFilter) {
+        return read(operation, ReadPlan.query(table, spec).filteringKeys(keyFilter), spec.keyConditions(), 0);
     }
 
     public Page scan(TableDefinition table, ScanSpec spec) {
@@ -350,7 +356,7 @@ public final class Items {
      */
     private Snapshot snapshotOf(List<byte[]> rowKeys) {
         try {
-            return storage.snapshotOf(Keyspace.ITEMS, rowKeys);
+            return storage.snapshotOf(Keyspaces.ITEMS, rowKeys);
         } catch (RowHeldException e) {
             throw TransactionCanceledException.conflictAt(rowKeys, e.key());
         }

@@ -14,6 +14,7 @@ import io.stator.core.error.ErrorType;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.backup.Backup;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.IndexDefinition.IndexStatus;
 import io.stator.engine.table.TableDefinition;
@@ -26,7 +27,6 @@ import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WriteResult;
-import io.stator.storage.Keyspace;
 import io.stator.storage.StorageFaultException;
 import io.stator.storage.rocksdb.RocksStorage;
 import java.io.ByteArrayOutputStream;
@@ -159,12 +159,12 @@ class EngineFaultsTest {
         // The backups' thread meets a fault: the copy stops, the restore stops.
         test.faults().fail(thread -> thread.getName().equals("stator-backups"), 0);
         Backup halfCopied = engine.backups().create("orders", "stopped");
-        engine.backups().restore(available.arn(), "restored", new TableRestores.Overrides(null, null, null, null, null, null));
+        engine.restores().fromBackup(available.arn(), "restored", new TableRestores.Overrides(null, null, null, null, null, null));
         await("the backup work met the fault", () -> test.faults().refused() >= 3);
         assertEquals(Backup.Status.CREATING, engine.backups().describe(halfCopied.arn()).status());
         test.close();
 
-        try (RocksStorage storage = RocksStorage.open(directory)) {
+        try (RocksStorage storage = RocksStorage.open(directory, Keyspaces.ALL)) {
             FaultyStorage faults = new FaultyStorage(storage);
             faults.fail();
             Engine restarted = new Engine(faults, TestEngine.config(Clock.systemUTC()));
@@ -191,7 +191,7 @@ class EngineFaultsTest {
 
     private byte[] stored(TableDefinition table, String pk) {
         Map<String, AttributeValue> key = item("pk", pk);
-        return test.storage().get(Keyspace.ITEMS, RowKeys.of(table, key));
+        return test.storage().get(Keyspaces.ITEMS, RowKeys.of(table, key));
     }
 
     private interface Body {

@@ -1,9 +1,10 @@
 package io.stator.server;
 
+import io.stator.engine.cluster.Deployment;
 import com.datastax.oss.driver.api.core.AllNodesFailedException;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.metadata.Node;
-import io.stator.engine.shared.SharedStorage;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Storage;
 import io.stator.storage.cassandra.CassandraCollectionStore;
 import io.stator.storage.cassandra.CassandraSessions;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
 /**
  * The storage a server runs on: RocksDB in its data directory (or in memory), by default; or an
  * Apache Cassandra cluster that several servers share ({@code --storage cassandra}), through the
- * engine's {@link SharedStorage} on a {@link CassandraCollectionStore}. The one class of the
+ * engine's shared storage ({@link Deployment#sharedStorage}) on a {@link CassandraCollectionStore}. The one class of the
  * server that knows the backends (ArchitectureTest).
  */
 public final class StorageBackends {
@@ -33,7 +34,7 @@ public final class StorageBackends {
     }
 
     private static Storage openRocksDb(ServerOptions options) {
-        return RocksStorage.builder(options.dataDirectory())
+        return RocksStorage.builder(options.dataDirectory(), Keyspaces.ALL)
                 .inMemory(options.inMemory())
                 .fsync(options.fsync())
                 .memoryBytes(options.memory().storageBytes())
@@ -69,7 +70,7 @@ public final class StorageBackends {
             CassandraCollectionStore.createKeyspace(session, cassandra.keyspace(), cassandra.replication());
             // The wall clock, not the server's (a test's clock may be moved): when a transaction
             // left undecided counts as abandoned is about real servers dying.
-            return new SharedStorage(new CassandraCollectionStore(session, cassandra.keyspace()), Clock.systemUTC(),
+            return Deployment.sharedStorage(new CassandraCollectionStore(session, cassandra.keyspace()), Clock.systemUTC(),
                     session);
         } catch (IOException | RuntimeException | Error e) {
             session.close();

@@ -2,6 +2,7 @@ package io.stator.server;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -14,7 +15,11 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.stator.engine.Engine;
+import io.stator.engine.cluster.Deployment;
 import io.stator.server.api.Action;
+import io.stator.storage.Keyspace;
+import io.stator.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +33,9 @@ import org.junit.jupiter.api.Test;
  * package depends on itself through others; the modules' arrows point down only (server ->
  * engine -> core and the storage contract; the server also -> the RocksDB and Cassandra backends,
  * which only its assembly (io.stator.server, the command line) knows; each backend knows only the
- * contract); an action never calls another action; no main source file grows past 800 lines.
+ * contract); an action never calls another action; no main source file grows past 800 lines;
+ * what differs between one server and a cluster stays in engine/cluster; the storage enumerates
+ * no key space of the engine.
  */
 class ArchitectureTest {
 
@@ -73,6 +80,40 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.stator.engine..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.stator.server..", "io.stator.storage.rocksdb..",
                         "io.stator.storage.cassandra..", "com.datastax..", "com.fasterxml.jackson..", "io.netty..")
+                .check(MAIN);
+    }
+
+    /**
+     * What differs between one server and several sharing a store is the engine's {@link
+     * Deployment}, chosen once, by the Engine: no other class asks which one it runs in (an
+     * instanceof of an implementation is a dependency on it), nor knows the shared store's
+     * emulation of the storage contract, its transactions on compare-and-set or its upkeep.
+     */
+    @Test
+    void theClusterModeIsChosenOnceAndKeptInItsPackage() {
+        DescribedPredicate<JavaClass> insideTheStrategy = JavaClass.Predicates.resideInAPackage("io.stator.engine.cluster..")
+                .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(Deployment.class)));
+        noClasses().that().resideOutsideOfPackage("io.stator.engine.cluster..")
+                .should().dependOnClassesThat(insideTheStrategy.as("are the cluster strategy's implementations"))
+                .check(MAIN);
+        noClasses().that().resideOutsideOfPackage("io.stator.engine.cluster..")
+                .and().doNotBelongToAnyOf(Engine.class)
+                .should().callMethod(Deployment.class, "of", Storage.class)
+                .check(MAIN);
+    }
+
+    /**
+     * The storage contract and its backends enumerate no key space: whoever opens a store
+     * declares its own ({@code io.stator.engine.keyspace.Keyspaces}), so that an engine feature
+     * never edits the contract. A key space is a name, not an enum of the engine's features.
+     */
+    @Test
+    void theStorageNamesNoKeyspaceOfTheEngine() {
+        assertEquals(false, MAIN.get(Keyspace.class).isEnum(), "Keyspace is a neutral handle, not an enumeration");
+        noFields().that().areDeclaredInClassesThat().resideInAPackage("io.stator.storage..")
+                .and().areStatic()
+                .should().haveRawType(Keyspace.class)
+                .because("the engine declares its key spaces, not the storage")
                 .check(MAIN);
     }
 

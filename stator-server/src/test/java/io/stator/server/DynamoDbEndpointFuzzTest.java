@@ -8,6 +8,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.stator.core.testing.InputTimeLimit;
 import io.stator.engine.Engine;
 import io.stator.engine.EngineConfig;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.server.api.Actions;
 import io.stator.server.auth.Caller;
 import io.stator.server.http.HttpReply;
@@ -98,7 +99,7 @@ class DynamoDbEndpointFuzzTest {
 
     private static void openDatabase() {
         closeDatabase();
-        engine = new Engine(RocksStorage.builder(Path.of("fuzz-endpoint")).inMemory(true).open(),
+        engine = new Engine(RocksStorage.builder(Path.of("fuzz-endpoint"), Keyspaces.ALL).inMemory(true).open(),
                 new EngineConfig(EngineConfig.DEFAULT_REGION, EngineConfig.DEFAULT_ACCOUNT_ID, CLOCK));
         Actions actions = new Actions(engine, () -> "127.0.0.1:8000");
         endpoint = new DynamoDbEndpoint(actions,

@@ -83,7 +83,7 @@ class JobCrashTest {
             try (StatorProcess server = StatorProcess.start(data, stderr, List.of("-Xmx256m", Breakpoints.JVM_OPTION));
                  Breakpoints debugger = server.breakpoints().on(COMMIT, "commit")) {
                 answered = CompletableFuture.supplyAsync(() -> startImport(server.client(), table));
-                Breakpoints.Hit hit = debugger.await(h -> h.within("io.stator.server.transfer.Imports"), commit, true,
+                Breakpoints.Hit hit = debugger.await(h -> h.within("io.stator.engine.transfer.Imports"), commit, true,
                         Duration.ofSeconds(30));
                 if (hit == null) {
                     // The import ended before a commit of that number: every one of them was tried.
@@ -95,7 +95,7 @@ class JobCrashTest {
                 }
                 server.kill();
                 System.out.println("JobCrashTest: import killed at its commit " + commit + ", in "
-                        + hit.stack().stream().filter(f -> f.startsWith("io.stator.server.transfer.Imports")).findFirst()
+                        + hit.stack().stream().filter(f -> f.startsWith("io.stator.engine.transfer.Imports")).findFirst()
                         .orElse("?"));
             }
             ImportTableDescription acknowledged = answered.handle((d, e) -> d).get();

@@ -7,7 +7,7 @@ import java.util.List;
  * of atomicity is the <b>item collection</b>, every row of one partition key value of one table
  * (its items and their local-index entries), which {@link #commit} changes all together and only
  * if the rows it read are still as it read them. Nothing else is atomic: what an item's commit
- * owes elsewhere (global indexes, counters, change records) is the engine's to make idempotent.
+ * owes to rows of other collections is the caller's to make idempotent.
  * Design and reasons: docs/storage-contract.md.
  *
  * <p><b>Row keys</b> are framed as {@link RowKeyFraming} says (the engine's key layout follows

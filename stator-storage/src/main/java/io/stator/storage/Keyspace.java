@@ -1,66 +1,65 @@
 package io.stator.storage;
 
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
- * The separate key spaces a backend keeps (RocksDB: one column family each). Item rows never
- * share a key space with metadata, so a range over items can never run into a catalog row.
+ * A separate key space of a store (RocksDB: one column family each): rows of one key space never
+ * meet another's in a range. The storage names none of its own: whoever uses it declares its key
+ * spaces, with the names under which they are stored, and opens the store with them.
  *
- * <p>Persisted: the names are stored by backends. Do not rename or reorder.
+ * <p>One instance per name in a process ({@link #of}), so that a backend may tell them apart by
+ * identity and find a key space's handle by its {@link #index} without hashing its name.
  */
-public enum Keyspace {
-    /** Table descriptions, keyed by table id. */
-    CATALOG("catalog"),
-    /** Base-table items and index entries, keyed as {@code io.stator.core.key.KeyLayout} says. */
-    ITEMS("items"),
-    /**
-     * 64-bit counters changed only by {@link WriteBatch#addToCounter} (a table's item count and
-     * size), so that concurrent writers never lose each other's changes.
-     */
-    COUNTERS("counters"),
-    /**
-     * Changes to global secondary indexes waiting to be applied, in commit order (see
-     * {@code io.stator.engine.index.IndexPropagator}); written in the same batch as the item.
-     */
-    INDEX_QUEUE("index-queue"),
-    /**
-     * The ClientRequestTokens of committed transactions, for DynamoDB's ten minutes of
-     * idempotency; written in the transaction's own batch.
-     */
-    TRANSACTION_TOKENS("transaction-tokens"),
-    /**
-     * Time to Live's expiry index: one row per item of a table with TTL that is due to be
-     * deleted, in the order of its due time (see {@code io.stator.engine.ttl.ExpiryIndex});
-     * written in the same batch as the item.
-     */
-    EXPIRIES("expiries"),
-    /**
-     * DynamoDB Streams' records: one row per change of an item of a table with a stream, in
-     * sequence order per shard (see {@code io.stator.engine.streams.StreamRecords}); written in the
-     * same batch as the item.
-     */
-    STREAM_RECORDS("stream-records"),
-    /**
-     * The streams of every table, current and past (until they expire), keyed by table name and
-     * creation time (see {@code io.stator.engine.streams.StreamCatalog}).
-     */
-    STREAMS("streams"),
-    /**
-     * On-demand backups: each backup's description, and a copy of its table's items as they were
-     * when it was requested (see {@code io.stator.engine.backup.BackupCatalog}).
-     */
-    BACKUPS("backups"),
-    /**
-     * Point-in-time recovery: for each table with it, a base copy of its items and every change
-     * since, by commit time (see {@code io.stator.engine.backup.RecoveryLog}); the changes written
-     * in the same batch as the item.
-     */
-    RECOVERY("recovery");
+public final class Keyspace {
 
-    private final String storedName;
-
-    Keyspace(String storedName) {
-        this.storedName = storedName;
+    /** What a key space holds, for a backend to tune its storage. */
+    public enum Kind {
+        /** Few rows, rarely read in bulk. */
+        ROWS,
+        /** Many rows, read mostly by point gets and ranges: worth filters and larger buffers. */
+        BULK,
+        /** 64-bit counters, changed by {@link WriteBatch#addToCounter}. */
+        COUNTERS
     }
 
-    /** The name under which a backend stores this key space. */
+    private static final ConcurrentHashMap<String, Keyspace> NAMED = new ConcurrentHashMap<>();
+    private static final AtomicInteger NEXT_INDEX = new AtomicInteger();
+
+    private final String storedName;
+    private final Kind kind;
+    private final int index;
+
+    private Keyspace(String storedName, Kind kind, int index) {
+        this.storedName = storedName;
+        this.kind = kind;
+        this.index = index;
+    }
+
+    /**
+     * The key space stored under {@code storedName}: the same instance for the same name.
+     *
+     * @throws IllegalArgumentException if the name was declared with another kind
+     */
+    public static Keyspace of(String storedName, Kind kind) {
+        Objects.requireNonNull(kind, "kind");
+        if (storedName == null || storedName.isEmpty()) throw new IllegalArgumentException("a key space needs a name");
+        Keyspace keyspace = NAMED.computeIfAbsent(storedName, name -> new Keyspace(name, kind, NEXT_INDEX.getAndIncrement()));
+        if (keyspace.kind != kind) {
+            throw new IllegalArgumentException("key space " + storedName + " is declared " + keyspace.kind + ", not " + kind);
+        }
+        return keyspace;
+    }
+
+    /** The name under which a backend stores this key space. Persisted: never renamed. */
     public String storedName() { return storedName; }
+
+    public Kind kind() { return kind; }
+
+    /** A small number, unique in this process (not persisted): where a backend keeps its handle. */
+    public int index() { return index; }
+
+    @Override
+    public String toString() { return storedName; }
 }

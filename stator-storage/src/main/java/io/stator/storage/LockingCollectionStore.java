@@ -7,7 +7,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link CollectionStore} contract on an ordered-bytes {@link Storage} used by one process
- * (RocksDB): rows are the storage's {@link Keyspace#ITEMS} rows under their own keys, so the scan
+ * (RocksDB): rows are the rows of one key space of the storage under their own keys, so the scan
  * order is the key's hash order; a commit holds its collection's lock (one of a fixed set of
  * stripes) while it compares the expected rows and commits its batch, which makes it atomic and
  * isolated from every other commit of the collection in this process. Strong and eventual reads
@@ -18,26 +18,29 @@ public final class LockingCollectionStore implements CollectionStore {
     private static final int STRIPES = 1024;
 
     private final Storage storage;
+    private final Keyspace rows;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
-    public LockingCollectionStore(Storage storage) {
+    /** @param rows the key space that holds every collection's rows */
+    public LockingCollectionStore(Storage storage, Keyspace rows) {
         this.storage = storage;
+        this.rows = rows;
         for (int i = 0; i < STRIPES; i++) stripes[i] = new ReentrantLock();
     }
 
     @Override
     public void createTable(long tableId) {
-        // Nothing to make: every table's rows share the ITEMS key space.
+        // Nothing to make: every table's rows share one key space.
     }
 
     @Override
     public void dropTable(long tableId) {
-        storage.deleteRange(Keyspace.ITEMS, RowKeyFraming.tablePrefix(tableId), RowKeyFraming.kindUpperBound(tableId, -1));
+        storage.deleteRange(rows, RowKeyFraming.tablePrefix(tableId), RowKeyFraming.kindUpperBound(tableId, -1));
     }
 
     @Override
     public byte[] get(byte[] rowKey, Consistency consistency) {
-        return storage.get(Keyspace.ITEMS, rowKey);
+        return storage.get(rows, rowKey);
     }
 
     @Override
@@ -46,7 +49,7 @@ public final class LockingCollectionStore implements CollectionStore {
         byte[] prefix = Arrays.copyOf(within, RowKeyFraming.clusteringOffset(within));
         byte[] from = fromInclusive != null ? fromInclusive : prefix;
         byte[] to = toExclusive != null ? toExclusive : upperBound(prefix);
-        return storage.range(null, Keyspace.ITEMS, from, to, reverse);
+        return storage.range(null, rows, from, to, reverse);
     }
 
     @Override
@@ -55,7 +58,7 @@ public final class LockingCollectionStore implements CollectionStore {
                 : RowKeyFraming.hashBound(tableId, kind, fromHash);
         byte[] to = toHash == 0 ? RowKeyFraming.kindUpperBound(tableId, kind)
                 : RowKeyFraming.hashBound(tableId, kind, toHash);
-        return storage.range(null, Keyspace.ITEMS, from, to, false);
+        return storage.range(null, rows, from, to, false);
     }
 
     @Override
@@ -74,12 +77,12 @@ public final class LockingCollectionStore implements CollectionStore {
         lock.lock();
         try {
             for (Expected e : expected) {
-                if (!Arrays.equals(storage.get(Keyspace.ITEMS, e.rowKey()), e.value())) return false;
+                if (!Arrays.equals(storage.get(rows, e.rowKey()), e.value())) return false;
             }
             try (WriteBatch batch = storage.newBatch()) {
                 for (Change c : changes) {
-                    if (c.value() == null) batch.delete(Keyspace.ITEMS, c.rowKey());
-                    else batch.put(Keyspace.ITEMS, c.rowKey(), c.value());
+                    if (c.value() == null) batch.delete(rows, c.rowKey());
+                    else batch.put(rows, c.rowKey(), c.value());
                 }
                 storage.commit(batch);
             }

@@ -32,22 +32,11 @@ public interface Storage extends AutoCloseable {
     Snapshot snapshot();
 
     /**
-     * A consistent view of at least these keys as of one moment (TransactGetItems' reads): a
+     * A consistent view of at least these keys as of one moment (reads that must agree): a
      * backend without global snapshots reads them together. Close it when done.
      */
     default Snapshot snapshotOf(Keyspace keyspace, java.util.List<byte[]> keys) {
         return snapshot();
-    }
-
-    /**
-     * Whether several servers share this storage. When they do, the engine's in-process locks
-     * guard nothing across servers: every read-modify-write states what it read
-     * ({@link WriteBatch#expect}) and the backend checks it; snapshots are of the latest state
-     * (reads within a Query page are read-committed, as DynamoDB's are), except
-     * {@link #snapshotOf}.
-     */
-    default boolean shared() {
-        return false;
     }
 
     /**

@@ -19,8 +19,8 @@ public interface WriteBatch extends AutoCloseable {
      * Makes the commit conditional on the row still holding {@code value} (null: the row is
      * absent), as the engine read it: the commit then applies nothing and throws
      * {@link CommitLostException} if some expectation does not hold. A backend that only one
-     * server uses ({@link Storage#shared()} false) may leave expectations unchecked, since the
-     * engine's item locks already hold every row it expects.
+     * server uses may leave expectations unchecked, since the engine's item locks already hold
+     * every row it expects.
      */
     void expect(Keyspace keyspace, byte[] key, byte[] value);
 

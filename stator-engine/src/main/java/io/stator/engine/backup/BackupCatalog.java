@@ -2,7 +2,7 @@ package io.stator.engine.backup;
 
 import io.stator.engine.table.TableCodec;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -26,9 +26,7 @@ import java.util.List;
  * 'B' + id               -> the description (below)
  * 'I' + id + row key     -> an item as the table stored it (ItemCodec's form), under its row key
  *                           in the table (KeyLayout): a backup's items in the table's own order
- * 'J' + kind + 0 + id    -> an export's or an import's description, in the form its front end
- *                           gives it (the server's JSON): their progress, kept across restarts; an
- *                           import's is committed with each change of its table ({@link TableImports})
+ * 'J' + kind + 0 + id    -> an export's or an import's description: engine/jobs/JobStore's rows
  * 'P' + id + row key     -> a backup being created: an item as it was at the request ({@link BeforeImages})
  * </pre>
  * Description, format version 1 ({@link DataOutputStream}): u8 version; utf name; utf status;
@@ -58,14 +56,14 @@ final class BackupCatalog {
     /** The backup of that id, or null. */
     Backup find(String id) {
         if (id.length() != ID_LENGTH) return null;
-        byte[] stored = storage.get(Keyspace.BACKUPS, row(DESCRIPTION_ROW, id));
+        byte[] stored = storage.get(Keyspaces.BACKUPS, row(DESCRIPTION_ROW, id));
         return stored == null ? null : decode(id, stored);
     }
 
     /** Every backup, oldest first. */
     List<Backup> all() {
         List<Backup> all = new ArrayList<>();
-        try (Cursor c = storage.range(null, Keyspace.BACKUPS, new byte[] {DESCRIPTION_ROW},
+        try (Cursor c = storage.range(null, Keyspaces.BACKUPS, new byte[] {DESCRIPTION_ROW},
                 new byte[] {DESCRIPTION_ROW + 1}, false)) {
             while (c.next()) {
                 all.add(decode(new String(c.key(), 1, ID_LENGTH, StandardCharsets.US_ASCII), c.value()));
@@ -76,7 +74,7 @@ final class BackupCatalog {
 
     void save(Backup backup) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.BACKUPS, row(DESCRIPTION_ROW, backup.id()), encode(backup));
+            batch.put(Keyspaces.BACKUPS, row(DESCRIPTION_ROW, backup.id()), encode(backup));
             storage.commit(batch);
         }
     }
@@ -87,60 +85,21 @@ final class BackupCatalog {
         byte[] key = new byte[prefix.length + rowKey.length];
         System.arraycopy(prefix, 0, key, 0, prefix.length);
         System.arraycopy(rowKey, 0, key, prefix.length, rowKey.length);
-        batch.put(Keyspace.BACKUPS, key, item);
+        batch.put(Keyspaces.BACKUPS, key, item);
     }
 
     /** The backup's items, in the table's order; values are the items as stored. */
     Cursor items(Snapshot snapshot, String id) {
         byte[] from = row(ITEM_ROW, id);
-        return storage.range(snapshot, Keyspace.BACKUPS, from, upperBound(from), false);
-    }
-
-    private static final byte JOB_ROW = 'J';
-
-    /** Saves a job's description (an export's or an import's) under its kind and id. */
-    void saveJob(String kind, String id, byte[] description) {
-        try (WriteBatch batch = storage.newBatch()) {
-            stageJob(batch, kind, id, description);
-            storage.commit(batch);
-        }
-    }
-
-    /** Stages a job's description, to be committed with what the job changed (an import's table). */
-    static void stageJob(WriteBatch batch, String kind, String id, byte[] description) {
-        batch.put(Keyspace.BACKUPS, jobKey(kind, id), description);
-    }
-
-    /** Every job of a kind, by id, in id order. */
-    java.util.SortedMap<String, byte[]> jobs(String kind) {
-        byte[] from = jobKey(kind, "");
-        byte[] to = from.clone();
-        to[to.length - 1]++;
-        java.util.SortedMap<String, byte[]> jobs = new java.util.TreeMap<>();
-        try (Cursor c = storage.range(null, Keyspace.BACKUPS, from, to, false)) {
-            while (c.next()) {
-                jobs.put(new String(c.key(), from.length, c.key().length - from.length, StandardCharsets.UTF_8), c.value());
-            }
-        }
-        return jobs;
-    }
-
-    private static byte[] jobKey(String kind, String id) {
-        byte[] k = kind.getBytes(StandardCharsets.UTF_8);
-        byte[] i = id.getBytes(StandardCharsets.UTF_8);
-        byte[] key = new byte[2 + k.length + i.length];
-        key[0] = JOB_ROW;
-        System.arraycopy(k, 0, key, 1, k.length);
-        System.arraycopy(i, 0, key, 2 + k.length, i.length);
-        return key;
+        return storage.range(snapshot, Keyspaces.BACKUPS, from, upperBound(from), false);
     }
 
     /** Deletes the backup: its items first, then its description. */
     void drop(String id) {
         byte[] from = row(ITEM_ROW, id);
-        storage.deleteRange(Keyspace.BACKUPS, from, upperBound(from));
+        storage.deleteRange(Keyspaces.BACKUPS, from, upperBound(from));
         try (WriteBatch batch = storage.newBatch()) {
-            batch.delete(Keyspace.BACKUPS, row(DESCRIPTION_ROW, id));
+            batch.delete(Keyspaces.BACKUPS, row(DESCRIPTION_ROW, id));
             storage.commit(batch);
         }
     }

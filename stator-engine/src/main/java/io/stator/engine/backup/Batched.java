@@ -3,8 +3,8 @@ package io.stator.engine.backup;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.key.KeyRange;
 import io.stator.core.key.KeyRanges;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -48,6 +48,6 @@ final class Batched {
     /** The table's items (its own rows, no index entries) as the snapshot has them: a whole-table scan's range. */
     static Cursor tableItems(Storage storage, Snapshot snapshot, long tableId) {
         KeyRange all = KeyRanges.segment(tableId, KeyLayout.BASE_TABLE_INDEX_ID, 0, 1);
-        return storage.range(snapshot, Keyspace.ITEMS, all.from(), all.to(), false);
+        return storage.range(snapshot, Keyspaces.ITEMS, all.from(), all.to(), false);
     }
 }

@@ -3,9 +3,9 @@ package io.stator.engine.backup;
 import io.stator.core.item.ItemCodec;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -128,8 +128,8 @@ final class BeforeImages implements ChangeLog.Consumer {
         for (String id : ids) {
             byte[] key = key(id, change.rowKey());
             // The item is held: no other write of it stages meanwhile, so the first change's image stays.
-            if (storage.get(Keyspace.BACKUPS, key) != null) continue;
-            batch.put(Keyspace.BACKUPS, key, image(change));
+            if (storage.get(Keyspaces.BACKUPS, key) != null) continue;
+            batch.put(Keyspaces.BACKUPS, key, image(change));
         }
     }
 
@@ -150,7 +150,7 @@ final class BeforeImages implements ChangeLog.Consumer {
     /** Drops one backup's before images. */
     void drop(String backupId) {
         byte[] from = prefix(backupId);
-        storage.deleteRange(Keyspace.BACKUPS, from, upperBound(from));
+        storage.deleteRange(Keyspaces.BACKUPS, from, upperBound(from));
     }
 
     /** The ids of the backups that have before images (a start drops those of backups no longer CREATING). */
@@ -159,7 +159,7 @@ final class BeforeImages implements ChangeLog.Consumer {
         byte[] from = {ROW};
         byte[] to = {ROW + 1};
         while (true) {
-            try (Cursor c = storage.range(null, Keyspace.BACKUPS, from, to, false)) {
+            try (Cursor c = storage.range(null, Keyspaces.BACKUPS, from, to, false)) {
                 if (!c.next()) return ids;
                 String id = new String(c.key(), 1, BackupCatalog.ID_LENGTH, StandardCharsets.US_ASCII);
                 ids.add(id);
@@ -176,7 +176,7 @@ final class BeforeImages implements ChangeLog.Consumer {
     Cursor asRequested(Snapshot snapshot, String backupId, long tableId) {
         byte[] from = prefix(backupId);
         return new Merged(Batched.tableItems(storage, snapshot, tableId),
-                storage.range(snapshot, Keyspace.BACKUPS, from, upperBound(from), false));
+                storage.range(snapshot, Keyspaces.BACKUPS, from, upperBound(from), false));
     }
 
     /** The table's rows, each replaced by its before image where it has one. */

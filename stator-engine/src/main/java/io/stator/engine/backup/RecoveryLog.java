@@ -3,9 +3,9 @@ package io.stator.engine.backup;
 import io.stator.core.item.ItemCodec;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -71,7 +71,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
             value[0] = 1;
             System.arraycopy(item, 0, value, 1, item.length);
         }
-        batch.put(Keyspace.RECOVERY, historyKey(table.id(), time, change.rowKey()), value);
+        batch.put(Keyspaces.RECOVERY, historyKey(table.id(), time, change.rowKey()), value);
     }
 
     @Override
@@ -83,10 +83,10 @@ final class RecoveryLog implements ChangeLog.Consumer {
 
     /** Replaces the table's base with its items as the snapshot has them. Returns how many. */
     long copyBase(long tableId, Snapshot snapshot, java.util.function.BooleanSupplier stopped) {
-        storage.deleteRange(Keyspace.RECOVERY, prefix(tableId, BASE), prefix(tableId, (byte) (BASE + 1)));
+        storage.deleteRange(Keyspaces.RECOVERY, prefix(tableId, BASE), prefix(tableId, (byte) (BASE + 1)));
         try (Cursor cursor = Batched.tableItems(storage, snapshot, tableId)) {
             return Batched.forEach(storage, cursor, stopped,
-                    (batch, rowKey, item) -> batch.put(Keyspace.RECOVERY, baseKey(tableId, rowKey), item));
+                    (batch, rowKey, item) -> batch.put(Keyspaces.RECOVERY, baseKey(tableId, rowKey), item));
         }
     }
 
@@ -97,21 +97,21 @@ final class RecoveryLog implements ChangeLog.Consumer {
      */
     long fold(long tableId, long beforeMillis) {
         try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, HISTORY),
+             Cursor cursor = storage.range(snapshot, Keyspaces.RECOVERY, prefix(tableId, HISTORY),
                      historyKey(tableId, beforeMillis, new byte[0]), false)) {
             return Batched.forEach(storage, cursor, () -> false, (batch, key, value) -> {
                 byte[] base = baseKey(tableId, rowKeyOf(key));
                 byte[] item = change(value);
-                if (item == null) batch.delete(Keyspace.RECOVERY, base);
-                else batch.put(Keyspace.RECOVERY, base, item);
-                batch.delete(Keyspace.RECOVERY, key);
+                if (item == null) batch.delete(Keyspaces.RECOVERY, base);
+                else batch.put(Keyspaces.RECOVERY, base, item);
+                batch.delete(Keyspaces.RECOVERY, key);
             });
         }
     }
 
     /** Drops the table's base and history (point-in-time recovery disabled). */
     void drop(long tableId) {
-        storage.deleteRange(Keyspace.RECOVERY, ByteBuffer.allocate(8).putLong(tableId).array(),
+        storage.deleteRange(Keyspaces.RECOVERY, ByteBuffer.allocate(8).putLong(tableId).array(),
                 ByteBuffer.allocate(8).putLong(tableId + 1).array());
     }
 
@@ -122,13 +122,13 @@ final class RecoveryLog implements ChangeLog.Consumer {
      * from one snapshot: the last change of each item changed since the base, then the base's
      * items that none changed. Returns how many.
      */
-    long itemsAt(Snapshot snapshot, long tableId, long atMillis, Backups.Sink<byte[]> sink) throws java.io.IOException {
+    long itemsAt(Snapshot snapshot, long tableId, long atMillis, PointInTimeRecovery.Sink<byte[]> sink) throws java.io.IOException {
         Map<ByteBuffer, byte[]> changed = new HashMap<>();
         try (Cursor history = history(snapshot, tableId, atMillis)) {
             while (history.next()) changed.put(ByteBuffer.wrap(rowKeyOf(history.key())), change(history.value()));
         }
         long count = 0;
-        try (Cursor base = storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, BASE),
+        try (Cursor base = storage.range(snapshot, Keyspaces.RECOVERY, prefix(tableId, BASE),
                 prefix(tableId, (byte) (BASE + 1)), false)) {
             while (base.next()) {
                 byte[] key = base.key();
@@ -155,7 +155,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
      * Every item changed from {@code fromMillis} (inclusive) to {@code toMillis} (exclusive), once;
      * an item absent at both ends is left out. Returns how many.
      */
-    long changesBetween(Snapshot snapshot, long tableId, long fromMillis, long toMillis, Backups.Sink<Change> sink)
+    long changesBetween(Snapshot snapshot, long tableId, long fromMillis, long toMillis, PointInTimeRecovery.Sink<Change> sink)
             throws java.io.IOException {
         Map<ByteBuffer, byte[]> before = new HashMap<>();
         Map<ByteBuffer, byte[]> after = new LinkedHashMap<>();
@@ -177,7 +177,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
         for (Map.Entry<ByteBuffer, byte[]> e : after.entrySet()) {
             byte[] rowKey = e.getKey().array();
             byte[] old = before.containsKey(e.getKey()) ? before.get(e.getKey())
-                    : storage.get(snapshot, Keyspace.RECOVERY, baseKey(tableId, rowKey));
+                    : storage.get(snapshot, Keyspaces.RECOVERY, baseKey(tableId, rowKey));
             if (old == null && e.getValue() == null) continue;
             sink.accept(new Change(rowKey, old, e.getValue(), times.get(e.getKey())));
             count++;
@@ -187,7 +187,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
 
     /** The changes made up to {@code atMillis} inclusive, oldest first. */
     private Cursor history(Snapshot snapshot, long tableId, long atMillis) {
-        return storage.range(snapshot, Keyspace.RECOVERY, prefix(tableId, HISTORY),
+        return storage.range(snapshot, Keyspaces.RECOVERY, prefix(tableId, HISTORY),
                 historyKey(tableId, atMillis + 1, new byte[0]), false);
     }
 

@@ -2,11 +2,12 @@ package io.stator.engine.index;
 
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.storage.CommitLostException;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.RowHeldException;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
@@ -48,8 +49,8 @@ import java.util.function.Consumer;
  * start.
  *
  * <p>On storage that several servers share, each server's writes keep the index once it has
- * read the catalog again (every second, {@link io.stator.engine.shared.SharedUpkeep}), so the
- * walk starts {@link Catalog#SHARED_SETTLE_MILLIS} after the index appeared, when a write begun
+ * read the catalog again (every second, cluster/SharedUpkeep), so the
+ * walk starts {@link Deployment#catalogSettleMillis} after the index appeared, when a write begun
  * with the older definition has committed; every server that sees a CREATING or DELETING index
  * runs its build or drop ({@link #follow}), so one that dies mid-way leaves it to the others. A
  * copy commits only if the item is still as read ({@link WriteBatch#expect}), and skips an
@@ -59,6 +60,7 @@ import java.util.function.Consumer;
 public final class IndexBuilds implements AutoCloseable {
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final ItemLocks locks;
     private final CapacityMeter meter;
@@ -73,9 +75,10 @@ public final class IndexBuilds implements AutoCloseable {
         return t;
     });
 
-    public IndexBuilds(Storage storage, Catalog catalog, ItemLocks locks, CapacityMeter meter,
+    public IndexBuilds(Storage storage, Deployment deployment, Catalog catalog, ItemLocks locks, CapacityMeter meter,
                        IndexPropagator propagator, VectorGraphs graphs) {
         this.storage = storage;
+        this.deployment = deployment;
         this.graphs = graphs;
         this.catalog = catalog;
         this.locks = locks;
@@ -148,9 +151,10 @@ public final class IndexBuilds implements AutoCloseable {
      * comment). Real time, not the engine's clock: it waits for servers. False when closing.
      */
     private boolean untilEveryServerSees() {
-        if (!storage.shared()) return true;
+        long settle = deployment.catalogSettleMillis();
+        if (settle == 0) return true;
         try {
-            Thread.sleep(Catalog.SHARED_SETTLE_MILLIS);
+            Thread.sleep(settle);
             return !closed;
         } catch (InterruptedException e) {
             return false; // closing: the next start resumes the task
@@ -167,7 +171,7 @@ public final class IndexBuilds implements AutoCloseable {
         byte[] to = KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         List<byte[]> keys = new ArrayList<>(1024);
         try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, from, to, false)) {
+             Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, from, to, false)) {
             boolean more = true;
             while (more) {
                 keys.clear();
@@ -178,7 +182,7 @@ public final class IndexBuilds implements AutoCloseable {
                 if (closed || !stillCreating(table.id(), index.id())) return; // shutting down, or deleted meanwhile
             }
         }
-        if (storage.shared() && !removeStale(table, index)) return;
+        if (deployment.writesKeepGlobalIndexes() && !removeStale(table, index)) return;
         // Only a CREATING index becomes ACTIVE: one deleted during its backfill stays DELETING
         // (its drop is queued behind this task, and a restart must still find it DELETING).
         catalog.updateIndexIfPresent(tableName, indexName,
@@ -197,21 +201,21 @@ public final class IndexBuilds implements AutoCloseable {
     @SuppressWarnings("try") // the item is held, not used
     private boolean removeStale(TableDefinition table, IndexDefinition index) {
         try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
+             Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
                      KeyLayout.indexUpperBound(table.id(), index.id()), false)) {
             for (int seen = 1; cursor.next(); seen++) {
                 byte[] entryKey = cursor.key();
                 byte[] rowKey = RowKeys.of(table, ItemCodec.decode(cursor.value()));
                 while (true) {
                     try (ItemLocks.Held item = locks.lock(rowKey)) {
-                        byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+                        byte[] stored = storage.get(Keyspaces.ITEMS, rowKey);
                         IndexEntry held = stored == null ? null : IndexEntries.entry(table, index, ItemCodec.decode(stored));
                         boolean itsKey = held != null && Arrays.equals(held.key(), entryKey);
                         if (itsKey && Arrays.equals(held.value(), cursor.value())) break;
                         try (WriteBatch batch = storage.newBatch()) {
-                            batch.expect(Keyspace.ITEMS, rowKey, stored);
-                            if (itsKey) batch.put(Keyspace.ITEMS, entryKey, held.value()); // its projection, as it is now
-                            else batch.delete(Keyspace.ITEMS, entryKey);
+                            batch.expect(Keyspaces.ITEMS, rowKey, stored);
+                            if (itsKey) batch.put(Keyspaces.ITEMS, entryKey, held.value()); // its projection, as it is now
+                            else batch.delete(Keyspaces.ITEMS, entryKey);
                             storage.commit(batch);
                             break;
                         } catch (CommitLostException e) {
@@ -245,15 +249,15 @@ public final class IndexBuilds implements AutoCloseable {
     private boolean copy(TableDefinition table, IndexDefinition index, byte[] rowKey) {
         while (true) {
             try (ItemLocks.Held item = locks.lock(rowKey)) {
-                byte[] stored = storage.get(Keyspace.ITEMS, rowKey);
+                byte[] stored = storage.get(Keyspaces.ITEMS, rowKey);
                 if (stored == null) return true; // deleted since the walk began: its change is queued
                 IndexEntry entry = IndexEntries.entry(table, index, ItemCodec.decode(stored));
                 if (entry == null) return true;
-                if (storage.shared() && Arrays.equals(storage.get(Keyspace.ITEMS, entry.key()), entry.value())) {
+                if (deployment.writesKeepGlobalIndexes() && Arrays.equals(storage.get(Keyspaces.ITEMS, entry.key()), entry.value())) {
                     return true; // already in place: another server's copy, or a write's
                 }
                 if (meter.backfill(table, index, entry.size())) {
-                    if (!storage.shared()) {
+                    if (!deployment.writesKeepGlobalIndexes()) {
                         // Not while the propagator applies queued changes: both read the entry
                         // before writing it with counters (IndexWrites).
                         return propagator.exclusively(() -> {
@@ -269,8 +273,8 @@ public final class IndexBuilds implements AutoCloseable {
                     // The item's writes commit its entries with it, from every server: the copy
                     // commits only if the item is still as read, else it reads it again.
                     try (WriteBatch batch = storage.newBatch()) {
-                        batch.expect(Keyspace.ITEMS, rowKey, stored);
-                        batch.put(Keyspace.ITEMS, entry.key(), entry.value());
+                        batch.expect(Keyspaces.ITEMS, rowKey, stored);
+                        batch.put(Keyspaces.ITEMS, entry.key(), entry.value());
                         storage.commit(batch);
                         return true;
                     } catch (CommitLostException e) {
@@ -301,7 +305,7 @@ public final class IndexBuilds implements AutoCloseable {
             TableDefinition table = catalog.find(tableName);
             IndexDefinition index = table == null ? null : table.index(indexName);
             if (index == null || !untilEveryServerSees()) return;
-            storage.deleteRange(Keyspace.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
+            storage.deleteRange(Keyspaces.ITEMS, KeyLayout.indexPrefix(table.id(), index.id()),
                     KeyLayout.indexUpperBound(table.id(), index.id()));
             catalog.counters().dropIndex(table.id(), index.id());
             graphs.dropped(table.id(), index.id());

@@ -1,7 +1,7 @@
 package io.stator.engine.index;
 
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
@@ -74,7 +74,7 @@ public final class IndexPropagator implements AutoCloseable {
     }
 
     private long lastSequence() {
-        try (Cursor c = storage.range(null, Keyspace.INDEX_QUEUE, null, null, true)) {
+        try (Cursor c = storage.range(null, Keyspaces.INDEX_QUEUE, null, null, true)) {
             return c.next() ? ByteBuffer.wrap(c.key()).getLong() : 0;
         }
     }
@@ -94,7 +94,7 @@ public final class IndexPropagator implements AutoCloseable {
         putBytes(record, after == null ? null : after.value());
         record.putLong(after == null ? 0 : after.size());
         byte[] key = ByteBuffer.allocate(8).putLong(sequence.getAndIncrement()).array();
-        batch.put(Keyspace.INDEX_QUEUE, key, record.array());
+        batch.put(Keyspaces.INDEX_QUEUE, key, record.array());
     }
 
     /** Tells the propagator that records were committed. */
@@ -146,7 +146,7 @@ public final class IndexPropagator implements AutoCloseable {
         while (!closed) {
             pending = false;
             List<byte[][]> records = new ArrayList<>();
-            try (Cursor c = storage.range(null, Keyspace.INDEX_QUEUE, null, null, false)) {
+            try (Cursor c = storage.range(null, Keyspaces.INDEX_QUEUE, null, null, false)) {
                 while (records.size() < BATCH_RECORDS && c.next()) records.add(new byte[][] {c.key(), c.value()});
             }
             if (records.isEmpty()) return -1;
@@ -167,7 +167,7 @@ public final class IndexPropagator implements AutoCloseable {
                         break;
                     }
                     apply(batch, written, tableId, indexId, record, vectorChanges);
-                    batch.delete(Keyspace.INDEX_QUEUE, r[0]);
+                    batch.delete(Keyspaces.INDEX_QUEUE, r[0]);
                     applied++;
                 }
                 if (applied > 0) storage.commit(batch);
@@ -214,7 +214,7 @@ public final class IndexPropagator implements AutoCloseable {
         long target = sequence.get();
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (System.currentTimeMillis() < deadline) {
-            try (Cursor c = storage.range(null, Keyspace.INDEX_QUEUE, null, null, false)) {
+            try (Cursor c = storage.range(null, Keyspaces.INDEX_QUEUE, null, null, false)) {
                 if (!c.next() || ByteBuffer.wrap(c.key()).getLong() >= target) return;
             }
             wake();

@@ -1,7 +1,7 @@
 package io.stator.engine.index;
 
 import io.stator.core.item.ItemCodec;
-import io.stator.storage.Keyspace;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import io.stator.engine.table.TableCounters;
@@ -35,7 +35,7 @@ final class IndexWrites {
         if (oldKey != null && !sameKey) {
             byte[] existing = current(storage, written, oldKey);
             if (existing != null) {
-                batch.delete(Keyspace.ITEMS, oldKey);
+                batch.delete(Keyspaces.ITEMS, oldKey);
                 written.put(ByteBuffer.wrap(oldKey), DELETED);
                 items--;
                 bytes -= sizeOf(existing);
@@ -45,7 +45,7 @@ final class IndexWrites {
             byte[] existing = current(storage, written, newKey);
             if (existing == null) items++;
             else bytes -= sizeOf(existing);
-            batch.put(Keyspace.ITEMS, newKey, newValue);
+            batch.put(Keyspaces.ITEMS, newKey, newValue);
             written.put(ByteBuffer.wrap(newKey), newValue);
             bytes += newSize;
         }
@@ -55,7 +55,7 @@ final class IndexWrites {
     private static byte[] current(Storage storage, Map<ByteBuffer, byte[]> written, byte[] key) {
         byte[] inBatch = written.get(ByteBuffer.wrap(key));
         if (inBatch != null) return inBatch == DELETED ? null : inBatch;
-        return storage.get(Keyspace.ITEMS, key);
+        return storage.get(Keyspaces.ITEMS, key);
     }
 
     private static long sizeOf(byte[] storedEntry) {

@@ -3,13 +3,14 @@ package io.stator.engine.index;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.vector.VectorGraph;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.IndexDefinition.KeyAttribute;
 import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import java.nio.ByteBuffer;
@@ -54,6 +55,7 @@ public final class VectorGraphs implements AutoCloseable {
     public static final long GRAPH_THRESHOLD = 5_000;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final boolean enabled;
     private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
@@ -84,10 +86,11 @@ public final class VectorGraphs implements AutoCloseable {
         }
     }
 
-    public VectorGraphs(Storage storage, Catalog catalog) {
+    public VectorGraphs(Storage storage, Deployment deployment, Catalog catalog) {
         this.storage = storage;
+        this.deployment = deployment;
         this.catalog = catalog;
-        this.enabled = !storage.shared();
+        this.enabled = deployment.keepsVectorGraphs();
     }
 
     /**
@@ -146,7 +149,7 @@ public final class VectorGraphs implements AutoCloseable {
         long started = System.nanoTime();
         int copied = 0;
         try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, KeyLayout.indexPrefix(tableId, slot.index.id()),
+             Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, KeyLayout.indexPrefix(tableId, slot.index.id()),
                      KeyLayout.indexUpperBound(tableId, slot.index.id()), false)) {
             while (cursor.next()) {
                 if (closed) return;

@@ -129,6 +129,18 @@ public record ReadPlan(ReadTarget target, KeyRange range, boolean singleItem, bo
                 s.select() == Select.COUNT, true);
     }
 
+    /**
+     * The plan with further terms on the queried key's attributes, applied with its filter (to
+     * the items read, after Limit): PartiQL's WHERE may test the key beyond its key condition
+     * ({@code sk <> 3}, a second sort key term), which a FilterExpression may not.
+     */
+    public ReadPlan filteringKeys(Condition keyTerms) {
+        if (keyTerms == null) return this;
+        return new ReadPlan(target, range, singleItem, forward, exclusiveStartKey, limit,
+                filter == null ? keyTerms : new Condition.And(filter, keyTerms), projection, consistentRead,
+                transactional, fetchFromTable, reprojectFetched, countOnly, scan);
+    }
+
     /** A Query may not filter on the key it queries by (on an index, the index's key). */
     private static void checkFilterAvoidsKeys(ReadTarget target, Condition filter, boolean legacy) {
         Set<String> names = ConditionPaths.topLevelNames(filter);

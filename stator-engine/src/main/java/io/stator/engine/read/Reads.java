@@ -8,9 +8,10 @@ import io.stator.core.item.StoredItem;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.Usage;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.engine.table.TableDefinition;
@@ -41,9 +42,11 @@ import java.util.Map;
 public final class Reads {
 
     private final Storage storage;
+    private final Deployment deployment;
 
-    public Reads(Storage storage) {
+    public Reads(Storage storage, Deployment deployment) {
         this.storage = storage;
+        this.deployment = deployment;
     }
 
     /** Runs the plan on the latest committed state (a page on a snapshot of its own). */
@@ -62,7 +65,7 @@ public final class Reads {
 
     private Page readItem(ReadPlan plan, Snapshot snapshot) {
         byte[] rowKey = plan.range().from();
-        byte[] stored = snapshot == null ? storage.get(Keyspace.ITEMS, rowKey) : storage.get(snapshot, Keyspace.ITEMS, rowKey);
+        byte[] stored = snapshot == null ? storage.get(Keyspaces.ITEMS, rowKey) : storage.get(snapshot, Keyspaces.ITEMS, rowKey);
         long bytes = stored == null ? 0 : ItemCodec.measure(stored, null).itemSize();
         Usage.Read usage = new Usage.Read(null, bytes, 0, plan.consistentRead(), plan.transactional());
         if (stored == null) return new Page(List.of(), 0, 0, 0, null, usage, null);
@@ -80,7 +83,7 @@ public final class Reads {
         // On shared storage a scan's positions are the backend's (Cassandra's tokens), not
         // hashes: the scan resumes after the start key, which it gave in this segment, whatever
         // the key's hash, and the storage finds the segment's end by position.
-        boolean sharedScan = storage.shared() && to.length <= KeyLayout.PARTITION_KEY_LENGTH_OFFSET;
+        boolean sharedScan = deployment.scansByBackendPosition() && to.length <= KeyLayout.PARTITION_KEY_LENGTH_OFFSET;
         if (plan.exclusiveStartKey() != null) {
             byte[] start = target.rowKey(plan.exclusiveStartKey());
             if (plan.forward()) from = sharedScan ? KeyLayout.successor(start) : max(from, KeyLayout.successor(start));
@@ -97,7 +100,7 @@ public final class Reads {
         boolean stoppedEarly = false;
         long lastHash = hashBefore(to);
         if (sharedScan || Arrays.compareUnsigned(from, to) < 0) {
-            try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, from, to, !plan.forward())) {
+            try (Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, from, to, !plan.forward())) {
                 while (cursor.next()) {
                     // Measured from the stored bytes, and decoded only as far as the filter
                     // reads it: an item the filter rejects is never decoded whole.
@@ -110,7 +113,7 @@ public final class Reads {
                     last = row;
                     StoredItem item = row;
                     if (plan.fetchFromTable()) {
-                        byte[] fetched = storage.get(snapshot, Keyspace.ITEMS, RowKeys.of(table, row));
+                        byte[] fetched = storage.get(snapshot, Keyspaces.ITEMS, RowKeys.of(table, row));
                         item = fetched == null ? null : new StoredItem(fetched);
                         if (fetched != null) bytesFetched += ItemCodec.measure(fetched, sortKey).itemSize();
                     }

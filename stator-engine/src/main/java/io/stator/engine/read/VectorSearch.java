@@ -16,12 +16,12 @@ import io.stator.engine.index.VectorGraphs;
 import io.stator.engine.index.vector.VectorGraph;
 import io.stator.engine.index.vector.Distance;
 import io.stator.engine.index.vector.VectorScores;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.IndexDefinition.IndexStatus;
 import io.stator.engine.table.IndexDefinition.KeyAttribute;
 import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import java.math.BigDecimal;
@@ -181,7 +181,7 @@ public final class VectorSearch {
             int stale = 0;
             try (Snapshot snapshot = storage.snapshot()) {
                 for (VectorGraph.Hit hit : hits) {
-                    byte[] stored = storage.get(snapshot, Keyspace.ITEMS, hit.key());
+                    byte[] stored = storage.get(snapshot, Keyspaces.ITEMS, hit.key());
                     Map<String, AttributeValue> entry = stored == null ? null : ItemCodec.decode(stored);
                     if (entry == null || !matches(entry, filter.equalities())
                             || !(entry.get(index.vector().attribute()) instanceof AttributeValue.B vector)) {
@@ -226,7 +226,7 @@ public final class VectorSearch {
         try (Snapshot snapshot = storage.snapshot()) {
             for (List<AttributeValue> partition : partitions) {
                 byte[] prefix = KeyLayout.indexPartitionPrefix(target.table().id(), index.id(), partition);
-                try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, prefix, KeyLayout.prefixUpperBound(prefix),
+                try (Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, prefix, KeyLayout.prefixUpperBound(prefix),
                         false)) {
                     while (cursor.next()) {
                         Map<String, AttributeValue> entry = ItemCodec.decode(cursor.value());

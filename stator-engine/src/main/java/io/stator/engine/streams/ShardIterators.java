@@ -2,8 +2,8 @@ package io.stator.engine.streams;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.CommitLostException;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.nio.BufferUnderflowException;
@@ -171,17 +171,17 @@ final class ShardIterators {
      * another's is there, and is read).
      */
     private static byte[] secret(Storage storage) {
-        byte[] stored = storage.get(Keyspace.STREAMS, KEY_ROW);
+        byte[] stored = storage.get(Keyspaces.STREAMS, KEY_ROW);
         if (stored != null) return stored;
         byte[] made = new byte[32];
         new SecureRandom().nextBytes(made);
         try (WriteBatch batch = storage.newBatch()) {
-            batch.expect(Keyspace.STREAMS, KEY_ROW, null);
-            batch.put(Keyspace.STREAMS, KEY_ROW, made);
+            batch.expect(Keyspaces.STREAMS, KEY_ROW, null);
+            batch.put(Keyspaces.STREAMS, KEY_ROW, made);
             storage.commit(batch);
             return made;
         } catch (CommitLostException e) {
-            byte[] winner = storage.get(Keyspace.STREAMS, KEY_ROW);
+            byte[] winner = storage.get(Keyspaces.STREAMS, KEY_ROW);
             if (winner == null) throw new IllegalStateException("the shard iterators' key was lost", e);
             return winner;
         }

@@ -1,10 +1,10 @@
 package io.stator.engine.streams;
 
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition.StreamViewType;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -48,7 +48,7 @@ final class StreamCatalog {
     synchronized void reload() {
         Map<String, StreamInfo> stored = new HashMap<>();
         try (Snapshot snapshot = storage.snapshot();
-             Cursor c = storage.range(snapshot, Keyspace.STREAMS, ShardIterators.afterKeyRow(), null, false)) {
+             Cursor c = storage.range(snapshot, Keyspaces.STREAMS, ShardIterators.afterKeyRow(), null, false)) {
             while (c.next()) {
                 StreamInfo s = decode(c.key(), c.value());
                 stored.put(mapKey(s.tableName(), s.createdMillis()), s);
@@ -85,7 +85,7 @@ final class StreamCatalog {
 
     synchronized void put(StreamInfo stream) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.STREAMS, key(stream.tableName(), stream.createdMillis()), encode(stream));
+            batch.put(Keyspaces.STREAMS, key(stream.tableName(), stream.createdMillis()), encode(stream));
             storage.commit(batch);
         }
         streams.put(mapKey(stream.tableName(), stream.createdMillis()), stream);
@@ -93,7 +93,7 @@ final class StreamCatalog {
 
     synchronized void remove(StreamInfo stream) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.delete(Keyspace.STREAMS, key(stream.tableName(), stream.createdMillis()));
+            batch.delete(Keyspaces.STREAMS, key(stream.tableName(), stream.createdMillis()));
             storage.commit(batch);
         }
         streams.remove(mapKey(stream.tableName(), stream.createdMillis()));

@@ -5,10 +5,11 @@ import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.StreamViewType;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.io.ByteArrayOutputStream;
@@ -49,6 +50,7 @@ final class StreamRecords implements ChangeLog.Consumer {
     private static final byte VERSION = 1;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Clock clock;
     private final SequenceNumbers sequences;
     private final int shardCount;
@@ -62,8 +64,9 @@ final class StreamRecords implements ChangeLog.Consumer {
 
     private record Shard(long tableId, long created, int slot) {}
 
-    StreamRecords(Storage storage, Clock clock, SequenceNumbers sequences, int shardCount) {
+    StreamRecords(Storage storage, Deployment deployment, Clock clock, SequenceNumbers sequences, int shardCount) {
         this.storage = storage;
+        this.deployment = deployment;
         this.clock = clock;
         this.sequences = sequences;
         this.shardCount = shardCount;
@@ -81,13 +84,13 @@ final class StreamRecords implements ChangeLog.Consumer {
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
         int slot = Shards.slotOf(PartitionHash.hash(RowKeys.partitionKey(table, any)), shardCount);
         long sequence;
-        if (storage.shared()) {
+        if (deployment.numbersShardsByHeadRow()) {
             sequence = nextInShard(batch, new Shard(table.id(), created, slot));
         } else {
             sequence = sequences.take(clock.millis());
             taken.computeIfAbsent(batch, b -> new ArrayList<>(1)).add(sequence);
         }
-        batch.put(Keyspace.STREAM_RECORDS, key(table.id(), created, slot, sequence),
+        batch.put(Keyspaces.STREAM_RECORDS, key(table.id(), created, slot, sequence),
                 encode(change, table.stream().viewType(), RowKeys.keyOf(table.keySchema(), any)));
     }
 
@@ -104,13 +107,13 @@ final class StreamRecords implements ChangeLog.Consumer {
         byte[] headKey = headKey(shard.tableId(), shard.created(), shard.slot());
         Long last = staged.get(shard);
         if (last == null) {
-            byte[] stored = storage.get(Keyspace.STREAM_RECORDS, headKey);
-            batch.expect(Keyspace.STREAM_RECORDS, headKey, stored);
+            byte[] stored = storage.get(Keyspaces.STREAM_RECORDS, headKey);
+            batch.expect(Keyspaces.STREAM_RECORDS, headKey, stored);
             last = headValue(stored);
         }
         long next = Math.max(last + 1, clock.millis() * 1_000_000L);
         staged.put(shard, next);
-        batch.put(Keyspace.STREAM_RECORDS, headKey, ByteBuffer.allocate(8).putLong(next).array());
+        batch.put(Keyspaces.STREAM_RECORDS, headKey, ByteBuffer.allocate(8).putLong(next).array());
         return next;
     }
 
@@ -120,7 +123,7 @@ final class StreamRecords implements ChangeLog.Consumer {
      * another's numbers in flight, so that is every number drawn by now.
      */
     long visibleBelow(long nowMillis) {
-        return storage.shared() ? (nowMillis + 1) * 1_000_000L : sequences.visibleBelow(nowMillis);
+        return deployment.numbersShardsByHeadRow() ? (nowMillis + 1) * 1_000_000L : sequences.visibleBelow(nowMillis);
     }
 
     /**
@@ -128,8 +131,8 @@ final class StreamRecords implements ChangeLog.Consumer {
      * shard's head row holds it; in one process every number below {@link #visibleBelow} is taken.
      */
     long afterLast(long tableId, long created, int slot, long nowMillis) {
-        if (!storage.shared()) return visibleBelow(nowMillis);
-        return headValue(storage.get(Keyspace.STREAM_RECORDS, headKey(tableId, created, slot))) + 1;
+        if (!deployment.numbersShardsByHeadRow()) return visibleBelow(nowMillis);
+        return headValue(storage.get(Keyspaces.STREAM_RECORDS, headKey(tableId, created, slot))) + 1;
     }
 
     /** The last number a head row holds, 0 before the shard's first record. */

@@ -6,11 +6,12 @@ import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.cluster.Deployment;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.streams.Shards.Shard;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import java.time.Clock;
@@ -37,6 +38,7 @@ public final class Streams {
     private static final long MAX_PAGE_BYTES = 1024 * 1024;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog tables;
     private final ChangeLog changeLog;
     private final Clock clock;
@@ -47,14 +49,15 @@ public final class Streams {
     private boolean registered;
     private volatile long lastTrim;
 
-    public Streams(Storage storage, Catalog tables, ChangeLog changeLog, Clock clock, StreamSettings settings) {
+    public Streams(Storage storage, Deployment deployment, Catalog tables, ChangeLog changeLog, Clock clock, StreamSettings settings) {
         this.storage = storage;
+        this.deployment = deployment;
         this.tables = tables;
         this.changeLog = changeLog;
         this.clock = clock;
         this.settings = settings;
         this.catalog = new StreamCatalog(storage);
-        this.records = new StreamRecords(storage, clock, new SequenceNumbers(largestStoredSequence()), settings.shardCount());
+        this.records = new StreamRecords(storage, deployment, clock, new SequenceNumbers(largestStoredSequence()), settings.shardCount());
         this.iterators = new ShardIterators(storage, clock);
         for (StreamInfo s : catalog.all()) tableChanged(s.tableName());
         for (TableDefinition t : tables.all()) tableChanged(t.name());
@@ -77,7 +80,7 @@ public final class Streams {
     /**
      * Shared storage: reads the streams' catalog again and brings every table's streams in line
      * with the table catalog as another server changed it (called after each re-read of the
-     * catalog, SharedUpkeep). A stream enabled elsewhere is thus seen, and its records written by
+     * catalog, cluster/SharedUpkeep). A stream enabled elsewhere is thus seen, and its records written by
      * this server's writes too, within about a second.
      */
     public synchronized void refreshShared() {
@@ -258,7 +261,7 @@ public final class Streams {
         long bytes = 0;
         boolean exhausted = true;
         try (Snapshot snapshot = storage.snapshot();
-             Cursor c = storage.range(snapshot, Keyspace.STREAM_RECORDS,
+             Cursor c = storage.range(snapshot, Keyspaces.STREAM_RECORDS,
                      StreamRecords.key(s.tableId(), s.createdMillis(), it.slot(), position),
                      StreamRecords.key(s.tableId(), s.createdMillis(), it.slot(), Math.max(position, end)), false)) {
             while (c.next()) {
@@ -340,7 +343,7 @@ public final class Streams {
     }
 
     private boolean anyRecord(StreamInfo s, int slot, long from, long to) {
-        try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, from),
+        try (Cursor c = storage.range(null, Keyspaces.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, from),
                 StreamRecords.key(s.tableId(), s.createdMillis(), slot, to), false)) {
             return c.next();
         }
@@ -364,14 +367,14 @@ public final class Streams {
                     // Shard by shard (on shared storage each is a collection of its own), from its
                     // head row on, which sorts before its records.
                     for (int slot = 0; slot < s.shardCount(); slot++) {
-                        storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.headKey(s.tableId(), s.createdMillis(), slot),
+                        storage.deleteRange(Keyspaces.STREAM_RECORDS, StreamRecords.headKey(s.tableId(), s.createdMillis(), slot),
                                 StreamRecords.key(s.tableId(), s.createdMillis(), slot, Long.MAX_VALUE));
                     }
                     catalog.remove(s);
                     continue;
                 }
                 for (int slot = 0; slot < s.shardCount(); slot++) {
-                    storage.deleteRange(Keyspace.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
+                    storage.deleteRange(Keyspaces.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
                             StreamRecords.key(s.tableId(), s.createdMillis(), slot, cut));
                 }
             }
@@ -380,10 +383,10 @@ public final class Streams {
 
     private long largestStoredSequence() {
         long largest = 0;
-        if (storage.shared()) return largest; // numbered by each shard's head row instead (StreamRecords)
+        if (deployment.numbersShardsByHeadRow()) return largest; // numbered by each shard's head row instead (StreamRecords)
         for (StreamInfo s : catalog.all()) {
             for (int slot = 0; slot < s.shardCount(); slot++) {
-                try (Cursor c = storage.range(null, Keyspace.STREAM_RECORDS,
+                try (Cursor c = storage.range(null, Keyspaces.STREAM_RECORDS,
                         StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
                         StreamRecords.key(s.tableId(), s.createdMillis(), slot + 1, 0), true)) {
                     if (c.next()) largest = Math.max(largest, StreamRecords.sequenceOf(c.key()));

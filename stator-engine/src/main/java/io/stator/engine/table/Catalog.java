@@ -2,6 +2,8 @@ package io.stator.engine.table;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.key.KeyLayout;
+import io.stator.engine.cluster.Deployment;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.CommitLostException;
 import io.stator.storage.Cursor;
 import io.stator.storage.Keyspace;
@@ -40,19 +42,12 @@ import java.util.function.UnaryOperator;
  */
 public final class Catalog {
 
-    /**
-     * On storage that several servers share, how long after a change of the catalog every server
-     * has re-read it (each does every second, {@code shared/SharedUpkeep}) and a write begun
-     * with the older definition has committed: background work that needs every server's writes
-     * to follow a change (an index's backfill, Time to Live's first walk) starts after it.
-     */
-    public static final long SHARED_SETTLE_MILLIS = 5_000;
-
     private static final byte TABLE_ROW = 'T';
     private static final byte NEXT_ID_ROW = 'N';
     private static final byte DROPPED_ROW = 'D';
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Clock clock;
     private final TableArns arns;
     private final TableCounters counters;
@@ -66,8 +61,9 @@ public final class Catalog {
     /** The next-id row as stored (null before the first table). */
     private byte[] storedNextId;
 
-    public Catalog(Storage storage, TableArns arns, Clock clock) {
+    public Catalog(Storage storage, Deployment deployment, TableArns arns, Clock clock) {
         this.storage = storage;
+        this.deployment = deployment;
         this.clock = clock;
         this.arns = arns;
         this.counters = new TableCounters(storage);
@@ -75,6 +71,9 @@ public final class Catalog {
     }
 
     public TableArns arns() { return arns; }
+
+    /** One server or several: how this catalog, and the work that follows it, learns of changes. */
+    public Deployment deployment() { return deployment; }
 
     /** The tables' item counts and sizes. */
     public TableCounters counters() { return counters; }
@@ -84,7 +83,7 @@ public final class Catalog {
     }
 
     private void readNextId() {
-        storedNextId = storage.get(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW});
+        storedNextId = storage.get(Keyspaces.CATALOG, new byte[] {NEXT_ID_ROW});
         nextId = storedNextId == null ? 1 : ByteBuffer.wrap(storedNextId).getLong();
     }
 
@@ -114,7 +113,7 @@ public final class Catalog {
         synchronized (changeLock) {
             readNextId();
             Set<String> seen = new HashSet<>();
-            try (Cursor c = storage.range(null, Keyspace.CATALOG, null, null, false)) {
+            try (Cursor c = storage.range(null, Keyspaces.CATALOG, null, null, false)) {
                 while (c.next()) {
                     byte[] key = c.key();
                     if (key[0] == DROPPED_ROW) dropped.add(key);
@@ -134,7 +133,7 @@ public final class Catalog {
      * its row is read before the name is called unknown.
      */
     private TableDefinition findStored(String name) {
-        return storage.shared() ? reread(name) : null;
+        return deployment.catalogChangesElsewhere() ? reread(name) : null;
     }
 
     /**
@@ -142,7 +141,7 @@ public final class Catalog {
      * publishing a change; returns the definition, or null when there is none.
      */
     private TableDefinition reread(String name) {
-        byte[] stored = storage.get(Keyspace.CATALOG, tableRow(name));
+        byte[] stored = storage.get(Keyspaces.CATALOG, tableRow(name));
         synchronized (changeLock) {
             TableDefinition known = tables.get(name);
             if (stored == null) {
@@ -196,7 +195,7 @@ public final class Catalog {
      * again first, so that the tables other servers created or deleted are listed at once.
      */
     public List<String> names(String exclusiveStartName, int limit) {
-        if (storage.shared()) refresh();
+        if (deployment.catalogChangesElsewhere()) refresh();
         Map<String, TableDefinition> view = exclusiveStartName == null ? tables : tables.tailMap(exclusiveStartName, false);
         List<String> names = new ArrayList<>(Math.min(limit, view.size()));
         for (String name : view.keySet()) {
@@ -253,10 +252,10 @@ public final class Catalog {
                 storage.createTable(table.id());
                 try (WriteBatch batch = storage.newBatch()) {
                     // On shared storage another server may have taken the id or the name meanwhile.
-                    batch.expect(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW}, storedNextId);
-                    batch.expect(Keyspace.CATALOG, tableRow(table.name()), null);
-                    batch.put(Keyspace.CATALOG, new byte[] {NEXT_ID_ROW}, next);
-                    batch.put(Keyspace.CATALOG, tableRow(table.name()), row);
+                    batch.expect(Keyspaces.CATALOG, new byte[] {NEXT_ID_ROW}, storedNextId);
+                    batch.expect(Keyspaces.CATALOG, tableRow(table.name()), null);
+                    batch.put(Keyspaces.CATALOG, new byte[] {NEXT_ID_ROW}, next);
+                    batch.put(Keyspaces.CATALOG, tableRow(table.name()), row);
                     also.stage(batch, table);
                     storage.commit(batch);
                 } catch (CommitLostException e) {
@@ -351,8 +350,8 @@ public final class Catalog {
                 if (updated == current) return current;
                 byte[] row = TableCodec.encode(updated);
                 try (WriteBatch batch = storage.newBatch()) {
-                    batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
-                    batch.put(Keyspace.CATALOG, tableRow(name), row);
+                    batch.expect(Keyspaces.CATALOG, tableRow(name), storedRows.get(name));
+                    batch.put(Keyspaces.CATALOG, tableRow(name), row);
                     also.stage(batch, updated);
                     storage.commit(batch);
                 } catch (CommitLostException e) {
@@ -434,9 +433,9 @@ public final class Catalog {
                 for (Consumer<TableDefinition> check : deletionChecks) check.accept(table);
                 droppedRow = ByteBuffer.allocate(9).put(DROPPED_ROW).putLong(table.id()).array();
                 try (WriteBatch batch = storage.newBatch()) {
-                    batch.expect(Keyspace.CATALOG, tableRow(name), storedRows.get(name));
-                    batch.delete(Keyspace.CATALOG, tableRow(name));
-                    batch.put(Keyspace.CATALOG, droppedRow, new byte[0]);
+                    batch.expect(Keyspaces.CATALOG, tableRow(name), storedRows.get(name));
+                    batch.delete(Keyspaces.CATALOG, tableRow(name));
+                    batch.put(Keyspaces.CATALOG, droppedRow, new byte[0]);
                     also.stage(batch, table);
                     storage.commit(batch);
                 } catch (CommitLostException e) {
@@ -453,16 +452,16 @@ public final class Catalog {
 
     private void dropRows(byte[] droppedRow) {
         long id = ByteBuffer.wrap(droppedRow, 1, 8).getLong();
-        storage.deleteRange(Keyspace.ITEMS, KeyLayout.tablePrefix(id), KeyLayout.tableUpperBound(id));
+        storage.deleteRange(Keyspaces.ITEMS, KeyLayout.tablePrefix(id), KeyLayout.tableUpperBound(id));
         // Time to Live's expiry rows and point-in-time recovery's rows start with the table id
         // (io.stator.engine.ttl.ExpiryIndex, io.stator.engine.backup.RecoveryLog).
-        for (Keyspace byTable : List.of(Keyspace.EXPIRIES, Keyspace.RECOVERY)) {
+        for (Keyspace byTable : List.of(Keyspaces.EXPIRIES, Keyspaces.RECOVERY)) {
             storage.deleteRange(byTable, ByteBuffer.allocate(8).putLong(id).array(),
                     ByteBuffer.allocate(8).putLong(id + 1).array());
         }
         counters.drop(id);
         try (WriteBatch batch = storage.newBatch()) {
-            batch.delete(Keyspace.CATALOG, droppedRow);
+            batch.delete(Keyspaces.CATALOG, droppedRow);
             storage.commit(batch);
         }
     }

@@ -2,9 +2,9 @@ package io.stator.engine.table;
 
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Counters;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -39,42 +39,42 @@ public final class TableCounters {
 
     /** Adds a write's effect on the table's counters to the write's batch. */
     public static void record(WriteBatch batch, long tableId, long itemDelta, long sizeDelta) {
-        if (itemDelta != 0) batch.addToCounter(Keyspace.COUNTERS, key(tableId, ITEM_COUNT), itemDelta);
-        if (sizeDelta != 0) batch.addToCounter(Keyspace.COUNTERS, key(tableId, SIZE_BYTES), sizeDelta);
+        if (itemDelta != 0) batch.addToCounter(Keyspaces.COUNTERS, key(tableId, ITEM_COUNT), itemDelta);
+        if (sizeDelta != 0) batch.addToCounter(Keyspaces.COUNTERS, key(tableId, SIZE_BYTES), sizeDelta);
     }
 
     /** Adds a change of one index's entries to a batch. */
     public static void recordIndex(WriteBatch batch, long tableId, int indexId, long itemDelta, long sizeDelta) {
-        if (itemDelta != 0) batch.addToCounter(Keyspace.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId), itemDelta);
-        if (sizeDelta != 0) batch.addToCounter(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId), sizeDelta);
+        if (itemDelta != 0) batch.addToCounter(Keyspaces.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId), itemDelta);
+        if (sizeDelta != 0) batch.addToCounter(Keyspaces.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId), sizeDelta);
     }
 
     public long indexItemCount(long tableId, int indexId) {
-        return Counters.decode(storage.get(Keyspace.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId)));
+        return Counters.decode(storage.get(Keyspaces.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId)));
     }
 
     public long indexSizeBytes(long tableId, int indexId) {
-        return Counters.decode(storage.get(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId)));
+        return Counters.decode(storage.get(Keyspaces.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId)));
     }
 
     /** Drops a deleted index's counters. */
     public void dropIndex(long tableId, int indexId) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.delete(Keyspace.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId));
-            batch.delete(Keyspace.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId));
-            batch.delete(Keyspace.COUNTERS, indexKey(tableId, PARTITIONS, indexId));
+            batch.delete(Keyspaces.COUNTERS, indexKey(tableId, INDEX_ITEM_COUNT, indexId));
+            batch.delete(Keyspaces.COUNTERS, indexKey(tableId, INDEX_SIZE_BYTES, indexId));
+            batch.delete(Keyspaces.COUNTERS, indexKey(tableId, PARTITIONS, indexId));
             storage.commit(batch);
         }
     }
 
     /** Adds a change of one item collection's size to a batch. */
     public static void recordCollection(WriteBatch batch, long tableId, byte[] partitionKey, long sizeDelta) {
-        if (sizeDelta != 0) batch.addToCounter(Keyspace.COUNTERS, collectionKey(tableId, partitionKey), sizeDelta);
+        if (sizeDelta != 0) batch.addToCounter(Keyspaces.COUNTERS, collectionKey(tableId, partitionKey), sizeDelta);
     }
 
     /** The size of the item collection of one partition key. */
     public long collectionSize(long tableId, byte[] partitionKey) {
-        return Counters.decode(storage.get(Keyspace.COUNTERS, collectionKey(tableId, partitionKey)));
+        return Counters.decode(storage.get(Keyspaces.COUNTERS, collectionKey(tableId, partitionKey)));
     }
 
     private static byte[] collectionKey(long tableId, byte[] partitionKey) {
@@ -82,11 +82,11 @@ public final class TableCounters {
     }
 
     public long itemCount(long tableId) {
-        return Counters.decode(storage.get(Keyspace.COUNTERS, key(tableId, ITEM_COUNT)));
+        return Counters.decode(storage.get(Keyspaces.COUNTERS, key(tableId, ITEM_COUNT)));
     }
 
     public long sizeBytes(long tableId) {
-        return Counters.decode(storage.get(Keyspace.COUNTERS, key(tableId, SIZE_BYTES)));
+        return Counters.decode(storage.get(Keyspaces.COUNTERS, key(tableId, SIZE_BYTES)));
     }
 
     /**
@@ -95,7 +95,7 @@ public final class TableCounters {
      * were kept.
      */
     public long[] partitionStarts(long tableId, int indexId) {
-        byte[] stored = storage.get(Keyspace.COUNTERS, indexKey(tableId, PARTITIONS, indexId));
+        byte[] stored = storage.get(Keyspaces.COUNTERS, indexKey(tableId, PARTITIONS, indexId));
         if (stored == null) return new long[0];
         ByteBuffer b = ByteBuffer.wrap(stored);
         long[] starts = new long[stored.length / Long.BYTES];
@@ -108,7 +108,7 @@ public final class TableCounters {
         ByteBuffer b = ByteBuffer.allocate(starts.length * Long.BYTES);
         for (long start : starts) b.putLong(start);
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.COUNTERS, indexKey(tableId, PARTITIONS, indexId), b.array());
+            batch.put(Keyspaces.COUNTERS, indexKey(tableId, PARTITIONS, indexId), b.array());
             storage.commit(batch);
         }
     }
@@ -117,7 +117,7 @@ public final class TableCounters {
      * Counts the table's items and each secondary index's entries again, by a walk of each, and
      * replaces the counters with what it found: how storage that several servers share keeps
      * ItemCount, TableSizeBytes and IndexSizeBytes, since its commits cannot add to a counter
-     * (engine/shared/SharedUpkeep runs it for the tables written since, as DynamoDB refreshes these
+     * (engine/cluster/SharedUpkeep runs it for the tables written since, as DynamoDB refreshes these
      * figures from time to time). Not for storage whose writes add to the counters: a write
      * between the walk and the replacement would be lost from them. Item collections' sizes are
      * not counted.
@@ -125,12 +125,12 @@ public final class TableCounters {
     public void recount(TableDefinition table) {
         long[] items = walk(table.id(), 0);
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.COUNTERS, key(table.id(), ITEM_COUNT), Counters.encode(items[0]));
-            batch.put(Keyspace.COUNTERS, key(table.id(), SIZE_BYTES), Counters.encode(items[1]));
+            batch.put(Keyspaces.COUNTERS, key(table.id(), ITEM_COUNT), Counters.encode(items[0]));
+            batch.put(Keyspaces.COUNTERS, key(table.id(), SIZE_BYTES), Counters.encode(items[1]));
             for (IndexDefinition index : table.indexes()) {
                 long[] entries = walk(table.id(), index.id());
-                batch.put(Keyspace.COUNTERS, indexKey(table.id(), INDEX_ITEM_COUNT, index.id()), Counters.encode(entries[0]));
-                batch.put(Keyspace.COUNTERS, indexKey(table.id(), INDEX_SIZE_BYTES, index.id()), Counters.encode(entries[1]));
+                batch.put(Keyspaces.COUNTERS, indexKey(table.id(), INDEX_ITEM_COUNT, index.id()), Counters.encode(entries[0]));
+                batch.put(Keyspaces.COUNTERS, indexKey(table.id(), INDEX_SIZE_BYTES, index.id()), Counters.encode(entries[1]));
             }
             storage.commit(batch);
         }
@@ -141,7 +141,7 @@ public final class TableCounters {
         long rows = 0;
         long bytes = 0;
         try (Snapshot snapshot = storage.snapshot();
-             Cursor c = storage.range(snapshot, Keyspace.ITEMS, KeyLayout.indexPrefix(tableId, indexId),
+             Cursor c = storage.range(snapshot, Keyspaces.ITEMS, KeyLayout.indexPrefix(tableId, indexId),
                      KeyLayout.indexUpperBound(tableId, indexId), false)) {
             while (c.next()) {
                 rows++;
@@ -153,7 +153,7 @@ public final class TableCounters {
 
     /** Drops a deleted table's counters. */
     void drop(long tableId) {
-        storage.deleteRange(Keyspace.COUNTERS, key(tableId, (byte) 0), key(tableId + 1, (byte) 0));
+        storage.deleteRange(Keyspaces.COUNTERS, key(tableId, (byte) 0), key(tableId + 1, (byte) 0));
     }
 
     private static byte[] indexKey(long tableId, byte which, int indexId) {

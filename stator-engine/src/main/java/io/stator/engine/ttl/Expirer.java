@@ -10,7 +10,9 @@ import io.stator.core.key.KeyLayout;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.TableDefinition;
@@ -21,7 +23,6 @@ import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WritePipeline;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Storage;
 import io.stator.storage.StorageFaultException;
 import io.stator.storage.WriteBatch;
@@ -74,6 +75,7 @@ public final class Expirer implements AutoCloseable {
     private static final int BACKFILL_BATCH = 1_024;
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final ItemLocks locks;
     private final WritePipeline pipeline;
@@ -87,9 +89,10 @@ public final class Expirer implements AutoCloseable {
     private volatile long roundsBegun;
     private volatile long roundsEnded;
 
-    public Expirer(Storage storage, Catalog catalog, ChangeLog changeLog, ItemLocks locks, WritePipeline pipeline,
+    public Expirer(Storage storage, Deployment deployment, Catalog catalog, ChangeLog changeLog, ItemLocks locks, WritePipeline pipeline,
                    Clock clock, PropagationDelay delay) {
         this.storage = storage;
+        this.deployment = deployment;
         this.catalog = catalog;
         this.locks = locks;
         this.pipeline = pipeline;
@@ -181,15 +184,16 @@ public final class Expirer implements AutoCloseable {
     /**
      * On shared storage, how long the walk of an ENABLING table must still wait (0: none): the
      * index is kept by the writes of servers that know the table is ENABLING, and every server
-     * re-reads the catalog each second (SharedUpkeep), so the walk starts once a write begun
-     * before that has had time to commit, {@link #Catalog.SHARED_SETTLE_MILLIS} after this server
-     * first saw the table ENABLING. Real time, not the engine's clock: it waits for servers.
+     * re-reads the catalog each second (cluster/SharedUpkeep), so the walk starts once a write
+     * begun before that has had time to commit, {@link Deployment#catalogSettleMillis} after this
+     * server first saw the table ENABLING. Real time, not the engine's clock: it waits for servers.
      */
     private long untilEveryServerSees(TableDefinition table) {
-        if (!storage.shared()) return 0;
+        long settle = deployment.catalogSettleMillis();
+        if (settle == 0) return 0;
         long firstSeen = enablingSince.computeIfAbsent(table.id(), id -> System.nanoTime());
         long waited = (System.nanoTime() - firstSeen) / 1_000_000;
-        if (waited < Catalog.SHARED_SETTLE_MILLIS) return Catalog.SHARED_SETTLE_MILLIS - waited;
+        if (waited < settle) return settle - waited;
         enablingSince.remove(table.id());
         return 0;
     }
@@ -204,7 +208,7 @@ public final class Expirer implements AutoCloseable {
         long now = clock.millis();
         byte[] from = KeyLayout.indexPrefix(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
         byte[] to = KeyLayout.indexUpperBound(table.id(), KeyLayout.BASE_TABLE_INDEX_ID);
-        try (Cursor items = storage.range(null, Keyspace.ITEMS, from, to, false)) {
+        try (Cursor items = storage.range(null, Keyspaces.ITEMS, from, to, false)) {
             boolean more = true;
             while (more) {
                 try (WriteBatch batch = storage.newBatch()) {
@@ -213,7 +217,7 @@ public final class Expirer implements AutoCloseable {
                         read++;
                         ExpiryIndex.Row row = index.rowOf(table.id(), ttl.attributeName(), items.key(),
                                 new StoredItem(items.value()), now);
-                        if (row != null) batch.put(Keyspace.EXPIRIES, row.key(), row.value());
+                        if (row != null) batch.put(Keyspaces.EXPIRIES, row.key(), row.value());
                     }
                     if (batch.size() > 0) storage.commit(batch);
                 }
@@ -227,7 +231,7 @@ public final class Expirer implements AutoCloseable {
     private void drop(TableDefinition table, TimeToLiveDescription ttl) {
         // Writes that read the table while it was still ENABLED may be about to stage rows.
         locks.awaitWritesInFlight();
-        storage.deleteRange(Keyspace.EXPIRIES, ExpiryIndex.tableStart(table.id()),
+        storage.deleteRange(Keyspaces.EXPIRIES, ExpiryIndex.tableStart(table.id()),
                 ExpiryIndex.tableStart(table.id() + 1));
         settle(table, ttl, TimeToLiveStatus.DISABLED);
         if (!anyExpiring()) index.unregister(); // an ENABLING table registers it again before its walk
@@ -255,7 +259,7 @@ public final class Expirer implements AutoCloseable {
 
     private Round expireDue(long tableId, long now) {
         List<byte[][]> rows = new ArrayList<>();
-        try (Cursor c = storage.range(null, Keyspace.EXPIRIES, ExpiryIndex.tableStart(tableId),
+        try (Cursor c = storage.range(null, Keyspaces.EXPIRIES, ExpiryIndex.tableStart(tableId),
                 ExpiryIndex.dueFrom(tableId, now), false)) {
             while (rows.size() < BATCH && c.next()) rows.add(new byte[][] {c.key(), c.value()});
         }
@@ -268,12 +272,12 @@ public final class Expirer implements AutoCloseable {
                 Outcome outcome = expire(table, row[0], row[1], now);
                 if (outcome == Outcome.RETRY) continue;
                 done++;
-                if (outcome == Outcome.DROP_ROW) dropped.delete(Keyspace.EXPIRIES, row[0]);
+                if (outcome == Outcome.DROP_ROW) dropped.delete(Keyspaces.EXPIRIES, row[0]);
             }
             if (dropped.size() > 0) storage.commit(dropped);
         }
         if (rows.size() == BATCH && done > 0) return new Round(true, now);
-        try (Cursor c = storage.range(null, Keyspace.EXPIRIES, ExpiryIndex.dueFrom(tableId, now),
+        try (Cursor c = storage.range(null, Keyspaces.EXPIRIES, ExpiryIndex.dueFrom(tableId, now),
                 ExpiryIndex.tableStart(tableId + 1), false)) {
             return new Round(false, c.next() ? ExpiryIndex.dueOf(c.key()) : Long.MAX_VALUE);
         }

@@ -6,8 +6,8 @@ import io.stator.core.model.DynamoNumber;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TimeToLiveDescription;
-import io.stator.storage.Keyspace;
 import io.stator.storage.WriteBatch;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -126,9 +126,9 @@ final class ExpiryIndex implements ChangeLog.Consumer {
         Row before = rowOf(tableId, ttl.attributeName(), change.rowKey(), change.oldItem(), now);
         Row after = rowOf(tableId, ttl.attributeName(), change.rowKey(), change.newItem(), now);
         boolean sameKey = before != null && after != null && Arrays.equals(before.key(), after.key());
-        if (before != null && !sameKey) batch.delete(Keyspace.EXPIRIES, before.key());
+        if (before != null && !sameKey) batch.delete(Keyspaces.EXPIRIES, before.key());
         if (after != null && !(sameKey && Arrays.equals(before.value(), after.value()))) {
-            batch.put(Keyspace.EXPIRIES, after.key(), after.value());
+            batch.put(Keyspaces.EXPIRIES, after.key(), after.value());
         }
     }
 

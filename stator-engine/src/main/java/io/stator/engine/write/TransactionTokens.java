@@ -3,8 +3,8 @@ package io.stator.engine.write;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.model.Utf8;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -64,7 +64,7 @@ public final class TransactionTokens {
             throw mismatch();
         }
         try {
-            byte[] stored = storage.get(Keyspace.TRANSACTION_TOKENS, key(token));
+            byte[] stored = storage.get(Keyspaces.TRANSACTION_TOKENS, key(token));
             if (stored == null || expired(stored)) return null;
             ByteBuffer record = ByteBuffer.wrap(stored, Long.BYTES, stored.length - Long.BYTES);
             byte[] committedFingerprint = new byte[record.getInt()];
@@ -90,7 +90,7 @@ public final class TransactionTokens {
                 + Long.BYTES * billedSizes.length);
         value.putLong(clock.millis()).putInt(fingerprint.length).put(fingerprint).putInt(billedSizes.length);
         for (long size : billedSizes) value.putLong(size);
-        batch.put(Keyspace.TRANSACTION_TOKENS, key(token), value.array());
+        batch.put(Keyspaces.TRANSACTION_TOKENS, key(token), value.array());
     }
 
     void finish(String token, boolean committed) {
@@ -101,13 +101,13 @@ public final class TransactionTokens {
     /** Deletes the records of tokens whose window has passed. */
     void sweep() {
         try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.TRANSACTION_TOKENS, new byte[0], new byte[] {(byte) 0xFF},
+             Cursor cursor = storage.range(snapshot, Keyspaces.TRANSACTION_TOKENS, new byte[0], new byte[] {(byte) 0xFF},
                      false);
              WriteBatch batch = storage.newBatch()) {
             boolean any = false;
             while (cursor.next()) {
                 if (expired(cursor.value())) {
-                    batch.delete(Keyspace.TRANSACTION_TOKENS, cursor.key());
+                    batch.delete(Keyspaces.TRANSACTION_TOKENS, cursor.key());
                     any = true;
                 }
             }

@@ -16,15 +16,16 @@ import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.Usage;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.EmptyIndexKeyException;
 import io.stator.engine.index.IndexEntries;
 import io.stator.engine.index.IndexEntry;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemClaimedException;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.storage.CommitLostException;
-import io.stator.storage.Keyspace;
 import io.stator.storage.RowHeldException;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -75,6 +76,7 @@ import java.util.Map;
 public final class WritePipeline {
 
     private final Storage storage;
+    private final Deployment deployment;
     private final Catalog catalog;
     private final TableCounters counters;
     private final ItemLocks locks;
@@ -88,10 +90,11 @@ public final class WritePipeline {
      * @param observations where each metered write is recorded where the meter admits and
      *                     charges it (the advisor's observations), or null to record nothing
      */
-    public WritePipeline(Storage storage, Catalog catalog, ItemLocks locks, IndexPropagator propagator,
+    public WritePipeline(Storage storage, Deployment deployment, Catalog catalog, ItemLocks locks, IndexPropagator propagator,
                          CapacityMeter meter, ChangeLog changeLog, long itemCollectionLimitBytes,
                          Observations observations) {
         this.storage = storage;
+        this.deployment = deployment;
         this.catalog = catalog;
         this.counters = catalog.counters();
         this.locks = locks;
@@ -383,7 +386,7 @@ public final class WritePipeline {
                     Pending p = pending.get(i);
                     if (p.write.isConditionCheck() || p.changesNothing()) {
                         // Its condition held on the item as read: so must the item at commit.
-                        batch.expect(Keyspace.ITEMS, p.write.rowKey(), p.oldStored);
+                        batch.expect(Keyspaces.ITEMS, p.write.rowKey(), p.oldStored);
                         continue;
                     }
                     try {
@@ -512,7 +515,7 @@ public final class WritePipeline {
 
     /** The item stored under the row key, as stored, or null. Called with the item held. */
     private byte[] read(byte[] rowKey) {
-        return storage.get(Keyspace.ITEMS, rowKey);
+        return storage.get(Keyspaces.ITEMS, rowKey);
     }
 
     /** The write's condition on the item as stored; a null condition always holds. */
@@ -568,17 +571,17 @@ public final class WritePipeline {
      */
     private void stage(WriteBatch batch, Pending p, Map<CollectionKey, Long> pendingCollections) {
         TableDefinition table = p.table;
-        batch.expect(Keyspace.ITEMS, p.write.rowKey(), p.oldStored);
+        batch.expect(Keyspaces.ITEMS, p.write.rowKey(), p.oldStored);
         if (p.newItem == null) {
-            batch.delete(Keyspace.ITEMS, p.write.rowKey());
+            batch.delete(Keyspaces.ITEMS, p.write.rowKey());
         } else {
-            batch.put(Keyspace.ITEMS, p.write.rowKey(), ItemCodec.encode(p.newItem));
+            batch.put(Keyspaces.ITEMS, p.write.rowKey(), ItemCodec.encode(p.newItem));
         }
         TableCounters.record(batch, table.id(), (p.newItem == null ? 0 : 1) - (p.oldItem == null ? 0 : 1),
                 p.newSize - p.oldSize);
         long localBytes = 0;
         for (IndexChange c : p.indexChanges) {
-            if (c.index().global() && !storage.shared()) {
+            if (c.index().global() && !deployment.writesKeepGlobalIndexes()) {
                 propagator.enqueue(batch, table.id(), c.index().id(), c.before(), c.after());
                 p.queuedIndexChanges = true;
             } else {
@@ -586,8 +589,8 @@ public final class WritePipeline {
                 // on compare-and-set: the propagator's queue is one server's, while one item's
                 // changes come from every server and only the item's own commit orders them.
                 // Its readers see it at once, which eventual consistency allows.
-                if (c.moved()) batch.delete(Keyspace.ITEMS, c.before().key());
-                if (c.after() != null) batch.put(Keyspace.ITEMS, c.after().key(), c.after().value());
+                if (c.moved()) batch.delete(Keyspaces.ITEMS, c.before().key());
+                if (c.after() != null) batch.put(Keyspaces.ITEMS, c.after().key(), c.after().value());
                 long bytes = (c.after() == null ? 0 : c.after().size()) - (c.before() == null ? 0 : c.before().size());
                 TableCounters.recordIndex(batch, table.id(), c.index().id(),
                         (c.after() == null ? 0 : 1) - (c.before() == null ? 0 : 1), bytes);

@@ -10,12 +10,12 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.item.ItemCodec;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.Snapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -85,7 +85,7 @@ class BackupRecoveryTest {
             assertEquals(ITEMS, done.itemCount());
             assertEquals(asRequested, itemsOf(test, backup));
             assertFalse(test.engine().changeLog().wanted(), "no backup being created: writes stage nothing for one");
-            try (Cursor images = test.storage().range(null, Keyspace.BACKUPS, new byte[] {'P'}, new byte[] {'Q'}, false)) {
+            try (Cursor images = test.storage().range(null, Keyspaces.BACKUPS, new byte[] {'P'}, new byte[] {'Q'}, false)) {
                 assertFalse(images.next(), "the before images are dropped once the backup is AVAILABLE");
             }
             test.engine().tables().delete("orders");

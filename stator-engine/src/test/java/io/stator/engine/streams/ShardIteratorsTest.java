@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.testing.MovableClock;
 import io.stator.storage.rocksdb.RocksStorage;
 import java.nio.file.Path;
@@ -34,16 +35,16 @@ class ShardIteratorsTest {
     void anIteratorHoldsOnEveryServerOfItsStorageAndAfterARestartAndNowhereElse() {
         MovableClock clock = new MovableClock(T0);
         String iterator;
-        try (RocksStorage storage = RocksStorage.open(directory.resolve("one"))) {
+        try (RocksStorage storage = RocksStorage.open(directory.resolve("one"), Keyspaces.ALL)) {
             ShardIterators server = new ShardIterators(storage, clock);
             iterator = server.encode(at(42, clock.millis()));
             assertEquals(at(42, clock.millis()), server.verify(iterator));
             assertEquals(at(42, clock.millis()), new ShardIterators(storage, clock).verify(iterator));
         }
-        try (RocksStorage again = RocksStorage.open(directory.resolve("one"))) {
+        try (RocksStorage again = RocksStorage.open(directory.resolve("one"), Keyspaces.ALL)) {
             assertEquals(at(42, clock.millis()), new ShardIterators(again, clock).verify(iterator));
         }
-        try (RocksStorage other = RocksStorage.open(directory.resolve("two"))) {
+        try (RocksStorage other = RocksStorage.open(directory.resolve("two"), Keyspaces.ALL)) {
             assertInvalid(new ShardIterators(other, clock), iterator);
         }
     }
@@ -51,7 +52,7 @@ class ShardIteratorsTest {
     @Test
     void anIteratorIsGoodForExactlyFifteenMinutes() {
         MovableClock clock = new MovableClock(T0);
-        try (RocksStorage storage = RocksStorage.open(directory)) {
+        try (RocksStorage storage = RocksStorage.open(directory, Keyspaces.ALL)) {
             ShardIterators iterators = new ShardIterators(storage, clock);
             String iterator = iterators.encode(at(1, clock.millis()));
             clock.advance(Duration.ofMinutes(15));
@@ -65,7 +66,7 @@ class ShardIteratorsTest {
     @Test
     void everyFieldIsCheckedEvenUnderAValidSignature() {
         MovableClock clock = new MovableClock(T0);
-        try (RocksStorage storage = RocksStorage.open(directory)) {
+        try (RocksStorage storage = RocksStorage.open(directory, Keyspaces.ALL)) {
             ShardIterators iterators = new ShardIterators(storage, clock);
             long now = clock.millis();
             // Issued ten years ahead (the probe's forged iterator never expired), or just past
@@ -84,7 +85,7 @@ class ShardIteratorsTest {
     @Test
     void aChangedOrMadeUpIteratorIsRefused() {
         MovableClock clock = new MovableClock(T0);
-        try (RocksStorage storage = RocksStorage.open(directory)) {
+        try (RocksStorage storage = RocksStorage.open(directory, Keyspaces.ALL)) {
             ShardIterators iterators = new ShardIterators(storage, clock);
             byte[] genuine = Base64.getUrlDecoder().decode(iterators.encode(at(5, clock.millis())));
             for (int i = 0; i < genuine.length; i++) {

@@ -6,6 +6,7 @@ import io.stator.engine.Engine;
 import io.stator.engine.EngineConfig;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.index.PropagationDelay;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.CreateTableSpec;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
@@ -49,7 +50,7 @@ public final class TestEngine implements AutoCloseable {
     /** An engine whose time is {@code clock}'s (Time to Live's tests move it). */
     public static TestEngine open(Path directory, CapacityMeter meter, Clock clock) {
         EngineConfig config = config(clock);
-        RocksStorage storage = RocksStorage.open(directory);
+        RocksStorage storage = RocksStorage.open(directory, Keyspaces.ALL);
         FaultyStorage faults = new FaultyStorage(storage);
         return new TestEngine(storage, new Engine(faults, config, meter), faults);
     }

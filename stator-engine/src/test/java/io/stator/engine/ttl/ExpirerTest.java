@@ -12,6 +12,7 @@ import io.stator.engine.capacity.ConsumedCapacity;
 import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.Usage;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TimeToLiveDescription.TimeToLiveStatus;
 import io.stator.engine.testing.MovableClock;
@@ -19,7 +20,6 @@ import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.storage.Cursor;
-import io.stator.storage.Keyspace;
 import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -86,7 +86,7 @@ class ExpirerTest {
 
     private int rows(long tableId) {
         int n = 0;
-        try (Cursor c = test.storage().range(null, Keyspace.EXPIRIES, ExpiryIndex.tableStart(tableId),
+        try (Cursor c = test.storage().range(null, Keyspaces.EXPIRIES, ExpiryIndex.tableStart(tableId),
                 ExpiryIndex.tableStart(tableId + 1), false)) {
             while (c.next()) n++;
         }
@@ -108,13 +108,13 @@ class ExpirerTest {
         byte[] stale = ByteBuffer.allocate(16 + rowKey.length).putLong(table.id())
                 .putLong(T0.toEpochMilli() - 60_000).put(rowKey).array();
         try (WriteBatch batch = test.storage().newBatch()) {
-            batch.put(Keyspace.EXPIRIES, stale, Long.toString(T0.getEpochSecond() - 60).getBytes(StandardCharsets.UTF_8));
+            batch.put(Keyspaces.EXPIRIES, stale, Long.toString(T0.getEpochSecond() - 60).getBytes(StandardCharsets.UTF_8));
             test.storage().commit(batch);
         }
         assertEquals(2, rows(table.id()));
         awaitRound();
-        assertNotNull(test.storage().get(Keyspace.ITEMS, rowKey), "the item has another expiry now");
-        assertNull(test.storage().get(Keyspace.EXPIRIES, stale), "the stale row is gone");
+        assertNotNull(test.storage().get(Keyspaces.ITEMS, rowKey), "the item has another expiry now");
+        assertNull(test.storage().get(Keyspaces.EXPIRIES, stale), "the stale row is gone");
         assertEquals(1, rows(table.id()));
     }
 

@@ -16,10 +16,10 @@ import io.stator.engine.Engine;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.changes.ChangeRecord.EventName;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.testing.TestEngine;
 import io.stator.storage.Counters;
-import io.stator.storage.Keyspace;
 import io.stator.storage.WriteBatch;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -59,7 +59,7 @@ class WritePipelineTest {
         table = test.createTable("orders", true, null, null);
         engine.changeLog().register((batch, change) -> {
             // Staged in the change's own batch: a row added here commits with the change.
-            batch.addToCounter(Keyspace.COUNTERS, RECORDS_COUNTER, 1);
+            batch.addToCounter(Keyspaces.COUNTERS, RECORDS_COUNTER, 1);
             staged.add(new Staged(change, batch, read(keyOf(change.oldItem() != null ? change.oldItem() : change.newItem()))));
         });
     }
@@ -194,6 +194,6 @@ class WritePipelineTest {
     }
 
     private long recordsCommitted() {
-        return Counters.decode(test.storage().get(Keyspace.COUNTERS, RECORDS_COUNTER));
+        return Counters.decode(test.storage().get(Keyspaces.COUNTERS, RECORDS_COUNTER));
     }
 }

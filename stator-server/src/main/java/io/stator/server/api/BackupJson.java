@@ -2,7 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.backup.Backup;
-import io.stator.engine.backup.Backups;
+import io.stator.engine.backup.PointInTimeRecovery;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import java.io.IOException;
@@ -108,7 +108,7 @@ final class BackupJson {
      * "PointInTimeRecoveryDescription": {...}}}: continuous backups are ENABLED on every table
      * (API reference, UpdateContinuousBackups); the window only while point-in-time recovery is.
      */
-    static void writeContinuousBackups(JsonGenerator g, Backups.RecoveryWindow window) throws IOException {
+    static void writeContinuousBackups(JsonGenerator g, PointInTimeRecovery.RecoveryWindow window) throws IOException {
         g.writeObjectFieldStart("ContinuousBackupsDescription");
         g.writeStringField("ContinuousBackupsStatus", "ENABLED");
         g.writeObjectFieldStart("PointInTimeRecoveryDescription");

@@ -3,19 +3,16 @@ package io.stator.server.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
-import io.stator.core.expression.Condition;
-import io.stator.core.expression.ConditionEvaluator;
-import io.stator.core.expression.Projector;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
 import io.stator.engine.advisor.Operation;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.partiql.ItemSelect;
+import io.stator.engine.partiql.PartiqlWrites;
 import io.stator.engine.read.Page;
-import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ConditionalCheckFailedException;
-import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.AttributeValueJson;
@@ -38,10 +35,6 @@ import java.util.Map;
  * <p>A batch holds only reads or only writes; one that mixes them is refused whole.
  */
 final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> {
-
-    /** Recorded from DynamoDB by other emulators' tests (moto, and others). */
-    private static final String SELECT_WITHOUT_KEY =
-            "Select statements within BatchExecuteStatement must specify the primary key in the where clause.";
 
     private final Engine engine;
 
@@ -78,7 +71,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
         g.writeArrayFieldStart("Responses");
         for (int i = 0; i < statements.size(); i++) {
             Outcome outcome = parsed.get(i) instanceof Statement statement
-                    ? run(statement, statements.get(i), access, request.returnConsumedCapacity(), consumed)
+                    ? run(statement, statements.get(i), access, consumed)
                     : refused((DynamoDbException) parsed.get(i), null);
             g.writeStartObject();
             if (outcome.errorCode() != null) {
@@ -115,23 +108,19 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
     }
 
     private Outcome run(Statement statement, BatchStatementRequest request, Authorizer access,
-                        String returnConsumedCapacity, Map<String, ConsumedCapacity.Builder> consumed) {
+                        Map<String, ConsumedCapacity.Builder> consumed) {
         String tableName = statement.tableName();
         try {
             boolean returnOld = "ALL_OLD".equals(request.returnValuesOnConditionCheckFailure());
             if (statement instanceof Statement.Exists) throw PartiqlWrites.existsOutsideTransaction();
             if (access.enforced()) Permissions.statement(access, engine, statement, null);
-            ItemWrite write = switch (statement) {
-                case Statement.Select s -> null;
-                case Statement.Insert s -> PartiqlWrites.insert(engine, s);
-                case Statement.Update s -> PartiqlWrites.update(engine, s, returnOld);
-                case Statement.Delete s -> PartiqlWrites.delete(engine, s, returnOld);
-                case Statement.Exists s -> throw PartiqlWrites.existsOutsideTransaction();
-            };
-            if (write == null) {
-                return select((Statement.Select) statement, Boolean.TRUE.equals(request.consistentRead()), consumed);
+            if (statement instanceof Statement.Select s) {
+                Page page = ItemSelect.get(engine, s, Boolean.TRUE.equals(request.consistentRead()));
+                add(consumed, tableName, page.consumed());
+                return new Outcome(tableName, page.item(), null, null, null);
             }
-            WriteResult result = PartiqlWrites.run(engine, Operation.BATCH_EXECUTE_STATEMENT, write, statement instanceof Statement.Insert);
+            WriteResult result = PartiqlWrites.run(engine, Operation.BATCH_EXECUTE_STATEMENT, statement,
+                    PartiqlWrites.of(engine, statement, returnOld));
             add(consumed, tableName, result.consumed());
             Map<String, AttributeValue> returned = result.returnedAttributes();
             return new Outcome(tableName, returned == null || returned.isEmpty() ? null : returned, null, null, null);
@@ -148,46 +137,10 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
      */
     private static Outcome refused(DynamoDbException e, String tableName) {
         boolean ran = e.type() != ErrorType.RESOURCE_NOT_FOUND && e.type() != ErrorType.VALIDATION;
-        return new Outcome(ran ? tableName : null, null, code(e.type()), e.getMessage(), null);
-    }
-
-    private Outcome select(Statement.Select s, boolean consistent, Map<String, ConsumedCapacity.Builder> consumed) {
-        TableDefinition table = engine.tables().require(s.tableName());
-        if (s.indexName() != null) throw DynamoDbException.validation(SELECT_WITHOUT_KEY);
-        List<Condition> terms = PartiqlPlans.terms(s.where());
-        Map<String, AttributeValue> key;
-        try {
-            key = PartiqlPlans.primaryKey(terms, PartiqlWrites.keyAttributes(table));
-        } catch (DynamoDbException e) {
-            throw DynamoDbException.validation(SELECT_WITHOUT_KEY);
-        }
-        Page page = engine.items().get(Operation.BATCH_EXECUTE_STATEMENT, table, key, consistent, null);
-        add(consumed, s.tableName(), page.consumed());
-        Map<String, AttributeValue> item = page.item();
-        Condition rest = PartiqlPlans.and(terms);
-        if (item != null && rest != null && !ConditionEvaluator.matches(rest, item)) item = null;
-        if (item != null && s.projection() != null) item = PartiqlPlans.named(Projector.project(item, s.projection()), s.projection());
-        return new Outcome(s.tableName(), item, null, null, null);
+        return new Outcome(ran ? tableName : null, null, BatchStatementErrorCodes.of(e.type()), e.getMessage(), null);
     }
 
     private static void add(Map<String, ConsumedCapacity.Builder> consumed, String tableName, ConsumedCapacity c) {
         if (c != null) consumed.computeIfAbsent(tableName, t -> new ConsumedCapacity.Builder()).add(c);
-    }
-
-    /** The model's BatchStatementErrorCodeEnum for an error type. */
-    private static String code(ErrorType type) {
-        return switch (type) {
-            case CONDITIONAL_CHECK_FAILED -> "ConditionalCheckFailed";
-            case DUPLICATE_ITEM -> "DuplicateItem";
-            case RESOURCE_NOT_FOUND -> "ResourceNotFound";
-            case PROVISIONED_THROUGHPUT_EXCEEDED -> "ProvisionedThroughputExceeded";
-            case REQUEST_LIMIT_EXCEEDED -> "RequestLimitExceeded";
-            case ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED -> "ItemCollectionSizeLimitExceeded";
-            case TRANSACTION_CONFLICT -> "TransactionConflict";
-            case THROTTLING -> "ThrottlingError";
-            case ACCESS_DENIED -> "AccessDenied";
-            case INTERNAL_SERVER_ERROR -> "InternalServerError";
-            default -> "ValidationError";
-        };
     }
 }

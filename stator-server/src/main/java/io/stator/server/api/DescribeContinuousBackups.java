@@ -20,6 +20,6 @@ final class DescribeContinuousBackups implements Action<DescribeContinuousBackup
             throws IOException {
         if (access.enforced()) Permissions.table(access, engine, "DescribeContinuousBackups", request.tableName());
         BackupJson.writeContinuousBackups(response.json(),
-                engine.backups().describeContinuousBackups(request.tableName()));
+                engine.recovery().describeContinuousBackups(request.tableName()));
     }
 }

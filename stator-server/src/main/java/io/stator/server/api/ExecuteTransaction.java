@@ -2,23 +2,22 @@ package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
-import io.stator.core.expression.Condition;
-import io.stator.core.expression.ConditionEvaluator;
-import io.stator.core.expression.Projector;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
 import io.stator.core.partiql.Statement;
 import io.stator.engine.Engine;
-import io.stator.engine.advisor.Operation;
 import io.stator.engine.Items;
+import io.stator.engine.advisor.Operation;
 import io.stator.engine.item.KeySchemaMismatchException;
 import io.stator.engine.item.PrimaryKeys;
+import io.stator.engine.partiql.IncompleteKeyException;
+import io.stator.engine.partiql.ItemSelect;
+import io.stator.engine.partiql.PartiqlTransactions;
+import io.stator.engine.partiql.UnfitStatementException;
 import io.stator.engine.read.Page;
-import io.stator.engine.table.TableDefinition;
-import io.stator.engine.write.CancellationReason;
+import io.stator.engine.write.TransactionItems;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.TransactionCanceledException;
-import io.stator.engine.write.TransactionItems;
 import io.stator.engine.write.Transactions.ClientToken;
 import io.stator.engine.write.Transactions.WriteOutcome;
 import io.stator.server.access.Authorizer;
@@ -33,24 +32,10 @@ import java.util.Map;
 
 /**
  * ExecuteTransaction: up to 100 PartiQL statements, all reads or all writes, run as
- * TransactGetItems or TransactWriteItems would run them (the engine's {@code transactGet} and
- * {@code transactWrite}): a SELECT is a Get of the item its WHERE names by the whole primary key;
- * INSERT, UPDATE and DELETE are ExecuteStatement's writes; {@code EXISTS(SELECT ...)} is a
- * ConditionCheck.
- *
- * <p>Errors, in DynamoDB's words where recorded: a statement that can never run in a transaction
- * fails the request as "Validation failed in TransactStatements[i]: ..." (RETURNING, a read of an
- * index, an EXISTS without a condition, and syntax errors: dynamodb-conformance, recorded from
- * DynamoDB; DynamoDB Local words the others so). Reads and writes together are refused with
- * DynamoDB Local's text. A WHERE that misses part of the key, or a key of the wrong type, is that
- * statement's ValidationError cancellation reason, as TransactWriteItems reports a key that does
- * not fit (DynamoDB Local does the same). An INSERT whose key is taken cancels the transaction
- * with ValidationError "Duplicate primary key exists in table" (DynamoDB Local's mapping).
- *
- * <p>ClientRequestToken makes a write transaction idempotent for ten minutes, as
- * TransactWriteItems' does: a replay returns without writing and is billed as a read of the items
- * (recorded from DynamoDB by dynamodb-conformance: 2 WCU first, 2 RCU on replay, for one small
- * item).
+ * TransactGetItems or TransactWriteItems would run them ({@code engine/partiql/PartiqlTransactions}).
+ * A statement that can never run in a transaction, or does not parse, fails the request as
+ * "Validation failed in TransactStatements[i]: ..."; a WHERE that misses part of the key, or a key
+ * of the wrong type, is that statement's ValidationError cancellation reason, as in TransactWriteItems.
  */
 final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
 
@@ -72,19 +57,8 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
     public void execute(ExecuteTransactionInput request, Authorizer access, ResponseBody response) throws IOException {
         List<ParameterizedStatement> members = request.transactStatements();
         List<Statement> statements = new ArrayList<>(members.size());
-        boolean reads = false;
-        boolean writes = false;
-        for (int i = 0; i < members.size(); i++) {
-            Statement s = parse(i, members.get(i));
-            statements.add(s);
-            if (s instanceof Statement.Select) reads = true;
-            else writes = true;
-        }
-        if (reads && writes) {
-            throw DynamoDbException.validation(
-                    "ExecuteTransaction API does not support both read and write operations in the same request.");
-        }
-        if (reads) {
+        for (int i = 0; i < members.size(); i++) statements.add(parse(i, members.get(i)));
+        if (PartiqlTransactions.reads(statements)) {
             read(statements, request, access, response);
         } else {
             write(statements, request, access, response);
@@ -96,17 +70,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         try {
             List<AttributeValue> parameters = member.parameters() == null ? null : member.parameters().validated();
             Statement s = PartiqlParser.parse(member.statement(), parameters);
-            Statement.Returning returning = switch (s) {
-                case Statement.Update u -> u.returning();
-                case Statement.Delete d -> d.returning();
-                default -> Statement.Returning.NONE;
-            };
-            if (returning != Statement.Returning.NONE) {
-                throw DynamoDbException.validation("RETURNING clause is not supported in ExecuteTransaction.");
-            }
-            if (s instanceof Statement.Select select && select.indexName() != null) {
-                throw DynamoDbException.validation("Reads on indices are not supported within transactions.");
-            }
+            PartiqlTransactions.checkFits(s);
             return s;
         } catch (DynamoDbException e) {
             if (e.type() != ErrorType.VALIDATION) throw e;
@@ -114,51 +78,38 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         }
     }
 
-    // ---- reads --------------------------------------------------------------------------------
-
     private void read(List<Statement> statements, ExecuteTransactionInput request, Authorizer access,
                       ResponseBody response) throws IOException {
         int n = statements.size();
         List<Items.Get> gets = new ArrayList<>(n);
-        List<Condition> filters = new ArrayList<>(n);
+        List<ItemSelect> selects = new ArrayList<>(n);
         TransactionItems named = new TransactionItems();
         KeyMismatches mismatches = new KeyMismatches();
         for (int i = 0; i < n; i++) {
             Statement.Select s = (Statement.Select) statements.get(i);
             if (access.enforced()) Permissions.statement(access, engine, s, ENCLOSING_OPERATION);
-            TableDefinition table = engine.tables().require(s.tableName());
-            List<Condition> terms = PartiqlPlans.terms(s.where());
-            Map<String, AttributeValue> key = null;
+            ItemSelect select = null;
             try {
-                key = PartiqlPlans.primaryKey(terms, PartiqlWrites.keyAttributes(table));
-                PrimaryKeys.checkKey(table.keySchema(), key);
-            } catch (PartiqlPlans.IncompleteKeyException | KeySchemaMismatchException e) {
+                select = ItemSelect.of(engine, s);
+                PrimaryKeys.checkKey(select.table().keySchema(), select.key());
+            } catch (IncompleteKeyException | KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
-            named.name(table, key);
-            // The item is read whole: the other terms may name attributes the projection drops.
-            gets.add(new Items.Get(table, key, null));
-            filters.add(PartiqlPlans.and(terms));
+            if (select != null) named.name(select.table(), select.key());
+            selects.add(select);
+            if (select != null) gets.add(new Items.Get(select.table(), select.key(), null));
         }
         named.checkDistinct();
         mismatches.throwIfAny(n);
-
         List<Page> results = engine.items().transactGet(Operation.EXECUTE_TRANSACTION, gets);
-
         List<String> tableNames = new ArrayList<>(n);
         List<Map<String, AttributeValue>> items = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            Statement.Select s = (Statement.Select) statements.get(i);
-            tableNames.add(s.tableName());
-            Map<String, AttributeValue> item = results.get(i).item();
-            if (item != null && filters.get(i) != null && !ConditionEvaluator.matches(filters.get(i), item)) item = null;
-            if (item != null && s.projection() != null) item = Projector.project(item, s.projection());
-            items.add(item);
+            tableNames.add(statements.get(i).tableName());
+            items.add(selects.get(i).returned(results.get(i).item()));
         }
         PerTableResults.writeTransactGet(response.json(), results, items, tableNames, request.returnConsumedCapacity());
     }
-
-    // ---- writes -------------------------------------------------------------------------------
 
     private void write(List<Statement> statements, ExecuteTransactionInput request, Authorizer access,
                        ResponseBody response) throws IOException {
@@ -166,21 +117,16 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         List<ItemWrite> writes = new ArrayList<>(n);
         TransactionItems named = new TransactionItems();
         KeyMismatches mismatches = new KeyMismatches();
-        String capacity = request.returnConsumedCapacity();
         for (int i = 0; i < n; i++) {
             Statement statement = statements.get(i);
             boolean returnOld = "ALL_OLD".equals(request.transactStatements().get(i).returnValuesOnConditionCheckFailure());
             ItemWrite write = null;
             if (access.enforced()) Permissions.statement(access, engine, statement, ENCLOSING_OPERATION);
             try {
-                write = switch (statement) {
-                    case Statement.Insert s -> PartiqlWrites.insert(engine, s);
-                    case Statement.Update s -> PartiqlWrites.update(engine, s, returnOld);
-                    case Statement.Delete s -> PartiqlWrites.delete(engine, s, returnOld);
-                    case Statement.Exists s -> conditionCheck(i, s, returnOld);
-                    case Statement.Select s -> throw new IllegalStateException("a read in a write transaction");
-                };
-            } catch (PartiqlPlans.IncompleteKeyException | KeySchemaMismatchException e) {
+                write = PartiqlTransactions.write(engine, statement, returnOld);
+            } catch (UnfitStatementException e) {
+                throw DynamoDbException.validation(String.format(STATEMENT_ERROR, i, e.getMessage()));
+            } catch (IncompleteKeyException | KeySchemaMismatchException e) {
                 mismatches.record(i, e);
             }
             if (write != null) named.name(write);
@@ -190,52 +136,15 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         named.checkDistinct();
         named.checkPayload();
         mismatches.throwIfAny(n);
-
         String token = request.clientRequestToken();
         WriteOutcome outcome;
         try {
             outcome = engine.items().transactWrite(Operation.EXECUTE_TRANSACTION, writes,
                     token == null ? null : new ClientToken(token, RequestDigest.of(request, "ClientRequestToken")));
         } catch (TransactionCanceledException e) {
-            throw duplicatesNamed(e, statements);
+            throw PartiqlTransactions.duplicatesNamed(e, statements);
         }
-
-        List<String> tableNames = new ArrayList<>(n);
-        for (Statement statement : statements) tableNames.add(statement.tableName());
-        PerTableResults.ofTransaction(outcome, tableNames).writeTransactionCapacity(response.json(), capacity,
-                outcome.replayed());
-    }
-
-    /**
-     * {@code EXISTS(SELECT * FROM t WHERE key AND condition)}: a ConditionCheck of the item the
-     * key names. DynamoDB requires at least one term besides the key ("PartiQL for DynamoDB",
-     * EXISTS); the text of its refusal is DynamoDB Local's.
-     */
-    private ItemWrite conditionCheck(int i, Statement.Exists exists, boolean returnOld) {
-        Statement.Select s = exists.select();
-        TableDefinition table = engine.tables().require(s.tableName());
-        List<Condition> terms = PartiqlPlans.terms(s.where());
-        Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, PartiqlWrites.keyAttributes(table));
-        if (terms.isEmpty() || s.indexName() != null) {
-            throw DynamoDbException.validation(String.format(STATEMENT_ERROR, i,
-                    "EXISTS() must contain a single item read with additional condition"));
-        }
-        return ItemWrite.conditionCheck(table, key, PartiqlPlans.and(terms), returnOld);
-    }
-
-    /** An INSERT's failed condition is its key being taken: said so, as ValidationError. */
-    private static TransactionCanceledException duplicatesNamed(TransactionCanceledException e,
-                                                                 List<Statement> statements) {
-        List<CancellationReason> reasons = new ArrayList<>(e.reasons());
-        boolean changed = false;
-        for (int i = 0; i < reasons.size(); i++) {
-            if (statements.get(i) instanceof Statement.Insert
-                    && CancellationReason.CONDITIONAL_CHECK_FAILED.equals(reasons.get(i).code())) {
-                reasons.set(i, new CancellationReason(CancellationReason.VALIDATION_ERROR,
-                        PartiqlWrites.duplicateItem().getMessage(), null));
-                changed = true;
-            }
-        }
-        return changed ? new TransactionCanceledException(reasons) : e;
+        PerTableResults.ofTransaction(outcome, statements.stream().map(Statement::tableName).toList()).writeTransactionCapacity(response.json(),
+                request.returnConsumedCapacity(), outcome.replayed());
     }
 }

@@ -2,16 +2,17 @@ package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
+import io.stator.engine.transfer.ExportDescription;
+import io.stator.engine.transfer.Exports;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ExportTableToPointInTimeInput;
 import io.stator.server.protocol.request.IncrementalExportSpecification;
-import io.stator.server.transfer.Exports;
 import io.stator.server.transfer.Transfers;
 import java.io.IOException;
 
 /**
- * ExportTableToPointInTime (the work in {@code transfer/Exports}): the request's own checks in
+ * ExportTableToPointInTime (the work in {@code engine/transfer/Exports}): the request's own checks in
  * DynamoDB's words (docs/dynamodb/backups.md), then the export's description, IN_PROGRESS.
  */
 final class ExportTableToPointInTime implements Action<ExportTableToPointInTimeInput> {
@@ -49,9 +50,13 @@ final class ExportTableToPointInTime implements Action<ExportTableToPointInTimeI
         }
         var export = Transfers.require(transfers).exports().start(new Exports.Request(request.tableArn(),
                 Timestamps.instant(request.exportTime()), request.clientToken(), request.s3Bucket(), request.s3BucketOwner(),
-                request.s3Prefix(), request.s3SseAlgorithm(), request.s3SseKmsKeyId(), request.exportFormat(),
-                request.exportType(), spec == null ? null : Timestamps.instant(spec.exportFromTime()),
-                spec == null ? null : Timestamps.instant(spec.exportToTime()), spec == null ? null : spec.exportViewType()));
+                request.s3Prefix(), request.s3SseAlgorithm(), request.s3SseKmsKeyId(),
+                request.exportFormat() == null ? null : ExportDescription.Format.valueOf(request.exportFormat()),
+                request.exportType() == null ? null : ExportDescription.Type.valueOf(request.exportType()),
+                spec == null ? null : Timestamps.instant(spec.exportFromTime()),
+                spec == null ? null : Timestamps.instant(spec.exportToTime()),
+                spec == null || spec.exportViewType() == null ? null
+                        : ExportDescription.ViewType.valueOf(spec.exportViewType())));
         response.json().writeFieldName("ExportDescription");
         TransferJson.writeExportDescription(response.json(), export);
     }

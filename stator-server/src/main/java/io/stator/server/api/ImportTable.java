@@ -2,15 +2,16 @@ package io.stator.server.api;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
+import io.stator.engine.transfer.ImportDescription;
+import io.stator.engine.transfer.Imports;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ImportTableInput;
-import io.stator.server.transfer.Imports;
 import io.stator.server.transfer.Transfers;
 import java.io.IOException;
 
 /**
- * ImportTable (the work in {@code transfer/Imports}): the new table is checked as CreateTable
+ * ImportTable (the work in {@code engine/transfer/Imports}): the new table is checked as CreateTable
  * checks its request and created CREATING; the answer is the import's description, IN_PROGRESS.
  */
 final class ImportTable implements Action<ImportTableInput> {
@@ -36,8 +37,10 @@ final class ImportTable implements Action<ImportTableInput> {
         var started = t.imports().start(new Imports.Request(request.clientToken(), request.s3BucketSource().s3Bucket(),
                 request.s3BucketSource().s3BucketOwner() == null ? engine.config().accountId()
                         : request.s3BucketSource().s3BucketOwner(),
-                request.s3BucketSource().s3KeyPrefix(), request.inputFormat(), csv == null ? null : csv.delimiter(),
-                csv == null ? null : csv.headerList(), request.inputCompressionType(),
+                request.s3BucketSource().s3KeyPrefix(), ImportDescription.InputFormat.valueOf(request.inputFormat()),
+                csv == null ? null : csv.delimiter(), csv == null ? null : csv.headerList(),
+                request.inputCompressionType() == null ? null
+                        : ImportDescription.Compression.valueOf(request.inputCompressionType()),
                 TableRequests.createTable(request.tableCreationParameters())));
         response.json().writeFieldName("ImportTableDescription");
         TransferJson.writeImportDescription(response.json(), started, t.imports().table(started),

@@ -5,7 +5,7 @@ import io.stator.engine.Engine;
 import io.stator.server.access.Authorizer;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListExportsInput;
-import io.stator.server.transfer.JobView;
+import io.stator.engine.transfer.ExportDescription;
 import io.stator.server.transfer.Transfers;
 import java.io.IOException;
 import java.util.List;
@@ -27,13 +27,13 @@ final class ListExports implements Action<ListExportsInput> {
     @Override
     public void execute(ListExportsInput request, Authorizer access, ResponseBody response) throws IOException {
         if (access.enforced()) Permissions.account(access, "ListExports");
-        List<JobView> all = Transfers.require(transfers).exports().list(request.tableArn());
+        List<ExportDescription> all = Transfers.require(transfers).exports().list(request.tableArn());
         int limit = request.maxResults() == null ? 10 : request.maxResults();
-        int from = Transfers.pageStart(all, "ExportArn", request.nextToken());
+        int from = Transfers.pageStart(all.stream().map(ExportDescription::exportArn).toList(), request.nextToken());
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("ExportSummaries");
         for (int i = from; i < Math.min(all.size(), from + limit); i++) TransferJson.writeExportSummary(g, all.get(i));
         g.writeEndArray();
-        if (from + limit < all.size()) g.writeStringField("NextToken", all.get(from + limit).string("ExportArn"));
+        if (from + limit < all.size()) g.writeStringField("NextToken", all.get(from + limit).exportArn());
     }
 }

@@ -7,6 +7,10 @@ import io.stator.core.expression.Path;
 import io.stator.core.expression.UpdateAction;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.Statement;
+import io.stator.engine.partiql.KeyAttributes;
+import io.stator.engine.partiql.KeyTerms;
+import io.stator.engine.partiql.PartiqlWrites;
+import io.stator.engine.partiql.WhereTerms;
 import io.stator.engine.Engine;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.table.IndexDefinition;
@@ -287,7 +291,7 @@ final class Permissions {
      * (Attributes, EnclosingOperation, FullTableScan, LeadingKeys, Select), PartiQLInsert
      * (Attributes, EnclosingOperation, LeadingKeys), PartiQLUpdate and PartiQLDelete (the same
      * and ReturnValues). The statement is resolved as it will run: the table or index, the
-     * partition keys its WHERE fixes (the SELECT's plan, {@link PartiqlPlans#selectPlan}; an
+     * partition keys its WHERE fixes (the SELECT's plan, {@code engine/partiql/KeyTerms}; an
      * INSERT's item's; an UPDATE's or DELETE's equality), and whether a SELECT scans the whole
      * table or index ("Bool": {"dynamodb:FullTableScan": "true"} is AWS's documented way to deny
      * that, "IAM security policies with PartiQL for DynamoDB", example 6). The attributes are
@@ -317,10 +321,10 @@ final class Permissions {
         keys.condition(s.where()).paths(s.projection())
                 .select(effectiveSelect(null, s.projection() != null, s.indexName() != null));
         if (s.orderBy() != null) keys.paths(List.of(s.orderBy()));
-        PartiqlPlans.KeyAttributes target = table == null ? null : PartiqlPlans.KeyAttributes.of(table, s.indexName());
+        KeyAttributes target = table == null ? null : KeyAttributes.of(table, s.indexName());
         if (target != null) {
             // Unknown for a table or index that does not exist: the statement fails on that.
-            PartiqlPlans.SelectPlan plan = PartiqlPlans.selectPlan(PartiqlPlans.terms(s.where()), target);
+            KeyTerms plan = KeyTerms.of(WhereTerms.terms(s.where()), target);
             keys.fullTableScan(!plan.query());
             for (AttributeValue v : plan.partitionKeyValues(target)) keys.leadingKey(v);
         }
@@ -330,8 +334,8 @@ final class Permissions {
     /** The partition key value an UPDATE's or DELETE's WHERE fixes, or null. */
     private static AttributeValue partitionKeyEquality(TableDefinition table, Condition where) {
         if (table == null) return null;
-        for (Condition t : PartiqlPlans.terms(where)) {
-            AttributeValue v = PartiqlPlans.equality(t, table.keySchema().partitionKey());
+        for (Condition t : WhereTerms.terms(where)) {
+            AttributeValue v = WhereTerms.equality(t, table.keySchema().partitionKey());
             if (v != null) return v;
         }
         return null;

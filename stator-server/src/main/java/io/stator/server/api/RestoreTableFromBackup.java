@@ -30,7 +30,7 @@ final class RestoreTableFromBackup implements Action<RestoreTableFromBackupInput
             Permissions.resource(access, engine, "RestoreTableFromBackup", arn, Permissions.tableOfArn(engine, arn));
             Permissions.restoredTable(access, engine, "RestoreTableFromBackup", request.targetTableName());
         }
-        TableDefinition restored = engine.backups().restore(arn, request.targetTableName(),
+        TableDefinition restored = engine.restores().fromBackup(arn, request.targetTableName(),
                 TableRequests.restoreOverrides(request));
         response.json().writeFieldName("TableDescription");
         TableDescriptionJson.write(response.json(), restored, engine.catalog(), TableDescriptionJson.View.DESCRIBED);

@@ -43,7 +43,7 @@ final class RestoreTableToPointInTime implements Action<RestoreTableToPointInTim
             Permissions.restoredTable(access, engine, "RestoreTableToPointInTime", request.targetTableName());
         }
         Instant at = useLatest ? null : Timestamps.instant(request.restoreDateTime());
-        TableDefinition restored = engine.backups().restoreToPointInTime(request.sourceTableArn(),
+        TableDefinition restored = engine.restores().toPointInTime(request.sourceTableArn(),
                 request.sourceTableName(), request.targetTableName(), useLatest, at,
                 TableRequests.restoreOverrides(request));
         response.json().writeFieldName("TableDescription");

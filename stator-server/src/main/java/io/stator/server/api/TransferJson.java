@@ -2,9 +2,11 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.table.TableDefinition;
-import io.stator.server.transfer.JobView;
+import io.stator.engine.transfer.ExportDescription;
+import io.stator.engine.transfer.ImportDescription;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.time.Instant;
 
 /**
  * Writes exports and imports as DynamoDB's export and import operations show them:
@@ -21,73 +23,73 @@ final class TransferJson {
                 + ":log-group:/aws-dynamodb/imports:*";
     }
 
-    static void writeExportDescription(JsonGenerator g, JobView e) throws IOException {
+    static void writeExportDescription(JsonGenerator g, ExportDescription e) throws IOException {
         g.writeStartObject();
-        string(g, "ExportArn", e.string("ExportArn"));
-        string(g, "ExportStatus", e.string("ExportStatus"));
-        time(g, "StartTime", e, "StartTime");
-        time(g, "EndTime", e, "EndTime");
-        string(g, "ExportManifest", e.string("ExportManifest"));
-        string(g, "TableArn", e.string("TableArn"));
-        string(g, "TableId", e.string("TableId"));
-        time(g, "ExportTime", e, "ExportTime");
-        string(g, "ClientToken", e.string("ClientToken"));
-        string(g, "S3Bucket", e.string("S3Bucket"));
-        string(g, "S3BucketOwner", e.string("S3BucketOwner"));
-        string(g, "S3Prefix", e.string("S3Prefix"));
-        string(g, "S3SseAlgorithm", e.string("S3SseAlgorithm"));
-        string(g, "S3SseKmsKeyId", e.string("S3SseKmsKeyId"));
-        string(g, "FailureCode", e.string("FailureCode"));
-        string(g, "FailureMessage", e.string("FailureMessage"));
-        string(g, "ExportFormat", e.string("ExportFormat"));
-        number(g, "BilledSizeBytes", e, "BilledSizeBytes");
-        number(g, "ItemCount", e, "ItemCount");
-        string(g, "ExportType", e.string("ExportType"));
-        if (e.has("ExportFromTime")) {
+        string(g, "ExportArn", e.exportArn());
+        string(g, "ExportStatus", e.status());
+        time(g, "StartTime", e.startTime());
+        time(g, "EndTime", e.endTime());
+        string(g, "ExportManifest", e.exportManifest());
+        string(g, "TableArn", e.tableArn());
+        string(g, "TableId", e.tableId());
+        time(g, "ExportTime", e.exportTime());
+        string(g, "ClientToken", e.clientToken());
+        string(g, "S3Bucket", e.s3Bucket());
+        string(g, "S3BucketOwner", e.s3BucketOwner());
+        string(g, "S3Prefix", e.s3Prefix());
+        string(g, "S3SseAlgorithm", e.s3SseAlgorithm());
+        string(g, "S3SseKmsKeyId", e.s3SseKmsKeyId());
+        string(g, "FailureCode", e.failureCode());
+        string(g, "FailureMessage", e.failureMessage());
+        string(g, "ExportFormat", e.exportFormat());
+        number(g, "BilledSizeBytes", e.billedSizeBytes());
+        number(g, "ItemCount", e.itemCount());
+        string(g, "ExportType", e.exportType());
+        if (e.exportFromTime() != null) {
             g.writeObjectFieldStart("IncrementalExportSpecification");
-            time(g, "ExportFromTime", e, "ExportFromTime");
-            time(g, "ExportToTime", e, "ExportToTime");
-            string(g, "ExportViewType", e.string("ExportViewType"));
+            time(g, "ExportFromTime", e.exportFromTime());
+            time(g, "ExportToTime", e.exportToTime());
+            string(g, "ExportViewType", e.exportViewType());
             g.writeEndObject();
         }
         g.writeEndObject();
     }
 
-    static void writeExportSummary(JsonGenerator g, JobView e) throws IOException {
+    static void writeExportSummary(JsonGenerator g, ExportDescription e) throws IOException {
         g.writeStartObject();
-        string(g, "ExportArn", e.string("ExportArn"));
-        string(g, "ExportStatus", e.string("ExportStatus"));
-        string(g, "ExportType", e.string("ExportType") == null ? "FULL_EXPORT" : e.string("ExportType"));
+        string(g, "ExportArn", e.exportArn());
+        string(g, "ExportStatus", e.status());
+        string(g, "ExportType", e.exportType() == null ? ExportDescription.Type.FULL_EXPORT : e.exportType());
         g.writeEndObject();
     }
 
-    static void writeImportDescription(JsonGenerator g, JobView i, TableDefinition table, String logGroupArn)
+    static void writeImportDescription(JsonGenerator g, ImportDescription i, TableDefinition table, String logGroupArn)
             throws IOException {
         g.writeStartObject();
-        string(g, "ImportArn", i.string("ImportArn"));
-        string(g, "ImportStatus", i.string("ImportStatus"));
-        string(g, "TableArn", i.string("TableArn"));
-        string(g, "TableId", i.string("TableId"));
-        string(g, "ClientToken", i.string("ClientToken"));
+        string(g, "ImportArn", i.importArn());
+        string(g, "ImportStatus", i.status());
+        string(g, "TableArn", i.tableArn());
+        string(g, "TableId", i.tableId());
+        string(g, "ClientToken", i.clientToken());
         writeBucketSource(g, i);
-        number(g, "ErrorCount", i, "ErrorCount");
+        g.writeNumberField("ErrorCount", i.errorCount());
         string(g, "CloudWatchLogGroupArn", logGroupArn);
-        string(g, "InputFormat", i.string("InputFormat"));
-        if (i.has("CsvDelimiter") || i.has("CsvHeaders")) {
+        string(g, "InputFormat", i.inputFormat());
+        if (i.csvDelimiter() != null || i.csvHeaders() != null) {
             g.writeObjectFieldStart("InputFormatOptions");
             g.writeObjectFieldStart("Csv");
-            string(g, "Delimiter", i.string("CsvDelimiter"));
-            if (i.has("CsvHeaders")) {
+            string(g, "Delimiter", i.csvDelimiter());
+            if (i.csvHeaders() != null) {
                 g.writeArrayFieldStart("HeaderList");
-                for (String h : i.string("CsvHeaders").split("\u0000")) g.writeString(h);
+                for (String h : i.csvHeaders()) g.writeString(h);
                 g.writeEndArray();
             }
             g.writeEndObject();
             g.writeEndObject();
         }
-        string(g, "InputCompressionType", i.string("InputCompressionType"));
+        string(g, "InputCompressionType", i.compression());
         g.writeObjectFieldStart("TableCreationParameters");
-        g.writeStringField("TableName", i.string("TableName"));
+        g.writeStringField("TableName", i.tableName());
         if (table != null) {
             g.writeArrayFieldStart("AttributeDefinitions");
             for (TableDefinition.AttributeDefinition d : table.attributeDefinitions()) {
@@ -110,49 +112,50 @@ final class TransferJson {
             }
         }
         g.writeEndObject();
-        time(g, "StartTime", i, "StartTime");
-        time(g, "EndTime", i, "EndTime");
-        number(g, "ProcessedSizeBytes", i, "ProcessedSizeBytes");
-        number(g, "ProcessedItemCount", i, "ProcessedItemCount");
-        number(g, "ImportedItemCount", i, "ImportedItemCount");
-        string(g, "FailureCode", i.string("FailureCode"));
-        string(g, "FailureMessage", i.string("FailureMessage"));
+        time(g, "StartTime", i.startTime());
+        time(g, "EndTime", i.endTime());
+        g.writeNumberField("ProcessedSizeBytes", i.processedSizeBytes());
+        g.writeNumberField("ProcessedItemCount", i.processedItemCount());
+        g.writeNumberField("ImportedItemCount", i.importedItemCount());
+        string(g, "FailureCode", i.failureCode());
+        string(g, "FailureMessage", i.failureMessage());
         g.writeEndObject();
     }
 
-    static void writeImportSummary(JsonGenerator g, JobView i, String logGroupArn) throws IOException {
+    static void writeImportSummary(JsonGenerator g, ImportDescription i, String logGroupArn) throws IOException {
         g.writeStartObject();
-        string(g, "ImportArn", i.string("ImportArn"));
-        string(g, "ImportStatus", i.string("ImportStatus"));
-        string(g, "TableArn", i.string("TableArn"));
+        string(g, "ImportArn", i.importArn());
+        string(g, "ImportStatus", i.status());
+        string(g, "TableArn", i.tableArn());
         writeBucketSource(g, i);
         string(g, "CloudWatchLogGroupArn", logGroupArn);
-        string(g, "InputFormat", i.string("InputFormat"));
-        time(g, "StartTime", i, "StartTime");
-        time(g, "EndTime", i, "EndTime");
+        string(g, "InputFormat", i.inputFormat());
+        time(g, "StartTime", i.startTime());
+        time(g, "EndTime", i.endTime());
         g.writeEndObject();
     }
 
-    private static void writeBucketSource(JsonGenerator g, JobView i) throws IOException {
+    private static void writeBucketSource(JsonGenerator g, ImportDescription i) throws IOException {
         g.writeObjectFieldStart("S3BucketSource");
-        string(g, "S3BucketOwner", i.string("S3BucketOwner"));
-        string(g, "S3Bucket", i.string("S3Bucket"));
-        string(g, "S3KeyPrefix", i.string("S3KeyPrefix"));
+        string(g, "S3BucketOwner", i.s3BucketOwner());
+        string(g, "S3Bucket", i.s3Bucket());
+        string(g, "S3KeyPrefix", i.s3KeyPrefix());
         g.writeEndObject();
     }
 
-    private static void string(JsonGenerator g, String field, String value) throws IOException {
-        if (value != null) g.writeStringField(field, value);
+    /** A text member, or an enum's constant as DynamoDB names it; left out when null. */
+    private static void string(JsonGenerator g, String field, Object value) throws IOException {
+        if (value != null) g.writeStringField(field, value instanceof Enum<?> e ? e.name() : value.toString());
     }
 
-    private static void number(JsonGenerator g, String field, JobView v, String name) throws IOException {
-        if (v.has(name)) g.writeNumberField(field, v.number(name));
+    private static void number(JsonGenerator g, String field, Long value) throws IOException {
+        if (value != null) g.writeNumberField(field, value);
     }
 
-    private static void time(JsonGenerator g, String field, JobView v, String name) throws IOException {
-        if (v.has(name)) {
+    private static void time(JsonGenerator g, String field, Instant value) throws IOException {
+        if (value != null) {
             g.writeFieldName(field);
-            g.writeNumber(BigDecimal.valueOf(v.number(name), 3));
+            g.writeNumber(BigDecimal.valueOf(value.toEpochMilli(), 3));
         }
     }
 }

@@ -24,7 +24,7 @@ final class UpdateContinuousBackups implements Action<UpdateContinuousBackupsInp
             throws IOException {
         if (access.enforced()) Permissions.table(access, engine, "UpdateContinuousBackups", request.tableName());
         PointInTimeRecoverySpecification spec = request.pointInTimeRecoverySpecification();
-        BackupJson.writeContinuousBackups(response.json(), engine.backups().updateContinuousBackups(
+        BackupJson.writeContinuousBackups(response.json(), engine.recovery().updateContinuousBackups(
                 request.tableName(), spec.pointInTimeRecoveryEnabled(), spec.recoveryPeriodInDays()));
     }
 }

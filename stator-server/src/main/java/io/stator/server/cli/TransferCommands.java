@@ -4,11 +4,12 @@ import io.stator.engine.Engine;
 import io.stator.engine.table.CreateTableSpec;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableSpecs;
+import io.stator.engine.transfer.ExportDescription;
+import io.stator.engine.transfer.ImportDescription;
+import io.stator.engine.transfer.Imports;
 import io.stator.server.ServerOptions;
 import io.stator.server.StorageBackends;
 import io.stator.server.transfer.DirectoryObjectStore;
-import io.stator.server.transfer.Imports;
-import io.stator.server.transfer.JobView;
 import io.stator.server.transfer.Transfers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,12 +62,15 @@ final class TransferCommands {
             try (Engine engine = open(dataDir);
                  Transfers transfers = new Transfers(engine, new DirectoryObjectStore(to))) {
                 long start = System.nanoTime();
-                try (Progress progress = new Progress("exporting " + table, () -> transfers.exports().running())) {
-                    JobView done = transfers.exports().exportNow(table, bucket, prefix, format);
-                    progress.finish(done);
-                    System.out.println(to.resolve(bucket).resolve(done.string("ExportManifest")));
+                ExportDescription done;
+                try (Progress progress = new Progress("exporting " + table, () -> {
+                    ExportDescription e = transfers.exports().running();
+                    return e == null ? null : e.itemCount();
+                })) {
+                    done = transfers.exports().exportNow(table, bucket, prefix, ExportDescription.Format.valueOf(format));
+                    System.out.println(to.resolve(bucket).resolve(done.exportManifest()));
                 }
-                report("exported", transfers.exports().running(), start);
+                report("exported", done.itemCount(), start);
             }
             return 0;
         }
@@ -121,16 +125,20 @@ final class TransferCommands {
             try (Engine engine = open(dataDir);
                  Transfers transfers = new Transfers(engine, new DirectoryObjectStore(from))) {
                 long start = System.nanoTime();
-                JobView started = transfers.imports().start(new Imports.Request(null, bucket, null, prefix, format,
-                        null, null, compression, spec));
-                try (Progress progress = new Progress("importing into " + table, () -> transfers.imports().running())) {
+                ImportDescription started = transfers.imports().start(new Imports.Request(null, bucket, null, prefix,
+                        ImportDescription.InputFormat.valueOf(format), null, null,
+                        ImportDescription.Compression.valueOf(compression), spec));
+                try (Progress progress = new Progress("importing into " + table, () -> {
+                    ImportDescription i = transfers.imports().running();
+                    return i == null ? null : i.processedItemCount();
+                })) {
                     transfers.awaitIdle();
-                    JobView done = transfers.imports().describe(started.string("ImportArn"));
-                    progress.finish(done);
-                    report("imported", done, start);
-                    System.out.println(done.string("ImportStatus") + ": " + done.number("ImportedItemCount")
-                            + " items imported, " + done.number("ErrorCount") + " errors (see the lines above)");
-                    return "COMPLETED".equals(done.string("ImportStatus")) ? 0 : 1;
+                    ImportDescription done = transfers.imports().describe(started.importArn());
+                    progress.finish();
+                    report("imported", done.importedItemCount(), start);
+                    System.out.println(done.status() + ": " + done.importedItemCount()
+                            + " items imported, " + done.errorCount() + " errors (see the lines above)");
+                    return done.status() == ImportDescription.Status.COMPLETED ? 0 : 1;
                 }
             }
         }
@@ -142,10 +150,10 @@ final class TransferCommands {
         return new Engine(StorageBackends.open(options), options.engineConfig());
     }
 
-    private static void report(String what, JobView job, long startNanos) {
-        if (job == null) return;
+    private static void report(String what, Long itemCount, long startNanos) {
+        if (itemCount == null) return;
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        long items = job.has("ImportedItemCount") ? job.number("ImportedItemCount") : job.number("ItemCount");
+        long items = itemCount;
         System.err.printf("stator: %s %,d items in %.1f s (%,.0f items/s)%n", what, items, seconds, items / seconds);
     }
 
@@ -154,13 +162,12 @@ final class TransferCommands {
         private final Thread thread;
         private volatile boolean done;
 
-        Progress(String what, Supplier<JobView> job) {
+        Progress(String what, Supplier<Long> itemsSoFar) {
             long start = System.nanoTime();
             thread = Thread.ofPlatform().daemon().start(() -> {
                 while (!done) {
-                    JobView j = job.get();
-                    if (j != null) {
-                        long items = j.has("ProcessedItemCount") ? j.number("ProcessedItemCount") : j.number("ItemCount");
+                    Long items = itemsSoFar.get();
+                    if (items != null) {
                         double seconds = Math.max(0.001, (System.nanoTime() - start) / 1e9);
                         System.err.printf("\r%s: %,d items (%,.0f/s)   ", what, items, items / seconds);
                     }
@@ -173,7 +180,7 @@ final class TransferCommands {
             });
         }
 
-        void finish(JobView job) {
+        void finish() {
             done = true;
         }
 

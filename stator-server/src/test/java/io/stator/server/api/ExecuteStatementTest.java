@@ -133,6 +133,22 @@ class ExecuteStatementTest {
         assertSameCapacity(query.consumedCapacity(), partiql.consumedCapacity());
     }
 
+    /**
+     * A term on a key attribute that no key condition takes is applied with the filter, to each
+     * item read, before the projection: its other attributes are the item's, not the selected
+     * ones (WHERE chooses items, the select list shapes them). Read and billed as the partition's
+     * Query.
+     */
+    @Test
+    void keyTermsBeyondTheKeyConditionTestTheItemNotItsProjection() {
+        ExecuteStatementResponse partiql = execute("SELECT text FROM \"" + TABLE + "\" WHERE pk = 'a' AND (sk = 1 OR n = 6)",
+                b -> b.returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+        assertEquals(List.of(Map.of("text", s("item a1")), Map.of("text", s("item a3"))), partiql.items());
+        QueryResponse query = client().query(b -> b.tableName(TABLE).keyConditionExpression("pk = :pk")
+                .expressionAttributeValues(Map.of(":pk", s("a"))).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL));
+        assertSameCapacity(query.consumedCapacity(), partiql.consumedCapacity());
+    }
+
     @Test
     void orderByTheSortKeyDescendingIsABackwardQuery() {
         ExecuteStatementResponse partiql = select(" WHERE pk = 'b' ORDER BY sk DESC");

@@ -212,7 +212,7 @@ class PointInTimeRecoveryTest {
         client().putItem(b -> b.tableName(table).item(item(99, 99)));
         Instant afterPut = CLOCK.instant();
         CLOCK.advance(Duration.ofMinutes(6));
-        server.engine().backups().trimNow();
+        server.engine().recovery().trimNow();
         PointInTimeRecoveryDescription moved = describe(table);
         assertEquals(CLOCK.instant().minus(Duration.ofDays(1)), moved.earliestRestorableDateTime());
         assertEquals(states.get(steps), scanAll(restore(table, moved.earliestRestorableDateTime()).tableName()));

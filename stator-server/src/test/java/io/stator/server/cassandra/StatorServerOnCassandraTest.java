@@ -1,12 +1,15 @@
 package io.stator.server.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
+import io.stator.engine.cluster.Deployment;
+import io.stator.engine.cluster.SharedCluster;
 import io.stator.server.CassandraOptions;
 import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
@@ -41,7 +44,7 @@ class StatorServerOnCassandraTest {
 
         Storage storage = StorageBackends.open(options(cluster, keyspace, 1));
         try {
-            assertTrue(storage.shared());
+            assertInstanceOf(SharedCluster.class, Deployment.of(storage));
             assertEquals(Map.of("class", "org.apache.cassandra.locator.SimpleStrategy", "replication_factor", "1"),
                     replication(session, keyspace));
         } finally {

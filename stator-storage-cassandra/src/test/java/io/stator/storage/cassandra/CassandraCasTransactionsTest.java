@@ -1,7 +1,7 @@
 package io.stator.storage.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import io.stator.engine.write.CasTransactionsContract;
+import io.stator.engine.cluster.CasTransactionsContract;
 import io.stator.storage.CollectionStore;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -1,7 +1,7 @@
 package io.stator.storage.cassandra;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import io.stator.engine.shared.SharedEngineContract;
+import io.stator.engine.cluster.SharedEngineContract;
 import io.stator.storage.CollectionStore;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;

@@ -18,13 +18,13 @@ import org.rocksdb.RocksDBException;
  * A RocksDB database as opened, with the handles of its column families: read-write, or
  * read-only when its disk was full at start (see {@link ReadOnlyStart}).
  *
- * @param byKeyspace the handles of the keyspaces, by {@link Keyspace#ordinal()}
+ * @param byKeyspace the handles of the keyspaces opened, by {@link Keyspace#index()} (null: not opened)
  * @param all        every open column family handle, including families this version does not know
  */
 record OpenDatabase(RocksDB db, ColumnFamilyHandle[] byKeyspace, List<ColumnFamilyHandle> all, boolean readOnly) {
 
     /** How to open one data directory's database: its path, options and column families. */
-    record Opener(String path, DBOptions options, List<ColumnFamilyDescriptor> descriptors) {
+    record Opener(String path, DBOptions options, List<ColumnFamilyDescriptor> descriptors, List<Keyspace> keyspaces) {
 
         /**
          * Opens the database read-write: creates it and its missing families, replays its
@@ -47,12 +47,14 @@ record OpenDatabase(RocksDB db, ColumnFamilyHandle[] byKeyspace, List<ColumnFami
         }
 
         private ColumnFamilyHandle[] byKeyspace(List<ColumnFamilyHandle> handles) {
-            ColumnFamilyHandle[] byKeyspace = new ColumnFamilyHandle[Keyspace.values().length];
-            for (Keyspace keyspace : Keyspace.values()) {
+            int size = 0;
+            for (Keyspace keyspace : keyspaces) size = Math.max(size, keyspace.index() + 1);
+            ColumnFamilyHandle[] byKeyspace = new ColumnFamilyHandle[size];
+            for (Keyspace keyspace : keyspaces) {
                 byte[] name = keyspace.storedName().getBytes(StandardCharsets.UTF_8);
                 for (int i = 0; i < descriptors.size(); i++) {
                     if (Arrays.equals(descriptors.get(i).getName(), name)) {
-                        byKeyspace[keyspace.ordinal()] = handles.get(i);
+                        byKeyspace[keyspace.index()] = handles.get(i);
                     }
                 }
             }
@@ -61,7 +63,12 @@ record OpenDatabase(RocksDB db, ColumnFamilyHandle[] byKeyspace, List<ColumnFami
     }
 
     ColumnFamilyHandle handle(Keyspace keyspace) {
-        return byKeyspace[Objects.requireNonNull(keyspace, "keyspace").ordinal()];
+        int index = Objects.requireNonNull(keyspace, "keyspace").index();
+        ColumnFamilyHandle handle = index < byKeyspace.length ? byKeyspace[index] : null;
+        if (handle == null) {
+            throw new IllegalArgumentException("key space " + keyspace + " was not opened with this store");
+        }
+        return handle;
     }
 
     /** Closes the handles, then the database; RocksDB's error at close is thrown. */

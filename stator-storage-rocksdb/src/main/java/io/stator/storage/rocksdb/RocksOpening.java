@@ -64,8 +64,8 @@ final class RocksOpening {
     private RocksOpening() {}
 
     /** Opens (creating if needed) the store with these settings; see {@link RocksStorage.Builder}. */
-    static RocksStorage open(Path dataDirectory, boolean inMemory, boolean fsync, long memoryBytes,
-                             Consumer<String> faultLog) {
+    static RocksStorage open(Path dataDirectory, List<Keyspace> keyspaces, boolean inMemory, boolean fsync,
+                             long memoryBytes, Consumer<String> faultLog) {
         Path dir = dataDirectory.toAbsolutePath().normalize();
         String path = dir.toString();
         if (!inMemory) {
@@ -140,14 +140,13 @@ final class RocksOpening {
                     .setSync(fsync && !inMemory));
             ReadOptions readOptions = own(owned, new ReadOptions());
 
-            byte[] itemsName = Keyspace.ITEMS.storedName().getBytes(StandardCharsets.UTF_8);
-            byte[] countersName = Keyspace.COUNTERS.storedName().getBytes(StandardCharsets.UTF_8);
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-            for (byte[] name : columnFamilyNames(dir, inMemory)) {
-                descriptors.add(new ColumnFamilyDescriptor(name, Arrays.equals(name, itemsName) ? itemsOptions
-                        : Arrays.equals(name, countersName) ? counterOptions : smallOptions));
+            for (byte[] name : columnFamilyNames(dir, inMemory, keyspaces)) {
+                Keyspace.Kind kind = kindOf(name, keyspaces);
+                descriptors.add(new ColumnFamilyDescriptor(name, kind == Keyspace.Kind.BULK ? itemsOptions
+                        : kind == Keyspace.Kind.COUNTERS ? counterOptions : smallOptions));
             }
-            OpenDatabase.Opener opener = new OpenDatabase.Opener(path, dbOptions, descriptors);
+            OpenDatabase.Opener opener = new OpenDatabase.Opener(path, dbOptions, descriptors, keyspaces);
             try {
                 database = opener.readWrite();
             } catch (RocksDBException e) {
@@ -251,10 +250,10 @@ final class RocksOpening {
 
     /**
      * The column families to open: "default" (RocksDB requires it), every family already on
-     * disk, and every keyspace. A fresh in-memory Env is always empty, so there is nothing to
+     * disk, and every keyspace the store is opened with. A fresh in-memory Env is always empty, so there is nothing to
      * list there (and listing would look at the real disk).
      */
-    private static List<byte[]> columnFamilyNames(Path dir, boolean inMemory) {
+    private static List<byte[]> columnFamilyNames(Path dir, boolean inMemory, List<Keyspace> keyspaces) {
         Map<String, byte[]> names = new LinkedHashMap<>(); // keyed losslessly by ISO-8859-1
         names.put(new String(RocksDB.DEFAULT_COLUMN_FAMILY, StandardCharsets.ISO_8859_1), RocksDB.DEFAULT_COLUMN_FAMILY);
         if (!inMemory) {
@@ -266,11 +265,22 @@ final class RocksOpening {
                 throw new StorageException("cannot list the column families in " + dir + ": " + describe(e), e);
             }
         }
-        for (Keyspace keyspace : Keyspace.values()) {
+        for (Keyspace keyspace : keyspaces) {
             byte[] name = keyspace.storedName().getBytes(StandardCharsets.UTF_8);
             names.putIfAbsent(new String(name, StandardCharsets.ISO_8859_1), name);
         }
         return new ArrayList<>(names.values());
+    }
+
+    /**
+     * What a family holds, for its options: its key space's kind, or few rows for a family the
+     * store is not opened with (kept as found, unread).
+     */
+    private static Keyspace.Kind kindOf(byte[] name, List<Keyspace> keyspaces) {
+        for (Keyspace keyspace : keyspaces) {
+            if (Arrays.equals(name, keyspace.storedName().getBytes(StandardCharsets.UTF_8))) return keyspace.kind();
+        }
+        return Keyspace.Kind.ROWS;
     }
 
     private static StorageException openFailure(Path dir, RocksDBException e) {

@@ -10,6 +10,7 @@ import io.stator.storage.WriteBatch;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -29,7 +30,7 @@ import org.rocksdb.WriteOptions;
  *
  * <h2>Why it is built this way</h2>
  *
- * <p><b>One column family per {@link Keyspace}.</b> A column family is RocksDB's own key space:
+ * <p><b>One column family per {@link Keyspace} it is opened with.</b> A column family is RocksDB's own key space:
  * its own memtables, SST files and options, but one shared write-ahead log, so a single
  * {@link org.rocksdb.WriteBatch} can still span several of them atomically (an item and its
  * catalog counter commit together). Separate families mean a range over items can never walk
@@ -158,26 +159,35 @@ public final class RocksStorage implements Storage {
     // ------------------------------------------------------------------------------------------
     // Opening
 
-    /** Opens (creating if needed) the on-disk store in {@code dataDirectory} with the defaults. */
-    public static RocksStorage open(Path dataDirectory) {
-        return builder(dataDirectory).open();
+    /**
+     * Opens (creating if needed) the on-disk store in {@code dataDirectory} with the defaults and
+     * a column family for each of {@code keyspaces}.
+     */
+    public static RocksStorage open(Path dataDirectory, Collection<Keyspace> keyspaces) {
+        return builder(dataDirectory, keyspaces).open();
     }
 
-    /** A builder for a store in {@code dataDirectory}: on disk, no fsync, 128 MB of blocks and memtables. */
-    public static Builder builder(Path dataDirectory) {
-        return new Builder(dataDirectory);
+    /**
+     * A builder for a store in {@code dataDirectory} that keeps {@code keyspaces} (one column
+     * family each, under its stored name; only these are readable and writable): on disk, no
+     * fsync, 128 MB of blocks and memtables.
+     */
+    public static Builder builder(Path dataDirectory, Collection<Keyspace> keyspaces) {
+        return new Builder(dataDirectory, keyspaces);
     }
 
     /** Settings for {@link RocksStorage}. */
     public static final class Builder {
         private final Path dataDirectory;
+        private final List<Keyspace> keyspaces;
         private boolean inMemory;
         private boolean fsync;
         private long memoryBytes = DEFAULT_MEMORY_BYTES;
         private Consumer<String> faultLog = System.err::println;
 
-        private Builder(Path dataDirectory) {
+        private Builder(Path dataDirectory, Collection<Keyspace> keyspaces) {
             this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
+            this.keyspaces = List.copyOf(keyspaces);
         }
 
         /**
@@ -228,7 +238,7 @@ public final class RocksStorage implements Storage {
          *     when another process holds it ("... is in use by another process")
          */
         public RocksStorage open() {
-            return RocksOpening.open(dataDirectory, inMemory, fsync, memoryBytes, faultLog);
+            return RocksOpening.open(dataDirectory, keyspaces, inMemory, fsync, memoryBytes, faultLog);
         }
     }
 

@@ -27,7 +27,7 @@ class DirectoryLockTest {
         try (ChildProcess child = ChildProcess.start(tmp.resolve("child-stderr.txt"), "hold", data.toString())) {
             child.awaitLine("ready;", 60);
 
-            StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(data));
+            StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(data, TestKeyspaces.ALL));
             String message = e.getMessage();
             assertTrue(message.startsWith("data directory " + data.toAbsolutePath() + " is in use by another process"),
                     message);
@@ -36,20 +36,20 @@ class DirectoryLockTest {
             child.killHard();
         }
         // The OS drops the lock with the process: a kill -9 leaves no stale lock behind.
-        try (RocksStorage storage = RocksStorage.open(data)) {
-            assertArrayEquals(StorageChild.bytes("by child"), storage.get(Keyspace.ITEMS, StorageChild.bytes("held")));
+        try (RocksStorage storage = RocksStorage.open(data, TestKeyspaces.ALL)) {
+            assertArrayEquals(StorageChild.bytes("by child"), storage.get(TestKeyspaces.ITEMS, StorageChild.bytes("held")));
         }
     }
 
     @Test
     void directoryOpenTwiceInThisProcessIsAClearError() {
         Path data = tmp.resolve("data");
-        try (RocksStorage first = RocksStorage.open(data)) {
-            StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(data));
+        try (RocksStorage first = RocksStorage.open(data, TestKeyspaces.ALL)) {
+            StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(data, TestKeyspaces.ALL));
             assertTrue(e.getMessage().startsWith("data directory " + data.toAbsolutePath() + " is already open in this process"),
                     e.getMessage());
-            first.get(Keyspace.ITEMS, new byte[] {1}); // the first one is unharmed
+            first.get(TestKeyspaces.ITEMS, new byte[] {1}); // the first one is unharmed
         }
-        RocksStorage.open(data).close(); // and the failed attempt left nothing locked
+        RocksStorage.open(data, TestKeyspaces.ALL).close(); // and the failed attempt left nothing locked
     }
 }

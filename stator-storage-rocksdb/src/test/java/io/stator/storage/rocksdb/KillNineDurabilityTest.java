@@ -61,18 +61,18 @@ class KillNineDurabilityTest {
                 }
             }
 
-            try (RocksStorage storage = RocksStorage.open(data)) {
+            try (RocksStorage storage = RocksStorage.open(data, TestKeyspaces.ALL)) {
                 for (long i = 0; i <= lastAck; i++) {
                     assertBatchPresent(storage, i, "acknowledged batch " + i + " lost in round " + round);
                 }
                 // Batches past the last ack may or may not have made it, but only whole and in order.
                 long persisted = lastAck + 1;
-                while (storage.get(Keyspace.ITEMS, itemKey(persisted, 'a')) != null) {
+                while (storage.get(TestKeyspaces.ITEMS, itemKey(persisted, 'a')) != null) {
                     assertBatchPresent(storage, persisted, "batch " + persisted + " is torn");
                     persisted++;
                 }
-                assertEquals(2 * persisted, count(storage, Keyspace.ITEMS), "items: gaps or torn batches");
-                assertEquals(persisted, count(storage, Keyspace.CATALOG), "catalog: gaps or torn batches");
+                assertEquals(2 * persisted, count(storage, TestKeyspaces.ITEMS), "items: gaps or torn batches");
+                assertEquals(persisted, count(storage, TestKeyspaces.CATALOG), "catalog: gaps or torn batches");
                 assertTrue(persisted >= next + target, "round " + round + " persisted too little");
                 next = persisted;
             }
@@ -89,11 +89,11 @@ class KillNineDurabilityTest {
 
     private static void assertBatchPresent(RocksStorage storage, long i, String message) {
         byte[] expected = value(i);
-        byte[] a = storage.get(Keyspace.ITEMS, itemKey(i, 'a'));
+        byte[] a = storage.get(TestKeyspaces.ITEMS, itemKey(i, 'a'));
         assertNotNull(a, message);
         assertArrayEquals(expected, a, message);
-        assertArrayEquals(expected, storage.get(Keyspace.ITEMS, itemKey(i, 'b')), message);
-        assertArrayEquals(expected, storage.get(Keyspace.CATALOG, catalogKey(i)), message);
+        assertArrayEquals(expected, storage.get(TestKeyspaces.ITEMS, itemKey(i, 'b')), message);
+        assertArrayEquals(expected, storage.get(TestKeyspaces.CATALOG, catalogKey(i)), message);
     }
 
     private static long count(RocksStorage storage, Keyspace keyspace) {

@@ -19,8 +19,8 @@ class RocksCollectionStoreTest extends CollectionStoreContract {
 
     @BeforeAll
     static void open() {
-        storage = RocksStorage.open(tmp.resolve("data"));
-        store = new LockingCollectionStore(storage);
+        storage = RocksStorage.open(tmp.resolve("data"), TestKeyspaces.ALL);
+        store = new LockingCollectionStore(storage, TestKeyspaces.ITEMS);
     }
 
     @AfterAll

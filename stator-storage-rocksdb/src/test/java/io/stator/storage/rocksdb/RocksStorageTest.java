@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,7 +50,7 @@ class RocksStorageTest {
     }
 
     private RocksStorage open() {
-        return track(RocksStorage.open(tmp.resolve("data")));
+        return track(RocksStorage.open(tmp.resolve("data"), TestKeyspaces.ALL));
     }
 
     private RocksStorage track(RocksStorage storage) {
@@ -63,16 +64,16 @@ class RocksStorageTest {
     @Test
     void putGetDelete() {
         RocksStorage storage = open();
-        assertNull(storage.get(Keyspace.ITEMS, b("k")));
+        assertNull(storage.get(TestKeyspaces.ITEMS, b("k")));
 
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("k"), b("v1")));
-        assertEquals("v1", s(storage.get(Keyspace.ITEMS, b("k"))));
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("k"), b("v1")));
+        assertEquals("v1", s(storage.get(TestKeyspaces.ITEMS, b("k"))));
 
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("k"), b("v2")));
-        assertEquals("v2", s(storage.get(Keyspace.ITEMS, b("k"))));
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("k"), b("v2")));
+        assertEquals("v2", s(storage.get(TestKeyspaces.ITEMS, b("k"))));
 
-        commit(storage, batch -> batch.delete(Keyspace.ITEMS, b("k")));
-        assertNull(storage.get(Keyspace.ITEMS, b("k")));
+        commit(storage, batch -> batch.delete(TestKeyspaces.ITEMS, b("k")));
+        assertNull(storage.get(TestKeyspaces.ITEMS, b("k")));
     }
 
     @Test
@@ -80,40 +81,40 @@ class RocksStorageTest {
         RocksStorage storage = open();
         byte[] key = {0, (byte) 0xFF, 0, 1};
         commit(storage, batch -> {
-            batch.put(Keyspace.ITEMS, key, new byte[0]);
-            batch.put(Keyspace.ITEMS, new byte[0], b("empty key"));
+            batch.put(TestKeyspaces.ITEMS, key, new byte[0]);
+            batch.put(TestKeyspaces.ITEMS, new byte[0], b("empty key"));
         });
-        assertArrayEquals(new byte[0], storage.get(Keyspace.ITEMS, key));
-        assertEquals("empty key", s(storage.get(Keyspace.ITEMS, new byte[0])));
-        assertNull(storage.get(Keyspace.ITEMS, new byte[] {0, (byte) 0xFF, 0}));
+        assertArrayEquals(new byte[0], storage.get(TestKeyspaces.ITEMS, key));
+        assertEquals("empty key", s(storage.get(TestKeyspaces.ITEMS, new byte[0])));
+        assertNull(storage.get(TestKeyspaces.ITEMS, new byte[] {0, (byte) 0xFF, 0}));
     }
 
     @Test
     void batchBecomesVisibleAllAtOnceAcrossKeyspaces() {
         RocksStorage storage = open();
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("old"), b("x")));
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("old"), b("x")));
         try (Snapshot before = storage.snapshot(); WriteBatch batch = storage.newBatch()) {
             for (int i = 0; i < 100; i++) {
-                batch.put(Keyspace.ITEMS, b("item" + i), b("v" + i));
+                batch.put(TestKeyspaces.ITEMS, b("item" + i), b("v" + i));
             }
-            batch.put(Keyspace.CATALOG, b("table"), b("desc"));
-            batch.delete(Keyspace.ITEMS, b("old"));
-            batch.put(Keyspace.ITEMS, b("item0"), b("last write in the batch wins"));
+            batch.put(TestKeyspaces.CATALOG, b("table"), b("desc"));
+            batch.delete(TestKeyspaces.ITEMS, b("old"));
+            batch.put(TestKeyspaces.ITEMS, b("item0"), b("last write in the batch wins"));
             assertEquals(103, batch.size());
-            assertNull(storage.get(Keyspace.ITEMS, b("item1")), "nothing is visible before commit");
+            assertNull(storage.get(TestKeyspaces.ITEMS, b("item1")), "nothing is visible before commit");
 
             storage.commit(batch);
 
-            assertEquals("last write in the batch wins", s(storage.get(Keyspace.ITEMS, b("item0"))));
+            assertEquals("last write in the batch wins", s(storage.get(TestKeyspaces.ITEMS, b("item0"))));
             for (int i = 1; i < 100; i++) {
-                assertEquals("v" + i, s(storage.get(Keyspace.ITEMS, b("item" + i))));
+                assertEquals("v" + i, s(storage.get(TestKeyspaces.ITEMS, b("item" + i))));
             }
-            assertEquals("desc", s(storage.get(Keyspace.CATALOG, b("table"))));
-            assertNull(storage.get(Keyspace.ITEMS, b("old")));
+            assertEquals("desc", s(storage.get(TestKeyspaces.CATALOG, b("table"))));
+            assertNull(storage.get(TestKeyspaces.ITEMS, b("old")));
             // A snapshot taken before the commit sees none of it.
-            assertNull(storage.get(before, Keyspace.ITEMS, b("item5")));
-            assertNull(storage.get(before, Keyspace.CATALOG, b("table")));
-            assertEquals("x", s(storage.get(before, Keyspace.ITEMS, b("old"))));
+            assertNull(storage.get(before, TestKeyspaces.ITEMS, b("item5")));
+            assertNull(storage.get(before, TestKeyspaces.CATALOG, b("table")));
+            assertEquals("x", s(storage.get(before, TestKeyspaces.ITEMS, b("old"))));
         }
     }
 
@@ -124,7 +125,7 @@ class RocksStorageTest {
             assertEquals(0, batch.size());
             storage.commit(batch);
         }
-        assertEquals(List.of(), keys(storage.range(null, Keyspace.ITEMS, null, null, false)));
+        assertEquals(List.of(), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
     }
 
     // --------------------------------------------------------------------------------------------
@@ -134,28 +135,28 @@ class RocksStorageTest {
     void snapshotDoesNotSeeLaterWrites() {
         RocksStorage storage = open();
         commit(storage, batch -> {
-            batch.put(Keyspace.ITEMS, b("a"), b("1"));
-            batch.put(Keyspace.ITEMS, b("b"), b("1"));
-            batch.put(Keyspace.ITEMS, b("c"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("a"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("b"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("c"), b("1"));
         });
         try (Snapshot snapshot = storage.snapshot()) {
             commit(storage, batch -> {
-                batch.put(Keyspace.ITEMS, b("a"), b("2")); // overwrite
-                batch.delete(Keyspace.ITEMS, b("b")); // delete
-                batch.put(Keyspace.ITEMS, b("d"), b("2")); // insert
+                batch.put(TestKeyspaces.ITEMS, b("a"), b("2")); // overwrite
+                batch.delete(TestKeyspaces.ITEMS, b("b")); // delete
+                batch.put(TestKeyspaces.ITEMS, b("d"), b("2")); // insert
             });
-            storage.deleteRange(Keyspace.ITEMS, b("c"), b("cz"));
+            storage.deleteRange(TestKeyspaces.ITEMS, b("c"), b("cz"));
 
-            assertEquals("1", s(storage.get(snapshot, Keyspace.ITEMS, b("a"))));
-            assertEquals("1", s(storage.get(snapshot, Keyspace.ITEMS, b("b"))));
-            assertEquals("1", s(storage.get(snapshot, Keyspace.ITEMS, b("c"))));
-            assertNull(storage.get(snapshot, Keyspace.ITEMS, b("d")));
-            assertEquals(List.of("a=1", "b=1", "c=1"), rows(storage.range(snapshot, Keyspace.ITEMS, null, null, false)));
-            assertEquals(List.of("c=1", "b=1", "a=1"), rows(storage.range(snapshot, Keyspace.ITEMS, null, null, true)));
+            assertEquals("1", s(storage.get(snapshot, TestKeyspaces.ITEMS, b("a"))));
+            assertEquals("1", s(storage.get(snapshot, TestKeyspaces.ITEMS, b("b"))));
+            assertEquals("1", s(storage.get(snapshot, TestKeyspaces.ITEMS, b("c"))));
+            assertNull(storage.get(snapshot, TestKeyspaces.ITEMS, b("d")));
+            assertEquals(List.of("a=1", "b=1", "c=1"), rows(storage.range(snapshot, TestKeyspaces.ITEMS, null, null, false)));
+            assertEquals(List.of("c=1", "b=1", "a=1"), rows(storage.range(snapshot, TestKeyspaces.ITEMS, null, null, true)));
 
             // The latest state, meanwhile:
-            assertEquals(List.of("a=2", "d=2"), rows(storage.range(null, Keyspace.ITEMS, null, null, false)));
-            assertEquals("2", s(storage.get(null, Keyspace.ITEMS, b("a"))));
+            assertEquals(List.of("a=2", "d=2"), rows(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
+            assertEquals("2", s(storage.get(null, TestKeyspaces.ITEMS, b("a"))));
         }
     }
 
@@ -163,13 +164,13 @@ class RocksStorageTest {
     void cursorOutlivesItsSnapshot() {
         RocksStorage storage = open();
         commit(storage, batch -> {
-            batch.put(Keyspace.ITEMS, b("a"), b("1"));
-            batch.put(Keyspace.ITEMS, b("b"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("a"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("b"), b("1"));
         });
         Snapshot snapshot = storage.snapshot();
-        try (Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, null, null, false)) {
+        try (Cursor cursor = storage.range(snapshot, TestKeyspaces.ITEMS, null, null, false)) {
             snapshot.close();
-            commit(storage, batch -> batch.put(Keyspace.ITEMS, b("a0"), b("new")));
+            commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("a0"), b("new")));
             storage.flush();
             List<String> keys = new ArrayList<>();
             while (cursor.next()) {
@@ -177,7 +178,7 @@ class RocksStorageTest {
             }
             assertEquals(List.of("a", "b"), keys);
         }
-        assertThrows(IllegalStateException.class, () -> storage.get(snapshot, Keyspace.ITEMS, b("a")));
+        assertThrows(IllegalStateException.class, () -> storage.get(snapshot, TestKeyspaces.ITEMS, b("a")));
     }
 
     // --------------------------------------------------------------------------------------------
@@ -188,36 +189,36 @@ class RocksStorageTest {
         RocksStorage storage = open();
         commit(storage, batch -> {
             for (String k : List.of("a", "b", "ba", "c", "d", "e")) {
-                batch.put(Keyspace.ITEMS, b(k), b(k.toUpperCase()));
+                batch.put(TestKeyspaces.ITEMS, b(k), b(k.toUpperCase()));
             }
         });
 
-        assertEquals(List.of("a", "b", "ba", "c", "d", "e"), keys(storage.range(null, Keyspace.ITEMS, null, null, false)));
-        assertEquals(List.of("e", "d", "c", "ba", "b", "a"), keys(storage.range(null, Keyspace.ITEMS, null, null, true)));
+        assertEquals(List.of("a", "b", "ba", "c", "d", "e"), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
+        assertEquals(List.of("e", "d", "c", "ba", "b", "a"), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, true)));
 
-        assertEquals(List.of("b", "ba", "c"), keys(storage.range(null, Keyspace.ITEMS, b("b"), b("d"), false)));
-        assertEquals(List.of("c", "ba", "b"), keys(storage.range(null, Keyspace.ITEMS, b("b"), b("d"), true)));
+        assertEquals(List.of("b", "ba", "c"), keys(storage.range(null, TestKeyspaces.ITEMS, b("b"), b("d"), false)));
+        assertEquals(List.of("c", "ba", "b"), keys(storage.range(null, TestKeyspaces.ITEMS, b("b"), b("d"), true)));
 
         // Bounds that fall between keys.
-        assertEquals(List.of("ba", "c"), keys(storage.range(null, Keyspace.ITEMS, b("b0"), b("cc"), false)));
-        assertEquals(List.of("c", "ba"), keys(storage.range(null, Keyspace.ITEMS, b("b0"), b("cc"), true)));
+        assertEquals(List.of("ba", "c"), keys(storage.range(null, TestKeyspaces.ITEMS, b("b0"), b("cc"), false)));
+        assertEquals(List.of("c", "ba"), keys(storage.range(null, TestKeyspaces.ITEMS, b("b0"), b("cc"), true)));
 
         // One side open.
-        assertEquals(List.of("c", "d", "e"), keys(storage.range(null, Keyspace.ITEMS, b("c"), null, false)));
-        assertEquals(List.of("e", "d", "c"), keys(storage.range(null, Keyspace.ITEMS, b("c"), null, true)));
-        assertEquals(List.of("a", "b"), keys(storage.range(null, Keyspace.ITEMS, null, b("ba"), false)));
-        assertEquals(List.of("b", "a"), keys(storage.range(null, Keyspace.ITEMS, null, b("ba"), true)));
+        assertEquals(List.of("c", "d", "e"), keys(storage.range(null, TestKeyspaces.ITEMS, b("c"), null, false)));
+        assertEquals(List.of("e", "d", "c"), keys(storage.range(null, TestKeyspaces.ITEMS, b("c"), null, true)));
+        assertEquals(List.of("a", "b"), keys(storage.range(null, TestKeyspaces.ITEMS, null, b("ba"), false)));
+        assertEquals(List.of("b", "a"), keys(storage.range(null, TestKeyspaces.ITEMS, null, b("ba"), true)));
 
         // Empty ranges: from == to, from > to, past either end.
-        assertEquals(List.of(), keys(storage.range(null, Keyspace.ITEMS, b("c"), b("c"), false)));
-        assertEquals(List.of(), keys(storage.range(null, Keyspace.ITEMS, b("c"), b("c"), true)));
-        assertEquals(List.of(), keys(storage.range(null, Keyspace.ITEMS, b("d"), b("b"), false)));
-        assertEquals(List.of(), keys(storage.range(null, Keyspace.ITEMS, b("d"), b("b"), true)));
-        assertEquals(List.of(), keys(storage.range(null, Keyspace.ITEMS, b("f"), null, false)));
-        assertEquals(List.of(), keys(storage.range(null, Keyspace.ITEMS, null, b("a"), true)));
+        assertEquals(List.of(), keys(storage.range(null, TestKeyspaces.ITEMS, b("c"), b("c"), false)));
+        assertEquals(List.of(), keys(storage.range(null, TestKeyspaces.ITEMS, b("c"), b("c"), true)));
+        assertEquals(List.of(), keys(storage.range(null, TestKeyspaces.ITEMS, b("d"), b("b"), false)));
+        assertEquals(List.of(), keys(storage.range(null, TestKeyspaces.ITEMS, b("d"), b("b"), true)));
+        assertEquals(List.of(), keys(storage.range(null, TestKeyspaces.ITEMS, b("f"), null, false)));
+        assertEquals(List.of(), keys(storage.range(null, TestKeyspaces.ITEMS, null, b("a"), true)));
 
         // Values come with their keys.
-        assertEquals(List.of("ba=BA", "b=B"), rows(storage.range(null, Keyspace.ITEMS, b("b"), b("c"), true)));
+        assertEquals(List.of("ba=BA", "b=B"), rows(storage.range(null, TestKeyspaces.ITEMS, b("b"), b("c"), true)));
     }
 
     @Test
@@ -226,10 +227,10 @@ class RocksStorageTest {
         byte[][] ordered = {{}, {0x00}, {0x00, 0x00}, {0x01}, {0x7F}, {(byte) 0x80}, {(byte) 0xFF}, {(byte) 0xFF, 0x00}};
         commit(storage, batch -> {
             for (int i = ordered.length - 1; i >= 0; i--) {
-                batch.put(Keyspace.ITEMS, ordered[i], new byte[] {(byte) i});
+                batch.put(TestKeyspaces.ITEMS, ordered[i], new byte[] {(byte) i});
             }
         });
-        try (Cursor cursor = storage.range(null, Keyspace.ITEMS, null, null, false)) {
+        try (Cursor cursor = storage.range(null, TestKeyspaces.ITEMS, null, null, false)) {
             for (byte[] expected : ordered) {
                 assertTrue(cursor.next());
                 assertArrayEquals(expected, cursor.key());
@@ -237,7 +238,7 @@ class RocksStorageTest {
             assertFalse(cursor.next());
         }
         // Bounds compare unsigned too: [0x7F, 0xFF) holds 0x7F and 0x80.
-        try (Cursor cursor = storage.range(null, Keyspace.ITEMS, new byte[] {0x7F}, new byte[] {(byte) 0xFF}, true)) {
+        try (Cursor cursor = storage.range(null, TestKeyspaces.ITEMS, new byte[] {0x7F}, new byte[] {(byte) 0xFF}, true)) {
             assertTrue(cursor.next());
             assertArrayEquals(new byte[] {(byte) 0x80}, cursor.key());
             assertTrue(cursor.next());
@@ -251,23 +252,23 @@ class RocksStorageTest {
         RocksStorage storage = open();
         commit(storage, batch -> {
             for (int i = 0; i < 1000; i++) {
-                batch.put(Keyspace.ITEMS, key(i), b("old" + i));
+                batch.put(TestKeyspaces.ITEMS, key(i), b("old" + i));
             }
         });
         storage.flush(); // the old versions now live in an SST file
         commit(storage, batch -> {
             for (int i = 0; i < 1000; i += 2) {
-                batch.delete(Keyspace.ITEMS, key(i));
+                batch.delete(TestKeyspaces.ITEMS, key(i));
             }
-            batch.put(Keyspace.ITEMS, key(501), b("new"));
+            batch.put(TestKeyspaces.ITEMS, key(501), b("new"));
         });
-        List<String> forward = rows(storage.range(null, Keyspace.ITEMS, key(490), key(510), false));
+        List<String> forward = rows(storage.range(null, TestKeyspaces.ITEMS, key(490), key(510), false));
         assertEquals(List.of(r(491, "old491"), r(493, "old493"), r(495, "old495"), r(497, "old497"), r(499, "old499"),
                 r(501, "new"), r(503, "old503"), r(505, "old505"), r(507, "old507"), r(509, "old509")), forward);
-        List<String> reverse = rows(storage.range(null, Keyspace.ITEMS, key(490), key(510), true));
+        List<String> reverse = rows(storage.range(null, TestKeyspaces.ITEMS, key(490), key(510), true));
         assertEquals(forward.reversed(), reverse);
         for (int i = 0; i < 1000; i++) {
-            byte[] value = storage.get(Keyspace.ITEMS, key(i));
+            byte[] value = storage.get(TestKeyspaces.ITEMS, key(i));
             if (i % 2 == 0) {
                 assertNull(value);
             } else {
@@ -279,8 +280,8 @@ class RocksStorageTest {
     @Test
     void cursorHandsOutFreshArrays() {
         RocksStorage storage = open();
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("key"), b("value")));
-        try (Cursor cursor = storage.range(null, Keyspace.ITEMS, null, null, false)) {
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("key"), b("value")));
+        try (Cursor cursor = storage.range(null, TestKeyspaces.ITEMS, null, null, false)) {
             assertThrows(IllegalStateException.class, cursor::key, "not positioned before next()");
             assertTrue(cursor.next());
             byte[] key = cursor.key();
@@ -300,13 +301,13 @@ class RocksStorageTest {
     void boundsArrayMayBeReusedByTheCallerAfterRange() {
         RocksStorage storage = open();
         commit(storage, batch -> {
-            batch.put(Keyspace.ITEMS, b("a"), b("1"));
-            batch.put(Keyspace.ITEMS, b("b"), b("2"));
-            batch.put(Keyspace.ITEMS, b("c"), b("3"));
+            batch.put(TestKeyspaces.ITEMS, b("a"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("b"), b("2"));
+            batch.put(TestKeyspaces.ITEMS, b("c"), b("3"));
         });
         byte[] from = b("b");
         byte[] to = b("c");
-        try (Cursor cursor = storage.range(null, Keyspace.ITEMS, from, to, false)) {
+        try (Cursor cursor = storage.range(null, TestKeyspaces.ITEMS, from, to, false)) {
             from[0] = 'a';
             to[0] = 'z';
             assertEquals(List.of("b"), drainKeys(cursor));
@@ -321,26 +322,26 @@ class RocksStorageTest {
         RocksStorage storage = open();
         commit(storage, batch -> {
             for (String k : List.of("a", "b", "ba", "c", "d")) {
-                batch.put(Keyspace.ITEMS, b(k), b(k));
-                batch.put(Keyspace.CATALOG, b(k), b(k));
+                batch.put(TestKeyspaces.ITEMS, b(k), b(k));
+                batch.put(TestKeyspaces.CATALOG, b(k), b(k));
             }
         });
         storage.flush(); // half the rows in files, half in the memtable
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("bb"), b("bb")));
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("bb"), b("bb")));
 
-        storage.deleteRange(Keyspace.ITEMS, b("b"), b("c"));
-        assertEquals(List.of("a", "c", "d"), keys(storage.range(null, Keyspace.ITEMS, null, null, false)));
-        assertEquals(List.of("d", "c", "a"), keys(storage.range(null, Keyspace.ITEMS, null, null, true)));
-        assertEquals(List.of("a", "b", "ba", "c", "d"), keys(storage.range(null, Keyspace.CATALOG, null, null, false)),
+        storage.deleteRange(TestKeyspaces.ITEMS, b("b"), b("c"));
+        assertEquals(List.of("a", "c", "d"), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
+        assertEquals(List.of("d", "c", "a"), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, true)));
+        assertEquals(List.of("a", "b", "ba", "c", "d"), keys(storage.range(null, TestKeyspaces.CATALOG, null, null, false)),
                 "other keyspaces are untouched");
 
-        storage.deleteRange(Keyspace.ITEMS, b("d"), b("a")); // reversed: empty, no error
-        storage.deleteRange(Keyspace.ITEMS, b("c"), b("c"));
-        assertEquals(List.of("a", "c", "d"), keys(storage.range(null, Keyspace.ITEMS, null, null, false)));
+        storage.deleteRange(TestKeyspaces.ITEMS, b("d"), b("a")); // reversed: empty, no error
+        storage.deleteRange(TestKeyspaces.ITEMS, b("c"), b("c"));
+        assertEquals(List.of("a", "c", "d"), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
 
         storage.close();
         RocksStorage reopened = open();
-        assertEquals(List.of("a", "c", "d"), keys(reopened.range(null, Keyspace.ITEMS, null, null, false)));
+        assertEquals(List.of("a", "c", "d"), keys(reopened.range(null, TestKeyspaces.ITEMS, null, null, false)));
     }
 
     @Test
@@ -349,20 +350,20 @@ class RocksStorageTest {
         byte[][] keys = {{}, {0x01}, {0x7F}, {(byte) 0x80}, {(byte) 0xFF}, {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF}};
         commit(storage, batch -> {
             for (byte[] k : keys) {
-                batch.put(Keyspace.ITEMS, k, b("v"));
+                batch.put(TestKeyspaces.ITEMS, k, b("v"));
             }
         });
-        storage.deleteRange(Keyspace.ITEMS, null, new byte[] {0x7F});
-        assertNull(storage.get(Keyspace.ITEMS, new byte[0]));
-        assertNull(storage.get(Keyspace.ITEMS, new byte[] {0x01}));
-        assertEquals("v", s(storage.get(Keyspace.ITEMS, new byte[] {0x7F})));
+        storage.deleteRange(TestKeyspaces.ITEMS, null, new byte[] {0x7F});
+        assertNull(storage.get(TestKeyspaces.ITEMS, new byte[0]));
+        assertNull(storage.get(TestKeyspaces.ITEMS, new byte[] {0x01}));
+        assertEquals("v", s(storage.get(TestKeyspaces.ITEMS, new byte[] {0x7F})));
 
-        storage.deleteRange(Keyspace.ITEMS, new byte[] {(byte) 0x80}, null);
-        assertEquals(List.of("7f"), hexKeys(storage.range(null, Keyspace.ITEMS, null, null, false)));
+        storage.deleteRange(TestKeyspaces.ITEMS, new byte[] {(byte) 0x80}, null);
+        assertEquals(List.of("7f"), hexKeys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
 
-        storage.deleteRange(Keyspace.ITEMS, null, null);
-        assertEquals(List.of(), hexKeys(storage.range(null, Keyspace.ITEMS, null, null, false)));
-        storage.deleteRange(Keyspace.ITEMS, null, null); // on an empty keyspace: nothing to do
+        storage.deleteRange(TestKeyspaces.ITEMS, null, null);
+        assertEquals(List.of(), hexKeys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
+        storage.deleteRange(TestKeyspaces.ITEMS, null, null); // on an empty keyspace: nothing to do
     }
 
     // --------------------------------------------------------------------------------------------
@@ -372,17 +373,17 @@ class RocksStorageTest {
     void dataSurvivesCloseAndReopen() {
         RocksStorage storage = open();
         commit(storage, batch -> {
-            batch.put(Keyspace.ITEMS, b("in-file"), b("1"));
-            batch.put(Keyspace.CATALOG, b("table"), b("t"));
+            batch.put(TestKeyspaces.ITEMS, b("in-file"), b("1"));
+            batch.put(TestKeyspaces.CATALOG, b("table"), b("t"));
         });
         storage.flush();
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("in-wal-only"), b("2")));
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("in-wal-only"), b("2")));
         storage.close();
 
         RocksStorage reopened = open();
-        assertEquals("1", s(reopened.get(Keyspace.ITEMS, b("in-file"))));
-        assertEquals("2", s(reopened.get(Keyspace.ITEMS, b("in-wal-only"))));
-        assertEquals("t", s(reopened.get(Keyspace.CATALOG, b("table"))));
+        assertEquals("1", s(reopened.get(TestKeyspaces.ITEMS, b("in-file"))));
+        assertEquals("2", s(reopened.get(TestKeyspaces.ITEMS, b("in-wal-only"))));
+        assertEquals("t", s(reopened.get(TestKeyspaces.CATALOG, b("table"))));
         assertEquals(tmp.resolve("data").toAbsolutePath(), reopened.dataDirectory());
         assertFalse(reopened.isInMemory());
     }
@@ -392,30 +393,30 @@ class RocksStorageTest {
         Path dir = tmp.resolve("mem");
         Files.createDirectories(dir);
         Path missing = tmp.resolve("never-created");
-        RocksStorage storage = track(RocksStorage.builder(dir).inMemory(true).fsync(true).open());
-        RocksStorage other = track(RocksStorage.builder(missing).inMemory(true).open());
+        RocksStorage storage = track(RocksStorage.builder(dir, TestKeyspaces.ALL).inMemory(true).fsync(true).open());
+        RocksStorage other = track(RocksStorage.builder(missing, TestKeyspaces.ALL).inMemory(true).open());
         assertTrue(storage.isInMemory());
         assertFalse(storage.isFsync(), "no WAL to sync in memory");
         for (int round = 0; round < 3; round++) {
             int r = round;
             commit(storage, batch -> {
                 for (int i = 0; i < 1000; i++) {
-                    batch.put(Keyspace.ITEMS, key(i), b("round" + r));
+                    batch.put(TestKeyspaces.ITEMS, key(i), b("round" + r));
                 }
-                batch.put(Keyspace.CATALOG, b("t"), b("round" + r));
+                batch.put(TestKeyspaces.CATALOG, b("t"), b("round" + r));
             });
             storage.flush(); // SST files, manifest: all in RocksDB's in-memory Env
         }
-        storage.deleteRange(Keyspace.ITEMS, key(10), key(20));
-        assertEquals("round2", s(storage.get(Keyspace.ITEMS, key(999))));
-        assertNull(storage.get(Keyspace.ITEMS, key(15)));
-        assertEquals(990, keys(storage.range(null, Keyspace.ITEMS, null, null, false)).size());
+        storage.deleteRange(TestKeyspaces.ITEMS, key(10), key(20));
+        assertEquals("round2", s(storage.get(TestKeyspaces.ITEMS, key(999))));
+        assertNull(storage.get(TestKeyspaces.ITEMS, key(15)));
+        assertEquals(990, keys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)).size());
         try (Snapshot snapshot = storage.snapshot()) {
-            commit(storage, batch -> batch.put(Keyspace.ITEMS, key(0), b("after")));
-            assertEquals("round2", s(storage.get(snapshot, Keyspace.ITEMS, key(0))));
+            commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, key(0), b("after")));
+            assertEquals("round2", s(storage.get(snapshot, TestKeyspaces.ITEMS, key(0))));
         }
-        commit(other, batch -> batch.put(Keyspace.ITEMS, key(0), b("other")));
-        assertEquals("after", s(storage.get(Keyspace.ITEMS, key(0))), "two in-memory stores are separate");
+        commit(other, batch -> batch.put(TestKeyspaces.ITEMS, key(0), b("other")));
+        assertEquals("after", s(storage.get(TestKeyspaces.ITEMS, key(0))), "two in-memory stores are separate");
         storage.close();
         other.close();
 
@@ -424,40 +425,58 @@ class RocksStorageTest {
         }
         assertFalse(Files.exists(missing));
         // Nothing was kept: the same name opens empty.
-        RocksStorage again = track(RocksStorage.builder(dir).inMemory(true).open());
-        assertNull(again.get(Keyspace.ITEMS, key(0)));
+        RocksStorage again = track(RocksStorage.builder(dir, TestKeyspaces.ALL).inMemory(true).open());
+        assertNull(again.get(TestKeyspaces.ITEMS, key(0)));
     }
 
     @Test
     void keyspacesAreIndependent() {
         RocksStorage storage = open();
         commit(storage, batch -> {
-            batch.put(Keyspace.ITEMS, b("same"), b("item"));
-            batch.put(Keyspace.CATALOG, b("same"), b("catalog"));
-            batch.put(Keyspace.CATALOG, b("only-catalog"), b("c"));
+            batch.put(TestKeyspaces.ITEMS, b("same"), b("item"));
+            batch.put(TestKeyspaces.CATALOG, b("same"), b("catalog"));
+            batch.put(TestKeyspaces.CATALOG, b("only-catalog"), b("c"));
         });
-        assertEquals("item", s(storage.get(Keyspace.ITEMS, b("same"))));
-        assertEquals("catalog", s(storage.get(Keyspace.CATALOG, b("same"))));
-        assertNull(storage.get(Keyspace.ITEMS, b("only-catalog")));
-        assertEquals(List.of("same"), keys(storage.range(null, Keyspace.ITEMS, null, null, false)));
+        assertEquals("item", s(storage.get(TestKeyspaces.ITEMS, b("same"))));
+        assertEquals("catalog", s(storage.get(TestKeyspaces.CATALOG, b("same"))));
+        assertNull(storage.get(TestKeyspaces.ITEMS, b("only-catalog")));
+        assertEquals(List.of("same"), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
 
-        commit(storage, batch -> batch.delete(Keyspace.ITEMS, b("same")));
-        assertEquals("catalog", s(storage.get(Keyspace.CATALOG, b("same"))));
-        storage.deleteRange(Keyspace.CATALOG, null, null);
-        assertNull(storage.get(Keyspace.CATALOG, b("same")));
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("x"), b("y")));
-        assertEquals(List.of("x"), keys(storage.range(null, Keyspace.ITEMS, null, null, false)));
+        commit(storage, batch -> batch.delete(TestKeyspaces.ITEMS, b("same")));
+        assertEquals("catalog", s(storage.get(TestKeyspaces.CATALOG, b("same"))));
+        storage.deleteRange(TestKeyspaces.CATALOG, null, null);
+        assertNull(storage.get(TestKeyspaces.CATALOG, b("same")));
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("x"), b("y")));
+        assertEquals(List.of("x"), keys(storage.range(null, TestKeyspaces.ITEMS, null, null, false)));
+    }
+
+    @Test
+    void aKeyspaceTheStoreWasNotOpenedWithIsRefused() throws Exception {
+        Keyspace other = Keyspace.of("not-opened", Keyspace.Kind.ROWS);
+        try (RocksStorage storage = RocksStorage.open(tmp.resolve("data"), List.of(TestKeyspaces.ITEMS))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> storage.get(other, b("k")));
+            assertEquals("key space not-opened was not opened with this store", e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> storage.get(TestKeyspaces.CATALOG, b("k")));
+            assertNull(storage.get(TestKeyspaces.ITEMS, b("k")));
+        }
+    }
+
+    @Test
+    void aKeyspaceIsOneInstancePerNameAndKind() {
+        assertSame(TestKeyspaces.ITEMS, Keyspace.of("items", Keyspace.Kind.BULK));
+        assertThrows(IllegalArgumentException.class, () -> Keyspace.of("items", Keyspace.Kind.ROWS));
+        assertThrows(IllegalArgumentException.class, () -> Keyspace.of("", Keyspace.Kind.ROWS));
     }
 
     @Test
     void unknownColumnFamiliesOnDiskAreOpenedAndKept() throws Exception {
         Path dir = tmp.resolve("data");
-        RocksStorage.open(dir).close();
+        RocksStorage.open(dir, TestKeyspaces.ALL).close();
         // A column family this version does not know, as a newer Stator might have left behind.
         byte[] extra = "future-keyspace".getBytes(StandardCharsets.UTF_8);
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
-        for (Keyspace keyspace : Keyspace.values()) {
+        for (Keyspace keyspace : TestKeyspaces.ALL) {
             descriptors.add(new ColumnFamilyDescriptor(b(keyspace.storedName())));
         }
         List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -469,8 +488,8 @@ class RocksStorageTest {
             handles.forEach(ColumnFamilyHandle::close);
         }
 
-        RocksStorage storage = track(RocksStorage.open(dir));
-        commit(storage, batch -> batch.put(Keyspace.ITEMS, b("i"), b("1")));
+        RocksStorage storage = track(RocksStorage.open(dir, TestKeyspaces.ALL));
+        commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("i"), b("1")));
         storage.close();
 
         try (org.rocksdb.Options options = new org.rocksdb.Options()) {
@@ -482,9 +501,9 @@ class RocksStorageTest {
     @Test
     void rocksDbErrorsBecomeStorageExceptionsWithTheStatus() throws Exception {
         Path dir = tmp.resolve("data");
-        RocksStorage.open(dir).close();
+        RocksStorage.open(dir, TestKeyspaces.ALL).close();
         Files.writeString(dir.resolve("CURRENT"), "MANIFEST-999999\n");
-        StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(dir));
+        StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(dir, TestKeyspaces.ALL));
         assertTrue(e.getMessage().startsWith("cannot open data directory " + dir.toAbsolutePath() + ": IOError: "),
                 e.getMessage());
         assertTrue(e.getMessage().contains("MANIFEST-999999"), e.getMessage());
@@ -494,7 +513,7 @@ class RocksStorageTest {
     @Test
     void aFileWhereTheDirectoryShouldBeIsAClearError() throws Exception {
         Path file = Files.writeString(tmp.resolve("file"), "x");
-        StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(file));
+        StorageException e = assertThrows(StorageException.class, () -> RocksStorage.open(file, TestKeyspaces.ALL));
         assertTrue(e.getMessage().contains("cannot create data directory"), e.getMessage());
     }
 
@@ -511,12 +530,12 @@ class RocksStorageTest {
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void concurrentSyncedCommitsShareFsyncsAndSurviveReopen() throws Exception {
         Path dir = tmp.resolve("fsync");
-        RocksStorage storage = track(RocksStorage.builder(dir).fsync(true).memoryBytes(8L << 20).open());
+        RocksStorage storage = track(RocksStorage.builder(dir, TestKeyspaces.ALL).fsync(true).memoryBytes(8L << 20).open());
         assertTrue(storage.isFsync());
         concurrentCommits(storage, true);
         storage.close();
-        RocksStorage reopened = track(RocksStorage.open(dir));
-        assertEquals(8 * 100, keys(reopened.range(null, Keyspace.ITEMS, b("a/"), b("a0"), false)).size());
+        RocksStorage reopened = track(RocksStorage.open(dir, TestKeyspaces.ALL));
+        assertEquals(8 * 100, keys(reopened.range(null, TestKeyspaces.ITEMS, b("a/"), b("a0"), false)).size());
     }
 
     /**
@@ -539,11 +558,11 @@ class RocksStorageTest {
                     for (int i = 0; i < perWriter; i++) {
                         String suffix = thread + "/" + String.format("%06d", i);
                         try (WriteBatch batch = storage.newBatch()) {
-                            batch.put(Keyspace.ITEMS, b("a/" + suffix), b("v"));
-                            batch.put(Keyspace.CATALOG, b("b/" + suffix), b("v"));
+                            batch.put(TestKeyspaces.ITEMS, b("a/" + suffix), b("v"));
+                            batch.put(TestKeyspaces.CATALOG, b("b/" + suffix), b("v"));
                             storage.commit(batch);
                         }
-                        assertEquals("v", s(storage.get(Keyspace.ITEMS, b("a/" + suffix))), "read your write");
+                        assertEquals("v", s(storage.get(TestKeyspaces.ITEMS, b("a/" + suffix))), "read your write");
                     }
                     return null;
                 }));
@@ -555,8 +574,8 @@ class RocksStorageTest {
                     int checks = 0;
                     do {
                         try (Snapshot snapshot = storage.snapshot()) {
-                            int items = count(storage.range(snapshot, Keyspace.ITEMS, b("a/"), b("a0"), checks % 2 == 0));
-                            int catalog = count(storage.range(snapshot, Keyspace.CATALOG, b("b/"), b("b0"), false));
+                            int items = count(storage.range(snapshot, TestKeyspaces.ITEMS, b("a/"), b("a0"), checks % 2 == 0));
+                            int catalog = count(storage.range(snapshot, TestKeyspaces.CATALOG, b("b/"), b("b0"), false));
                             assertEquals(items, catalog, "a snapshot saw half a batch");
                         }
                         checks++;
@@ -575,8 +594,8 @@ class RocksStorageTest {
         } finally {
             pool.shutdownNow();
         }
-        assertEquals(writers * perWriter, count(storage.range(null, Keyspace.ITEMS, b("a/"), b("a0"), false)));
-        assertEquals(writers * perWriter, count(storage.range(null, Keyspace.CATALOG, b("b/"), b("b0"), true)));
+        assertEquals(writers * perWriter, count(storage.range(null, TestKeyspaces.ITEMS, b("a/"), b("a0"), false)));
+        assertEquals(writers * perWriter, count(storage.range(null, TestKeyspaces.CATALOG, b("b/"), b("b0"), true)));
     }
 
     // --------------------------------------------------------------------------------------------
@@ -586,15 +605,15 @@ class RocksStorageTest {
     void closeFreesForgottenCursorsAndSnapshotsAndIsIdempotent() {
         RocksStorage storage = open();
         commit(storage, batch -> {
-            batch.put(Keyspace.ITEMS, b("a"), b("1"));
-            batch.put(Keyspace.ITEMS, b("b"), b("2"));
+            batch.put(TestKeyspaces.ITEMS, b("a"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("b"), b("2"));
         });
         Snapshot snapshot = storage.snapshot();
-        Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, b("a"), b("z"), false);
+        Cursor cursor = storage.range(snapshot, TestKeyspaces.ITEMS, b("a"), b("z"), false);
         assertTrue(cursor.next());
-        Cursor unstarted = storage.range(null, Keyspace.ITEMS, null, null, true);
+        Cursor unstarted = storage.range(null, TestKeyspaces.ITEMS, null, null, true);
         WriteBatch batch = storage.newBatch();
-        batch.put(Keyspace.ITEMS, b("c"), b("3"));
+        batch.put(TestKeyspaces.ITEMS, b("c"), b("3"));
 
         storage.close();
         assertDoesNotThrow(storage::close);
@@ -603,13 +622,13 @@ class RocksStorageTest {
         assertThrows(StorageException.class, cursor::next);
         assertThrows(StorageException.class, cursor::key);
         assertThrows(StorageException.class, unstarted::next);
-        assertThrows(StorageException.class, () -> storage.get(Keyspace.ITEMS, b("a")));
-        assertThrows(StorageException.class, () -> storage.get(snapshot, Keyspace.ITEMS, b("a")));
+        assertThrows(StorageException.class, () -> storage.get(TestKeyspaces.ITEMS, b("a")));
+        assertThrows(StorageException.class, () -> storage.get(snapshot, TestKeyspaces.ITEMS, b("a")));
         assertThrows(StorageException.class, () -> storage.commit(batch));
-        assertThrows(StorageException.class, () -> batch.put(Keyspace.ITEMS, b("d"), b("4")));
+        assertThrows(StorageException.class, () -> batch.put(TestKeyspaces.ITEMS, b("d"), b("4")));
         assertThrows(StorageException.class, storage::snapshot);
-        assertThrows(StorageException.class, () -> storage.range(null, Keyspace.ITEMS, null, null, false));
-        assertThrows(StorageException.class, () -> storage.deleteRange(Keyspace.ITEMS, null, null));
+        assertThrows(StorageException.class, () -> storage.range(null, TestKeyspaces.ITEMS, null, null, false));
+        assertThrows(StorageException.class, () -> storage.deleteRange(TestKeyspaces.ITEMS, null, null));
         assertThrows(StorageException.class, storage::flush);
         StorageException e = assertThrows(StorageException.class, storage::newBatch);
         assertTrue(e.getMessage().contains("is closed"), e.getMessage());
@@ -621,17 +640,17 @@ class RocksStorageTest {
         batch.close();
 
         RocksStorage reopened = open();
-        assertEquals(List.of("a", "b"), keys(reopened.range(null, Keyspace.ITEMS, null, null, false)));
+        assertEquals(List.of("a", "b"), keys(reopened.range(null, TestKeyspaces.ITEMS, null, null, false)));
     }
 
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void closeWhileOtherThreadsAreBusyIsAnExceptionForThemNotACrash() throws Exception {
         for (int round = 0; round < 5; round++) {
-            RocksStorage storage = track(RocksStorage.open(tmp.resolve("busy" + round)));
+            RocksStorage storage = track(RocksStorage.open(tmp.resolve("busy" + round), TestKeyspaces.ALL));
             commit(storage, batch -> {
                 for (int i = 0; i < 200; i++) {
-                    batch.put(Keyspace.ITEMS, key(i), b("v"));
+                    batch.put(TestKeyspaces.ITEMS, key(i), b("v"));
                 }
             });
             int threads = 6;
@@ -646,17 +665,17 @@ class RocksStorageTest {
                     try {
                         while (true) {
                             switch (kind) {
-                                case 0 -> storage.get(Keyspace.ITEMS, key((int) (operations % 200)));
+                                case 0 -> storage.get(TestKeyspaces.ITEMS, key((int) (operations % 200)));
                                 case 1 -> {
                                     try (Snapshot snapshot = storage.snapshot();
-                                         Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, key(50), key(150), operations % 2 == 0)) {
+                                         Cursor cursor = storage.range(snapshot, TestKeyspaces.ITEMS, key(50), key(150), operations % 2 == 0)) {
                                         while (cursor.next()) {
                                             cursor.key();
                                             cursor.value();
                                         }
                                     }
                                 }
-                                default -> commit(storage, batch -> batch.put(Keyspace.ITEMS, b("w"), b("x")));
+                                default -> commit(storage, batch -> batch.put(TestKeyspaces.ITEMS, b("w"), b("x")));
                             }
                             operations++;
                         }
@@ -682,7 +701,7 @@ class RocksStorageTest {
     @Test
     void closedCursorsSnapshotsAndBatchesAreRejected() {
         RocksStorage storage = open();
-        Cursor cursor = storage.range(null, Keyspace.ITEMS, null, null, false);
+        Cursor cursor = storage.range(null, TestKeyspaces.ITEMS, null, null, false);
         cursor.close();
         cursor.close();
         assertThrows(IllegalStateException.class, cursor::next);
@@ -690,25 +709,25 @@ class RocksStorageTest {
         Snapshot snapshot = storage.snapshot();
         snapshot.close();
         snapshot.close();
-        assertThrows(IllegalStateException.class, () -> storage.get(snapshot, Keyspace.ITEMS, b("a")));
-        assertThrows(IllegalStateException.class, () -> storage.range(snapshot, Keyspace.ITEMS, null, null, false));
+        assertThrows(IllegalStateException.class, () -> storage.get(snapshot, TestKeyspaces.ITEMS, b("a")));
+        assertThrows(IllegalStateException.class, () -> storage.range(snapshot, TestKeyspaces.ITEMS, null, null, false));
 
         WriteBatch batch = storage.newBatch();
-        batch.put(Keyspace.ITEMS, b("a"), b("1"));
+        batch.put(TestKeyspaces.ITEMS, b("a"), b("1"));
         batch.close();
         assertThrows(IllegalStateException.class, () -> storage.commit(batch));
-        assertThrows(IllegalStateException.class, () -> batch.put(Keyspace.ITEMS, b("a"), b("1")));
-        assertNull(storage.get(Keyspace.ITEMS, b("a")));
+        assertThrows(IllegalStateException.class, () -> batch.put(TestKeyspaces.ITEMS, b("a"), b("1")));
+        assertNull(storage.get(TestKeyspaces.ITEMS, b("a")));
     }
 
     @Test
     void batchesAndSnapshotsOfAnotherStoreAreRejected() {
         RocksStorage storage = open();
-        RocksStorage other = track(RocksStorage.builder(tmp.resolve("other")).inMemory(true).open());
+        RocksStorage other = track(RocksStorage.builder(tmp.resolve("other"), TestKeyspaces.ALL).inMemory(true).open());
         try (WriteBatch batch = other.newBatch(); Snapshot snapshot = other.snapshot()) {
-            batch.put(Keyspace.ITEMS, b("a"), b("1"));
+            batch.put(TestKeyspaces.ITEMS, b("a"), b("1"));
             assertThrows(IllegalArgumentException.class, () -> storage.commit(batch));
-            assertThrows(IllegalArgumentException.class, () -> storage.get(snapshot, Keyspace.ITEMS, b("a")));
+            assertThrows(IllegalArgumentException.class, () -> storage.get(snapshot, TestKeyspaces.ITEMS, b("a")));
         }
     }
 

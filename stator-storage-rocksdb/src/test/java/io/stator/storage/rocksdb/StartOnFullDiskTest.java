@@ -54,7 +54,7 @@ class StartOnFullDiskTest {
             long lastAck = fillThenKill(data, stderr);
             assertTrue(lastAck >= 10, "too few writes before the disk was full: " + (lastAck + 1));
 
-            try (RocksStorage storage = RocksStorage.builder(data).faultLog(log::add).open()) {
+            try (RocksStorage storage = RocksStorage.builder(data, TestKeyspaces.ALL).faultLog(log::add).open()) {
                 assertEveryWrite(storage, lastAck);
                 assertEquals(1, log.size(), () -> "reported: " + log);
                 assertTrue(log.get(0).contains("No space left on device"), log.get(0));
@@ -65,8 +65,8 @@ class StartOnFullDiskTest {
                 StorageFaultException refused = assertThrows(StorageFaultException.class, () -> put(storage, refusedKey));
                 assertEquals(StorageFaultException.Kind.OUT_OF_SPACE, refused.kind());
                 assertEquals(StorageFaultException.Kind.OUT_OF_SPACE, assertThrows(StorageFaultException.class,
-                        () -> storage.deleteRange(Keyspace.ITEMS, itemKey(0, 'a'), itemKey(1, 'a'))).kind());
-                assertNull(storage.get(Keyspace.ITEMS, itemKey(refusedKey, 'a')));
+                        () -> storage.deleteRange(TestKeyspaces.ITEMS, itemKey(0, 'a'), itemKey(1, 'a'))).kind());
+                assertNull(storage.get(TestKeyspaces.ITEMS, itemKey(refusedKey, 'a')));
 
                 // Another process cannot open the directory behind its back.
                 try (ChildProcess other = ChildProcess.start(tmp.resolve("other-stderr.txt"), "hold", data.toString())) {
@@ -76,7 +76,7 @@ class StartOnFullDiskTest {
 
                 // A snapshot and a cursor handed out now read on after the store reopens.
                 try (Snapshot before = storage.snapshot();
-                     Cursor cursor = storage.range(before, Keyspace.CATALOG, null, null, false)) {
+                     Cursor cursor = storage.range(before, TestKeyspaces.CATALOG, null, null, false)) {
                     assertTrue(cursor.next());
                     assertArrayEquals(catalogKey(0), cursor.key());
 
@@ -85,7 +85,7 @@ class StartOnFullDiskTest {
                     assertEquals(2, log.size(), () -> "reported: " + log);
                     assertTrue(log.get(1).contains("writes resumed"), log.get(1));
 
-                    assertNull(storage.get(before, Keyspace.ITEMS, itemKey(refusedKey, 'a')), "the snapshot moved on");
+                    assertNull(storage.get(before, TestKeyspaces.ITEMS, itemKey(refusedKey, 'a')), "the snapshot moved on");
                     for (long i = 1; i <= lastAck; i++) {
                         assertTrue(cursor.next(), "row " + i + " of the cursor");
                         assertArrayEquals(catalogKey(i), cursor.key());
@@ -96,9 +96,9 @@ class StartOnFullDiskTest {
                 }
             }
 
-            try (RocksStorage reopened = RocksStorage.builder(data).faultLog(log::add).open()) {
+            try (RocksStorage reopened = RocksStorage.builder(data, TestKeyspaces.ALL).faultLog(log::add).open()) {
                 long last = lastAck + 1;
-                while (reopened.get(Keyspace.ITEMS, itemKey(last + 1, 'a')) != null) last++;
+                while (reopened.get(TestKeyspaces.ITEMS, itemKey(last + 1, 'a')) != null) last++;
                 assertEveryWrite(reopened, last);
                 put(reopened, last + 1);
             }
@@ -141,8 +141,8 @@ class StartOnFullDiskTest {
 
     private static void put(RocksStorage storage, long i) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.ITEMS, itemKey(i, 'a'), largeValue(i));
-            batch.put(Keyspace.CATALOG, catalogKey(i), value(i));
+            batch.put(TestKeyspaces.ITEMS, itemKey(i, 'a'), largeValue(i));
+            batch.put(TestKeyspaces.CATALOG, catalogKey(i), value(i));
             storage.commit(batch);
         }
     }
@@ -150,10 +150,10 @@ class StartOnFullDiskTest {
     /** Writes 0 to {@code last}, whole, by point reads and in a range. */
     private static void assertEveryWrite(RocksStorage storage, long last) {
         for (long i = 0; i <= last; i++) {
-            assertArrayEquals(largeValue(i), storage.get(Keyspace.ITEMS, itemKey(i, 'a')), "item " + i);
-            assertArrayEquals(value(i), storage.get(Keyspace.CATALOG, catalogKey(i)), "row " + i);
+            assertArrayEquals(largeValue(i), storage.get(TestKeyspaces.ITEMS, itemKey(i, 'a')), "item " + i);
+            assertArrayEquals(value(i), storage.get(TestKeyspaces.CATALOG, catalogKey(i)), "row " + i);
         }
-        try (Cursor cursor = storage.range(null, Keyspace.CATALOG, null, null, false)) {
+        try (Cursor cursor = storage.range(null, TestKeyspaces.CATALOG, null, null, false)) {
             long n = 0;
             while (cursor.next()) n++;
             assertEquals(last + 1, n, "rows in the range");

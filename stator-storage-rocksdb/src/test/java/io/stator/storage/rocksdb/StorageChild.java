@@ -38,14 +38,14 @@ public final class StorageChild {
 
     private static void write(Path dir, long first, PrintStream out) {
         long deadline = System.nanoTime() + MAX_RUN_NANOS;
-        try (RocksStorage storage = RocksStorage.open(dir)) {
+        try (RocksStorage storage = RocksStorage.open(dir, TestKeyspaces.ALL)) {
             out.println("ready;");
             out.flush();
             for (long i = first; System.nanoTime() < deadline; i++) {
                 try (WriteBatch batch = storage.newBatch()) {
-                    batch.put(Keyspace.ITEMS, itemKey(i, 'a'), value(i));
-                    batch.put(Keyspace.ITEMS, itemKey(i, 'b'), value(i));
-                    batch.put(Keyspace.CATALOG, catalogKey(i), value(i));
+                    batch.put(TestKeyspaces.ITEMS, itemKey(i, 'a'), value(i));
+                    batch.put(TestKeyspaces.ITEMS, itemKey(i, 'b'), value(i));
+                    batch.put(TestKeyspaces.CATALOG, catalogKey(i), value(i));
                     storage.commit(batch);
                 }
                 out.println("ack " + i + ";");
@@ -59,13 +59,13 @@ public final class StorageChild {
      * commit, {@code full;} once one is refused, then keeps the store open until killed.
      */
     private static void fill(Path dir, PrintStream out) throws Exception {
-        try (RocksStorage storage = RocksStorage.open(dir)) {
+        try (RocksStorage storage = RocksStorage.open(dir, TestKeyspaces.ALL)) {
             out.println("ready;");
             out.flush();
             for (long i = 0; ; i++) {
                 try (WriteBatch batch = storage.newBatch()) {
-                    batch.put(Keyspace.ITEMS, itemKey(i, 'a'), largeValue(i));
-                    batch.put(Keyspace.CATALOG, catalogKey(i), value(i));
+                    batch.put(TestKeyspaces.ITEMS, itemKey(i, 'a'), largeValue(i));
+                    batch.put(TestKeyspaces.CATALOG, catalogKey(i), value(i));
                     storage.commit(batch);
                 } catch (StorageFaultException e) {
                     out.println("full;");
@@ -89,9 +89,9 @@ public final class StorageChild {
     }
 
     private static void hold(Path dir, PrintStream out) throws Exception {
-        try (RocksStorage storage = RocksStorage.open(dir)) {
+        try (RocksStorage storage = RocksStorage.open(dir, TestKeyspaces.ALL)) {
             try (WriteBatch batch = storage.newBatch()) {
-                batch.put(Keyspace.ITEMS, bytes("held"), bytes("by child"));
+                batch.put(TestKeyspaces.ITEMS, bytes("held"), bytes("by child"));
                 storage.commit(batch);
             }
             out.println("ready;");

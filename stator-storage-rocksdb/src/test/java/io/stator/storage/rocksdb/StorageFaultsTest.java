@@ -134,7 +134,7 @@ class StorageFaultsTest {
             Path data = disk.root().resolve("data");
             List<Long> acknowledged = new ArrayList<>();
             long next = 0;
-            try (RocksStorage storage = RocksStorage.builder(data).faultLog(log::add).open()) {
+            try (RocksStorage storage = RocksStorage.builder(data, TestKeyspaces.ALL).faultLog(log::add).open()) {
                 disk.fillLeaving(2L << 20);
                 while (true) {
                     if (next > 1_000) fail("writes never failed on a full disk");
@@ -149,7 +149,7 @@ class StorageFaultsTest {
             assertEquals(1, log.size(), () -> "reported: " + log);
 
             disk.free();
-            try (RocksStorage reopened = RocksStorage.builder(data).faultLog(log::add).open()) {
+            try (RocksStorage reopened = RocksStorage.builder(data, TestKeyspaces.ALL).faultLog(log::add).open()) {
                 assertEveryItem(reopened, acknowledged);
                 put(reopened, next);
                 acknowledged.add(next);
@@ -162,7 +162,7 @@ class StorageFaultsTest {
     private void faultHeals(Path data, Fault fault) throws Exception {
         List<Long> acknowledged = new ArrayList<>();
         long next = 0;
-        try (RocksStorage storage = RocksStorage.builder(data).faultLog(log::add).open()) {
+        try (RocksStorage storage = RocksStorage.builder(data, TestKeyspaces.ALL).faultLog(log::add).open()) {
             for (; next < 20; next++) {
                 put(storage, next);
                 acknowledged.add(next);
@@ -189,9 +189,9 @@ class StorageFaultsTest {
                 assertEquals(StorageFaultException.Kind.OUT_OF_SPACE, again.kind());
             }
             StorageFaultException range = assertThrows(StorageFaultException.class,
-                    () -> storage.deleteRange(Keyspace.ITEMS, key(0), key(1)));
+                    () -> storage.deleteRange(TestKeyspaces.ITEMS, key(0), key(1)));
             assertEquals(StorageFaultException.Kind.OUT_OF_SPACE, range.kind());
-            assertNull(storage.get(Keyspace.ITEMS, key(next)));
+            assertNull(storage.get(TestKeyspaces.ITEMS, key(next)));
             assertEveryItem(storage, acknowledged);
 
             // Reported once, with its cause, however many writes failed.
@@ -226,7 +226,7 @@ class StorageFaultsTest {
             assertTrue(log.get(1).contains("resumed"), log.get(1));
         } // closing must not fail: the fault is over
 
-        try (RocksStorage reopened = RocksStorage.open(data)) {
+        try (RocksStorage reopened = RocksStorage.open(data, TestKeyspaces.ALL)) {
             assertEveryItem(reopened, acknowledged);
             put(reopened, next);
         }
@@ -235,8 +235,8 @@ class StorageFaultsTest {
 
     private static void put(RocksStorage storage, long i) {
         try (WriteBatch batch = storage.newBatch()) {
-            batch.put(Keyspace.ITEMS, key(i), value(i));
-            batch.put(Keyspace.CATALOG, key(i), key(i));
+            batch.put(TestKeyspaces.ITEMS, key(i), value(i));
+            batch.put(TestKeyspaces.CATALOG, key(i), key(i));
             storage.commit(batch);
         }
     }
@@ -244,11 +244,11 @@ class StorageFaultsTest {
     /** Every acknowledged item, whole (both keyspaces), by point reads and by a range in a snapshot. */
     private static void assertEveryItem(RocksStorage storage, List<Long> acknowledged) {
         for (long i : acknowledged) {
-            assertArrayEquals(value(i), storage.get(Keyspace.ITEMS, key(i)), "item " + i);
-            assertArrayEquals(key(i), storage.get(Keyspace.CATALOG, key(i)), "catalog row " + i);
+            assertArrayEquals(value(i), storage.get(TestKeyspaces.ITEMS, key(i)), "item " + i);
+            assertArrayEquals(key(i), storage.get(TestKeyspaces.CATALOG, key(i)), "catalog row " + i);
         }
         try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = storage.range(snapshot, Keyspace.ITEMS, null, null, false)) {
+             Cursor cursor = storage.range(snapshot, TestKeyspaces.ITEMS, null, null, false)) {
             int n = 0;
             while (cursor.next()) {
                 assertArrayEquals(key(acknowledged.get(n)), cursor.key(), "key " + n + " of the range");

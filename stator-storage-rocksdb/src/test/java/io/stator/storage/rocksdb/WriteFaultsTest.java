@@ -24,7 +24,7 @@ import org.rocksdb.Status;
 class WriteFaultsTest {
 
     static {
-        RocksStorage.builder(Path.of("unused")); // loads RocksDB's native library (the listener is native)
+        RocksStorage.builder(Path.of("unused"), TestKeyspaces.ALL); // loads RocksDB's native library (the listener is native)
     }
 
     @TempDir

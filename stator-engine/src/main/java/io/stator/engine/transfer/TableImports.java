@@ -1,7 +1,8 @@
-package io.stator.engine.backup;
+package io.stator.engine.transfer;
 
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.item.ItemLimits;
+import io.stator.engine.jobs.JobStore;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.CreateTableSpec;
 import io.stator.engine.table.TableCreation;
@@ -17,8 +18,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * ImportTable's engine side: the new table, its items, and its end. The import's description (the
- * front end's, kept in the BACKUPS key space under {@link #JOBS}) is committed in the same batch
+ * ImportTable's engine side: the new table, its items, and its end. The import's description (kept in
+ * the BACKUPS key space, {@link JobStore}) is committed in the same batch
  * as each change of its table: the table's creation, the table becoming ACTIVE, its deletion. So
  * after a crash at any instant, a table being imported always has its import's record, IN_PROGRESS
  * (the front end runs it again from the start: its puts are idempotent), and an import that ended
@@ -32,18 +33,15 @@ import java.util.function.Function;
  * ImportTableDescription). Items that fail validation FAIL the import too, but DynamoDB keeps the
  * table with the good items (developer guide, "Import format quotas and validation").
  */
-public final class TableImports {
-
-    /** The kind of the imports' descriptions among the jobs kept ({@link Backups#jobs}). */
-    public static final String JOBS = "import";
+final class TableImports {
 
     private final Storage storage;
     private final Catalog catalog;
     private final WritePipeline pipeline;
-    private final BackupCatalog records;
+    private final JobStore records;
     private final Clock clock;
 
-    TableImports(Storage storage, Catalog catalog, WritePipeline pipeline, BackupCatalog records, Clock clock) {
+    TableImports(Storage storage, Catalog catalog, WritePipeline pipeline, JobStore records, Clock clock) {
         this.storage = storage;
         this.catalog = catalog;
         this.pipeline = pipeline;
@@ -56,36 +54,36 @@ public final class TableImports {
      * {@link #finish}, and commits the import's description with it: {@code description} is
      * given the new table's definition (its TableId) and returns the description to keep.
      */
-    public TableDefinition start(CreateTableSpec spec, String importArn, String importId,
+    TableDefinition start(CreateTableSpec spec, String importArn, String importId,
                                  Function<TableDefinition, byte[]> description) {
-        Backups.refuseShared(storage);
+        catalog.deployment().refuseBackupsUnlessKept();
         TableDefinition.Builder draft = TableCreation.definition(spec, catalog.arns(), clock);
         draft.importArn = importArn;
         return catalog.create(draft,
-                (batch, table) -> BackupCatalog.stageJob(batch, JOBS, importId, description.apply(table)));
+                (batch, table) -> records.stage(batch, importId, description.apply(table)));
     }
 
     /**
      * Writes one imported item into the table (a PutItem's checks: its key, its index keys, its
      * size), without consuming capacity; a DynamoDbException says why an item is refused.
      */
-    public void put(TableDefinition table, Map<String, AttributeValue> item) {
+    void put(TableDefinition table, Map<String, AttributeValue> item) {
         pipeline.restore(ItemWrite.put(table, ItemLimits.check(item), null, ReturnValues.NONE, false, false));
     }
 
     /** Keeps the import's description as it now is (its counters, as they grow). */
-    public void save(String importId, byte[] description) {
-        records.saveJob(JOBS, importId, description);
+    void save(String importId, byte[] description) {
+        records.save(importId, description);
     }
 
     /**
      * The import ended with its table: the table becomes ACTIVE, committed with the import's
      * final description (COMPLETED, or FAILED for items that failed validation).
      */
-    public void finish(long tableId, String importId, byte[] description) {
+    void finish(long tableId, String importId, byte[] description) {
         TableDefinition table = catalog.findById(tableId);
         if (table == null || table.importArn() == null) {
-            records.saveJob(JOBS, importId, description);
+            records.save(importId, description);
             return;
         }
         catalog.update(table.name(), t -> {
@@ -93,21 +91,21 @@ public final class TableImports {
             TableDefinition.Builder b = t.toBuilder();
             b.importArn = null;
             return b.build();
-        }, (batch, t) -> BackupCatalog.stageJob(batch, JOBS, importId, description));
+        }, (batch, t) -> records.stage(batch, importId, description));
     }
 
     /** The import failed: its half-filled table is deleted, committed with the import's final description (FAILED). */
-    public void fail(long tableId, String importId, byte[] description) {
+    void fail(long tableId, String importId, byte[] description) {
         TableDefinition table = catalog.findById(tableId);
         if (table == null || table.importArn() == null) {
-            records.saveJob(JOBS, importId, description);
+            records.save(importId, description);
             return;
         }
-        catalog.delete(table.name(), (batch, t) -> BackupCatalog.stageJob(batch, JOBS, importId, description));
+        catalog.delete(table.name(), (batch, t) -> records.stage(batch, importId, description));
     }
 
     /** The tables imports are filling (CREATING), by name. */
-    public List<TableDefinition> filling() {
+    List<TableDefinition> filling() {
         List<TableDefinition> filling = new ArrayList<>();
         for (TableDefinition t : catalog.all()) if (t.importArn() != null) filling.add(t);
         return filling;

@@ -1,4 +1,4 @@
-package io.stator.engine.write;
+package io.stator.engine.cluster;
 
 import io.stator.storage.CollectionStore;
 import io.stator.storage.CollectionStore.Change;
@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
  * claimed item by item in canonical order, one compare-and-set of the record that decides, then
  * the intents applied. Serializable and all or nothing, and correct when whoever runs a
  * transaction dies at any step: whoever meets its intents later finishes it (rolls it forward
- * once decided, aborts it once stale). {@code io.stator.engine.shared.SharedStorage} builds the
+ * once decided, aborts it once stale). {@link SharedStorage} builds the
  * storage contract on it for backends that several servers share (Cassandra); RocksDB commits a
  * transaction in one atomic batch instead.
  *

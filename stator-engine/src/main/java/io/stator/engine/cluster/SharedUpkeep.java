@@ -1,7 +1,5 @@
-package io.stator.engine.shared;
+package io.stator.engine.cluster;
 
-import io.stator.engine.table.Catalog;
-import io.stator.engine.table.TableDefinition;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.HashMap;
@@ -11,16 +9,16 @@ import java.util.Map;
 /**
  * What each server sharing its storage does in the background: it reads the catalog again every
  * second (other servers' CreateTable, UpdateTable and DeleteTable reach it within a second; a
- * table it has never seen is read at once, see {@link Catalog#find}), then what follows it (the
- * streams' catalog, {@link io.stator.engine.streams.Streams#refreshShared}), and finishes the
+ * table it has never seen is read at once, see {@code Catalog#find}), then what follows it (the
+ * streams' catalog, {@code Streams#refreshShared}), and finishes the
  * transactions that a server left undecided or half applied ({@link
- * io.stator.engine.write.CasTransactions#recover}), so that intents on items nobody reads are
+ * CasTransactions#recover}), so that intents on items nobody reads are
  * settled too. On a thread of its own, it counts again the tables written since it last did
- * ({@link io.stator.engine.table.TableCounters#recount}): about ten seconds after a write, and
+ * ({@code TableCounters#recount}): about ten seconds after a write, and
  * no table more often than its last count took times ten, so that counting takes at most a
  * tenth of that thread's time. DynamoDB refreshes ItemCount and the sizes about every six hours.
  */
-public final class SharedUpkeep implements AutoCloseable {
+final class SharedUpkeep implements AutoCloseable {
 
     private static final Logger LOG = System.getLogger(SharedUpkeep.class.getName());
     static final long CATALOG_EVERY_MILLIS = 1_000;
@@ -32,22 +30,22 @@ public final class SharedUpkeep implements AutoCloseable {
     private final Thread counting;
     private volatile boolean closed;
 
-    private SharedUpkeep(SharedStorage storage, Catalog catalog, Runnable catalogRead) {
+    private SharedUpkeep(SharedStorage storage, Deployment.Upkeep engine) {
         this.thread = Thread.ofPlatform().daemon().name("stator-shared-upkeep")
-                .unstarted(() -> run(storage, catalog, catalogRead));
+                .unstarted(() -> run(storage, engine));
         this.counting = Thread.ofPlatform().daemon().name("stator-shared-counts")
-                .unstarted(() -> count(storage, catalog));
+                .unstarted(() -> count(storage, engine));
     }
 
-    /** @param catalogRead run after each re-read of the catalog (the streams follow it) */
-    public static SharedUpkeep start(SharedStorage storage, Catalog catalog, Runnable catalogRead) {
-        SharedUpkeep upkeep = new SharedUpkeep(storage, catalog, catalogRead);
+    /** @param engine what the engine does to read the catalog again and to count a table */
+    static SharedUpkeep start(SharedStorage storage, Deployment.Upkeep engine) {
+        SharedUpkeep upkeep = new SharedUpkeep(storage, engine);
         upkeep.thread.start();
         upkeep.counting.start();
         return upkeep;
     }
 
-    private void count(SharedStorage storage, Catalog catalog) {
+    private void count(SharedStorage storage, Deployment.Upkeep engine) {
         Map<Long, Long> due = new HashMap<>(); // table id -> when to count it (nanoTime)
         Map<Long, Long> earliest = new HashMap<>(); // table id -> not before (after a long count)
         while (!closed) {
@@ -59,10 +57,8 @@ public final class SharedUpkeep implements AutoCloseable {
                     Map.Entry<Long, Long> d = it.next();
                     long id = d.getKey();
                     if (now < Math.max(d.getValue(), earliest.getOrDefault(id, now))) continue;
-                    TableDefinition table = catalog.findById(id);
-                    if (table != null) {
-                        long start = System.nanoTime();
-                        catalog.counters().recount(table); // a failure leaves it due: tried again
+                    long start = System.nanoTime();
+                    if (engine.recount(id)) { // a failure leaves it due: tried again
                         earliest.put(id, System.nanoTime() + 10 * (System.nanoTime() - start));
                     } else {
                         earliest.remove(id);
@@ -78,13 +74,12 @@ public final class SharedUpkeep implements AutoCloseable {
         }
     }
 
-    private void run(SharedStorage storage, Catalog catalog, Runnable catalogRead) {
+    private void run(SharedStorage storage, Deployment.Upkeep engine) {
         long nextRecovery = System.currentTimeMillis() + RECOVERY_EVERY_MILLIS;
         while (!closed) {
             try {
                 Thread.sleep(CATALOG_EVERY_MILLIS);
-                catalog.refresh();
-                catalogRead.run();
+                engine.rereadCatalog();
                 if (System.currentTimeMillis() >= nextRecovery) {
                     storage.transactions().recover();
                     nextRecovery = System.currentTimeMillis() + RECOVERY_EVERY_MILLIS;

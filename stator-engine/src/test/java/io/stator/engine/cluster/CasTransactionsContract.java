@@ -1,4 +1,4 @@
-package io.stator.engine.write;
+package io.stator.engine.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,6 +1,6 @@
-package io.stator.engine.shared;
+package io.stator.engine.cluster;
 
-import io.stator.engine.write.CasTransactions;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.CollectionStore.Change;
 import io.stator.storage.CollectionStore.Consistency;
@@ -59,7 +59,7 @@ import java.util.function.Function;
  * Snapshots are of the latest state, except {@link #snapshotOf}, which reads its rows as of one
  * moment ({@link CasTransactions#readAll}) for TransactGetItems.
  */
-public final class SharedStorage implements Storage {
+final class SharedStorage implements Storage {
 
     /** How long a transaction may stay undecided before whoever meets it may abort it. */
     static final long STALE_TRANSACTION_MILLIS = 10_000;
@@ -71,19 +71,16 @@ public final class SharedStorage implements Storage {
     /**
      * @param onClose what closing the storage closes (the backend's session), or null
      */
-    public SharedStorage(CollectionStore store, Clock clock, AutoCloseable onClose) {
+    SharedStorage(CollectionStore store, Clock clock, AutoCloseable onClose) {
         this.store = store;
         this.onClose = onClose;
         this.transactions = new CasTransactions(store, clock, STALE_TRANSACTION_MILLIS);
         for (Keyspace k : META) store.createTable(metaTable(k));
-        store.createTable(metaTable(Keyspace.STREAM_RECORDS));
+        store.createTable(metaTable(Keyspaces.STREAM_RECORDS));
     }
 
     /** The transactions on compare-and-set that item rows are kept by (recovery runs through it). */
     public CasTransactions transactions() { return transactions; }
-
-    @Override
-    public boolean shared() { return true; }
 
     @Override
     public long scanPosition(byte[] rowKey) {
@@ -98,8 +95,8 @@ public final class SharedStorage implements Storage {
     // ---- where each key space lives -------------------------------------------------------------
 
     /** The key spaces kept as one collection each. */
-    private static final List<Keyspace> META = List.of(Keyspace.CATALOG, Keyspace.COUNTERS, Keyspace.TRANSACTION_TOKENS,
-            Keyspace.EXPIRIES, Keyspace.STREAMS);
+    private static final List<Keyspace> META = List.of(Keyspaces.CATALOG, Keyspaces.COUNTERS, Keyspaces.TRANSACTION_TOKENS,
+            Keyspaces.EXPIRIES, Keyspaces.STREAMS);
 
     private static boolean isMeta(Keyspace k) {
         return META.contains(k);
@@ -107,12 +104,12 @@ public final class SharedStorage implements Storage {
 
     /** Not kept on shared storage yet: read as empty, never written. */
     private static boolean isAbsent(Keyspace k) {
-        return !isMeta(k) && k != Keyspace.ITEMS && k != Keyspace.STREAM_RECORDS;
+        return !isMeta(k) && k != Keyspaces.ITEMS && k != Keyspaces.STREAM_RECORDS;
     }
 
     /** Rows kept in CasTransactions' envelopes: they commit with items, in one transaction. */
     private static boolean isTransactional(Keyspace k) {
-        return k == Keyspace.ITEMS || k == Keyspace.TRANSACTION_TOKENS || k == Keyspace.STREAM_RECORDS;
+        return k == Keyspaces.ITEMS || k == Keyspaces.TRANSACTION_TOKENS || k == Keyspaces.STREAM_RECORDS;
     }
 
     /**
@@ -123,7 +120,7 @@ public final class SharedStorage implements Storage {
     private static final int STREAM_SHARD_BYTES = 18;
 
     private static byte[] streamRow(byte[] key) {
-        return RowKeyFraming.rowKey(metaTable(Keyspace.STREAM_RECORDS), 0, 0, Arrays.copyOf(key, STREAM_SHARD_BYTES),
+        return RowKeyFraming.rowKey(metaTable(Keyspaces.STREAM_RECORDS), 0, 0, Arrays.copyOf(key, STREAM_SHARD_BYTES),
                 Arrays.copyOfRange(key, STREAM_SHARD_BYTES, key.length));
     }
 
@@ -135,9 +132,15 @@ public final class SharedStorage implements Storage {
         return key;
     }
 
-    /** The reserved table of a key space kept as one collection (below CasTransactions.RECORDS). */
+    /**
+     * The reserved table of a key space kept as one collection (below CasTransactions.RECORDS).
+     * Persisted: numbered by the key space's place in {@link Keyspaces#ALL}, the order of the
+     * storage's former enum of key spaces.
+     */
     static long metaTable(Keyspace k) {
-        return CasTransactions.RECORDS - 1 - k.ordinal();
+        int place = Keyspaces.ALL.indexOf(k);
+        if (place < 0) throw new IllegalArgumentException("not an engine key space: " + k);
+        return CasTransactions.RECORDS - 1 - place;
     }
 
     private static byte[] metaRow(Keyspace k, byte[] key) {
@@ -148,16 +151,16 @@ public final class SharedStorage implements Storage {
 
     @Override
     public byte[] get(Keyspace keyspace, byte[] key) {
-        if (keyspace == Keyspace.ITEMS) return transactions.read(key);
-        if (keyspace == Keyspace.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
-        if (keyspace == Keyspace.STREAM_RECORDS) return transactions.read(streamRow(key));
+        if (keyspace == Keyspaces.ITEMS) return transactions.read(key);
+        if (keyspace == Keyspaces.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
+        if (keyspace == Keyspaces.STREAM_RECORDS) return transactions.read(streamRow(key));
         if (isMeta(keyspace)) return store.get(metaRow(keyspace, key), Consistency.STRONG);
         return null;
     }
 
     @Override
     public byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key) {
-        if (snapshot instanceof RowsRead read && keyspace == Keyspace.ITEMS) {
+        if (snapshot instanceof RowsRead read && keyspace == Keyspaces.ITEMS) {
             byte[] value = read.values.get(new Key(key));
             if (value != null || read.values.containsKey(new Key(key))) return value;
         }
@@ -173,7 +176,7 @@ public final class SharedStorage implements Storage {
 
     @Override
     public Snapshot snapshotOf(Keyspace keyspace, List<byte[]> keys) {
-        if (keyspace != Keyspace.ITEMS) return LATEST;
+        if (keyspace != Keyspaces.ITEMS) return LATEST;
         List<byte[]> values;
         try {
             values = transactions.readAll(keys);
@@ -199,7 +202,7 @@ public final class SharedStorage implements Storage {
     @Override
     public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] from, byte[] to, boolean reverse) {
         if (isAbsent(keyspace)) return EMPTY;
-        if (keyspace == Keyspace.STREAM_RECORDS) {
+        if (keyspace == Keyspaces.STREAM_RECORDS) {
             // Within one shard (a range's end in another shard reads to the shard's end).
             byte[] first = streamRow(from);
             byte[] last = sameShard(from, to) ? streamRow(to) : null;
@@ -210,7 +213,7 @@ public final class SharedStorage implements Storage {
             byte[] within = metaRow(keyspace, new byte[0]);
             Cursor rows = store.range(within, from == null ? null : metaRow(keyspace, from),
                     to == null ? null : metaRow(keyspace, to), reverse, Consistency.STRONG);
-            if (keyspace == Keyspace.TRANSACTION_TOKENS) rows = new Committed(rows, false);
+            if (keyspace == Keyspaces.TRANSACTION_TOKENS) rows = new Committed(rows, false);
             return new Mapped(rows, RowKeyFraming::clustering, v -> v);
         }
         Cursor rows;
@@ -349,7 +352,7 @@ public final class SharedStorage implements Storage {
     private record Write(Keyspace keyspace, byte[] value) {}
 
     private static byte[] rowKey(Keyspace keyspace, byte[] key) {
-        return keyspace == Keyspace.ITEMS ? key : keyspace == Keyspace.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
+        return keyspace == Keyspaces.ITEMS ? key : keyspace == Keyspaces.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
     }
 
     /** The tables whose rows (items, index entries) batches wrote, since {@link #takeWrittenTables}. */
@@ -375,7 +378,7 @@ public final class SharedStorage implements Storage {
         for (Map.Entry<Key, Write> w : batch.writes.entrySet()) {
             Keyspace k = w.getValue().keyspace();
             (isTransactional(k) ? items : meta).add(w.getKey().bytes());
-            if (k == Keyspace.ITEMS) writtenTables.add(RowKeyFraming.tableId(w.getKey().bytes()));
+            if (k == Keyspaces.ITEMS) writtenTables.add(RowKeyFraming.tableId(w.getKey().bytes()));
         }
         // Expectations of rows the batch does not write (a ConditionCheck's item) join its rows.
         for (Key k : batch.expected.keySet()) {
@@ -386,7 +389,7 @@ public final class SharedStorage implements Storage {
         List<byte[]> hints = new ArrayList<>();
         for (byte[] r : meta) {
             Write w = batch.writes.get(new Key(r));
-            if (w != null && w.keyspace() == Keyspace.EXPIRIES && w.value() != null) hints.add(r);
+            if (w != null && w.keyspace() == Keyspaces.EXPIRIES && w.value() != null) hints.add(r);
         }
         if (!hints.isEmpty() && !items.isEmpty()) {
             meta.removeAll(hints);
@@ -459,15 +462,15 @@ public final class SharedStorage implements Storage {
 
     @Override
     public void deleteRange(Keyspace keyspace, byte[] from, byte[] to) {
-        if (keyspace == Keyspace.ITEMS && from.length == RowKeyFraming.KIND_OFFSET) {
+        if (keyspace == Keyspaces.ITEMS && from.length == RowKeyFraming.KIND_OFFSET) {
             // The engine drops a whole table's rows (Catalog.delete): the backend's table goes.
             store.dropTable(RowKeyFraming.tableId(from));
-        } else if (keyspace == Keyspace.ITEMS) {
+        } else if (keyspace == Keyspaces.ITEMS) {
             // One index's rows (IndexBuilds' drop), over every collection: each row deleted, its
             // envelope too, since no one reads a dropped index's rows again (index ids are never
             // reused).
             deleteIndexRows(RowKeyFraming.tableId(from), RowKeyFraming.kind(from));
-        } else if (keyspace == Keyspace.STREAM_RECORDS) {
+        } else if (keyspace == Keyspaces.STREAM_RECORDS) {
             if (!sameShard(from, to)) throw new IllegalArgumentException("stream records are deleted shard by shard");
             deleteRows(streamRow(from), streamRow(from), streamRow(to));
         } else if (isMeta(keyspace)) {

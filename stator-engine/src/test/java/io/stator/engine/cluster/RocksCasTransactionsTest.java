@@ -1,5 +1,6 @@
-package io.stator.engine.write;
+package io.stator.engine.cluster;
 
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.LockingCollectionStore;
 import io.stator.storage.rocksdb.RocksStorage;
@@ -23,8 +24,8 @@ class RocksCasTransactionsTest extends CasTransactionsContract {
 
     @BeforeAll
     static void open() {
-        storage = RocksStorage.open(tmp.resolve("data"));
-        store = jittered(new LockingCollectionStore(storage));
+        storage = RocksStorage.open(tmp.resolve("data"), Keyspaces.ALL);
+        store = jittered(new LockingCollectionStore(storage, Keyspaces.ITEMS));
     }
 
     @AfterAll

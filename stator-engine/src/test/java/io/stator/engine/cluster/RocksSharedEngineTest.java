@@ -1,5 +1,6 @@
-package io.stator.engine.shared;
+package io.stator.engine.cluster;
 
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.LockingCollectionStore;
 import io.stator.storage.rocksdb.RocksStorage;
@@ -15,8 +16,8 @@ class RocksSharedEngineTest extends SharedEngineContract {
 
     @Override
     protected CollectionStore openStore() {
-        rocks = RocksStorage.open(directory);
-        return new LockingCollectionStore(rocks);
+        rocks = RocksStorage.open(directory, Keyspaces.ALL);
+        return new LockingCollectionStore(rocks, Keyspaces.ITEMS);
     }
 
     @Override

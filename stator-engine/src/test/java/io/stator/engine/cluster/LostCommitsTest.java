@@ -1,4 +1,4 @@
-package io.stator.engine.shared;
+package io.stator.engine.cluster;
 
 import static io.stator.engine.testing.TestEngine.item;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,6 +9,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.engine.Engine;
 import io.stator.engine.capacity.CapacityMeter;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.testing.TestEngine;
 import io.stator.engine.write.ItemWrite;
@@ -34,8 +35,8 @@ class LostCommitsTest {
 
     @Test
     void aWriteThatLosesNinetyNineCommitsLandsOnTheHundredthAndOneThatLosesAHundredIsRefused(@TempDir Path dir) {
-        try (RocksStorage rocks = RocksStorage.open(dir)) {
-            LosingStore store = new LosingStore(new LockingCollectionStore(rocks));
+        try (RocksStorage rocks = RocksStorage.open(dir, Keyspaces.ALL)) {
+            LosingStore store = new LosingStore(new LockingCollectionStore(rocks, Keyspaces.ITEMS));
             try (Engine engine = new Engine(new SharedStorage(store, Clock.systemUTC(), null),
                     TestEngine.config(Clock.systemUTC()), new CapacityMeter())) {
                 TableDefinition table = TestEngine.createTable(engine, "t", false, null, null);

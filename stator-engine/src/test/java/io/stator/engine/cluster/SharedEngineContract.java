@@ -1,4 +1,4 @@
-package io.stator.engine.shared;
+package io.stator.engine.cluster;
 
 import static io.stator.engine.testing.TestEngine.item;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.engine.partiql;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
@@ -11,10 +11,9 @@ import io.stator.engine.Engine;
 import io.stator.engine.advisor.Operation;
 import io.stator.engine.item.ItemLimits;
 import io.stator.engine.item.LimitedItem;
-import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition;
-import io.stator.engine.write.ItemUpdate;
 import io.stator.engine.write.ConditionalCheckFailedException;
+import io.stator.engine.write.ItemUpdate;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WriteResult;
@@ -22,18 +21,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * PartiQL's INSERT, UPDATE and DELETE as the write pipeline's {@link ItemWrite}s, for
- * ExecuteStatement and BatchExecuteStatement: INSERT is a put on condition that the key is free,
- * UPDATE an update on condition that the item exists (PartiQL's UPDATE never creates one), DELETE
- * a delete; UPDATE's and DELETE's key comes from WHERE's equalities, its other terms are the
- * write's condition.
+ * PartiQL's INSERT, UPDATE, DELETE and EXISTS as the write pipeline's {@link ItemWrite}s, for
+ * ExecuteStatement, BatchExecuteStatement and ExecuteTransaction: INSERT is a put on condition
+ * that the key is free, UPDATE an update on condition that the item exists (PartiQL's UPDATE
+ * never creates one), DELETE a delete, EXISTS a transaction's ConditionCheck; UPDATE's, DELETE's
+ * and EXISTS's key comes from WHERE's equalities, its other terms are the write's condition.
  */
-final class PartiqlWrites {
+public final class PartiqlWrites {
 
     private PartiqlWrites() {}
 
     /** INSERT's failure when the key is taken; the text is DynamoDB Local's (DUPLICATE_ITEM_IN_TABLE). */
-    static DynamoDbException duplicateItem() {
+    public static DynamoDbException duplicateItem() {
         return new DynamoDbException(ErrorType.DUPLICATE_ITEM, "Duplicate primary key exists in table");
     }
 
@@ -41,19 +40,34 @@ final class PartiqlWrites {
      * EXISTS is a transaction's condition check and nothing else; the text is the one DynamoDB
      * Local gives, as recorded by other emulators' tests.
      */
-    static DynamoDbException existsOutsideTransaction() {
+    public static DynamoDbException existsOutsideTransaction() {
         return DynamoDbException.validation("EXISTS can only be used in ExecuteTransaction write requests.");
     }
 
     /**
-     * Runs a statement's write (of ExecuteStatement or BatchExecuteStatement); an INSERT whose condition (its key free) fails is
-     * DuplicateItemException, as DynamoDB answers it.
+     * The write a statement outside a transaction makes (ExecuteStatement's, BatchExecuteStatement's).
+     *
+     * @param returnOldItemOnFailure ReturnValuesOnConditionCheckFailure is ALL_OLD
      */
-    static WriteResult run(Engine engine, Operation operation, ItemWrite write, boolean insert) {
+    public static ItemWrite of(Engine engine, Statement statement, boolean returnOldItemOnFailure) {
+        return switch (statement) {
+            case Statement.Insert s -> insert(engine, s);
+            case Statement.Update s -> update(engine, s, returnOldItemOnFailure);
+            case Statement.Delete s -> delete(engine, s, returnOldItemOnFailure);
+            case Statement.Exists s -> throw existsOutsideTransaction();
+            case Statement.Select s -> throw new IllegalArgumentException("a SELECT is no write");
+        };
+    }
+
+    /**
+     * Runs a statement's write outside a transaction; an INSERT whose condition (its key free)
+     * fails is DuplicateItemException, as DynamoDB answers it.
+     */
+    public static WriteResult run(Engine engine, Operation operation, Statement statement, ItemWrite write) {
         try {
             return engine.items().write(operation, write);
         } catch (ConditionalCheckFailedException e) {
-            if (insert) throw duplicateItem();
+            if (statement instanceof Statement.Insert) throw duplicateItem();
             throw e;
         }
     }
@@ -68,29 +82,24 @@ final class PartiqlWrites {
 
     static ItemWrite update(Engine engine, Statement.Update s, boolean returnOldItemOnFailure) {
         TableDefinition table = engine.tables().require(s.tableName());
-        List<Condition> terms = PartiqlPlans.terms(s.where());
-        Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
+        List<Condition> terms = WhereTerms.terms(s.where());
+        Map<String, AttributeValue> key = WhereTerms.primaryKey(terms, KeyAttributes.ofTable(table));
         terms.add(0, new Condition.Function(new Operand.FunctionCall("attribute_exists",
                 List.of(new Operand.PathOperand(Path.of(table.keySchema().partitionKey()))))));
-        return ItemWrite.update(table, key, PartiqlPlans.and(terms), returnValues(s.returning()),
+        return ItemWrite.update(table, key, WhereTerms.and(terms), returnValues(s.returning()),
                 returnOldItemOnFailure, new ItemUpdate.Expression(s.actions()));
     }
 
     static ItemWrite delete(Engine engine, Statement.Delete s, boolean returnOldItemOnFailure) {
         TableDefinition table = engine.tables().require(s.tableName());
-        List<Condition> terms = PartiqlPlans.terms(s.where());
-        Map<String, AttributeValue> key = PartiqlPlans.primaryKey(terms, keyAttributes(table));
-        return ItemWrite.delete(table, key, PartiqlPlans.and(terms), returnValues(s.returning()),
+        List<Condition> terms = WhereTerms.terms(s.where());
+        Map<String, AttributeValue> key = WhereTerms.primaryKey(terms, KeyAttributes.ofTable(table));
+        return ItemWrite.delete(table, key, WhereTerms.and(terms), returnValues(s.returning()),
                 returnOldItemOnFailure);
     }
 
-    static List<String> keyAttributes(TableDefinition table) {
-        KeySchema keys = table.keySchema();
-        return keys.hasSortKey() ? List.of(keys.partitionKey(), keys.sortKey()) : List.of(keys.partitionKey());
-    }
-
     /** A RETURNING clause as the write's ReturnValues (dynamodb:ReturnValues names it so too). */
-    static ReturnValues returnValues(Statement.Returning returning) {
+    public static ReturnValues returnValues(Statement.Returning returning) {
         return switch (returning) {
             case NONE -> ReturnValues.NONE;
             case ALL_OLD -> ReturnValues.ALL_OLD;

@@ -1,0 +1,104 @@
+package io.stator.engine.cluster;
+
+import io.stator.storage.CollectionStore;
+import io.stator.storage.Storage;
+import java.time.Clock;
+
+/**
+ * What differs between one server on its own storage (RocksDB) and several servers sharing one
+ * store (Cassandra), chosen once, when the engine is built ({@link #of}); the engine's components
+ * ask it rather than test the storage.
+ *
+ * <p>One server orders every write itself: its item locks guard every read-modify-write, its
+ * global-index changes wait in its own propagation queue, it numbers stream records from its own
+ * sequence, and its catalog in memory is the catalog. Several servers order nothing between them
+ * but by the store's compare-and-set ({@link SharedStorage}): a global-index entry commits with
+ * its item, a shard's records are numbered from its head row, every server reads the catalog
+ * again each second ({@link SharedUpkeep}), so background work that needs every server to follow
+ * a catalog change waits {@link #catalogSettleMillis}, and transactions run on compare-and-set
+ * ({@link CasTransactions}) rather than under the pipeline's locks alone. What the shared store
+ * does not keep yet (backups, point-in-time recovery, vector graphs) is refused or left off there.
+ *
+ * <p>No class outside this package tests which deployment it runs in, nor knows
+ * {@link SharedStorage} (ArchitectureTest).
+ */
+public sealed interface Deployment extends AutoCloseable permits SingleServer, SharedCluster {
+
+    /** The deployment the storage is opened for: several servers when it is a shared store. */
+    static Deployment of(Storage storage) {
+        return storage instanceof SharedStorage shared ? new SharedCluster(shared) : new SingleServer();
+    }
+
+    /**
+     * The storage contract on a store several servers share, for the server's backend opening.
+     *
+     * @param clock when an undecided transaction counts as abandoned (the wall clock: it is about
+     *              real servers dying)
+     * @param onClose what closing the storage closes (the backend's session), or null
+     */
+    static Storage sharedStorage(CollectionStore store, Clock clock, AutoCloseable onClose) {
+        return new SharedStorage(store, clock, onClose);
+    }
+
+    /**
+     * Whether an item's write commits its global-index entries with it (several servers: only the
+     * item's own commit orders its changes from every server), rather than queueing them for the
+     * index propagator; an index backfill then copies an entry only if the item is still as read,
+     * skips an entry already in place, and removes the stale ones at its end.
+     */
+    boolean writesKeepGlobalIndexes();
+
+    /**
+     * How long after a catalog change every server has read it and a write begun with the older
+     * definition has committed (0 on one server): background work that needs every server's
+     * writes to follow the change (an index's backfill, Time to Live's first walk) starts after
+     * it. Real time, not the engine's clock: it waits for servers.
+     */
+    long catalogSettleMillis();
+
+    /**
+     * Whether other servers change the catalog: a table this server does not know is read from
+     * the store before it is called unknown, and ListTables reads the catalog again first.
+     */
+    boolean catalogChangesElsewhere();
+
+    /**
+     * Whether a stream shard's records are numbered from its head row in the store (several
+     * servers cannot see each other's numbers in flight) rather than from this server's sequence.
+     */
+    boolean numbersShardsByHeadRow();
+
+    /**
+     * Whether scan positions are the backend's own (Cassandra's tokens) rather than row keys'
+     * hashes, so that a scan resumes just after its start key, whatever the key's hash.
+     */
+    boolean scansByBackendPosition();
+
+    /** Whether vector indexes' graphs are kept (in memory, from this server's writes). */
+    boolean keepsVectorGraphs();
+
+    /** Whether backups and point-in-time recovery are kept (their background work resumed). */
+    boolean keepsBackups();
+
+    /** Refuses a backup operation (before anything is written) where backups are not kept. */
+    void refuseBackupsUnlessKept();
+
+    /** Refuses enabling point-in-time recovery where it is not kept. */
+    void refusePointInTimeRecoveryUnlessKept();
+
+    /** Starts the background upkeep the deployment needs (none on one server). */
+    void startUpkeep(Upkeep upkeep);
+
+    /** Stops the upkeep. */
+    @Override
+    void close();
+
+    /** What the engine does when the deployment's upkeep asks. */
+    interface Upkeep {
+        /** Reads the catalog again, then what follows it (the streams' catalog, index builds). */
+        void rereadCatalog();
+
+        /** Counts a table's items and sizes again; false when the table no longer exists. */
+        boolean recount(long tableId);
+    }
+}

@@ -1,0 +1,19 @@
+package io.stator.engine.cluster;
+
+/** One server on storage of its own (RocksDB): it orders every write itself. */
+public final class SingleServer implements Deployment {
+
+    SingleServer() {}
+
+    @Override public boolean writesKeepGlobalIndexes() { return false; }
+    @Override public long catalogSettleMillis() { return 0; }
+    @Override public boolean catalogChangesElsewhere() { return false; }
+    @Override public boolean numbersShardsByHeadRow() { return false; }
+    @Override public boolean scansByBackendPosition() { return false; }
+    @Override public boolean keepsVectorGraphs() { return true; }
+    @Override public boolean keepsBackups() { return true; }
+    @Override public void refuseBackupsUnlessKept() { }
+    @Override public void refusePointInTimeRecoveryUnlessKept() { }
+    @Override public void startUpkeep(Upkeep upkeep) { }
+    @Override public void close() { }
+}

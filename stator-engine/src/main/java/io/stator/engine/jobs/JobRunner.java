@@ -1,0 +1,166 @@
+package io.stator.engine.jobs;
+
+import io.stator.storage.StorageFaultException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * The engine's one runner of long jobs: backups' copies, restores, point-in-time recovery's base
+ * copies and trims, imports and exports.
+ *
+ * <p>Lanes: each kind of job runs on a lane of its own, one thread, in order of submission, so
+ * that a long import never holds up a backup or an export (as a separate thread per kind did
+ * before there was one runner). What the lanes share is what makes a job a job here:
+ * <ul>
+ *   <li>Restartable: every job is written to start over from its beginning, after a restart as
+ *       after a storage fault. A storage fault (a full disk) stops the job in hand; it starts
+ *       over every few seconds until the storage takes writes again, reported once.</li>
+ *   <li>Stopping: once the engine closes, {@link #closed()} is true; a job checks it between
+ *       items and returns where it is, to be resumed by the next start from its stored record.
+ *       Work queued or waiting out a fault is dropped: the next start resumes it.</li>
+ *   <li>{@link #awaitIdle()}: waits for everything queued so far on every lane (tests, the
+ *       command line, which must not stop a server mid-copy).</li>
+ * </ul>
+ */
+public final class JobRunner implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(JobRunner.class.getName());
+
+    /** How long work a storage fault stopped waits before it starts over. */
+    private static final long FAULT_RETRY_SECONDS = 5;
+
+    private final List<Lane> lanes = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    /**
+     * A new lane, its thread named {@code stator-<name>}; {@code interruptOnClose} for jobs that
+     * may block on a remote store (S3), so that a stop does not wait on it.
+     */
+    public Lane lane(String name, boolean interruptOnClose) {
+        Lane lane = new Lane(name, interruptOnClose);
+        lanes.add(lane);
+        return lane;
+    }
+
+    /** True once the engine is stopping: a job stops at its next item, to be resumed at the next start. */
+    public boolean closed() {
+        return closed;
+    }
+
+    /** Waits until the jobs queued so far, on every lane, are done. */
+    public void awaitIdle() throws InterruptedException {
+        for (Lane lane : lanes) lane.awaitIdle();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (Lane lane : lanes) lane.shutdown();
+        for (Lane lane : lanes) lane.awaitTermination();
+    }
+
+    /** One kind's jobs, one at a time in submission order. */
+    public final class Lane {
+
+        private final String name;
+        private final boolean interruptOnClose;
+        private final ScheduledThreadPoolExecutor worker;
+        private volatile boolean stopped;
+
+        private Lane(String name, boolean interruptOnClose) {
+            this.name = name;
+            this.interruptOnClose = interruptOnClose;
+            this.worker = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "stator-" + name);
+                t.setDaemon(true);
+                return t;
+            });
+            // Work waiting out a storage fault is dropped at close: the next start resumes it.
+            worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        }
+
+        /** True once the engine, or this lane's owner, is stopping: a job stops at its next item. */
+        public boolean closed() {
+            return closed || stopped;
+        }
+
+        /**
+         * Stops this lane before the engine stops (its owner's resources, an S3 client, are about
+         * to close): the job in hand stops at its next item, to be resumed at the next start.
+         */
+        public void close() {
+            stopped = true;
+            shutdown();
+            awaitTermination();
+        }
+
+        /**
+         * Runs a job that can start over from its beginning; a storage fault stops it and it starts
+         * over every few seconds until the storage takes writes again.
+         */
+        public void submit(Runnable job) {
+            schedule(job, 0, false);
+        }
+
+        private void schedule(Runnable job, long delaySeconds, boolean faultReported) {
+            try {
+                worker.schedule(() -> {
+                    if (closed()) return; // the next start resumes it
+                    try {
+                        job.run();
+                    } catch (StorageFaultException e) {
+                        if (!faultReported) {
+                            LOG.warning(name + " work stopped by a storage fault, starting over every "
+                                    + FAULT_RETRY_SECONDS + " s until the storage takes writes again: " + e.getMessage());
+                        }
+                        schedule(job, FAULT_RETRY_SECONDS, true);
+                    } catch (RuntimeException e) {
+                        LOG.severe(name + " work failed: " + e);
+                    }
+                }, delaySeconds, TimeUnit.SECONDS);
+            } catch (RejectedExecutionException e) {
+                // Closed meanwhile: the next start resumes it.
+            }
+        }
+
+        /** Runs a task every {@code periodSeconds}; a failure is logged and the next period tries again. */
+        public void every(long periodSeconds, Runnable task) {
+            worker.scheduleWithFixedDelay(() -> {
+                try {
+                    task.run();
+                } catch (StorageFaultException e) {
+                    // The next period tries again.
+                } catch (RuntimeException e) {
+                    LOG.severe(name + " work failed: " + e);
+                }
+            }, periodSeconds, periodSeconds, TimeUnit.SECONDS);
+        }
+
+        /** Waits until the jobs queued so far on this lane are done. */
+        public void awaitIdle() throws InterruptedException {
+            try {
+                worker.submit(() -> { }).get();
+            } catch (ExecutionException | RejectedExecutionException e) {
+                // Nothing to wait for: the no-op cannot fail, and a closed lane runs nothing.
+            }
+        }
+
+        private void shutdown() {
+            if (interruptOnClose) worker.shutdownNow();
+            else worker.shutdown();
+        }
+
+        private void awaitTermination() {
+            try {
+                worker.awaitTermination(interruptOnClose ? 30 : 10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
