@@ -163,6 +163,105 @@ class ArchitectureTest {
                 .check(MAIN);
     }
 
+    /**
+     * The wire layer split by concern: {@code server/api} holds the actions (and their registry),
+     * {@code api/checks} the request checks several actions share, {@code api/json} the replies'
+     * JSON, {@code server/access} who may do what. Checks and JSON know no action.
+     */
+    @Test
+    void theWireLayerIsSplitByConcern() {
+        classes().that().resideInAPackage("io.stator.server.api").and().areTopLevelClasses()
+                .should().implement(Action.class).orShould().beAssignableTo(Action.class)
+                .orShould().haveSimpleName("Actions")
+                .check(MAIN);
+        noClasses().that().resideInAnyPackage("io.stator.server.api.checks..", "io.stator.server.api.json..",
+                        "io.stator.server.access..")
+                .should().dependOnClassesThat().resideInAPackage("io.stator.server.api")
+                .check(MAIN);
+        noClasses().that().resideInAPackage("io.stator.server.api.json..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.stator.server.api.checks..",
+                        "io.stator.server.access..")
+                .check(MAIN);
+    }
+
+    /**
+     * The engine's narrow API: the server's front ends use only the engine's operations and
+     * specs (its top package and the packages of tables, items, reads, writes, PartiQL, capacity,
+     * the advisor, streams, backups and transfers, and a few API types named below), never its
+     * machinery (index upkeep, locks, the change log, jobs, Time to Live's expirer, the cluster
+     * strategy, the key spaces). The
+     * server's assembly (io.stator.server, the command line) also builds the engine: it may name
+     * the strategy's factory, the key spaces and the propagation delay it is configured with.
+     */
+    @Test
+    void theServerUsesOnlyTheEnginesApi() {
+        List<String> api = List.of("io.stator.engine", "io.stator.engine.table", "io.stator.engine.item",
+                "io.stator.engine.read", "io.stator.engine.write", "io.stator.engine.partiql",
+                "io.stator.engine.capacity", "io.stator.engine.advisor", "io.stator.engine.streams",
+                "io.stator.engine.backup", "io.stator.engine.transfer");
+        // The API types of packages whose other classes are machinery: Time to Live's operations,
+        // a stream record's event, a vector index's distance function.
+        List<String> apiTypes = List.of("io.stator.engine.ttl.TimeToLive", "io.stator.engine.changes.ChangeRecord",
+                "io.stator.engine.index.vector.Distance");
+        List<String> assembly = List.of("io.stator.engine.cluster.Deployment", "io.stator.engine.keyspace.Keyspaces",
+                "io.stator.engine.index.PropagationDelay");
+        classes().that().resideInAPackage("io.stator.server..").should(new ArchCondition<>("use only the engine's API") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                boolean inAssembly = List.of("io.stator.server", "io.stator.server.cli").contains(origin.getPackageName());
+                for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+                    JavaClass target = d.getTargetClass();
+                    while (target.getEnclosingClass().isPresent()) target = target.getEnclosingClass().get();
+                    if (!target.getPackageName().startsWith("io.stator.engine")) continue;
+                    if (api.contains(target.getPackageName()) || apiTypes.contains(target.getName())) continue;
+                    if (inAssembly && assembly.contains(target.getName())) continue;
+                    events.add(SimpleConditionEvent.violated(origin, d.getDescription()));
+                }
+            }
+        }).check(MAIN);
+    }
+
+    /**
+     * PartiQL is planned in the engine (engine/partiql): its three actions keep only the
+     * request's checks, permissions and JSON, and build no read plan of their own.
+     */
+    @Test
+    void partiqlIsPlannedInTheEngine() throws IOException {
+        for (String action : List.of("ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction")) {
+            Path source = Path.of("src/main/java/io/stator/server/api/" + action + ".java");
+            long lines;
+            try (Stream<String> l = Files.lines(source)) {
+                lines = l.count();
+            }
+            assertEquals(true, lines < 150, action + " has " + lines + " lines");
+        }
+        noClasses().that().resideInAPackage("io.stator.server..")
+                .should().dependOnClassesThat().belongToAnyOf(io.stator.engine.read.ReadPlan.class,
+                        io.stator.engine.read.ReadTarget.class, io.stator.engine.read.Reads.class)
+                .check(MAIN);
+    }
+
+    /**
+     * Jobs' descriptions are typed (records with enums): only the engine's job store and the
+     * descriptions themselves read the stored fields, by name, in one place each.
+     */
+    @Test
+    void jobStateIsTyped() {
+        noClasses().that().resideOutsideOfPackages("io.stator.engine.jobs..", "io.stator.engine.transfer..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("io.stator.engine.jobs.StoredFields")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("io.stator.engine.jobs.JobStore")
+                .check(MAIN);
+        for (Class<?> description : List.of(io.stator.engine.transfer.ImportDescription.class,
+                io.stator.engine.transfer.ExportDescription.class)) {
+            assertEquals(true, description.isRecord(), description.getName());
+            for (var component : description.getRecordComponents()) {
+                if (component.getName().equals("status")) {
+                    assertEquals(true, component.getType().isEnum(), description.getName() + ".status");
+                }
+            }
+        }
+    }
+
     @Test
     void noMainSourceFileIsLongerThan800Lines() throws IOException {
         List<String> tooLong = new ArrayList<>();

@@ -11,8 +11,10 @@ import io.stator.engine.capacity.Throughput;
 import io.stator.engine.read.Page;
 import io.stator.engine.read.ScanSpec;
 import io.stator.engine.table.IndexDefinition;
-import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.TableClass;
+import io.stator.engine.table.TableDefinition;
+import io.stator.server.access.AdvisorPermissions;
+import io.stator.server.access.Authorizer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -60,20 +62,20 @@ public final class Views {
     }
 
     /** What {@code access} may see, asked of the actions' authorization point ({@code AdvisorPermissions}). */
-    public static Visibility visibility(io.stator.server.access.Authorizer access, Engine engine) {
+    public static Visibility visibility(Authorizer access, Engine engine) {
         if (!access.enforced()) return Visibility.ALL;
         return new Visibility() {
             @Override public boolean keys(TableDefinition table, IndexDefinition index) {
-                return allowed(() -> io.stator.server.api.AdvisorPermissions.keys(access, engine, table.name(),
+                return allowed(() -> AdvisorPermissions.keys(access, engine, table.name(),
                         index == null ? null : index.name()));
             }
 
             @Override public boolean items(TableDefinition table) {
-                return allowed(() -> io.stator.server.api.AdvisorPermissions.items(access, engine, table.name()));
+                return allowed(() -> AdvisorPermissions.items(access, engine, table.name()));
             }
 
             @Override public boolean findings(TableDefinition table) {
-                return allowed(() -> io.stator.server.api.AdvisorPermissions.table(access, engine, table.name()));
+                return allowed(() -> AdvisorPermissions.table(access, engine, table.name()));
             }
         };
     }

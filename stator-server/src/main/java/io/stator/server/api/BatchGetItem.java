@@ -1,6 +1,6 @@
 package io.stator.server.api;
 
-import static io.stator.server.api.ExpressionParameters.member;
+import static io.stator.server.api.checks.ExpressionParameters.member;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
@@ -10,6 +10,11 @@ import io.stator.engine.Engine;
 import io.stator.engine.Items;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.checks.ExpressionParameters;
+import io.stator.server.api.checks.ItemKeys;
+import io.stator.server.api.checks.ReadRequests;
+import io.stator.server.api.json.PerTableResults;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.BatchGetItemInput;

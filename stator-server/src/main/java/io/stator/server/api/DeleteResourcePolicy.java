@@ -3,6 +3,7 @@ package io.stator.server.api;
 import io.stator.engine.Engine;
 import io.stator.engine.table.ResourcePolicies;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DeleteResourcePolicyInput;
 import java.io.IOException;

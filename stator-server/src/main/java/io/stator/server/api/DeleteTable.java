@@ -3,6 +3,8 @@ package io.stator.server.api;
 import io.stator.engine.Engine;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.json.TableDescriptionJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DeleteTableInput;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DescribeLimitsInput;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
 import io.stator.engine.streams.Streams;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DescribeStreamInput;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.engine.table.TimeToLiveDescription;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.DescribeTimeToLiveInput;
 import java.io.IOException;

@@ -15,12 +15,15 @@ import io.stator.engine.partiql.ItemSelect;
 import io.stator.engine.partiql.PartiqlTransactions;
 import io.stator.engine.partiql.UnfitStatementException;
 import io.stator.engine.read.Page;
-import io.stator.engine.write.TransactionItems;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.TransactionCanceledException;
+import io.stator.engine.write.TransactionItems;
 import io.stator.engine.write.Transactions.ClientToken;
 import io.stator.engine.write.Transactions.WriteOutcome;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.checks.KeyMismatches;
+import io.stator.server.api.json.PerTableResults;
 import io.stator.server.protocol.RequestDigest;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ExecuteTransactionInput;
@@ -41,10 +44,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
 
     private static final String STATEMENT_ERROR = "Validation failed in TransactStatements[%d]: %s";
 
-    /**
-     * dynamodb:EnclosingOperation of a transaction's statements ("IAM security policies with
-     * PartiQL for DynamoDB": the examples allowing or denying transactional statements only).
-     */
+    /** dynamodb:EnclosingOperation of its statements ("IAM security policies with PartiQL for DynamoDB"). */
     private static final String ENCLOSING_OPERATION = "ExecuteTransaction";
 
     private final Engine engine;
@@ -58,11 +58,8 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         List<ParameterizedStatement> members = request.transactStatements();
         List<Statement> statements = new ArrayList<>(members.size());
         for (int i = 0; i < members.size(); i++) statements.add(parse(i, members.get(i)));
-        if (PartiqlTransactions.reads(statements)) {
-            read(statements, request, access, response);
-        } else {
-            write(statements, request, access, response);
-        }
+        if (PartiqlTransactions.reads(statements)) read(statements, request, access, response);
+        else write(statements, request, access, response);
     }
 
     /** One statement, parsed and checked for what a transaction cannot hold. */
@@ -144,7 +141,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         } catch (TransactionCanceledException e) {
             throw PartiqlTransactions.duplicatesNamed(e, statements);
         }
-        PerTableResults.ofTransaction(outcome, statements.stream().map(Statement::tableName).toList()).writeTransactionCapacity(response.json(),
-                request.returnConsumedCapacity(), outcome.replayed());
+        PerTableResults.ofTransaction(outcome, statements.stream().map(Statement::tableName).toList())
+                .writeTransactionCapacity(response.json(), request.returnConsumedCapacity(), outcome.replayed());
     }
 }

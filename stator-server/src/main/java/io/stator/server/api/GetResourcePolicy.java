@@ -5,6 +5,7 @@ import io.stator.engine.Engine;
 import io.stator.engine.table.ResourcePolicies;
 import io.stator.engine.table.ResourcePolicy;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.access.ResourcePolicyDocuments;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.GetResourcePolicyInput;

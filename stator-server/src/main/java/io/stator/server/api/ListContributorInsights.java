@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.engine.advisor.ContributorInsights;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.json.ContributorInsightsJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListContributorInsightsInput;
 import java.io.IOException;

@@ -2,10 +2,12 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
+import io.stator.engine.transfer.ExportDescription;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.json.TransferJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListExportsInput;
-import io.stator.engine.transfer.ExportDescription;
 import io.stator.server.transfer.Transfers;
 import java.io.IOException;
 import java.util.List;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.engine.Tables;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListTablesInput;
 import java.io.IOException;

@@ -3,6 +3,7 @@ package io.stator.server.api;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ListTagsOfResourceInput;
 import java.io.IOException;

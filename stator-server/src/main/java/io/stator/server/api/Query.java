@@ -1,6 +1,6 @@
 package io.stator.server.api;
 
-import static io.stator.server.api.ExpressionParameters.member;
+import static io.stator.server.api.checks.ExpressionParameters.member;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
@@ -17,6 +17,11 @@ import io.stator.engine.read.QuerySpec;
 import io.stator.engine.read.Select;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.checks.ExpressionParameters;
+import io.stator.server.api.checks.LegacyConditions;
+import io.stator.server.api.checks.ReadRequests;
+import io.stator.server.api.json.ItemResponses;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.QueryInput;
 import java.io.IOException;
@@ -92,7 +97,7 @@ final class Query implements Action<QueryInput> {
                 request.queryFilter() != null, projection, select, exclusiveStartKey,
                 ReadRequests.limit(request.limit()), !Boolean.FALSE.equals(request.scanIndexForward()),
                 Boolean.TRUE.equals(request.consistentRead())));
-        ReadRequests.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
+        ItemResponses.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
                 request.tableName());
         response.returnedItems(request.tableName(), page.count());
     }

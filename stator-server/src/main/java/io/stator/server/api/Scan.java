@@ -1,6 +1,6 @@
 package io.stator.server.api;
 
-import static io.stator.server.api.ExpressionParameters.member;
+import static io.stator.server.api.checks.ExpressionParameters.member;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
@@ -14,6 +14,11 @@ import io.stator.engine.read.ScanSpec;
 import io.stator.engine.read.Select;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.checks.ExpressionParameters;
+import io.stator.server.api.checks.LegacyConditions;
+import io.stator.server.api.checks.ReadRequests;
+import io.stator.server.api.json.ItemResponses;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.ScanInput;
 import java.io.IOException;
@@ -82,7 +87,7 @@ final class Scan implements Action<ScanInput> {
                 exclusiveStartKey, segment == null ? 0 : segment, totalSegments == null ? 1 : totalSegments,
                 ReadRequests.limit(request.limit()),
                 Boolean.TRUE.equals(request.consistentRead())));
-        ReadRequests.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
+        ItemResponses.writePage(response.json(), page, select == Select.COUNT, request.returnConsumedCapacity(),
                 request.tableName());
         response.returnedItems(request.tableName(), page.count());
     }

@@ -1,7 +1,8 @@
 package io.stator.server.api;
 
-import static io.stator.server.api.ExpressionParameters.member;
+import static io.stator.server.api.checks.ExpressionParameters.member;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.ExpressionKind;
@@ -11,9 +12,10 @@ import io.stator.engine.Engine;
 import io.stator.engine.read.VectorSearch;
 import io.stator.engine.table.TableDefinition;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.checks.ExpressionParameters;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.SearchVectorsInput;
-import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.List;
 

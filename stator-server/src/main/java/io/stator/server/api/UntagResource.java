@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import io.stator.engine.Engine;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.UntagResourceInput;
 import java.util.Map;

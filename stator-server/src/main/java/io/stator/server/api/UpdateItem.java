@@ -5,6 +5,8 @@ import io.stator.engine.Engine;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.access.Authorizer;
+import io.stator.server.api.checks.WriteRequests;
+import io.stator.server.api.json.ItemResponses;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.UpdateItemInput;
 import java.io.IOException;

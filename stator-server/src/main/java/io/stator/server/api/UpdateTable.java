@@ -1,10 +1,14 @@
 package io.stator.server.api;
 
-import static io.stator.server.api.ExpressionParameters.member;
+import static io.stator.server.api.checks.ExpressionParameters.member;
 
 import io.stator.engine.Engine;
 import io.stator.engine.table.TableUpdates;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
+import io.stator.server.api.checks.NotYetSupported;
+import io.stator.server.api.checks.TableRequests;
+import io.stator.server.api.json.TableDescriptionJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.UpdateTableInput;
 import java.io.IOException;

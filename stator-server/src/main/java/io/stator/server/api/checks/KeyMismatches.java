@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.engine.write.CancellationReason;
@@ -9,20 +9,20 @@ import io.stator.engine.write.TransactionCanceledException;
  * the request's own errors are known, as that action's ValidationError, every other action
  * None.
  */
-final class KeyMismatches {
+public final class KeyMismatches {
 
     private DynamoDbException first;
     private int position = -1;
 
     /** @param e a KeySchemaMismatchException, or PartiQL's key missing from WHERE */
-    void record(int action, DynamoDbException e) {
+    public void record(int action, DynamoDbException e) {
         if (first == null) {
             first = e;
             position = action;
         }
     }
 
-    void throwIfAny(int actions) {
+    public void throwIfAny(int actions) {
         if (first != null) throw TransactionCanceledException.at(position, actions, CancellationReason.of(first));
     }
 }

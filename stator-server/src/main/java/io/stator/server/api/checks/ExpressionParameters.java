@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.ExpressionContext;
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * their keys must be {@code #name} / {@code :value}; every value must be a valid attribute value.
  * The expressions themselves are then parsed through the returned {@link ExpressionContext}.
  */
-final class ExpressionParameters {
+public final class ExpressionParameters {
 
     private static final Pattern NAME_KEY = Pattern.compile("#[0-9a-zA-Z_]+");
     private static final Pattern VALUE_KEY = Pattern.compile(":[0-9a-zA-Z_]+");
@@ -25,13 +25,13 @@ final class ExpressionParameters {
     private ExpressionParameters() {}
 
     /** A request member by DynamoDB's name for it (its messages name members), and its value or null. */
-    record Member(String name, Object value) {
-        boolean present() {
+    public record Member(String name, Object value) {
+        public boolean present() {
             return value != null;
         }
     }
 
-    static Member member(String name, Object value) {
+    public static Member member(String name, Object value) {
         return new Member(name, value);
     }
 
@@ -43,7 +43,7 @@ final class ExpressionParameters {
      * @param names       the request's ExpressionAttributeNames, or null
      * @param values      the request's ExpressionAttributeValues, or null
      */
-    static void checkCombination(List<Member> expressions, List<Member> legacy, Map<String, String> names,
+    public static void checkCombination(List<Member> expressions, List<Member> legacy, Map<String, String> names,
                                  Unvalidated<Map<String, AttributeValue>> values) {
         List<String> present = presentOf(expressions);
         if (!present.isEmpty()) {
@@ -68,7 +68,7 @@ final class ExpressionParameters {
     }
 
     /** Checks the two maps (either may be null) and returns the context the request's expressions are parsed in. */
-    static ExpressionContext context(Map<String, String> names, Unvalidated<Map<String, AttributeValue>> values) {
+    public static ExpressionContext context(Map<String, String> names, Unvalidated<Map<String, AttributeValue>> values) {
         if (names != null) {
             if (names.isEmpty()) throw DynamoDbException.validation("ExpressionAttributeNames must not be empty");
             for (String key : names.keySet()) {

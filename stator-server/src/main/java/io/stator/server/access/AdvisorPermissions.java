@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.access;
 
 import io.stator.engine.Engine;
 import io.stator.server.access.Authorizer;

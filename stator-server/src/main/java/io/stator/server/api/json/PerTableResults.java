@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.model.AttributeValue;
@@ -19,17 +19,17 @@ import java.util.Map;
  * request names it: ConsumedCapacity (a list, one entry per table) and ItemCollectionMetrics
  * (a map from table to the collections its writes touched, for tables with a local index).
  */
-final class PerTableResults {
+public final class PerTableResults {
 
     private final Map<String, ConsumedCapacity.Builder> consumed = new LinkedHashMap<>();
     private final Map<String, List<WriteResult>> metrics = new LinkedHashMap<>();
 
-    void consumed(String tableName, ConsumedCapacity units) {
+    public void consumed(String tableName, ConsumedCapacity units) {
         consumed.computeIfAbsent(tableName, t -> new ConsumedCapacity.Builder()).add(units);
     }
 
     /** A write's consumption, and its item collection when its table has a local index. */
-    void wrote(String tableName, WriteResult result) {
+    public void wrote(String tableName, WriteResult result) {
         consumed(tableName, result.consumed());
         if (result.itemCollectionSize() >= 0) metrics.computeIfAbsent(tableName, t -> new ArrayList<>()).add(result);
     }
@@ -38,7 +38,7 @@ final class PerTableResults {
      * A write transaction's results: what each action wrote, or, for a replay under its
      * ClientRequestToken, what reading its items consumed.
      */
-    static PerTableResults ofTransaction(Transactions.WriteOutcome outcome, List<String> tableNames) {
+    public static PerTableResults ofTransaction(Transactions.WriteOutcome outcome, List<String> tableNames) {
         PerTableResults results = new PerTableResults();
         for (int i = 0; i < tableNames.size(); i++) {
             WriteResult r = outcome.results().get(i);
@@ -52,7 +52,7 @@ final class PerTableResults {
     }
 
     /** A write transaction's ConsumedCapacity: a replay reads the items instead of writing them, and is billed so (API reference). */
-    void writeTransactionCapacity(JsonGenerator g, String returnConsumedCapacity, boolean replayed) throws IOException {
+    public void writeTransactionCapacity(JsonGenerator g, String returnConsumedCapacity, boolean replayed) throws IOException {
         writeConsumedCapacity(g, returnConsumedCapacity, replayed ? "ReadCapacityUnits" : "WriteCapacityUnits");
     }
 
@@ -60,7 +60,7 @@ final class PerTableResults {
      * TransactGetItems' and ExecuteTransaction's answer: Responses, one per get in order (its item,
      * or none), and ConsumedCapacity per table.
      */
-    static void writeTransactGet(JsonGenerator g, List<Page> pages, List<Map<String, AttributeValue>> items,
+    public static void writeTransactGet(JsonGenerator g, List<Page> pages, List<Map<String, AttributeValue>> items,
                                  List<String> tableNames, String returnConsumedCapacity) throws IOException {
         g.writeArrayFieldStart("Responses");
         PerTableResults perTable = new PerTableResults();
@@ -82,14 +82,14 @@ final class PerTableResults {
      *
      * @param unitsField see {@link ItemResponses#writeConsumedCapacities}
      */
-    void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String unitsField) throws IOException {
+    public void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String unitsField) throws IOException {
         Map<String, ConsumedCapacity> byTable = new LinkedHashMap<>();
         consumed.forEach((table, units) -> byTable.put(table, units.build()));
         ItemResponses.writeConsumedCapacities(g, returnConsumedCapacity, byTable, unitsField);
     }
 
     /** Writes ItemCollectionMetrics when ReturnItemCollectionMetrics is SIZE and a table has a local index. */
-    void writeItemCollectionMetrics(JsonGenerator g, ReturnItemCollectionMetrics returnItemCollectionMetrics)
+    public void writeItemCollectionMetrics(JsonGenerator g, ReturnItemCollectionMetrics returnItemCollectionMetrics)
             throws IOException {
         if (returnItemCollectionMetrics != ReturnItemCollectionMetrics.SIZE || metrics.isEmpty()) return;
         g.writeObjectFieldStart("ItemCollectionMetrics");

@@ -1,16 +1,16 @@
-package io.stator.server.api;
+package io.stator.server.api.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.advisor.ContributorInsights;
 import java.io.IOException;
 
 /** Contributor Insights' answers, as DynamoDB writes them (API reference; ack-api-quirks DDB-TABLE-089, -095, -340). */
-final class ContributorInsightsJson {
+public final class ContributorInsightsJson {
 
     private ContributorInsightsJson() {}
 
     /** UpdateContributorInsights' answer, and each of ListContributorInsights' summaries. */
-    static void writeSummary(JsonGenerator g, ContributorInsights.Description d) throws IOException {
+    public static void writeSummary(JsonGenerator g, ContributorInsights.Description d) throws IOException {
         g.writeStringField("TableName", d.tableName());
         if (d.indexName() != null) g.writeStringField("IndexName", d.indexName());
         g.writeStringField("ContributorInsightsStatus", d.status().name());
@@ -21,7 +21,7 @@ final class ContributorInsightsJson {
      * DescribeContributorInsights' answer: a never-enabled resource shows its names and DISABLED
      * only; the rules only while ENABLED; the failure while FAILED (and DISABLING from it).
      */
-    static void writeDescription(JsonGenerator g, ContributorInsights.Description d) throws IOException {
+    public static void writeDescription(JsonGenerator g, ContributorInsights.Description d) throws IOException {
         g.writeStringField("TableName", d.tableName());
         if (d.indexName() != null) g.writeStringField("IndexName", d.indexName());
         if (!d.rules().isEmpty()) {

@@ -1,15 +1,11 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.ExpressionContext;
 import io.stator.core.expression.Path;
 import io.stator.core.model.AttributeValue;
-import io.stator.engine.read.Page;
 import io.stator.engine.read.Select;
-import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.request.Unvalidated;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +18,7 @@ import java.util.regex.Pattern;
  * projections, Limit, and the response (Items, Count, ScannedCount, LastEvaluatedKey,
  * ConsumedCapacity).
  */
-final class ReadRequests {
+public final class ReadRequests {
 
     /**
      * DynamoDB puts "The provided starting key is invalid: " before some of the attribute-value
@@ -34,7 +30,7 @@ final class ReadRequests {
     private ReadRequests() {}
 
     /** AttributesToGet as paths; DynamoDB refuses a name given twice. */
-    static List<Path> topLevelPaths(List<String> attributesToGet) {
+    public static List<Path> topLevelPaths(List<String> attributesToGet) {
         HashSet<String> seen = new HashSet<>();
         List<Path> paths = new ArrayList<>(attributesToGet.size());
         for (String name : attributesToGet) {
@@ -49,7 +45,7 @@ final class ReadRequests {
      * top-level attributes of the legacy AttributesToGet (which may not name one twice); null for
      * the whole item.
      */
-    static List<Path> projection(List<String> attributesToGet, String projectionExpression,
+    public static List<Path> projection(List<String> attributesToGet, String projectionExpression,
                                  Map<String, String> expressionAttributeNames) {
         List<Path> paths = attributesToGet == null ? null : topLevelPaths(attributesToGet);
         ExpressionContext expressions = ExpressionParameters.context(expressionAttributeNames, null);
@@ -59,7 +55,7 @@ final class ReadRequests {
     }
 
     /** The ExclusiveStartKey, or null; its invalid values reported as DynamoDB reports them. */
-    static Map<String, AttributeValue> exclusiveStartKey(Unvalidated<Map<String, AttributeValue>> key) {
+    public static Map<String, AttributeValue> exclusiveStartKey(Unvalidated<Map<String, AttributeValue>> key) {
         if (key == null) return null;
         return key.validated((name, error) ->
                 UNPREFIXED_START_KEY_ERRORS.matcher(error.getMessage()).find() ? error
@@ -67,7 +63,7 @@ final class ReadRequests {
     }
 
     /** The most items to read: Limit, or no limit but the page size. */
-    static int limit(Integer limit) {
+    public static int limit(Integer limit) {
         return limit != null ? limit : Integer.MAX_VALUE;
     }
 
@@ -78,7 +74,7 @@ final class ReadRequests {
      *
      * @param projection "ProjectionExpression" or "AttributesToGet" when one is given, else null
      */
-    static Select select(io.stator.server.protocol.request.Select select, String projection, boolean onIndex,
+    public static Select select(io.stator.server.protocol.request.Select select, String projection, boolean onIndex,
                          boolean query) {
         String prefix = query ? "1 validation error detected: " : "";
         if (select == null) return null;
@@ -104,23 +100,7 @@ final class ReadRequests {
     }
 
     /** Which projection member a request gives, for Select's messages: null for none. */
-    static String projectionMember(String projectionExpression, List<String> attributesToGet) {
+    public static String projectionMember(String projectionExpression, List<String> attributesToGet) {
         return projectionExpression != null ? "ProjectionExpression" : attributesToGet != null ? "AttributesToGet" : null;
-    }
-
-    static void writePage(JsonGenerator g, Page page, boolean countOnly, String returnConsumedCapacity,
-                          String tableName) throws IOException {
-        if (!countOnly) {
-            g.writeArrayFieldStart("Items");
-            for (Map<String, AttributeValue> item : page.items()) AttributeValueJson.writeItem(g, item);
-            g.writeEndArray();
-        }
-        g.writeNumberField("Count", page.count());
-        g.writeNumberField("ScannedCount", page.scannedCount());
-        if (page.lastEvaluatedKey() != null) {
-            g.writeFieldName("LastEvaluatedKey");
-            AttributeValueJson.writeItem(g, page.lastEvaluatedKey());
-        }
-        ItemResponses.writeConsumedCapacity(g, returnConsumedCapacity, tableName, page.consumed());
     }
 }

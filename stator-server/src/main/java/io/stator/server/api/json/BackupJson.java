@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.backup.Backup;
@@ -13,11 +13,11 @@ import java.io.IOException;
  * the backup was requested, and BackupSummary (ListBackups). BackupSizeBytes is shown once the
  * copy is done; every backup is USER's (on-demand).
  */
-final class BackupJson {
+public final class BackupJson {
 
     private BackupJson() {}
 
-    static void writeDetails(JsonGenerator g, Backup b) throws IOException {
+    public static void writeDetails(JsonGenerator g, Backup b) throws IOException {
         g.writeStartObject();
         g.writeStringField("BackupArn", b.arn());
         g.writeStringField("BackupName", b.name());
@@ -28,7 +28,7 @@ final class BackupJson {
         g.writeEndObject();
     }
 
-    static void writeDescription(JsonGenerator g, Backup b) throws IOException {
+    public static void writeDescription(JsonGenerator g, Backup b) throws IOException {
         TableDefinition t = b.source();
         g.writeStartObject();
         g.writeFieldName("BackupDetails");
@@ -89,7 +89,7 @@ final class BackupJson {
         g.writeEndObject();
     }
 
-    static void writeSummary(JsonGenerator g, Backup b) throws IOException {
+    public static void writeSummary(JsonGenerator g, Backup b) throws IOException {
         g.writeStartObject();
         g.writeStringField("TableName", b.source().name());
         g.writeStringField("TableId", b.source().tableId());
@@ -108,7 +108,7 @@ final class BackupJson {
      * "PointInTimeRecoveryDescription": {...}}}: continuous backups are ENABLED on every table
      * (API reference, UpdateContinuousBackups); the window only while point-in-time recovery is.
      */
-    static void writeContinuousBackups(JsonGenerator g, PointInTimeRecovery.RecoveryWindow window) throws IOException {
+    public static void writeContinuousBackups(JsonGenerator g, PointInTimeRecovery.RecoveryWindow window) throws IOException {
         g.writeObjectFieldStart("ContinuousBackupsDescription");
         g.writeStringField("ContinuousBackupsStatus", "ENABLED");
         g.writeObjectFieldStart("PointInTimeRecoveryDescription");

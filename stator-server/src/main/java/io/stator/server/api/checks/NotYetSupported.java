@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
 import io.stator.core.error.DynamoDbException;
 
@@ -7,11 +7,11 @@ import io.stator.core.error.DynamoDbException;
  * nothing a client asks for is silently accepted and ignored. Checked before DynamoDB's own
  * checks of the request.
  */
-final class NotYetSupported {
+public final class NotYetSupported {
 
     private NotYetSupported() {}
 
-    static void refuse(ExpressionParameters.Member... members) {
+    public static void refuse(ExpressionParameters.Member... members) {
         for (ExpressionParameters.Member member : members) {
             if (member.present()) {
                 throw DynamoDbException.validation(member.name() + " is not supported by Stator yet");

@@ -1,14 +1,14 @@
-package io.stator.server.api;
+package io.stator.server.api.json;
 
 import io.stator.core.error.ErrorType;
 
 /** How BatchExecuteStatement's Responses name a member's error: the model's BatchStatementErrorCodeEnum. */
-final class BatchStatementErrorCodes {
+public final class BatchStatementErrorCodes {
 
     private BatchStatementErrorCodes() {}
 
     /** The model's BatchStatementErrorCodeEnum for an error type. */
-    static String of(ErrorType type) {
+    public static String of(ErrorType type) {
         return switch (type) {
             case CONDITIONAL_CHECK_FAILED -> "ConditionalCheckFailed";
             case DUPLICATE_ITEM -> "DuplicateItem";

@@ -1,14 +1,14 @@
-package io.stator.server.api;
+package io.stator.server.api.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableArns;
-import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
 import io.stator.engine.table.TableDefinition.BillingMode;
 import io.stator.engine.table.TableDefinition.OnDemandThroughput;
 import io.stator.engine.table.TableDefinition.WarmThroughput;
+import io.stator.engine.table.TableDefinition;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -34,7 +34,7 @@ import java.util.List;
  *       DeletionProtectionEnabled always.</li>
  * </ul>
  */
-final class TableDescriptionJson {
+public final class TableDescriptionJson {
 
     /**
      * What a response says beyond the table's definition: its TableStatus, and the marks of
@@ -45,17 +45,17 @@ final class TableDescriptionJson {
      * @param sseUpdating          whether SSEDescription says only {"Status": "UPDATING"}
      * @param unsetOnDemandMembers whether OnDemandThroughput members without a maximum show as -1
      */
-    record View(String tableStatus, boolean payPerRequestDate, String warmThroughputStatus, boolean sseUpdating,
+    public record View(String tableStatus, boolean payPerRequestDate, String warmThroughputStatus, boolean sseUpdating,
                 boolean unsetOnDemandMembers) {
-        static final View CREATED = new View("CREATING", false, "UPDATING", false, false);
-        static final View DESCRIBED = new View("ACTIVE", true, "ACTIVE", false, false);
+        public static final View CREATED = new View("CREATING", false, "UPDATING", false, false);
+        public static final View DESCRIBED = new View("ACTIVE", true, "ACTIVE", false, false);
 
-        boolean creating() { return tableStatus.equals(CREATED.tableStatus); }
+        public boolean creating() { return tableStatus.equals(CREATED.tableStatus); }
     }
 
     private TableDescriptionJson() {}
 
-    static void write(JsonGenerator g, TableDefinition t, Catalog catalog, View view) throws IOException {
+    public static void write(JsonGenerator g, TableDefinition t, Catalog catalog, View view) throws IOException {
         TableArns arns = catalog.arns();
         g.writeStartObject();
 
@@ -218,7 +218,7 @@ final class TableDescriptionJson {
      * AWS CLI's own example (the first five). BillingModeSummary of an on-demand table is shown
      * as TableClassSummary is (no recorded response of an on-demand table).
      */
-    static void writeDeleted(JsonGenerator g, TableDefinition t, Catalog catalog) throws IOException {
+    public static void writeDeleted(JsonGenerator g, TableDefinition t, Catalog catalog) throws IOException {
         g.writeStartObject();
         g.writeStringField("TableName", t.name());
         g.writeStringField("TableStatus", "DELETING");
@@ -305,7 +305,7 @@ final class TableDescriptionJson {
     }
 
     /** An index's IndexName, KeySchema and Projection. */
-    static void writeIndexKeys(JsonGenerator g, IndexDefinition index) throws IOException {
+    public static void writeIndexKeys(JsonGenerator g, IndexDefinition index) throws IOException {
         g.writeStringField("IndexName", index.name());
         g.writeArrayFieldStart("KeySchema");
         for (IndexDefinition.KeyAttribute k : index.partitionKey()) writeKeyElement(g, k.name(), "HASH");
@@ -326,7 +326,7 @@ final class TableDescriptionJson {
     }
 
     /** A table's KeySchema. */
-    static void writeKeySchema(JsonGenerator g, TableDefinition t) throws IOException {
+    public static void writeKeySchema(JsonGenerator g, TableDefinition t) throws IOException {
         g.writeArrayFieldStart("KeySchema");
         writeKeyElement(g, t.keySchema().partitionKey(), "HASH");
         if (t.keySchema().hasSortKey()) writeKeyElement(g, t.keySchema().sortKey(), "RANGE");
@@ -353,7 +353,7 @@ final class TableDescriptionJson {
     }
 
     /** DynamoDB sends times as epoch seconds with a fraction, e.g. 1700000000.123. */
-    static void writeTime(JsonGenerator g, String field, Instant instant) throws IOException {
+    public static void writeTime(JsonGenerator g, String field, Instant instant) throws IOException {
         g.writeFieldName(field);
         g.writeNumber(BigDecimal.valueOf(instant.toEpochMilli(), 3));
     }

@@ -1,6 +1,6 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
-import static io.stator.server.api.ExpressionParameters.member;
+import static io.stator.server.api.checks.ExpressionParameters.member;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.expression.Condition;
@@ -15,6 +15,7 @@ import io.stator.engine.write.ItemUpdate;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.ReturnValues;
 import io.stator.server.access.Authorizer;
+import io.stator.server.access.Permissions;
 import io.stator.server.protocol.request.AttributeValueUpdate;
 import io.stator.server.protocol.request.ConditionCheck;
 import io.stator.server.protocol.request.ConditionalOperator;
@@ -37,7 +38,7 @@ import java.util.Map;
  * absent are null). With --policies, each write's permission is checked after the request's own
  * checks and before its table's lookup (see {@link Permissions}).
  */
-final class WriteRequests {
+public final class WriteRequests {
 
     private WriteRequests() {}
 
@@ -48,20 +49,20 @@ final class WriteRequests {
      * @param enclosingOperation TransactWriteItems for a transaction's actions, else null
      * @param returnConsumedCapacity the request's ReturnConsumedCapacity
      */
-    record Access(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
+    public record Access(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
 
         /** The write's access, or null when nothing is checked (no --policies): then nothing is built. */
-        static Access of(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
+        public static Access of(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
             return authorizer.enforced() ? new Access(authorizer, enclosingOperation, returnConsumedCapacity) : null;
         }
 
         /** The write's ReturnValues key: a transaction's actions have ReturnValuesOnConditionCheckFailure. */
-        String returnValues(ReturnValue returnValues, String returnValuesOnConditionCheckFailure) {
+        public String returnValues(ReturnValue returnValues, String returnValuesOnConditionCheckFailure) {
             if (enclosingOperation != null) return returnValuesOnConditionCheckFailure;
             return returnValues == null ? null : returnValues.wireName();
         }
 
-        void check(Engine engine, String action, String tableName, Permissions.Keys keys) {
+        public void check(Engine engine, String action, String tableName, Permissions.Keys keys) {
             Permissions.item(authorizer, engine, action, tableName, null,
                     keys.returnConsumedCapacity(returnConsumedCapacity).enclosingOperation(enclosingOperation));
         }
@@ -74,7 +75,7 @@ final class WriteRequests {
                                     Unvalidated<Map<String, AttributeValue>> expressionAttributeValues) {
 
         /** A transaction's action: a ConditionExpression only, no legacy members. */
-        static ConditionMembers expression(String conditionExpression, Map<String, String> expressionAttributeNames,
+        public static ConditionMembers expression(String conditionExpression, Map<String, String> expressionAttributeNames,
                                            Unvalidated<Map<String, AttributeValue>> expressionAttributeValues) {
             return new ConditionMembers(null, null, conditionExpression, expressionAttributeNames,
                     expressionAttributeValues);
@@ -91,7 +92,7 @@ final class WriteRequests {
                               String returnValuesOnConditionCheckFailure, boolean inTransaction) {}
 
     /** PutItem's put (see {@link #put(Engine, PutMembers, Access)}). */
-    static ItemWrite put(Engine engine, PutItemInput r, Access access) {
+    public static ItemWrite put(Engine engine, PutItemInput r, Access access) {
         return put(engine, new PutMembers(r.tableName(), r.item(), new ConditionMembers(r.expected(),
                 r.conditionalOperator(), r.conditionExpression(), r.expressionAttributeNames(),
                 r.expressionAttributeValues()), r.returnValues(), r.returnValuesOnConditionCheckFailure(), false),
@@ -99,28 +100,28 @@ final class WriteRequests {
     }
 
     /** A Put of TransactWriteItems (see {@link #put(Engine, PutMembers, Access)}). */
-    static ItemWrite put(Engine engine, Put p, Access access) {
+    public static ItemWrite put(Engine engine, Put p, Access access) {
         return put(engine, new PutMembers(p.tableName(), p.item(), ConditionMembers.expression(p.conditionExpression(),
                 p.expressionAttributeNames(), p.expressionAttributeValues()), null,
                 p.returnValuesOnConditionCheckFailure(), true), access);
     }
 
     /** DeleteItem's delete (its checks: the private {@code delete} below). */
-    static ItemWrite delete(Engine engine, DeleteItemInput r, Access access) {
+    public static ItemWrite delete(Engine engine, DeleteItemInput r, Access access) {
         return delete(engine, r.tableName(), r.key(), new ConditionMembers(r.expected(), r.conditionalOperator(),
                 r.conditionExpression(), r.expressionAttributeNames(), r.expressionAttributeValues()),
                 r.returnValues(), r.returnValuesOnConditionCheckFailure(), access);
     }
 
     /** A Delete of TransactWriteItems. */
-    static ItemWrite delete(Engine engine, Delete d, Access access) {
+    public static ItemWrite delete(Engine engine, Delete d, Access access) {
         return delete(engine, d.tableName(), d.key(), ConditionMembers.expression(d.conditionExpression(),
                 d.expressionAttributeNames(), d.expressionAttributeValues()), null,
                 d.returnValuesOnConditionCheckFailure(), access);
     }
 
     /** UpdateItem's update (its checks: the private {@code update} below). */
-    static ItemWrite update(Engine engine, UpdateItemInput r, Access access) {
+    public static ItemWrite update(Engine engine, UpdateItemInput r, Access access) {
         return update(engine, r.tableName(), r.key(), r.attributeUpdates(), r.updateExpression(),
                 new ConditionMembers(r.expected(), r.conditionalOperator(), r.conditionExpression(),
                         r.expressionAttributeNames(), r.expressionAttributeValues()),
@@ -128,7 +129,7 @@ final class WriteRequests {
     }
 
     /** An Update of TransactWriteItems: an UpdateExpression, no ReturnValues. */
-    static ItemWrite update(Engine engine, Update u, Access access) {
+    public static ItemWrite update(Engine engine, Update u, Access access) {
         return update(engine, u.tableName(), u.key(), null, u.updateExpression(),
                 ConditionMembers.expression(u.conditionExpression(), u.expressionAttributeNames(),
                         u.expressionAttributeValues()),
@@ -220,7 +221,7 @@ final class WriteRequests {
     }
 
     /** A transaction's ConditionCheck: the key's values, the condition, the table, the key against its schema. */
-    static ItemWrite conditionCheck(Engine engine, ConditionCheck check, Access access) {
+    public static ItemWrite conditionCheck(Engine engine, ConditionCheck check, Access access) {
         String tableName = check.tableName();
         Unvalidated<Map<String, AttributeValue>> key = check.key();
         ConditionMembers c = ConditionMembers.expression(check.conditionExpression(), check.expressionAttributeNames(),

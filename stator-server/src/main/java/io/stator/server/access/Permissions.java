@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.access;
 
 import io.stator.core.expression.Condition;
 import io.stator.core.expression.ConditionPaths;
@@ -7,11 +7,11 @@ import io.stator.core.expression.Path;
 import io.stator.core.expression.UpdateAction;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.Statement;
+import io.stator.engine.Engine;
 import io.stator.engine.partiql.KeyAttributes;
 import io.stator.engine.partiql.KeyTerms;
 import io.stator.engine.partiql.PartiqlWrites;
 import io.stator.engine.partiql.WhereTerms;
-import io.stator.engine.Engine;
 import io.stator.engine.read.KeyConditions.KeyCondition;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableArns;
@@ -69,20 +69,20 @@ import java.util.Set;
  *       ConditionCheckItem ("Using IAM with DynamoDB transactions").</li>
  * </ul>
  */
-final class Permissions {
+public final class Permissions {
 
-    static final String TRANSACT_WRITE_ITEMS = "TransactWriteItems";
-    static final String TRANSACT_GET_ITEMS = "TransactGetItems";
+    public static final String TRANSACT_WRITE_ITEMS = "TransactWriteItems";
+    public static final String TRANSACT_GET_ITEMS = "TransactGetItems";
 
     private Permissions() {}
 
     /** An action on no resource (ListTables, DescribeLimits, DescribeEndpoints): resource "*". */
-    static void account(Authorizer access, String action) {
+    public static void account(Authorizer access, String action) {
         access.authorize(new AccessRequest("dynamodb:" + action, "*", Map.of()), null);
     }
 
     /** A table operation on the table a TableName names (by name or ARN). */
-    static void table(Authorizer access, Engine engine, String action, String tableNameOrArn) {
+    public static void table(Authorizer access, Engine engine, String action, String tableNameOrArn) {
         table(access, engine, action, tableNameOrArn, new HashMap<>());
     }
 
@@ -90,7 +90,7 @@ final class Permissions {
      * A table operation that sets tags (CreateTable's Tags): aws:RequestTag/${TagKey} for each,
      * and aws:TagKeys.
      */
-    static void table(Authorizer access, Engine engine, String action, String tableNameOrArn, Map<String, String> tags) {
+    public static void table(Authorizer access, Engine engine, String action, String tableNameOrArn, Map<String, String> tags) {
         TableArns arns = engine.catalog().arns();
         String name = arns.tableName(tableNameOrArn);
         authorize(access, action, arns.tableArn(name), requestTags(tags, tags.keySet()), engine.catalog().find(name));
@@ -101,7 +101,7 @@ final class Permissions {
      * Contributor Insights actions: the Service Authorization Reference gives them the table and
      * index resources), under the table's policy.
      */
-    static void tableOrIndex(Authorizer access, Engine engine, String action, String tableNameOrArn, String indexName) {
+    public static void tableOrIndex(Authorizer access, Engine engine, String action, String tableNameOrArn, String indexName) {
         TableArns arns = engine.catalog().arns();
         String name = arns.tableName(tableNameOrArn);
         String resource = arns.tableArn(name) + (indexName == null ? "" : "/index/" + indexName);
@@ -118,7 +118,7 @@ final class Permissions {
             "PutItem", "Query", "Scan", "UpdateItem");
 
     /** A restore's target table: its own action there, then every data action it performs there. */
-    static void restoredTable(Authorizer access, Engine engine, String action, String targetTableName) {
+    public static void restoredTable(Authorizer access, Engine engine, String action, String targetTableName) {
         table(access, engine, action, targetTableName);
         for (String data : RESTORE_DATA_ACTIONS) table(access, engine, data, targetTableName);
     }
@@ -127,7 +127,7 @@ final class Permissions {
      * An operation on a ResourceArn (tagging, resource policies): the ARN as given, under the
      * policy of the table it names, when it names one.
      */
-    static void resource(Authorizer access, Engine engine, String action, String resourceArn, TableDefinition table) {
+    public static void resource(Authorizer access, Engine engine, String action, String resourceArn, TableDefinition table) {
         authorize(access, action, resourceArn, new HashMap<>(), table);
     }
 
@@ -135,7 +135,7 @@ final class Permissions {
      * An operation on a ResourceArn that sets or removes tags: TagResource (aws:RequestTag/${TagKey}
      * and aws:TagKeys), UntagResource (aws:TagKeys, {@code tags} empty).
      */
-    static void tagging(Authorizer access, String action, String resourceArn, TableDefinition table,
+    public static void tagging(Authorizer access, String action, String resourceArn, TableDefinition table,
                         Map<String, String> tags, Collection<String> tagKeys) {
         authorize(access, action, resourceArn, requestTags(tags, tagKeys), table);
     }
@@ -168,7 +168,7 @@ final class Permissions {
      * The table a ResourceArn names, when it is one of this server's tables (or one of their
      * indexes or streams); null otherwise: the operation reports what is wrong with the ARN.
      */
-    static TableDefinition tableOfArn(Engine engine, String resourceArn) {
+    public static TableDefinition tableOfArn(Engine engine, String resourceArn) {
         TableArns arns = engine.catalog().arns();
         TableArns.Arn arn = TableArns.Arn.parse(resourceArn);
         if (arn == null || !arn.service().equals("dynamodb") || !arn.region().equals(arns.region())
@@ -181,11 +181,11 @@ final class Permissions {
     }
 
     /** The condition keys of one item operation, built as the request is read. */
-    static final class Keys {
+    public static final class Keys {
         private final Map<String, List<String>> keys = new HashMap<>();
         private final Set<String> attributes = new LinkedHashSet<>();
 
-        Keys leadingKey(AttributeValue partitionKeyValue) {
+        public Keys leadingKey(AttributeValue partitionKeyValue) {
             if (partitionKeyValue != null) {
                 String text = text(partitionKeyValue);
                 if (text != null) keys.computeIfAbsent("dynamodb:leadingkeys", k -> new ArrayList<>()).add(text);
@@ -194,31 +194,31 @@ final class Permissions {
         }
 
         /** The key's (or item's) partition key value, when the table is known. */
-        Keys leadingKeyOf(TableDefinition table, Map<String, AttributeValue> keyOrItem) {
+        public Keys leadingKeyOf(TableDefinition table, Map<String, AttributeValue> keyOrItem) {
             return table == null ? this : leadingKey(keyOrItem.get(table.keySchema().partitionKey()));
         }
 
-        Keys attributes(Collection<String> names) {
+        public Keys attributes(Collection<String> names) {
             attributes.addAll(names);
             return this;
         }
 
-        Keys paths(Collection<Path> paths) {
+        public Keys paths(Collection<Path> paths) {
             if (paths != null) for (Path p : paths) attributes.add(p.topLevelName());
             return this;
         }
 
-        Keys condition(Condition condition) {
+        public Keys condition(Condition condition) {
             if (condition != null) attributes.addAll(ConditionPaths.topLevelNames(condition));
             return this;
         }
 
-        Keys keyConditions(Map<String, KeyCondition> conditions) {
+        public Keys keyConditions(Map<String, KeyCondition> conditions) {
             attributes.addAll(conditions.keySet());
             return this;
         }
 
-        Keys update(ItemUpdate update) {
+        public Keys update(ItemUpdate update) {
             if (update == null) return this;
             paths(update.targets());
             if (update instanceof ItemUpdate.Expression e) {
@@ -246,27 +246,27 @@ final class Permissions {
             }
         }
 
-        Keys value(String key, String value) {
+        public Keys value(String key, String value) {
             if (value != null) keys.put(key, List.of(value));
             return this;
         }
 
-        Keys select(String select) { return value("dynamodb:select", select); }
+        public Keys select(String select) { return value("dynamodb:select", select); }
 
-        Keys returnValues(String returnValues) {
+        public Keys returnValues(String returnValues) {
             return value("dynamodb:returnvalues", returnValues == null ? "NONE" : returnValues);
         }
 
-        Keys returnConsumedCapacity(String returnConsumedCapacity) {
+        public Keys returnConsumedCapacity(String returnConsumedCapacity) {
             return value("dynamodb:returnconsumedcapacity", returnConsumedCapacity == null ? "NONE"
                     : returnConsumedCapacity);
         }
 
-        Keys enclosingOperation(String operation) { return value("dynamodb:enclosingoperation", operation); }
+        public Keys enclosingOperation(String operation) { return value("dynamodb:enclosingoperation", operation); }
 
-        Keys fullTableScan(boolean scan) { return value("dynamodb:fulltablescan", Boolean.toString(scan)); }
+        public Keys fullTableScan(boolean scan) { return value("dynamodb:fulltablescan", Boolean.toString(scan)); }
 
-        Map<String, List<String>> build() {
+        public Map<String, List<String>> build() {
             keys.put("dynamodb:attributes", List.copyOf(attributes));
             return keys;
         }
@@ -277,7 +277,7 @@ final class Permissions {
      * table's ARN, or the index's ({@code table/T/index/I}); the policy is the table's, which
      * governs its indexes too.
      */
-    static void item(Authorizer access, Engine engine, String action, String tableNameOrArn, String indexName,
+    public static void item(Authorizer access, Engine engine, String action, String tableNameOrArn, String indexName,
                      Keys keys) {
         TableArns arns = engine.catalog().arns();
         String name = arns.tableName(tableNameOrArn);
@@ -299,7 +299,7 @@ final class Permissions {
      *
      * @param enclosingOperation "ExecuteTransaction" for a transaction's statements, else null
      */
-    static void statement(Authorizer access, Engine engine, Statement statement, String enclosingOperation) {
+    public static void statement(Authorizer access, Engine engine, Statement statement, String enclosingOperation) {
         TableDefinition table = find(engine, statement.tableName());
         Keys keys = new Keys().enclosingOperation(enclosingOperation);
         switch (statement) {
@@ -342,12 +342,12 @@ final class Permissions {
     }
 
     /** The table a request names, if it exists (for its key schema); its absence is reported later. */
-    static TableDefinition find(Engine engine, String tableNameOrArn) {
+    public static TableDefinition find(Engine engine, String tableNameOrArn) {
         return engine.catalog().find(engine.catalog().arns().tableName(tableNameOrArn));
     }
 
     /** The partition key attribute of the queried index, or of the table. */
-    static String partitionKey(TableDefinition table, String indexName) {
+    public static String partitionKey(TableDefinition table, String indexName) {
         if (indexName != null) {
             IndexDefinition index = table.index(indexName);
             return index == null || index.partitionKey().isEmpty() ? null : index.partitionKey().get(0).name();
@@ -356,7 +356,7 @@ final class Permissions {
     }
 
     /** Select as DynamoDB applies it when the request leaves it out. */
-    static String effectiveSelect(io.stator.server.protocol.request.Select select, boolean projected, boolean onIndex) {
+    public static String effectiveSelect(io.stator.server.protocol.request.Select select, boolean projected, boolean onIndex) {
         if (select != null) return select.wireName();
         if (projected) return "SPECIFIC_ATTRIBUTES";
         return onIndex ? "ALL_PROJECTED_ATTRIBUTES" : "ALL_ATTRIBUTES";

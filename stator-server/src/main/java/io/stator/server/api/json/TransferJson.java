@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.table.TableDefinition;
@@ -13,17 +13,17 @@ import java.time.Instant;
  * ExportDescription and ExportSummary, ImportTableDescription and ImportSummary. Times are epoch
  * seconds with a fraction; members not set are left out.
  */
-final class TransferJson {
+public final class TransferJson {
 
     private TransferJson() {}
 
     /** Where DynamoDB logs an import's bad lines (Stator logs them to the server's log). */
-    static String logGroupArn(io.stator.engine.Engine engine) {
+    public static String logGroupArn(io.stator.engine.Engine engine) {
         return "arn:aws:logs:" + engine.config().region() + ":" + engine.config().accountId()
                 + ":log-group:/aws-dynamodb/imports:*";
     }
 
-    static void writeExportDescription(JsonGenerator g, ExportDescription e) throws IOException {
+    public static void writeExportDescription(JsonGenerator g, ExportDescription e) throws IOException {
         g.writeStartObject();
         string(g, "ExportArn", e.exportArn());
         string(g, "ExportStatus", e.status());
@@ -55,7 +55,7 @@ final class TransferJson {
         g.writeEndObject();
     }
 
-    static void writeExportSummary(JsonGenerator g, ExportDescription e) throws IOException {
+    public static void writeExportSummary(JsonGenerator g, ExportDescription e) throws IOException {
         g.writeStartObject();
         string(g, "ExportArn", e.exportArn());
         string(g, "ExportStatus", e.status());
@@ -63,7 +63,7 @@ final class TransferJson {
         g.writeEndObject();
     }
 
-    static void writeImportDescription(JsonGenerator g, ImportDescription i, TableDefinition table, String logGroupArn)
+    public static void writeImportDescription(JsonGenerator g, ImportDescription i, TableDefinition table, String logGroupArn)
             throws IOException {
         g.writeStartObject();
         string(g, "ImportArn", i.importArn());
@@ -122,7 +122,7 @@ final class TransferJson {
         g.writeEndObject();
     }
 
-    static void writeImportSummary(JsonGenerator g, ImportDescription i, String logGroupArn) throws IOException {
+    public static void writeImportSummary(JsonGenerator g, ImportDescription i, String logGroupArn) throws IOException {
         g.writeStartObject();
         string(g, "ImportArn", i.importArn());
         string(g, "ImportStatus", i.status());

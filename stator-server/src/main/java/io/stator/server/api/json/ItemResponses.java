@@ -1,8 +1,9 @@
-package io.stator.server.api;
+package io.stator.server.api.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.capacity.ConsumedCapacity;
+import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.protocol.AttributeValueJson;
@@ -14,12 +15,12 @@ import java.util.Map;
  * What the item actions' responses share: the attributes a write returns, ConsumedCapacity and
  * ItemCollectionMetrics, written as DynamoDB writes them.
  */
-final class ItemResponses {
+public final class ItemResponses {
 
     private ItemResponses() {}
 
     /** Writes the attributes a write returns (its ReturnValues), when there are any. */
-    static void writeAttributes(JsonGenerator g, WriteResult result) throws IOException {
+    public static void writeAttributes(JsonGenerator g, WriteResult result) throws IOException {
         Map<String, AttributeValue> returned = result.returnedAttributes();
         if (returned == null || returned.isEmpty()) return;
         g.writeFieldName("Attributes");
@@ -32,7 +33,7 @@ final class ItemResponses {
      * left out). The table is named as the request named it: by ARN if it was addressed by ARN,
      * as DynamoDB's API reference says of ConsumedCapacity.TableName.
      */
-    static void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String tableName,
+    public static void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String tableName,
                                       ConsumedCapacity consumed) throws IOException {
         if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) return;
         g.writeFieldName("ConsumedCapacity");
@@ -47,7 +48,7 @@ final class ItemResponses {
      *
      * @param unitsField "ReadCapacityUnits", "WriteCapacityUnits", or null
      */
-    static void writeConsumedCapacities(JsonGenerator g, String returnConsumedCapacity,
+    public static void writeConsumedCapacities(JsonGenerator g, String returnConsumedCapacity,
                                         Map<String, ConsumedCapacity> byTable, String unitsField) throws IOException {
         if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) return;
         g.writeArrayFieldStart("ConsumedCapacity");
@@ -106,7 +107,7 @@ final class ItemResponses {
      * Writes ItemCollectionMetrics when ReturnItemCollectionMetrics is SIZE and the table has a
      * local secondary index (DynamoDB returns none otherwise).
      */
-    static void writeItemCollectionMetrics(JsonGenerator g, ReturnItemCollectionMetrics returnItemCollectionMetrics,
+    public static void writeItemCollectionMetrics(JsonGenerator g, ReturnItemCollectionMetrics returnItemCollectionMetrics,
                                            WriteResult result) throws IOException {
         if (returnItemCollectionMetrics != ReturnItemCollectionMetrics.SIZE || result.itemCollectionSize() < 0) return;
         g.writeFieldName("ItemCollectionMetrics");
@@ -119,7 +120,7 @@ final class ItemResponses {
      * calls the range a rough estimate; here it is the whole gigabytes below and above the exact
      * size.
      */
-    static void writeItemCollectionMetrics(JsonGenerator g, WriteResult result) throws IOException {
+    public static void writeItemCollectionMetrics(JsonGenerator g, WriteResult result) throws IOException {
         TableDefinition table = result.write().table();
         Map<String, AttributeValue> item = result.newItem() != null ? result.newItem() : result.oldItem();
         String partitionKey = table.keySchema().partitionKey();
@@ -132,5 +133,21 @@ final class ItemResponses {
         g.writeNumber(gigabytes + 1);
         g.writeEndArray();
         g.writeEndObject();
+    }
+
+    public static void writePage(JsonGenerator g, Page page, boolean countOnly, String returnConsumedCapacity,
+                          String tableName) throws IOException {
+        if (!countOnly) {
+            g.writeArrayFieldStart("Items");
+            for (Map<String, AttributeValue> item : page.items()) AttributeValueJson.writeItem(g, item);
+            g.writeEndArray();
+        }
+        g.writeNumberField("Count", page.count());
+        g.writeNumberField("ScannedCount", page.scannedCount());
+        if (page.lastEvaluatedKey() != null) {
+            g.writeFieldName("LastEvaluatedKey");
+            AttributeValueJson.writeItem(g, page.lastEvaluatedKey());
+        }
+        writeConsumedCapacity(g, returnConsumedCapacity, tableName, page.consumed());
     }
 }

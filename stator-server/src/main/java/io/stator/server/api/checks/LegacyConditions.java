@@ -1,8 +1,8 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.expression.Condition;
 import io.stator.core.expression.Condition.Comparator;
+import io.stator.core.expression.Condition;
 import io.stator.core.expression.Operand;
 import io.stator.core.expression.Path;
 import io.stator.core.expression.Values;
@@ -13,8 +13,8 @@ import io.stator.server.protocol.request.ConditionalOperator;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
 import io.stator.server.protocol.request.Unvalidated;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,12 +25,12 @@ import java.util.Set;
  * the same condition tree an expression parses to, so that one evaluator serves both. Each entry
  * names a top-level attribute (dots in its name are part of the name).
  */
-final class LegacyConditions {
+public final class LegacyConditions {
 
     private LegacyConditions() {}
 
     /** The Expected parameter as a condition, or null when the request has none. */
-    static Condition expected(Map<String, ExpectedAttributeValue> expected, ConditionalOperator operator) {
+    public static Condition expected(Map<String, ExpectedAttributeValue> expected, ConditionalOperator operator) {
         if (expected == null) {
             if (operator != null) {
                 throw DynamoDbException.validation("ConditionalOperator cannot be used without Filter or Expected");
@@ -99,7 +99,7 @@ final class LegacyConditions {
      * A QueryFilter or ScanFilter as a condition, or null when the request has none; its entries
      * combine with ConditionalOperator (AND when absent).
      */
-    static Condition filter(Map<String, io.stator.server.protocol.request.Condition> filter,
+    public static Condition filter(Map<String, io.stator.server.protocol.request.Condition> filter,
                             ConditionalOperator operator) {
         if (filter == null) return null;
         Condition result = null;
@@ -117,7 +117,7 @@ final class LegacyConditions {
      * The legacy KeyConditions as the engine's key conditions (attribute to ComparisonOperator
      * and values), their arguments checked as a filter's are.
      */
-    static Map<String, KeyCondition> keyConditions(Map<String, io.stator.server.protocol.request.Condition> conditions) {
+    public static Map<String, KeyCondition> keyConditions(Map<String, io.stator.server.protocol.request.Condition> conditions) {
         Map<String, KeyCondition> result = new LinkedHashMap<>();
         for (Map.Entry<String, io.stator.server.protocol.request.Condition> e : conditions.entrySet()) {
             List<AttributeValue> values = validated(e.getValue().attributeValueList());

@@ -1,9 +1,9 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
-import io.stator.engine.write.ItemUpdate;
 import io.stator.engine.write.ItemUpdate.AttributeUpdate;
+import io.stator.engine.write.ItemUpdate;
 import io.stator.server.protocol.request.AttributeValueUpdate;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,12 +13,12 @@ import java.util.Map;
  * (which differ from UpdateExpression's) before anything else, as DynamoDB checks it, and given
  * to the engine as {@link ItemUpdate.AttributeUpdates}.
  */
-final class LegacyUpdates {
+public final class LegacyUpdates {
 
     private LegacyUpdates() {}
 
     /** The updates, or null when the request has none. */
-    static ItemUpdate.AttributeUpdates read(Map<String, AttributeValueUpdate> updates) {
+    public static ItemUpdate.AttributeUpdates read(Map<String, AttributeValueUpdate> updates) {
         if (updates == null) return null;
         Map<String, AttributeUpdate> read = new LinkedHashMap<>();
         for (Map.Entry<String, AttributeValueUpdate> e : updates.entrySet()) {

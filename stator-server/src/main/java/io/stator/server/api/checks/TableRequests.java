@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.CreateTableSpec;
@@ -35,12 +35,12 @@ import java.util.function.Function;
  * CreateTable's and UpdateTable's requests as the engine's table specs ({@link TableSpecs}).
  * Nothing is checked here: the engine checks the specs in DynamoDB's order.
  */
-final class TableRequests {
+public final class TableRequests {
 
     private TableRequests() {}
 
     /** @param resourcePolicy the request's ResourcePolicy, checked and in its canonical form, or null */
-    static CreateTableSpec createTable(CreateTableInput r, String resourcePolicy) {
+    public static CreateTableSpec createTable(CreateTableInput r, String resourcePolicy) {
         return new CreateTableSpec(r.tableName(), attributeDefinitions(r.attributeDefinitions()),
                 keySchema(r.keySchema()), r.billingMode(), throughput(r.provisionedThroughput()),
                 map(r.localSecondaryIndexes(), TableRequests::localIndex),
@@ -52,7 +52,7 @@ final class TableRequests {
     }
 
     /** ImportTable's TableCreationParameters: CreateTable's members an import may give. */
-    static CreateTableSpec createTable(TableCreationParameters r) {
+    public static CreateTableSpec createTable(TableCreationParameters r) {
         return new CreateTableSpec(r.tableName(), attributeDefinitions(r.attributeDefinitions()),
                 keySchema(r.keySchema()), r.billingMode(), throughput(r.provisionedThroughput()), null,
                 map(r.globalSecondaryIndexes(), TableRequests::globalIndex), null, sse(r.sseSpecification()), null, null,
@@ -61,7 +61,7 @@ final class TableRequests {
                         i.projection(), i.dimensions(), i.distanceFunction())));
     }
 
-    static UpdateTableSpec updateTable(UpdateTableInput r) {
+    public static UpdateTableSpec updateTable(UpdateTableInput r) {
         List<GlobalSecondaryIndexUpdate> indexUpdates = r.globalSecondaryIndexUpdates();
         return new UpdateTableSpec(r.tableName(), attributeDefinitions(r.attributeDefinitions()), r.billingMode(),
                 throughput(r.provisionedThroughput()), stream(r.streamSpecification()),
@@ -87,14 +87,14 @@ final class TableRequests {
     }
 
     /** RestoreTableFromBackup's overrides. */
-    static TableRestores.Overrides restoreOverrides(RestoreTableFromBackupInput r) {
+    public static TableRestores.Overrides restoreOverrides(RestoreTableFromBackupInput r) {
         return restoreOverrides(r.billingModeOverride(), r.provisionedThroughputOverride(),
                 r.globalSecondaryIndexOverride(), r.localSecondaryIndexOverride(), r.sseSpecificationOverride(),
                 r.onDemandThroughputOverride());
     }
 
     /** RestoreTableToPointInTime's overrides, the same members as RestoreTableFromBackup's. */
-    static TableRestores.Overrides restoreOverrides(RestoreTableToPointInTimeInput r) {
+    public static TableRestores.Overrides restoreOverrides(RestoreTableToPointInTimeInput r) {
         return restoreOverrides(r.billingModeOverride(), r.provisionedThroughputOverride(),
                 r.globalSecondaryIndexOverride(), r.localSecondaryIndexOverride(), r.sseSpecificationOverride(),
                 r.onDemandThroughputOverride());

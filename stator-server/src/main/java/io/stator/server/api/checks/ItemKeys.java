@@ -1,4 +1,4 @@
-package io.stator.server.api;
+package io.stator.server.api.checks;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.model.AttributeValue;
@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** The Keys of batches and transactions: DynamoDB's check of their values, and which item a batch's write names. */
-final class ItemKeys {
+public final class ItemKeys {
 
     private ItemKeys() {}
 
@@ -21,7 +21,7 @@ final class ItemKeys {
      * for BatchGetItem, BatchWriteItem's DeleteRequest and TransactWriteItems' Update, Delete and
      * ConditionCheck; TransactGetItems is taken to do the same).
      */
-    static void checkNoEmptyValue(Map<String, AttributeValue> key) {
+    public static void checkNoEmptyValue(Map<String, AttributeValue> key) {
         for (Map.Entry<String, AttributeValue> e : key.entrySet()) {
             String kind = switch (e.getValue()) {
                 case AttributeValue.S s when s.value().isEmpty() -> "string";
@@ -36,12 +36,12 @@ final class ItemKeys {
     }
 
     /** The item a checked write names (its storage key). */
-    static Object identity(ItemWrite write) {
+    public static Object identity(ItemWrite write) {
         return ByteBuffer.wrap(write.rowKey());
     }
 
     /** Refuses a request naming one item twice (BatchWriteItem; a transaction's rule is the engine's {@code TransactionItems}). */
-    static void checkDistinct(List<Object> identities, String message) {
+    public static void checkDistinct(List<Object> identities, String message) {
         Set<Object> items = new HashSet<>();
         for (Object identity : identities) {
             if (identity != null && !items.add(identity)) throw DynamoDbException.validation(message);
