@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * The request records are the service model's shapes: the committed sources are exactly what
  * {@link RequestRecordsGenerator} makes of the bundled model for the operations Stator serves.
  * Run with {@code -Dstator.regenerate=true} to rewrite them after the model or the served
- * operations changed.
+ * operations changed; add {@code -Dstator.addOperations=Name,...} to generate the records of an
+ * operation before its action is registered (the registration names its input record).
  */
 class RequestRecordsTest {
 
@@ -26,6 +27,9 @@ class RequestRecordsTest {
     @Test
     void committedRecordsAreWhatTheServiceModelGives() throws IOException {
         Set<String> operations = new TreeSet<>(new Actions(null, () -> "").names());
+        for (String added : System.getProperty("stator.addOperations", "").split(",")) {
+            if (!added.isBlank()) operations.add(added.trim());
+        }
         Map<String, String> generated = RequestRecordsGenerator.generate(operations);
         if (Boolean.getBoolean("stator.regenerate")) write(generated);
         Set<String> committed = generatedFiles();
