@@ -19,6 +19,7 @@ import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemUpdate;
 import io.stator.server.access.AccessRequest;
 import io.stator.server.access.Authorizer;
+import io.stator.server.protocol.request.WireEnum;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -260,6 +261,15 @@ public final class Permissions {
         public Keys returnConsumedCapacity(String returnConsumedCapacity) {
             return value("dynamodb:returnconsumedcapacity", returnConsumedCapacity == null ? "NONE"
                     : returnConsumedCapacity);
+        }
+
+        /** A model enum's value as the condition key compares it: its wire spelling. */
+        public Keys returnConsumedCapacity(WireEnum returnConsumedCapacity) {
+            return returnConsumedCapacity(returnConsumedCapacity == null ? null : returnConsumedCapacity.wireName());
+        }
+
+        public Keys returnValues(WireEnum returnValues) {
+            return returnValues(returnValues == null ? null : returnValues.wireName());
         }
 
         public Keys enclosingOperation(String operation) { return value("dynamodb:enclosingoperation", operation); }

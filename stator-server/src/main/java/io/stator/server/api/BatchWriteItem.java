@@ -19,6 +19,7 @@ import io.stator.server.api.json.PerTableResults;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.ResponseBody;
 import io.stator.server.protocol.request.BatchWriteItemInput;
+import io.stator.server.protocol.request.ReturnConsumedCapacity;
 import io.stator.server.protocol.request.WriteRequest;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -122,7 +123,8 @@ final class BatchWriteItem implements Action<BatchWriteItemInput> {
      * fine-grained access examples list), with its item's partition key value and attribute
      * names (the item's for a put, the key's for a delete).
      */
-    private void authorize(Authorizer access, String tableName, List<Write> writes, String returnConsumedCapacity) {
+    private void authorize(Authorizer access, String tableName, List<Write> writes,
+                           ReturnConsumedCapacity returnConsumedCapacity) {
         TableDefinition known = Permissions.find(engine, tableName);
         for (Write w : writes) {
             Map<String, AttributeValue> values = w.item() != null ? w.item() : w.key();

@@ -1,5 +1,7 @@
 package io.stator.server.api;
 
+import static io.stator.server.protocol.request.ReturnValuesOnConditionCheckFailure.ALL_OLD;
+
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
 import io.stator.core.model.AttributeValue;
@@ -116,7 +118,7 @@ final class ExecuteTransaction implements Action<ExecuteTransactionInput> {
         KeyMismatches mismatches = new KeyMismatches();
         for (int i = 0; i < n; i++) {
             Statement statement = statements.get(i);
-            boolean returnOld = "ALL_OLD".equals(request.transactStatements().get(i).returnValuesOnConditionCheckFailure());
+            boolean returnOld = request.transactStatements().get(i).returnValuesOnConditionCheckFailure() == ALL_OLD;
             ItemWrite write = null;
             if (access.enforced()) Permissions.statement(access, engine, statement, ENCLOSING_OPERATION);
             try {

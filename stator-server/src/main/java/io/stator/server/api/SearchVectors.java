@@ -15,6 +15,7 @@ import io.stator.server.access.Authorizer;
 import io.stator.server.access.Permissions;
 import io.stator.server.api.checks.ExpressionParameters;
 import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.request.ReturnConsumedCapacity;
 import io.stator.server.protocol.request.SearchVectorsInput;
 import java.io.IOException;
 import java.util.List;
@@ -65,8 +66,8 @@ final class SearchVectors implements Action<SearchVectorsInput> {
         expressions.checkAllUsed();
 
         JsonGenerator g = response.json();
-        String capacity = request.returnConsumedCapacity();
-        if (capacity != null && !capacity.equals("NONE")) {
+        ReturnConsumedCapacity capacity = request.returnConsumedCapacity();
+        if (capacity != null && capacity != ReturnConsumedCapacity.NONE) {
             g.writeObjectFieldStart("ConsumedCapacity");
             g.writeNumberField("VectorSearchRequestBytes", result.requestBytes());
             g.writeEndObject();

@@ -54,7 +54,8 @@ final class RequestRecordsGenerator {
      * still Strings, until the actions that read them take the enum. Only a structure's own
      * members are typed (an enum inside a list or a map stays a String).
      */
-    static final Set<String> TYPED_ENUMS = Set.of("ConditionalOperator", "ReturnItemCollectionMetrics", "ReturnValue",
+    static final Set<String> TYPED_ENUMS = Set.of("ConditionalOperator", "ReturnConsumedCapacity",
+            "ReturnItemCollectionMetrics", "ReturnValue", "ReturnValuesOnConditionCheckFailure",
             "Select");
 
     private RequestRecordsGenerator() {}

@@ -24,7 +24,9 @@ import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.ExpectedAttributeValue;
 import io.stator.server.protocol.request.Put;
 import io.stator.server.protocol.request.PutItemInput;
+import io.stator.server.protocol.request.ReturnConsumedCapacity;
 import io.stator.server.protocol.request.ReturnValue;
+import io.stator.server.protocol.request.ReturnValuesOnConditionCheckFailure;
 import io.stator.server.protocol.request.Unvalidated;
 import io.stator.server.protocol.request.Update;
 import io.stator.server.protocol.request.UpdateItemInput;
@@ -49,16 +51,18 @@ public final class WriteRequests {
      * @param enclosingOperation TransactWriteItems for a transaction's actions, else null
      * @param returnConsumedCapacity the request's ReturnConsumedCapacity
      */
-    public record Access(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
+    public record Access(Authorizer authorizer, String enclosingOperation,
+            ReturnConsumedCapacity returnConsumedCapacity) {
 
         /** The write's access, or null when nothing is checked (no --policies): then nothing is built. */
-        public static Access of(Authorizer authorizer, String enclosingOperation, String returnConsumedCapacity) {
+        public static Access of(Authorizer authorizer, String enclosingOperation,
+            ReturnConsumedCapacity returnConsumedCapacity) {
             return authorizer.enforced() ? new Access(authorizer, enclosingOperation, returnConsumedCapacity) : null;
         }
 
         /** The write's ReturnValues key: a transaction's actions have ReturnValuesOnConditionCheckFailure. */
-        public String returnValues(ReturnValue returnValues, String returnValuesOnConditionCheckFailure) {
-            if (enclosingOperation != null) return returnValuesOnConditionCheckFailure;
+        public String returnValues(ReturnValue returnValues, ReturnValuesOnConditionCheckFailure onFailure) {
+            if (enclosingOperation != null) return onFailure == null ? null : onFailure.wireName();
             return returnValues == null ? null : returnValues.wireName();
         }
 
@@ -89,7 +93,7 @@ public final class WriteRequests {
      */
     private record PutMembers(String tableName, Unvalidated<Map<String, AttributeValue>> item,
                               ConditionMembers condition, ReturnValue returnValues,
-                              String returnValuesOnConditionCheckFailure, boolean inTransaction) {}
+                              ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure, boolean inTransaction) {}
 
     /** PutItem's put (see {@link #put(Engine, PutMembers, Access)}). */
     public static ItemWrite put(Engine engine, PutItemInput r, Access access) {
@@ -167,7 +171,7 @@ public final class WriteRequests {
      */
     private static ItemWrite delete(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
                                     ConditionMembers c, ReturnValue returnValues,
-                                    String returnValuesOnConditionCheckFailure, Access access) {
+                                    ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure, Access access) {
         checkCombination(c);
         Map<String, AttributeValue> values = key.validated();
         ReturnValues returned = oldItemOrNothing(returnValues);
@@ -192,7 +196,7 @@ public final class WriteRequests {
     private static ItemWrite update(Engine engine, String tableName, Unvalidated<Map<String, AttributeValue>> key,
                                     Map<String, AttributeValueUpdate> attributeUpdates, String updateExpression,
                                     ConditionMembers c, ReturnValue returnValues,
-                                    String returnValuesOnConditionCheckFailure, Access access) {
+                                    ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure, Access access) {
         ExpressionParameters.checkCombination(
                 List.of(member("UpdateExpression", updateExpression), member("ConditionExpression", c.conditionExpression())),
                 List.of(member("AttributeUpdates", attributeUpdates), member("Expected", c.expected())),
@@ -226,7 +230,7 @@ public final class WriteRequests {
         Unvalidated<Map<String, AttributeValue>> key = check.key();
         ConditionMembers c = ConditionMembers.expression(check.conditionExpression(), check.expressionAttributeNames(),
                 check.expressionAttributeValues());
-        String returnValuesOnConditionCheckFailure = check.returnValuesOnConditionCheckFailure();
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure = check.returnValuesOnConditionCheckFailure();
         Map<String, AttributeValue> values = key.validated();
         ExpressionContext expressions = ExpressionParameters.context(c.expressionAttributeNames(),
                 c.expressionAttributeValues());
@@ -262,8 +266,8 @@ public final class WriteRequests {
         return condition;
     }
 
-    private static boolean returnsOldItemOnFailure(String returnValuesOnConditionCheckFailure) {
-        return "ALL_OLD".equals(returnValuesOnConditionCheckFailure);
+    private static boolean returnsOldItemOnFailure(ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) {
+        return returnValuesOnConditionCheckFailure == ReturnValuesOnConditionCheckFailure.ALL_OLD;
     }
 
     /** PutItem and DeleteItem return only the old item, or nothing. */

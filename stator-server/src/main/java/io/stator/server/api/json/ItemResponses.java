@@ -7,6 +7,7 @@ import io.stator.engine.read.Page;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.protocol.AttributeValueJson;
+import io.stator.server.protocol.request.ReturnConsumedCapacity;
 import io.stator.server.protocol.request.ReturnItemCollectionMetrics;
 import java.io.IOException;
 import java.util.Map;
@@ -33,9 +34,9 @@ public final class ItemResponses {
      * left out). The table is named as the request named it: by ARN if it was addressed by ARN,
      * as DynamoDB's API reference says of ConsumedCapacity.TableName.
      */
-    public static void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String tableName,
+    public static void writeConsumedCapacity(JsonGenerator g, ReturnConsumedCapacity returnConsumedCapacity, String tableName,
                                       ConsumedCapacity consumed) throws IOException {
-        if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) return;
+        if (returnConsumedCapacity == null || returnConsumedCapacity == ReturnConsumedCapacity.NONE) return;
         g.writeFieldName("ConsumedCapacity");
         writeCapacity(g, returnConsumedCapacity, tableName, consumed, null);
     }
@@ -48,9 +49,9 @@ public final class ItemResponses {
      *
      * @param unitsField "ReadCapacityUnits", "WriteCapacityUnits", or null
      */
-    public static void writeConsumedCapacities(JsonGenerator g, String returnConsumedCapacity,
+    public static void writeConsumedCapacities(JsonGenerator g, ReturnConsumedCapacity returnConsumedCapacity,
                                         Map<String, ConsumedCapacity> byTable, String unitsField) throws IOException {
-        if (returnConsumedCapacity == null || returnConsumedCapacity.equals("NONE")) return;
+        if (returnConsumedCapacity == null || returnConsumedCapacity == ReturnConsumedCapacity.NONE) return;
         g.writeArrayFieldStart("ConsumedCapacity");
         for (Map.Entry<String, ConsumedCapacity> e : byTable.entrySet()) {
             writeCapacity(g, returnConsumedCapacity, e.getKey(), e.getValue(), unitsField);
@@ -58,12 +59,12 @@ public final class ItemResponses {
         g.writeEndArray();
     }
 
-    private static void writeCapacity(JsonGenerator g, String mode, String tableName, ConsumedCapacity consumed,
+    private static void writeCapacity(JsonGenerator g, ReturnConsumedCapacity mode, String tableName, ConsumedCapacity consumed,
                                       String unitsField) throws IOException {
         g.writeStartObject();
         g.writeStringField("TableName", tableName);
         writeUnits(g, consumed.total(), unitsField);
-        if (mode.equals("INDEXES")) {
+        if (mode == ReturnConsumedCapacity.INDEXES) {
             g.writeObjectFieldStart("Table");
             writeUnits(g, consumed.tableUnits(), unitsField);
             g.writeEndObject();
@@ -135,7 +136,7 @@ public final class ItemResponses {
         g.writeEndObject();
     }
 
-    public static void writePage(JsonGenerator g, Page page, boolean countOnly, String returnConsumedCapacity,
+    public static void writePage(JsonGenerator g, Page page, boolean countOnly, ReturnConsumedCapacity returnConsumedCapacity,
                           String tableName) throws IOException {
         if (!countOnly) {
             g.writeArrayFieldStart("Items");

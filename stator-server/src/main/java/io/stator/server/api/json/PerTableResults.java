@@ -7,6 +7,7 @@ import io.stator.engine.read.Page;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WriteResult;
 import io.stator.server.protocol.AttributeValueJson;
+import io.stator.server.protocol.request.ReturnConsumedCapacity;
 import io.stator.server.protocol.request.ReturnItemCollectionMetrics;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ public final class PerTableResults {
     }
 
     /** A write transaction's ConsumedCapacity: a replay reads the items instead of writing them, and is billed so (API reference). */
-    public void writeTransactionCapacity(JsonGenerator g, String returnConsumedCapacity, boolean replayed) throws IOException {
+    public void writeTransactionCapacity(JsonGenerator g, ReturnConsumedCapacity returnConsumedCapacity, boolean replayed) throws IOException {
         writeConsumedCapacity(g, returnConsumedCapacity, replayed ? "ReadCapacityUnits" : "WriteCapacityUnits");
     }
 
@@ -61,7 +62,7 @@ public final class PerTableResults {
      * or none), and ConsumedCapacity per table.
      */
     public static void writeTransactGet(JsonGenerator g, List<Page> pages, List<Map<String, AttributeValue>> items,
-                                 List<String> tableNames, String returnConsumedCapacity) throws IOException {
+                                 List<String> tableNames, ReturnConsumedCapacity returnConsumedCapacity) throws IOException {
         g.writeArrayFieldStart("Responses");
         PerTableResults perTable = new PerTableResults();
         for (int i = 0; i < pages.size(); i++) {
@@ -82,7 +83,7 @@ public final class PerTableResults {
      *
      * @param unitsField see {@link ItemResponses#writeConsumedCapacities}
      */
-    public void writeConsumedCapacity(JsonGenerator g, String returnConsumedCapacity, String unitsField) throws IOException {
+    public void writeConsumedCapacity(JsonGenerator g, ReturnConsumedCapacity returnConsumedCapacity, String unitsField) throws IOException {
         Map<String, ConsumedCapacity> byTable = new LinkedHashMap<>();
         consumed.forEach((table, units) -> byTable.put(table, units.build()));
         ItemResponses.writeConsumedCapacities(g, returnConsumedCapacity, byTable, unitsField);

@@ -7,7 +7,7 @@ import java.util.List;
 /** DynamoDB's {@code BatchExecuteStatementInput}, as a request carries it. */
 public record BatchExecuteStatementInput(
         List<BatchStatementRequest> statements,
-        String returnConsumedCapacity) implements ModelStructure {
+        ReturnConsumedCapacity returnConsumedCapacity) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -19,7 +19,7 @@ public record BatchExecuteStatementInput(
     static BatchExecuteStatementInput of(Object[] values) {
         return new BatchExecuteStatementInput(
                 (List<BatchStatementRequest>) values[0],
-                (String) values[1]);
+                (ReturnConsumedCapacity) values[1]);
     }
 
     @Override

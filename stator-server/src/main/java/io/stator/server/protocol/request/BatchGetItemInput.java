@@ -8,7 +8,7 @@ import java.util.Map;
 /** DynamoDB's {@code BatchGetItemInput}, as a request carries it. */
 public record BatchGetItemInput(
         Map<String, KeysAndAttributes> requestItems,
-        String returnConsumedCapacity) implements ModelStructure {
+        ReturnConsumedCapacity returnConsumedCapacity) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -20,7 +20,7 @@ public record BatchGetItemInput(
     static BatchGetItemInput of(Object[] values) {
         return new BatchGetItemInput(
                 (Map<String, KeysAndAttributes>) values[0],
-                (String) values[1]);
+                (ReturnConsumedCapacity) values[1]);
     }
 
     @Override

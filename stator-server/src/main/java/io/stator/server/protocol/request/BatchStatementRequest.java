@@ -10,7 +10,7 @@ public record BatchStatementRequest(
         String statement,
         Unvalidated<List<AttributeValue>> parameters,
         Boolean consistentRead,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -26,7 +26,7 @@ public record BatchStatementRequest(
                 (String) values[0],
                 (Unvalidated<List<AttributeValue>>) values[1],
                 (Boolean) values[2],
-                (String) values[3]);
+                (ReturnValuesOnConditionCheckFailure) values[3]);
     }
 
     @Override

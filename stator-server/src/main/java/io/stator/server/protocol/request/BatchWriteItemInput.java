@@ -8,7 +8,7 @@ import java.util.Map;
 /** DynamoDB's {@code BatchWriteItemInput}, as a request carries it. */
 public record BatchWriteItemInput(
         Map<String, List<WriteRequest>> requestItems,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         ReturnItemCollectionMetrics returnItemCollectionMetrics) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
@@ -22,7 +22,7 @@ public record BatchWriteItemInput(
     static BatchWriteItemInput of(Object[] values) {
         return new BatchWriteItemInput(
                 (Map<String, List<WriteRequest>>) values[0],
-                (String) values[1],
+                (ReturnConsumedCapacity) values[1],
                 (ReturnItemCollectionMetrics) values[2]);
     }
 

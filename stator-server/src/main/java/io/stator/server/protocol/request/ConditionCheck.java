@@ -13,7 +13,7 @@ public record ConditionCheck(
         String conditionExpression,
         Map<String, String> expressionAttributeNames,
         Unvalidated<Map<String, AttributeValue>> expressionAttributeValues,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -33,7 +33,7 @@ public record ConditionCheck(
                 (String) values[2],
                 (Map<String, String>) values[3],
                 (Unvalidated<Map<String, AttributeValue>>) values[4],
-                (String) values[5]);
+                (ReturnValuesOnConditionCheckFailure) values[5]);
     }
 
     @Override

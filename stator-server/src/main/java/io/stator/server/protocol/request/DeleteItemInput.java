@@ -13,12 +13,12 @@ public record DeleteItemInput(
         Map<String, ExpectedAttributeValue> expected,
         ConditionalOperator conditionalOperator,
         ReturnValue returnValues,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         ReturnItemCollectionMetrics returnItemCollectionMetrics,
         String conditionExpression,
         Map<String, String> expressionAttributeNames,
         Unvalidated<Map<String, AttributeValue>> expressionAttributeValues,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -43,12 +43,12 @@ public record DeleteItemInput(
                 (Map<String, ExpectedAttributeValue>) values[2],
                 (ConditionalOperator) values[3],
                 (ReturnValue) values[4],
-                (String) values[5],
+                (ReturnConsumedCapacity) values[5],
                 (ReturnItemCollectionMetrics) values[6],
                 (String) values[7],
                 (Map<String, String>) values[8],
                 (Unvalidated<Map<String, AttributeValue>>) values[9],
-                (String) values[10]);
+                (ReturnValuesOnConditionCheckFailure) values[10]);
     }
 
     @Override

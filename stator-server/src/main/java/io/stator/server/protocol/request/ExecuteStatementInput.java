@@ -11,9 +11,9 @@ public record ExecuteStatementInput(
         Unvalidated<List<AttributeValue>> parameters,
         Boolean consistentRead,
         String nextToken,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         Integer limit,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -33,9 +33,9 @@ public record ExecuteStatementInput(
                 (Unvalidated<List<AttributeValue>>) values[1],
                 (Boolean) values[2],
                 (String) values[3],
-                (String) values[4],
+                (ReturnConsumedCapacity) values[4],
                 (Integer) values[5],
-                (String) values[6]);
+                (ReturnValuesOnConditionCheckFailure) values[6]);
     }
 
     @Override

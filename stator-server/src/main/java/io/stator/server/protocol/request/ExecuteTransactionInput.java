@@ -8,7 +8,7 @@ import java.util.List;
 public record ExecuteTransactionInput(
         List<ParameterizedStatement> transactStatements,
         String clientRequestToken,
-        String returnConsumedCapacity) implements ModelStructure {
+        ReturnConsumedCapacity returnConsumedCapacity) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -22,7 +22,7 @@ public record ExecuteTransactionInput(
         return new ExecuteTransactionInput(
                 (List<ParameterizedStatement>) values[0],
                 (String) values[1],
-                (String) values[2]);
+                (ReturnConsumedCapacity) values[2]);
     }
 
     @Override

@@ -12,7 +12,7 @@ public record GetItemInput(
         Unvalidated<Map<String, AttributeValue>> key,
         List<String> attributesToGet,
         Boolean consistentRead,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         String projectionExpression,
         Map<String, String> expressionAttributeNames) implements ModelStructure {
 
@@ -34,7 +34,7 @@ public record GetItemInput(
                 (Unvalidated<Map<String, AttributeValue>>) values[1],
                 (List<String>) values[2],
                 (Boolean) values[3],
-                (String) values[4],
+                (ReturnConsumedCapacity) values[4],
                 (String) values[5],
                 (Map<String, String>) values[6]);
     }

@@ -9,7 +9,7 @@ import java.util.List;
 public record ParameterizedStatement(
         String statement,
         Unvalidated<List<AttributeValue>> parameters,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -23,7 +23,7 @@ public record ParameterizedStatement(
         return new ParameterizedStatement(
                 (String) values[0],
                 (Unvalidated<List<AttributeValue>>) values[1],
-                (String) values[2]);
+                (ReturnValuesOnConditionCheckFailure) values[2]);
     }
 
     @Override

@@ -12,13 +12,13 @@ public record PutItemInput(
         Unvalidated<Map<String, AttributeValue>> item,
         Map<String, ExpectedAttributeValue> expected,
         ReturnValue returnValues,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         ReturnItemCollectionMetrics returnItemCollectionMetrics,
         ConditionalOperator conditionalOperator,
         String conditionExpression,
         Map<String, String> expressionAttributeNames,
         Unvalidated<Map<String, AttributeValue>> expressionAttributeValues,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -42,13 +42,13 @@ public record PutItemInput(
                 (Unvalidated<Map<String, AttributeValue>>) values[1],
                 (Map<String, ExpectedAttributeValue>) values[2],
                 (ReturnValue) values[3],
-                (String) values[4],
+                (ReturnConsumedCapacity) values[4],
                 (ReturnItemCollectionMetrics) values[5],
                 (ConditionalOperator) values[6],
                 (String) values[7],
                 (Map<String, String>) values[8],
                 (Unvalidated<Map<String, AttributeValue>>) values[9],
-                (String) values[10]);
+                (ReturnValuesOnConditionCheckFailure) values[10]);
     }
 
     @Override

@@ -170,8 +170,10 @@ public final class RequestRecords {
     public static Function<String, Object> enumReader(String shape) {
         return switch (shape) {
             case "ConditionalOperator" -> ConditionalOperator::ofWire;
+            case "ReturnConsumedCapacity" -> ReturnConsumedCapacity::ofWire;
             case "ReturnItemCollectionMetrics" -> ReturnItemCollectionMetrics::ofWire;
             case "ReturnValue" -> ReturnValue::ofWire;
+            case "ReturnValuesOnConditionCheckFailure" -> ReturnValuesOnConditionCheckFailure::ofWire;
             case "Select" -> Select::ofWire;
             default -> null;
         };

@@ -10,7 +10,7 @@ import java.util.Map;
 public record SearchVectorsInput(
         String tableName,
         String indexName,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         Map<String, String> expressionAttributeNames,
         Unvalidated<Map<String, AttributeValue>> expressionAttributeValues,
         String projectionExpression,
@@ -36,7 +36,7 @@ public record SearchVectorsInput(
         return new SearchVectorsInput(
                 (String) values[0],
                 (String) values[1],
-                (String) values[2],
+                (ReturnConsumedCapacity) values[2],
                 (Map<String, String>) values[3],
                 (Unvalidated<Map<String, AttributeValue>>) values[4],
                 (String) values[5],

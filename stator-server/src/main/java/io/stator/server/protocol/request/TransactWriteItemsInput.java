@@ -7,7 +7,7 @@ import java.util.List;
 /** DynamoDB's {@code TransactWriteItemsInput}, as a request carries it. */
 public record TransactWriteItemsInput(
         List<TransactWriteItem> transactItems,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         ReturnItemCollectionMetrics returnItemCollectionMetrics,
         String clientRequestToken) implements ModelStructure {
 
@@ -23,7 +23,7 @@ public record TransactWriteItemsInput(
     static TransactWriteItemsInput of(Object[] values) {
         return new TransactWriteItemsInput(
                 (List<TransactWriteItem>) values[0],
-                (String) values[1],
+                (ReturnConsumedCapacity) values[1],
                 (ReturnItemCollectionMetrics) values[2],
                 (String) values[3]);
     }

@@ -14,7 +14,7 @@ public record Update(
         String conditionExpression,
         Map<String, String> expressionAttributeNames,
         Unvalidated<Map<String, AttributeValue>> expressionAttributeValues,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -36,7 +36,7 @@ public record Update(
                 (String) values[3],
                 (Map<String, String>) values[4],
                 (Unvalidated<Map<String, AttributeValue>>) values[5],
-                (String) values[6]);
+                (ReturnValuesOnConditionCheckFailure) values[6]);
     }
 
     @Override

@@ -14,13 +14,13 @@ public record UpdateItemInput(
         Map<String, ExpectedAttributeValue> expected,
         ConditionalOperator conditionalOperator,
         ReturnValue returnValues,
-        String returnConsumedCapacity,
+        ReturnConsumedCapacity returnConsumedCapacity,
         ReturnItemCollectionMetrics returnItemCollectionMetrics,
         String updateExpression,
         String conditionExpression,
         Map<String, String> expressionAttributeNames,
         Unvalidated<Map<String, AttributeValue>> expressionAttributeValues,
-        String returnValuesOnConditionCheckFailure) implements ModelStructure {
+        ReturnValuesOnConditionCheckFailure returnValuesOnConditionCheckFailure) implements ModelStructure {
 
     /** The members, in the model's order: the record's components. */
     static final List<String> MEMBERS = List.of(
@@ -48,13 +48,13 @@ public record UpdateItemInput(
                 (Map<String, ExpectedAttributeValue>) values[3],
                 (ConditionalOperator) values[4],
                 (ReturnValue) values[5],
-                (String) values[6],
+                (ReturnConsumedCapacity) values[6],
                 (ReturnItemCollectionMetrics) values[7],
                 (String) values[8],
                 (String) values[9],
                 (Map<String, String>) values[10],
                 (Unvalidated<Map<String, AttributeValue>>) values[11],
-                (String) values[12]);
+                (ReturnValuesOnConditionCheckFailure) values[12]);
     }
 
     @Override
