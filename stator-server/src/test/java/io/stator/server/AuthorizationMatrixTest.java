@@ -676,6 +676,7 @@ class AuthorizationMatrixTest {
         calls.put("UpdateTimeToLive", x -> x.updateTimeToLive(b -> b.tableName(SCRATCH)
                 .timeToLiveSpecification(t -> t.attributeName("expires").enabled(true))));
         calls.put("DescribeTimeToLive", x -> x.describeTimeToLive(b -> b.tableName(SCRATCH)));
+        calls.put("DescribeKinesisStreamingDestination", x -> x.describeKinesisStreamingDestination(b -> b.tableName(SCRATCH)));
         calls.put("CreateBackup", x -> x.createBackup(b -> b.tableName(T).backupName(unique("every"))));
         calls.put("DescribeBackup", x -> x.describeBackup(b -> b.backupArn(backupArn)));
         calls.put("ListBackups", DynamoDbClient::listBackups);

@@ -20,6 +20,7 @@ import io.stator.server.protocol.request.DescribeContributorInsightsInput;
 import io.stator.server.protocol.request.DescribeEndpointsRequest;
 import io.stator.server.protocol.request.DescribeExportInput;
 import io.stator.server.protocol.request.DescribeImportInput;
+import io.stator.server.protocol.request.DescribeKinesisStreamingDestinationInput;
 import io.stator.server.protocol.request.DescribeLimitsInput;
 import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
@@ -121,6 +122,8 @@ public final class Actions {
         serve("DeleteResourcePolicy", DeleteResourcePolicyInput.class, new DeleteResourcePolicy(engine));
         serve("UpdateTimeToLive", UpdateTimeToLiveInput.class, new UpdateTimeToLive(engine));
         serve("DescribeTimeToLive", DescribeTimeToLiveInput.class, new DescribeTimeToLive(engine));
+        serve("DescribeKinesisStreamingDestination", DescribeKinesisStreamingDestinationInput.class,
+                new DescribeKinesisStreamingDestination(engine));
         serve("CreateBackup", CreateBackupInput.class, new CreateBackup(engine));
         serve("DescribeBackup", DescribeBackupInput.class, new DescribeBackup(engine));
         serve("ListBackups", ListBackupsInput.class, new ListBackups(engine));

@@ -8,6 +8,7 @@ import io.stator.server.protocol.request.DeleteItemInput;
 import io.stator.server.protocol.request.DeleteResourcePolicyInput;
 import io.stator.server.protocol.request.DeleteTableInput;
 import io.stator.server.protocol.request.DescribeContinuousBackupsInput;
+import io.stator.server.protocol.request.DescribeKinesisStreamingDestinationInput;
 import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
 import io.stator.server.protocol.request.DescribeTimeToLiveInput;
@@ -59,6 +60,7 @@ final class RequestTargets {
             case DeleteTableInput r -> r.tableName();
             case DescribeTimeToLiveInput r -> r.tableName();
             case UpdateTimeToLiveInput r -> r.tableName();
+            case DescribeKinesisStreamingDestinationInput r -> r.tableName();
             case ListStreamsInput r -> r.tableName();
             case CreateBackupInput r -> r.tableName();
             case DescribeContinuousBackupsInput r -> r.tableName();

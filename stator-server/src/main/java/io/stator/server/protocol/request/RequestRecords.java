@@ -63,6 +63,8 @@ public final class RequestRecords {
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
             case "DescribeExportInput" -> bound(members, DescribeExportInput.MEMBERS, DescribeExportInput::of);
             case "DescribeImportInput" -> bound(members, DescribeImportInput.MEMBERS, DescribeImportInput::of);
+            case "DescribeKinesisStreamingDestinationInput" ->
+                    bound(members, DescribeKinesisStreamingDestinationInput.MEMBERS, DescribeKinesisStreamingDestinationInput::of);
             case "DescribeLimitsInput" -> bound(members, DescribeLimitsInput.MEMBERS, DescribeLimitsInput::of);
             case "DescribeStreamInput" -> bound(members, DescribeStreamInput.MEMBERS, DescribeStreamInput::of);
             case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
