@@ -10,6 +10,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import io.stator.server.protocol.request.CreateTableInput;
 import io.stator.server.protocol.request.ModelStructure;
+import io.stator.server.protocol.request.ReturnConsumedCapacity;
 import io.stator.server.protocol.request.SearchVectorsInput;
 import io.stator.server.protocol.request.UpdateTableInput;
 import io.stator.server.protocol.request.VectorIndex;
@@ -59,7 +60,7 @@ class VectorSearchConstraintsTest {
         SearchVectorsInput input = assertInstanceOf(SearchVectorsInput.class, read);
         assertEquals("tbl", input.tableName());
         assertEquals("vix", input.indexName());
-        assertEquals("TOTAL", input.returnConsumedCapacity());
+        assertEquals(ReturnConsumedCapacity.TOTAL, input.returnConsumedCapacity());
         assertEquals("tenant", input.expressionAttributeNames().get("#t"));
         List<AttributeValue> searchVector = input.searchVector().validated();
         assertEquals(List.of(new AttributeValue.N(DynamoNumber.parse("1")), new AttributeValue.N(DynamoNumber.parse("-0.25"))),
