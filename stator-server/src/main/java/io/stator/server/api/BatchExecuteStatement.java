@@ -1,5 +1,7 @@
 package io.stator.server.api;
 
+import static io.stator.server.protocol.request.ReturnValuesOnConditionCheckFailure.ALL_OLD;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
@@ -33,9 +35,8 @@ import java.util.Map;
  * (its WHERE must give the whole primary key; the other terms are checked against the item by the
  * condition evaluator), a write is ExecuteStatement's write. A statement that fails gets its
  * Error in its place in Responses (codes from the model's BatchStatementErrorCodeEnum); the others
- * are not affected. ConsumedCapacity is one entry per table, as BatchWriteItem's.
- *
- * <p>A batch holds only reads or only writes; one that mixes them is refused whole.
+ * are not affected. ConsumedCapacity is one entry per table, as BatchWriteItem's. A batch holds
+ * only reads or only writes; one that mixes them is refused whole.
  */
 final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> {
 
@@ -114,7 +115,6 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
                         Map<String, ConsumedCapacity.Builder> consumed) {
         String tableName = statement.tableName();
         try {
-            boolean returnOld = "ALL_OLD".equals(request.returnValuesOnConditionCheckFailure());
             if (statement instanceof Statement.Exists) throw PartiqlWrites.existsOutsideTransaction();
             if (access.enforced()) Permissions.statement(access, engine, statement, null);
             if (statement instanceof Statement.Select s) {
@@ -123,7 +123,7 @@ final class BatchExecuteStatement implements Action<BatchExecuteStatementInput> 
                 return new Outcome(tableName, page.item(), null, null, null);
             }
             WriteResult result = PartiqlWrites.run(engine, Operation.BATCH_EXECUTE_STATEMENT, statement,
-                    PartiqlWrites.of(engine, statement, returnOld));
+                    PartiqlWrites.of(engine, statement, request.returnValuesOnConditionCheckFailure() == ALL_OLD));
             add(consumed, tableName, result.consumed());
             Map<String, AttributeValue> returned = result.returnedAttributes();
             return new Outcome(tableName, returned == null || returned.isEmpty() ? null : returned, null, null, null);

@@ -1,5 +1,7 @@
 package io.stator.server.api;
 
+import static io.stator.server.protocol.request.ReturnValuesOnConditionCheckFailure.ALL_OLD;
+
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.partiql.PartiqlParser;
@@ -44,7 +46,7 @@ final class ExecuteStatement implements Action<ExecuteStatementInput> {
         if (statement instanceof Statement.Select s) {
             select(s, request, response);
         } else {
-            boolean returnOld = "ALL_OLD".equals(request.returnValuesOnConditionCheckFailure());
+            boolean returnOld = request.returnValuesOnConditionCheckFailure() == ALL_OLD;
             WriteResult result = PartiqlWrites.run(engine, Operation.EXECUTE_STATEMENT, statement,
                     PartiqlWrites.of(engine, statement, returnOld));
             JsonGenerator g = response.json();
