@@ -56,6 +56,11 @@ public final class CassandraCluster implements AutoCloseable {
     public static final String KEEP_PROPERTY = "stator.cassandra.keep";
     /** System property: the number of nodes of the shared cluster (default 3). */
     public static final String NODES_PROPERTY = "stator.cassandra.nodes";
+    /**
+     * System property: the third byte of the nodes' loopback addresses (default 0: 127.0.0.1,
+     * 127.0.0.2, ...), so that two clusters (two checkouts' test runs) can run on one machine.
+     */
+    public static final String ADDRESS_BLOCK_PROPERTY = "stator.cassandra.addressBlock";
 
     public static final int NATIVE_PORT = 9042;
     public static final int STORAGE_PORT = 7000;

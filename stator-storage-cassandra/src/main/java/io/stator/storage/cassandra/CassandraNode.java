@@ -56,10 +56,17 @@ final class CassandraNode {
         this.jamm = jamm;
     }
 
-    /** Node {@code index}'s address (0-based): 127.0.0.1 for node 0, 127.0.0.2 for node 1, ... */
+    /**
+     * Node {@code index}'s address (0-based): 127.0.0.1 for node 0, 127.0.0.2 for node 1, ...;
+     * 127.0.B.1, ... with {@link CassandraCluster#ADDRESS_BLOCK_PROPERTY} B.
+     */
     static InetAddress address(int index) {
+        int block = Integer.getInteger(CassandraCluster.ADDRESS_BLOCK_PROPERTY, 0);
+        if (block < 0 || block > 255) {
+            throw new IllegalArgumentException(CassandraCluster.ADDRESS_BLOCK_PROPERTY + " must be 0 to 255: " + block);
+        }
         try {
-            return InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) (index + 1)});
+            return InetAddress.getByAddress(new byte[] {127, 0, (byte) block, (byte) (index + 1)});
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -120,7 +127,7 @@ final class CassandraNode {
                 seed_provider:
                   - class_name: org.apache.cassandra.locator.SimpleSeedProvider
                     parameters:
-                      - seeds: "127.0.0.1:%5$d"
+                      - seeds: "%7$s:%5$d"
                 storage_port: %5$d
                 native_transport_port: %6$d
                 start_native_transport: true
@@ -133,7 +140,7 @@ final class CassandraNode {
                 memtable_heap_space: 32MiB
                 memtable_offheap_space: 32MiB
                 concurrent_compactors: 1
-                """.formatted(index, CLUSTER_NAME, d, host(), STORAGE_PORT, NATIVE_PORT);
+                """.formatted(index, CLUSTER_NAME, d, host(), STORAGE_PORT, NATIVE_PORT, address(0).getHostAddress());
     }
 
     private static String logbackText() {
