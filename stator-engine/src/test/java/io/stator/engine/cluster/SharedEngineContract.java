@@ -137,6 +137,13 @@ public abstract class SharedEngineContract {
         io.stator.engine.backup.Backup done = a.backups().describe(backup.arn());
         assertEquals(io.stator.engine.backup.Backup.Status.AVAILABLE, done.status());
         assertEquals(40, done.itemCount());
+        TableDefinition copied = TestEngine.createTable(a, "sizes", true, null, null);
+        for (int i = 0; i < 40; i++) {
+            a.items().write(ItemWrite.put(copied, item("pk", "p" + i, "sk", 1, "v", "old"), null, ReturnValues.NONE,
+                    false, false));
+        }
+        a.catalog().counters().recount(copied);
+        assertEquals(a.catalog().counters().sizeBytes(copied.id()), done.sizeBytes(), "the table's size as counted");
 
         TableDefinition restoring = b.restores().fromBackup(backup.arn(), "bk2",
                 new io.stator.engine.table.TableRestores.Overrides(null, null, null, null, null, null));

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -131,20 +132,29 @@ class JobsOnTwoServersTest {
         Set<Map<String, AttributeValue>> asRequested = scan(survivor, table);
         assertEquals(ITEMS, asRequested.size());
 
-        String arn;
+        CompletableFuture<String> requested;
         try (Breakpoints debugger = doomed.breakpoints().on(SHARED_STORAGE, "commit")) {
-            arn = doomed.client().createBackup(b -> b.tableName(table).backupName("mid-copy")).backupDetails()
-                    .backupArn();
-            // Changed after the request through the server that took it (it knows at once).
-            doomed.client().putItem(b -> b.tableName(table).item(item("k1", -1)));
-            doomed.client().deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("k2"))));
-            doomed.client().putItem(b -> b.tableName(table).item(item("new-doomed", 1)));
+            // On threads of their own: the debugger lets the requests' commits go while it waits.
+            requested = CompletableFuture.supplyAsync(() -> doomed.client().createBackup(
+                    b -> b.tableName(table).backupName("mid-copy")).backupDetails().backupArn());
+            // Changed after the request through the server that took it (it knows at once); a
+            // change cut short by the kill is out of the backup too (its image came first).
+            requested.thenRunAsync(() -> {
+                try {
+                    doomed.client().putItem(b -> b.tableName(table).item(item("k1", -1)));
+                    doomed.client().deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("k2"))));
+                    doomed.client().putItem(b -> b.tableName(table).item(item("new-doomed", 1)));
+                } catch (RuntimeException killed) {
+                    // the server is gone
+                }
+            });
             // The copy's second commit: its first 512 items are in, the rest not.
             Breakpoints.Hit hit = debugger.await(h -> h.within("io.stator.engine.backup.Backups.copy"), 2, true,
                     Duration.ofSeconds(60));
             assertNotNull(hit, "the copy reached its second commit" + doomed.stderrText());
             doomed.kill();
         }
+        String arn = requested.get(); // answered before the copy began
         // Changed through the survivor, which has read the backup being created by now.
         survivor.putItem(b -> b.tableName(table).item(item("k3", -3)));
         survivor.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("k4"))));
@@ -182,7 +192,8 @@ class JobsOnTwoServersTest {
 
         String restored = StatorTestServer.tableName();
         try (Breakpoints debugger = doomed.breakpoints().on(SHARED_STORAGE, "commit")) {
-            doomed.client().restoreTableFromBackup(b -> b.backupArn(arn).targetTableName(restored));
+            CompletableFuture.runAsync(() -> doomed.client().restoreTableFromBackup(
+                    b -> b.backupArn(arn).targetTableName(restored)));
             // Half-way: a restore commits each item as its own write.
             Breakpoints.Hit hit = debugger.await(h -> h.within("io.stator.engine.backup.Restores.fill"), items / 2, true,
                     Duration.ofSeconds(60));
