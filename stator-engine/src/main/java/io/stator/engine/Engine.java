@@ -13,6 +13,7 @@ import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.index.VectorGraphs;
+import io.stator.engine.jobs.JobLeases;
 import io.stator.engine.jobs.JobRunner;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
@@ -58,7 +59,7 @@ public final class Engine implements AutoCloseable {
     private final Expirer expirer;
     private final TimeToLive timeToLive;
     private final Streams streams;
-    private final JobRunner jobs = new JobRunner();
+    private final JobRunner jobs;
     private final WritePipeline pipeline;
     private final Backups backups;
     private final PointInTimeRecovery recovery;
@@ -99,6 +100,8 @@ public final class Engine implements AutoCloseable {
     public Engine(Storage storage, EngineConfig config, CapacityMeter meter) {
         this.storage = storage;
         this.deployment = Deployment.of(storage);
+        this.jobs = deployment.jobLeaseMillis() > 0
+                ? new JobRunner(new JobLeases(storage, deployment.jobLeaseMillis())) : new JobRunner();
         this.config = config;
         this.meter = meter;
         this.catalog = new Catalog(storage, deployment, new TableArns(config.region(), config.accountId()), config.clock());
@@ -137,6 +140,13 @@ public final class Engine implements AutoCloseable {
                 catalog.refresh();
                 streams.refreshShared();
                 indexBuilds.follow();
+                backups.follow();
+            }
+
+            @Override
+            public void resumeJobs() {
+                backups.resumeCopies();
+                restores.resume();
             }
 
             @Override

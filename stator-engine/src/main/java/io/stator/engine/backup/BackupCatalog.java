@@ -27,6 +27,7 @@ import java.util.List;
  * 'I' + id + row key     -> an item as the table stored it (ItemCodec's form), under its row key
  *                           in the table (KeyLayout): a backup's items in the table's own order
  * 'J' + kind + 0 + id    -> an export's or an import's description: engine/jobs/JobStore's rows
+ * 'L' + job name         -> the job's lease where several servers share the store (engine/jobs/JobLeases)
  * 'P' + id + row key     -> a backup being created: an item as it was at the request ({@link BeforeImages})
  * </pre>
  * Description, format version 1 ({@link DataOutputStream}): u8 version; utf name; utf status;
@@ -81,14 +82,37 @@ final class BackupCatalog {
 
     /** Stages one item of the backup's copy. */
     static void stageItem(WriteBatch batch, String id, byte[] rowKey, byte[] item) {
+        batch.put(Keyspaces.BACKUPS, itemKey(id, rowKey), item);
+    }
+
+    private static byte[] itemKey(String id, byte[] rowKey) {
         byte[] prefix = row(ITEM_ROW, id);
         byte[] key = new byte[prefix.length + rowKey.length];
         System.arraycopy(prefix, 0, key, 0, prefix.length);
         System.arraycopy(rowKey, 0, key, prefix.length, rowKey.length);
-        batch.put(Keyspaces.BACKUPS, key, item);
+        return key;
     }
 
-    /** The backup's items, in the table's order; values are the items as stored. */
+    /** Stages the removal of one item from the backup's copy. */
+    static void stageDelete(WriteBatch batch, String id, byte[] rowKey) {
+        batch.delete(Keyspaces.BACKUPS, itemKey(id, rowKey));
+    }
+
+    /** One item of the backup's copy (as stored), or null. */
+    byte[] item(String id, byte[] rowKey) {
+        return storage.get(Keyspaces.BACKUPS, itemKey(id, rowKey));
+    }
+
+    /** Drops the backup's copied items (a copy starting over). */
+    void dropItems(String id) {
+        byte[] from = row(ITEM_ROW, id);
+        storage.deleteRange(Keyspaces.BACKUPS, from, upperBound(from));
+    }
+
+    /**
+     * The backup's items; values are the items as stored. In the table's order on one server; on
+     * shared storage collection after collection (a restore takes them in any order).
+     */
     Cursor items(Snapshot snapshot, String id) {
         byte[] from = row(ITEM_ROW, id);
         return storage.range(snapshot, Keyspaces.BACKUPS, from, upperBound(from), false);
@@ -96,8 +120,7 @@ final class BackupCatalog {
 
     /** Deletes the backup: its items first, then its description. */
     void drop(String id) {
-        byte[] from = row(ITEM_ROW, id);
-        storage.deleteRange(Keyspaces.BACKUPS, from, upperBound(from));
+        dropItems(id);
         try (WriteBatch batch = storage.newBatch()) {
             batch.delete(Keyspaces.BACKUPS, row(DESCRIPTION_ROW, id));
             storage.commit(batch);

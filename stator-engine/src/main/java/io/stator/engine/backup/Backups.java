@@ -31,6 +31,18 @@ import java.util.logging.Logger;
  * deleted, as on DynamoDB ("While a backup is in progress, you can't ... delete the source table
  * of the backup", developer guide, "Backing up and restoring DynamoDB tables: how it works").
  *
+ * <p>On a cluster of servers sharing a Cassandra store there is no global snapshot: the copy is
+ * the same walk (in token order), each item changed since the request replaced by its before
+ * image, which every server's writes keep once they read the backup CREATING ({@link #follow},
+ * each second); the copy starts after the deployment's settle time, when every server knows and
+ * a write begun before has committed. A write committed before the request is thus in the
+ * backup, one committed after the settle time (5 s) is not: DynamoDB's promise, "guaranteed to
+ * contain all data committed to the table up to" a minute before the request, and none committed
+ * a minute after (API reference, CreateBackup); the reasoning is in {@link BeforeImages} and
+ * docs/cassandra.md. One server at a time runs a copy, the holder of its lease
+ * ({@code jobs/JobLeases}); when it dies, another takes the lease once it expired and copies the
+ * backup again from its record.
+ *
  * <p>A storage fault (a full disk, or a server started on one) stops a copy, which starts over
  * once the storage takes writes again (the runner's lane). Nothing at start writes before the
  * lane does, so an engine opens on a storage that refuses writes.
@@ -44,6 +56,8 @@ public final class Backups {
     private final BackupCatalog backups;
     private final ItemLocks locks;
     private final BeforeImages beforeImages;
+    /** When this server stored the backups it was asked for (nanoTime), for their copies' settle time. */
+    private final java.util.Map<String, Long> requested = new java.util.concurrent.ConcurrentHashMap<>();
     /** The backups' lane (shared with restores and point-in-time recovery): copies, deletions at start. */
     private final JobRunner.Lane lane;
 
@@ -80,23 +94,55 @@ public final class Backups {
     }
 
     /**
-     * Finishes what a stopped server left: copies the backups being created again. (On shared
-     * storage nothing is resumed: backups, restores and point-in-time recovery are refused there,
-     * so {@link Restores} and {@link PointInTimeRecovery} find nothing to resume either.)
+     * Finishes what a stopped server left: copies the backups being created again (where several
+     * servers share the store, on the one that takes the copy's lease), and drops the before
+     * images a stop right after AVAILABLE left.
      */
     public void resume() {
         if (!catalog.deployment().keepsBackups()) return;
-        java.util.Set<String> creating = new java.util.HashSet<>();
         for (Backup b : backups.all()) {
-            if (b.status() != Backup.Status.CREATING) continue;
-            creating.add(b.id());
-            LOG.info("backup " + b.arn() + " was being created when the server stopped; copying it again");
-            lane.submit(() -> copy(b));
+            if (b.status() == Backup.Status.CREATING) {
+                LOG.info("backup " + b.arn() + " was being created when the server stopped; copying it again");
+                lane.submit(job(b.id()), () -> copy(b.id()));
+            } else if (beforeImages.hasImages(b.id())) {
+                lane.submit(() -> beforeImages.drop(b.id())); // on the lane, as every write at start
+            }
         }
-        for (String id : beforeImages.backupsWithImages()) {
-            // Left by a stop right after AVAILABLE; on the lane, as every write at start.
-            if (!creating.contains(id)) lane.submit(() -> beforeImages.drop(id));
+    }
+
+    /**
+     * Submits again the copies of the backups being created (the sweep of a server sharing the
+     * store): a copy whose server died runs here once its lease expired.
+     */
+    public void resumeCopies() {
+        for (Backup b : backups.all()) {
+            if (b.status() == Backup.Status.CREATING) lane.submit(job(b.id()), () -> copy(b.id()));
         }
+    }
+
+    /**
+     * Follows the backups other servers create (each second, with the catalog, where several
+     * servers share the store): this server's writes keep the before images of every backup being
+     * created, and stop once it is AVAILABLE ({@link BeforeImages}).
+     */
+    public void follow() {
+        java.util.Set<String> known = beforeImages.creatingIds();
+        java.util.Map<String, Backup> stored = new java.util.HashMap<>();
+        for (Backup b : backups.all()) {
+            stored.put(b.id(), b);
+            if (b.status() == Backup.Status.CREATING && !known.contains(b.id())) {
+                beforeImages.start(b.source().id(), b.id());
+            }
+        }
+        for (String id : known) {
+            Backup b = stored.get(id);
+            if (b != null && b.status() != Backup.Status.CREATING) beforeImages.forget(b.source().id(), id);
+        }
+    }
+
+    /** The name of a backup's copy among the jobs (its lease). */
+    private static String job(String backupId) {
+        return "backup/" + backupId;
     }
 
     // ---- CreateBackup -----------------------------------------------------------------------------
@@ -135,31 +181,83 @@ public final class Backups {
             beforeImages.finish(backup.source().id(), backup.id());
             throw e;
         }
-        lane.submit(() -> copy(backup));
+        requested.put(backup.id(), System.nanoTime());
+        lane.submit(job(backup.id()), () -> copy(backup.id()));
         LOG.info("backup " + backup.arn() + " of table " + backup.source().name() + " requested");
         return backup;
     }
 
     /**
      * Copies the table's items as they were requested into the backup, then makes it AVAILABLE.
-     * Run again from the start after a restart or a storage fault: each item's copy is overwritten
-     * with the same.
+     * Run again from the start after a restart, a storage fault or on another server: an earlier
+     * attempt's copy is dropped first.
+     *
+     * <p>Two passes, read from one snapshot taken after the request settled: the table's items as
+     * they are, then each before image over its item's copy (or in place of it: an item created
+     * since the request has none). A scan on shared storage gives the items in the backend's
+     * order, not the images' key order, so they are not merged in one walk; the second pass is as
+     * long as the changes since the request.
      */
-    private void copy(Backup backup) {
-        long[] bytes = {0};
-        long items;
+    private void copy(String backupId) {
+        Backup backup = backups.find(backupId); // as stored now: another server may have finished it
+        if (backup == null || backup.status() != Backup.Status.CREATING) return;
+        Long requestedAt = requested.remove(backupId);
+        if (!settled(requestedAt != null ? requestedAt : System.nanoTime())) return; // the next start copies it again
+        backups.dropItems(backupId);
         String sortKey = backup.source().keySchema().sortKey();
-        try (Snapshot snapshot = storage.snapshot();
-             Cursor cursor = beforeImages.asRequested(snapshot, backup.id(), backup.source().id())) {
-            items = Batched.forEach(storage, cursor, lane::closed, (batch, rowKey, item) -> {
-                BackupCatalog.stageItem(batch, backup.id(), rowKey, item);
-                bytes[0] += ItemCodec.measure(item, sortKey).itemSize();
-            });
+        long[] bytes = {0};
+        long[] items = {0};
+        try (Snapshot snapshot = storage.snapshot()) {
+            try (Cursor cursor = Batched.tableItems(storage, snapshot, backup.source().id())) {
+                items[0] = Batched.forEach(storage, cursor, lane::closed, (batch, rowKey, item) -> {
+                    BackupCatalog.stageItem(batch, backupId, rowKey, item);
+                    bytes[0] += ItemCodec.measure(item, sortKey).itemSize();
+                });
+            }
+            if (lane.closed()) return;
+            try (Cursor images = beforeImages.images(snapshot, backupId)) {
+                Batched.forEach(storage, images, lane::closed, (batch, rowKey, image) -> {
+                    byte[] copied = backups.item(backupId, rowKey);
+                    if (copied != null) {
+                        items[0]--;
+                        bytes[0] -= ItemCodec.measure(copied, sortKey).itemSize();
+                    }
+                    byte[] was = BeforeImages.itemOf(image);
+                    if (was == null) {
+                        if (copied != null) BackupCatalog.stageDelete(batch, backupId, rowKey);
+                        return;
+                    }
+                    BackupCatalog.stageItem(batch, backupId, rowKey, was);
+                    items[0]++;
+                    bytes[0] += ItemCodec.measure(was, sortKey).itemSize();
+                });
+            }
         }
         if (lane.closed()) return; // the next start copies it again
-        backups.save(backup.withStatus(Backup.Status.AVAILABLE, bytes[0], items));
-        LOG.info("backup " + backup.arn() + " AVAILABLE: " + items + " items, " + bytes[0] + " bytes");
-        beforeImages.finish(backup.source().id(), backup.id());
+        backups.save(backup.withStatus(Backup.Status.AVAILABLE, bytes[0], items[0]));
+        LOG.info("backup " + backup.arn() + " AVAILABLE: " + items[0] + " items, " + bytes[0] + " bytes");
+        // Images another server writes before it reads AVAILABLE (within a second) are dropped by
+        // a later start's resume, as those a stop left.
+        beforeImages.finish(backup.source().id(), backupId);
+    }
+
+    /**
+     * Waits until the deployment's settle time (0 on one server) has passed since {@code since}
+     * (nanoTime): every server has read the backup and a write begun before has committed. False
+     * if the job must stop meanwhile.
+     */
+    private boolean settled(long since) {
+        long until = since + catalog.deployment().catalogSettleMillis() * 1_000_000;
+        while (System.nanoTime() < until) {
+            if (lane.closed()) return false;
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return !lane.closed();
     }
 
     // ---- DescribeBackup, ListBackups, DeleteBackup --------------------------------------------------
@@ -243,10 +341,7 @@ public final class Backups {
         return require(backupArn);
     }
 
-    /**
-     * Shared storage (Cassandra) does not keep the BACKUPS key space yet: refused there, before
-     * anything is written, rather than accepted and lost.
-     */
+    /** Refused, before anything is written, where the deployment does not keep backups. */
     void refuseUnlessKept() {
         catalog.deployment().refuseBackupsUnlessKept();
     }

@@ -18,6 +18,8 @@ import java.util.function.BooleanSupplier;
 final class Batched {
 
     private static final int ROWS_PER_COMMIT = 512;
+    /** A commit also ends past this many bytes of rows read: 512 items of 400 KB would not be one commit on Cassandra. */
+    private static final int BYTES_PER_COMMIT = 4 << 20;
 
     private Batched() {}
 
@@ -34,8 +36,10 @@ final class Batched {
         while (more && !stopped.getAsBoolean()) {
             try (WriteBatch batch = storage.newBatch()) {
                 int n = 0;
-                while (n < ROWS_PER_COMMIT && (more = cursor.next())) {
+                long bytes = 0;
+                while (n < ROWS_PER_COMMIT && bytes < BYTES_PER_COMMIT && (more = cursor.next())) {
                     stage.stage(batch, cursor.key(), cursor.value());
+                    bytes += cursor.value().length;
                     n++;
                 }
                 if (n > 0) storage.commit(batch);

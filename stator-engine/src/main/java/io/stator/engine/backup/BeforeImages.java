@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * commit, the item as it was before (its <em>before image</em>). The table as it was when the
  * backup was requested is then, read from any later snapshot, each item's before image where it
  * has one, else the item as it is; so the copy needs no snapshot that a restart would lose, and a
- * restart runs it again from the start ({@link #asRequested}).
+ * restart runs it again from the start (Backups' copy, with {@link #images}).
  *
  * <p>When "requested" is: CreateBackup registers this consumer, waits for the writes in flight
  * (which may have staged without it), then adds the table to the backups being created, and waits
@@ -33,6 +33,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * moment lies within the CreateBackup request, which is all DynamoDB promises and more: "the
  * backup is guaranteed to contain all data committed to the table up to 14:24:00, and data
  * committed after 14:26:00 will not be" for a request at 14:25:00 (API reference, CreateBackup).
+ *
+ * <p>On a cluster (several servers sharing a Cassandra store) every server's writes must keep the
+ * images, so every server must learn of the backup: the one that takes the request adds it at
+ * once, the others read the backups being created each second (with the catalog,
+ * {@code Backups#follow}), and the copy starts only once the deployment's settle time
+ * ({@code Deployment#catalogSettleMillis}: every server has read it and a write begun without it
+ * has committed) has passed. A write that began before its server knew commits without an image,
+ * before the copy starts: in the backup, as any write before the request. So the backup is each
+ * item as it was just before its first change by a server that knew, which committed after the
+ * request; and a change committed after the settle time (5 s after the request) is never in it:
+ * DynamoDB's promise, with its minute on either side. Images are written before the item's commit
+ * (a hint: an image whose commit was lost is still the item as it is), and the first image wins
+ * (a writer finding one keeps it), as on one server; two servers racing on an item's first change
+ * both write the image they read, the item as it was before either change. Causal consistency
+ * across items is not promised, as DynamoDB does not ("On-demand backup does not support causal
+ * consistency", API reference, CreateBackup).
  *
  * <p>Rows, in the BACKUPS key space ({@link BackupCatalog}):
  * <pre>
@@ -153,93 +169,60 @@ final class BeforeImages implements ChangeLog.Consumer {
         storage.deleteRange(Keyspaces.BACKUPS, from, upperBound(from));
     }
 
-    /** The ids of the backups that have before images (a start drops those of backups no longer CREATING). */
-    List<String> backupsWithImages() {
-        List<String> ids = new ArrayList<>();
-        byte[] from = {ROW};
-        byte[] to = {ROW + 1};
-        while (true) {
-            try (Cursor c = storage.range(null, Keyspaces.BACKUPS, from, to, false)) {
-                if (!c.next()) return ids;
-                String id = new String(c.key(), 1, BackupCatalog.ID_LENGTH, StandardCharsets.US_ASCII);
-                ids.add(id);
-                from = upperBound(prefix(id));
-            }
+    /**
+     * Whether the backup has before images left (a start drops those of backups no longer
+     * CREATING): asked of each backup, since on shared storage one backup's images are several
+     * collections, and no range over every backup's reaches them.
+     */
+    boolean hasImages(String backupId) {
+        try (Cursor c = images(null, backupId)) {
+            return c.next();
         }
     }
 
     /**
-     * The backup's table as it was requested, read from {@code snapshot} (taken at any time
-     * since): the table's items merged, in row-key order, with the backup's before images; an
-     * item absent at the request is left out. Keys are the items' row keys, values their stored form.
+     * Another server's backup ended (AVAILABLE, or deleted): this server's writes stop keeping its
+     * before images; the server that copied it drops them.
      */
-    Cursor asRequested(Snapshot snapshot, String backupId, long tableId) {
-        byte[] from = prefix(backupId);
-        return new Merged(Batched.tableItems(storage, snapshot, tableId),
-                storage.range(snapshot, Keyspaces.BACKUPS, from, upperBound(from), false));
+    void forget(long tableId, String backupId) {
+        synchronized (this) {
+            if (!creatingIds().contains(backupId)) return;
+            Map<Long, List<String>> next = new HashMap<>(creating);
+            List<String> ids = new ArrayList<>(next.getOrDefault(tableId, List.of()));
+            ids.remove(backupId);
+            if (ids.isEmpty()) next.remove(tableId);
+            else next.put(tableId, List.copyOf(ids));
+            creating = Map.copyOf(next);
+        }
+        release();
     }
 
-    /** The table's rows, each replaced by its before image where it has one. */
-    private static final class Merged implements Cursor {
-        private final Cursor items;
-        private final Cursor images;
-        private boolean itemsLeft;
-        private boolean imagesLeft;
-        private byte[] key;
-        private byte[] value;
+    /** The ids of the backups whose before images this server's writes keep. */
+    java.util.Set<String> creatingIds() {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (List<String> l : creating.values()) ids.addAll(l);
+        return ids;
+    }
 
-        Merged(Cursor items, Cursor images) {
-            this.items = items;
-            this.images = images;
-            try {
-                itemsLeft = items.next();
-                imagesLeft = images.next();
-            } catch (RuntimeException e) {
-                close();
-                throw e;
-            }
-        }
+    /**
+     * The backup's before images, read from {@code snapshot}: keys are the items' row keys, values
+     * the images as stored ({@link #itemOf} reads them). In key order on one server; on shared
+     * storage bucket after bucket (any order serves a copy's second pass).
+     */
+    Cursor images(Snapshot snapshot, String backupId) {
+        byte[] from = prefix(backupId);
+        Cursor rows = storage.range(snapshot, Keyspaces.BACKUPS, from, upperBound(from), false);
+        return new Cursor() {
+            @Override public boolean next() { return rows.next(); }
+            @Override public byte[] key() { return rowKeyOf(rows.key()); }
+            @Override public byte[] value() { return rows.value(); }
+            @Override public void close() { rows.close(); }
+        };
+    }
 
-        @Override
-        public boolean next() {
-            while (itemsLeft || imagesLeft) {
-                byte[] imageKey = imagesLeft ? rowKeyOf(images.key()) : null;
-                int order = !imagesLeft ? -1 : !itemsLeft ? 1 : Arrays.compareUnsigned(items.key(), imageKey);
-                if (order < 0) {
-                    key = items.key();
-                    value = items.value();
-                    itemsLeft = items.next();
-                    return true;
-                }
-                byte[] image = images.value();
-                if (order == 0) itemsLeft = items.next();
-                imagesLeft = images.next();
-                if (image[0] == 0) continue; // created since the request
-                key = imageKey;
-                value = Arrays.copyOfRange(image, 1, image.length);
-                return true;
-            }
-            return false;
-        }
-
-        @Override
-        public byte[] key() {
-            return key;
-        }
-
-        @Override
-        public byte[] value() {
-            return value;
-        }
-
-        @Override
-        public void close() {
-            try {
-                items.close();
-            } finally {
-                images.close();
-            }
-        }
+    /** The item a before image keeps (its stored form), or null when the item was absent at the request. */
+    static byte[] itemOf(byte[] image) {
+        return image[0] == 0 ? null : Arrays.copyOfRange(image, 1, image.length);
     }
 
     private static byte[] rowKeyOf(byte[] imageKey) {

@@ -52,14 +52,19 @@ public final class Restores {
         this.lane = lane;
     }
 
-    /** Starts over the restores a stopped server left in progress. */
+    /**
+     * Starts over the restores a stopped server left in progress (where several servers share the
+     * store, also each sweep: on the server that takes the restore's lease, once its server died).
+     */
     public void resume() {
         for (TableDefinition t : catalog.all()) {
-            if (t.restoring()) {
-                LOG.info("restore of table " + t.name() + " was in progress when the server stopped; starting over");
-                lane.submit(() -> fill(t.id()));
-            }
+            if (t.restoring()) lane.submit(job(t.id()), () -> fill(t.id()));
         }
+    }
+
+    /** The name of a restore among the jobs (its lease). */
+    private static String job(long tableId) {
+        return "restore/" + tableId;
     }
 
     // ---- RestoreTableFromBackup -----------------------------------------------------------------------
@@ -95,7 +100,7 @@ public final class Restores {
         }
         LOG.info("restore into table " + target + " started: " + summary);
         long tableId = created.id();
-        lane.submit(() -> fill(tableId));
+        lane.submit(job(tableId), () -> fill(tableId));
         return created;
     }
 
@@ -109,8 +114,11 @@ public final class Restores {
      * delete of a whole item, so the end state is the same.
      */
     private void fill(long tableId) {
-        TableDefinition table = catalog.findById(tableId);
-        if (table == null || !table.restoring()) return;
+        TableDefinition known = catalog.findById(tableId);
+        // As stored now: another server may have finished it since this one read the catalog.
+        TableDefinition table = known == null ? null : catalog.current(known.name());
+        if (table == null || table.id() != tableId || !table.restoring()) return;
+        LOG.info("restore into table " + table.name() + " runs here (from its start)");
         long items = table.restore().sourceBackupArn() != null ? fillFromBackup(table) : fillFromHistory(table);
         if (items < 0) return; // closing, or failed and dropped
         catalog.update(table.name(), t -> {

@@ -16,8 +16,9 @@ import java.time.Clock;
  * its item, a shard's records are numbered from its head row, every server reads the catalog
  * again each second ({@link SharedUpkeep}), so background work that needs every server to follow
  * a catalog change waits {@link #catalogSettleMillis}, and transactions run on compare-and-set
- * ({@link CasTransactions}) rather than under the pipeline's locks alone. What the shared store
- * does not keep yet (backups, point-in-time recovery, vector graphs) is refused or left off there.
+ * ({@link CasTransactions}) rather than under the pipeline's locks alone, and a long job runs on
+ * the one server holding its lease ({@link #jobLeaseMillis}). What the shared store does not keep
+ * yet (point-in-time recovery, imports, vector graphs) is refused or left off there.
  *
  * <p>No class outside this package tests which deployment it runs in, nor knows
  * {@link SharedStorage} (ArchitectureTest).
@@ -83,6 +84,16 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
     /** Refuses a backup operation (before anything is written) where backups are not kept. */
     void refuseBackupsUnlessKept();
 
+    /** Refuses ImportTable where imports are not kept. */
+    void refuseImportsUnlessKept();
+
+    /**
+     * How long a job's lease lasts ({@code jobs/JobLeases}: one server at a time runs a backup's
+     * copy, a restore, an import or an export), or 0 where one server runs every job. Wall-clock
+     * time: it is about real servers dying.
+     */
+    long jobLeaseMillis();
+
     /** Refuses enabling point-in-time recovery where it is not kept. */
     void refusePointInTimeRecoveryUnlessKept();
 
@@ -100,5 +111,11 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
 
         /** Counts a table's items and sizes again; false when the table no longer exists. */
         boolean recount(long tableId);
+
+        /**
+         * Submits again the jobs in progress (backups being created, restores): those another
+         * server was running run here once its lease expired ({@link #jobLeaseMillis}).
+         */
+        void resumeJobs();
     }
 }

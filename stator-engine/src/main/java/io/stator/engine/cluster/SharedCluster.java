@@ -11,6 +11,15 @@ public final class SharedCluster implements Deployment {
      */
     static final long CATALOG_SETTLE_MILLIS = 5_000;
 
+    /**
+     * A job's lease: 30 s by default (renewed every 10 s; a dead server's job moves after at most
+     * that and half of it), shorter in tests through the system property
+     * {@value #JOB_LEASE_PROPERTY}, read when the engine is built.
+     */
+    static final String JOB_LEASE_PROPERTY = "stator.jobLeaseMillis";
+
+    private final long jobLeaseMillis = Long.getLong(JOB_LEASE_PROPERTY, 30_000);
+
     private final SharedStorage storage;
     private SharedUpkeep upkeep;
 
@@ -24,16 +33,15 @@ public final class SharedCluster implements Deployment {
     @Override public boolean numbersShardsByHeadRow() { return true; }
     @Override public boolean scansByBackendPosition() { return true; }
     @Override public boolean keepsVectorGraphs() { return false; }
-    @Override public boolean keepsBackups() { return false; }
+    @Override public boolean keepsBackups() { return true; }
+    @Override public void refuseBackupsUnlessKept() { }
+    @Override public long jobLeaseMillis() { return jobLeaseMillis; }
 
-    /**
-     * The shared store does not keep the BACKUPS key space yet: refused, before anything is
-     * written, rather than accepted and lost.
-     */
+    /** Imports' tables are not filled on shared storage yet: refused before anything is written. */
     @Override
-    public void refuseBackupsUnlessKept() {
+    public void refuseImportsUnlessKept() {
         throw DynamoDbException.validation(
-                "Backups are not supported by this server's storage (shared storage, such as Cassandra) yet");
+                "Imports are not supported by this server's storage (shared storage, such as Cassandra) yet");
     }
 
     @Override
@@ -44,7 +52,7 @@ public final class SharedCluster implements Deployment {
 
     @Override
     public synchronized void startUpkeep(Upkeep upkeep) {
-        if (this.upkeep == null) this.upkeep = SharedUpkeep.start(storage, upkeep);
+        if (this.upkeep == null) this.upkeep = SharedUpkeep.start(storage, upkeep, jobLeaseMillis / 2);
     }
 
     @Override

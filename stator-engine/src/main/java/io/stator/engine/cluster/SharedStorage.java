@@ -50,6 +50,19 @@ import java.util.function.Function;
  *       so that a record commits in its item's transaction, with its shard's head row
  *       (StreamRecords numbers a shard's records through it); a range of them ends at a record
  *       still held undecided. The streams' catalog is one more reserved collection.</li>
+ *   <li><b>Backups</b> (the BACKUPS key space: backups' descriptions, the jobs' records of
+ *       {@code jobs/JobStore}, the jobs' leases, and the backups' copied items and before images)
+ *       live in the key space's reserved table. The rows a backup has one of per item (its copy,
+ *       {@code 'I' + id + row key}, and its before images, {@code 'P' + id + row key}) are spread
+ *       over {@value #BACKUP_BUCKETS} collections per backup and kind, by the item's scan position
+ *       (its top bits), so that a large backup is not one huge Cassandra partition (a 10 GB table
+ *       makes collections of about 160 MB) and a copy walking the table in scan order fills one
+ *       collection at a time (its commits stay one collection each). A range over one backup's
+ *       rows reads the collections one after another: in key order within each, which is all the
+ *       engine needs (a restore and a copy's second pass take the rows in any order). Every other
+ *       row (descriptions, jobs, leases) is one more collection, its ranges in key order. A batch
+ *       writing backup rows with items (a before image) commits them first, as the expiry
+ *       index's hints are: an image left by a lost item commit is still the item as it is.</li>
  *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount, TableSizeBytes and the
  *       indexes' figures are counted again by a walk after writes, {@link #takeWrittenTables};
  *       item-collection sizes unchecked), and the key space of global-index propagation
@@ -76,6 +89,7 @@ final class SharedStorage implements Storage {
         this.onClose = onClose;
         this.transactions = new CasTransactions(store, clock, STALE_TRANSACTION_MILLIS);
         for (Keyspace k : META) store.createTable(metaTable(k));
+        store.createTable(metaTable(Keyspaces.BACKUPS));
         store.createTable(metaTable(Keyspaces.STREAM_RECORDS));
     }
 
@@ -104,7 +118,7 @@ final class SharedStorage implements Storage {
 
     /** Not kept on shared storage yet: read as empty, never written. */
     private static boolean isAbsent(Keyspace k) {
-        return !isMeta(k) && k != Keyspaces.ITEMS && k != Keyspaces.STREAM_RECORDS;
+        return !isMeta(k) && k != Keyspaces.ITEMS && k != Keyspaces.STREAM_RECORDS && k != Keyspaces.BACKUPS;
     }
 
     /** Rows kept in CasTransactions' envelopes: they commit with items, in one transaction. */
@@ -147,6 +161,65 @@ final class SharedStorage implements Storage {
         return RowKeyFraming.rowKey(metaTable(k), 0, 0, k.storedName().getBytes(StandardCharsets.UTF_8), key);
     }
 
+    /** How many collections one backup's copied items (and its before images) are spread over. */
+    static final int BACKUP_BUCKETS = 64;
+    /** A bucketed backup row's key starts with its type ('I' or 'P') and the backup's 23-byte id. */
+    private static final int BACKUP_PREFIX = 24;
+
+    /** Whether a BACKUPS key is a copied item's or a before image's row (or the prefix of one backup's). */
+    private static boolean isBucketed(byte[] key) {
+        return key.length >= BACKUP_PREFIX && (key[0] == 'I' || key[0] == 'P');
+    }
+
+    /** A BACKUPS row: a bucketed one in its backup's bucket, any other in the key space's one collection. */
+    private byte[] backupRow(byte[] key) {
+        if (!isBucketed(key)) return metaRow(Keyspaces.BACKUPS, key);
+        byte[] itemRowKey = Arrays.copyOfRange(key, BACKUP_PREFIX, key.length);
+        int bucket = (int) (store.position(itemRowKey) >>> (64 - Integer.numberOfTrailingZeros(BACKUP_BUCKETS)));
+        return bucketRow(key, bucket, itemRowKey);
+    }
+
+    private static byte[] bucketRow(byte[] key, int bucket, byte[] clustering) {
+        byte[] collection = Arrays.copyOf(key, BACKUP_PREFIX + 1);
+        collection[BACKUP_PREFIX] = (byte) bucket;
+        return RowKeyFraming.rowKey(metaTable(Keyspaces.BACKUPS), 0, 0, collection, clustering);
+    }
+
+    private static byte[] backupKey(byte[] row) {
+        byte[] collection = RowKeyFraming.partitionKey(row);
+        if (collection.length != BACKUP_PREFIX + 1) return RowKeyFraming.clustering(row);
+        byte[] clustering = RowKeyFraming.clustering(row);
+        byte[] key = Arrays.copyOf(collection, BACKUP_PREFIX + clustering.length);
+        System.arraycopy(clustering, 0, key, BACKUP_PREFIX, clustering.length);
+        return key;
+    }
+
+    /** One backup's rows of one type ({@code prefix}: type and id), bucket after bucket. */
+    private Cursor backupRows(byte[] prefix) {
+        byte[] collection = Arrays.copyOf(prefix, BACKUP_PREFIX);
+        return new Cursor() {
+            private int bucket = -1;
+            private Cursor rows = EMPTY;
+
+            @Override
+            public boolean next() {
+                while (!rows.next()) {
+                    rows.close();
+                    if (++bucket == BACKUP_BUCKETS) {
+                        rows = EMPTY;
+                        return false;
+                    }
+                    rows = store.range(bucketRow(collection, bucket, new byte[0]), null, null, false, Consistency.STRONG);
+                }
+                return true;
+            }
+
+            @Override public byte[] key() { return backupKey(rows.key()); }
+            @Override public byte[] value() { return rows.value(); }
+            @Override public void close() { rows.close(); }
+        };
+    }
+
     // ---- reads ----------------------------------------------------------------------------------
 
     @Override
@@ -155,6 +228,7 @@ final class SharedStorage implements Storage {
         if (keyspace == Keyspaces.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
         if (keyspace == Keyspaces.STREAM_RECORDS) return transactions.read(streamRow(key));
         if (isMeta(keyspace)) return store.get(metaRow(keyspace, key), Consistency.STRONG);
+        if (keyspace == Keyspaces.BACKUPS) return store.get(backupRow(key), Consistency.STRONG);
         return null;
     }
 
@@ -208,6 +282,19 @@ final class SharedStorage implements Storage {
             byte[] last = sameShard(from, to) ? streamRow(to) : null;
             Cursor rows = store.range(first, first, last, reverse, Consistency.STRONG);
             return new Mapped(new Committed(rows, true), SharedStorage::streamKey, v -> v);
+        }
+        if (keyspace == Keyspaces.BACKUPS) {
+            if (from != null && isBucketed(from)) {
+                // One backup's rows of one type: the engine's only ranges over them.
+                if (reverse || to == null || to.length != BACKUP_PREFIX || from.length != BACKUP_PREFIX) {
+                    throw new IllegalArgumentException("a backup's items are read whole, forward");
+                }
+                return backupRows(from);
+            }
+            byte[] within = metaRow(keyspace, new byte[0]);
+            Cursor rows = store.range(within, from == null ? null : metaRow(keyspace, from),
+                    to == null ? null : metaRow(keyspace, to), reverse, Consistency.STRONG);
+            return new Mapped(rows, RowKeyFraming::clustering, v -> v);
         }
         if (isMeta(keyspace)) {
             byte[] within = metaRow(keyspace, new byte[0]);
@@ -294,7 +381,7 @@ final class SharedStorage implements Storage {
     }
 
     /** What a batch writes and expects, kept until its commit. */
-    private static final class Batch implements WriteBatch {
+    private final class Batch implements WriteBatch {
         final Map<Key, byte[]> expected = new LinkedHashMap<>();
         final Map<Key, Keyspace> expectedIn = new HashMap<>();
         final Map<Key, Write> writes = new LinkedHashMap<>();
@@ -351,7 +438,8 @@ final class SharedStorage implements Storage {
 
     private record Write(Keyspace keyspace, byte[] value) {}
 
-    private static byte[] rowKey(Keyspace keyspace, byte[] key) {
+    private byte[] rowKey(Keyspace keyspace, byte[] key) {
+        if (keyspace == Keyspaces.BACKUPS) return backupRow(key);
         return keyspace == Keyspaces.ITEMS ? key : keyspace == Keyspaces.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
     }
 
@@ -386,10 +474,14 @@ final class SharedStorage implements Storage {
         }
         // Time to Live's rows are hints (ExpiryIndex): a new one is written before the item, an
         // old one dropped after it, so that no crash leaves an expiring item without its row.
+        // A backup's before image too: written before the change it keeps the item from.
         List<byte[]> hints = new ArrayList<>();
         for (byte[] r : meta) {
             Write w = batch.writes.get(new Key(r));
-            if (w != null && w.keyspace() == Keyspaces.EXPIRIES && w.value() != null) hints.add(r);
+            if (w != null && (w.keyspace() == Keyspaces.EXPIRIES || w.keyspace() == Keyspaces.BACKUPS)
+                    && w.value() != null) {
+                hints.add(r);
+            }
         }
         if (!hints.isEmpty() && !items.isEmpty()) {
             meta.removeAll(hints);
@@ -446,9 +538,9 @@ final class SharedStorage implements Storage {
      * Time to Live's rows dropped).
      */
     private void commitMeta(Batch batch, List<byte[]> rows) {
-        Map<Long, List<byte[]>> byTable = new LinkedHashMap<>();
-        for (byte[] r : rows) byTable.computeIfAbsent(RowKeyFraming.tableId(r), t -> new ArrayList<>()).add(r);
-        for (List<byte[]> collection : byTable.values()) {
+        Map<Key, List<byte[]>> byCollection = new LinkedHashMap<>();
+        for (byte[] r : rows) byCollection.computeIfAbsent(new Key(RowKeyFraming.collection(r)), c -> new ArrayList<>()).add(r);
+        for (List<byte[]> collection : byCollection.values()) {
             Rows r = batch.rows(collection);
             if (r.expected().isEmpty()) {
                 // Nothing expected: a round lost to another writer of the collection wrote
@@ -473,7 +565,10 @@ final class SharedStorage implements Storage {
         } else if (keyspace == Keyspaces.STREAM_RECORDS) {
             if (!sameShard(from, to)) throw new IllegalArgumentException("stream records are deleted shard by shard");
             deleteRows(streamRow(from), streamRow(from), streamRow(to));
-        } else if (isMeta(keyspace)) {
+        } else if (keyspace == Keyspaces.BACKUPS && isBucketed(from)) {
+            // One backup's rows of one type (BackupCatalog's and BeforeImages' drops): bucket by bucket.
+            for (int b = 0; b < BACKUP_BUCKETS; b++) deleteRows(bucketRow(from, b, new byte[0]), null, null);
+        } else if (isMeta(keyspace) || keyspace == Keyspaces.BACKUPS) {
             deleteRows(metaRow(keyspace, new byte[0]), metaRow(keyspace, from), metaRow(keyspace, to));
         }
     }

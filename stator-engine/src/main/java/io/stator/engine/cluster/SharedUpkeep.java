@@ -13,7 +13,9 @@ import java.util.Map;
  * streams' catalog, {@code Streams#refreshShared}), and finishes the
  * transactions that a server left undecided or half applied ({@link
  * CasTransactions#recover}), so that intents on items nobody reads are
- * settled too. On a thread of its own, it counts again the tables written since it last did
+ * settled too; every half a job's lease it submits again the jobs in progress
+ * ({@code Deployment.Upkeep#resumeJobs}), so that a dead server's job moves to a live one once its
+ * lease expired. On a thread of its own, it counts again the tables written since it last did
  * ({@code TableCounters#recount}): about ten seconds after a write, and
  * no table more often than its last count took times ten, so that counting takes at most a
  * tenth of that thread's time. DynamoDB refreshes ItemCount and the sizes about every six hours.
@@ -30,7 +32,10 @@ final class SharedUpkeep implements AutoCloseable {
     private final Thread counting;
     private volatile boolean closed;
 
-    private SharedUpkeep(SharedStorage storage, Deployment.Upkeep engine) {
+    private final long jobsEveryMillis;
+
+    private SharedUpkeep(SharedStorage storage, Deployment.Upkeep engine, long jobsEveryMillis) {
+        this.jobsEveryMillis = jobsEveryMillis;
         this.thread = Thread.ofPlatform().daemon().name("stator-shared-upkeep")
                 .unstarted(() -> run(storage, engine));
         this.counting = Thread.ofPlatform().daemon().name("stator-shared-counts")
@@ -38,8 +43,8 @@ final class SharedUpkeep implements AutoCloseable {
     }
 
     /** @param engine what the engine does to read the catalog again and to count a table */
-    static SharedUpkeep start(SharedStorage storage, Deployment.Upkeep engine) {
-        SharedUpkeep upkeep = new SharedUpkeep(storage, engine);
+    static SharedUpkeep start(SharedStorage storage, Deployment.Upkeep engine, long jobsEveryMillis) {
+        SharedUpkeep upkeep = new SharedUpkeep(storage, engine, jobsEveryMillis);
         upkeep.thread.start();
         upkeep.counting.start();
         return upkeep;
@@ -76,6 +81,7 @@ final class SharedUpkeep implements AutoCloseable {
 
     private void run(SharedStorage storage, Deployment.Upkeep engine) {
         long nextRecovery = System.currentTimeMillis() + RECOVERY_EVERY_MILLIS;
+        long nextJobs = System.currentTimeMillis() + jobsEveryMillis;
         while (!closed) {
             try {
                 Thread.sleep(CATALOG_EVERY_MILLIS);
@@ -83,6 +89,10 @@ final class SharedUpkeep implements AutoCloseable {
                 if (System.currentTimeMillis() >= nextRecovery) {
                     storage.transactions().recover();
                     nextRecovery = System.currentTimeMillis() + RECOVERY_EVERY_MILLIS;
+                }
+                if (System.currentTimeMillis() >= nextJobs) {
+                    engine.resumeJobs();
+                    nextJobs = System.currentTimeMillis() + jobsEveryMillis;
                 }
             } catch (InterruptedException e) {
                 return;

@@ -13,6 +13,8 @@ public final class SingleServer implements Deployment {
     @Override public boolean keepsVectorGraphs() { return true; }
     @Override public boolean keepsBackups() { return true; }
     @Override public void refuseBackupsUnlessKept() { }
+    @Override public void refuseImportsUnlessKept() { }
+    @Override public long jobLeaseMillis() { return 0; }
     @Override public void refusePointInTimeRecoveryUnlessKept() { }
     @Override public void startUpkeep(Upkeep upkeep) { }
     @Override public void close() { }

@@ -25,6 +25,10 @@ import java.util.logging.Logger;
  *       Work queued or waiting out a fault is dropped: the next start resumes it.</li>
  *   <li>{@link #awaitIdle()}: waits for everything queued so far on every lane (tests, the
  *       command line, which must not stop a server mid-copy).</li>
+ *   <li>One server at a time: where several servers share the store, a job submitted by its name
+ *       ({@link Lane#submit(String, Runnable)}) runs only on the server holding its lease
+ *       ({@link JobLeases}), renewed from the job's checks of {@link Lane#closed()}; a lease lost
+ *       reads as closed, and the job stops where it is. On one server there are no leases.</li>
  * </ul>
  */
 public final class JobRunner implements AutoCloseable {
@@ -36,6 +40,18 @@ public final class JobRunner implements AutoCloseable {
 
     private final List<Lane> lanes = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** The jobs' leases where several servers share the store; null on one server. */
+    private final JobLeases leases;
+
+    /** A runner on one server: every job runs here. */
+    public JobRunner() {
+        this(null);
+    }
+
+    /** @param leases the jobs' leases where several servers share the store, or null */
+    public JobRunner(JobLeases leases) {
+        this.leases = leases;
+    }
 
     /**
      * A new lane, its thread named {@code stator-<name>}; {@code interruptOnClose} for jobs that
@@ -71,6 +87,13 @@ public final class JobRunner implements AutoCloseable {
         private final boolean interruptOnClose;
         private final ScheduledThreadPoolExecutor worker;
         private volatile boolean stopped;
+        /** The named jobs queued or running here (a sweep does not queue one twice). */
+        private final java.util.Set<String> named = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        /** The named job running, and when its lease was last renewed (nanoTime); on the lane's thread. */
+        private volatile String running;
+        private long renewedAt;
+        private volatile Thread runner;
+        private volatile boolean leaseLost;
 
         private Lane(String name, boolean interruptOnClose) {
             this.name = name;
@@ -78,15 +101,65 @@ public final class JobRunner implements AutoCloseable {
             this.worker = new ScheduledThreadPoolExecutor(1, r -> {
                 Thread t = new Thread(r, "stator-" + name);
                 t.setDaemon(true);
+                runner = t;
                 return t;
             });
             // Work waiting out a storage fault is dropped at close: the next start resumes it.
             worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         }
 
-        /** True once the engine, or this lane's owner, is stopping: a job stops at its next item. */
+        /**
+         * True once the engine, or this lane's owner, is stopping, or the job in hand lost its
+         * lease: a job stops at its next item. Renews the lease of a named job every third of it.
+         */
         public boolean closed() {
-            return closed || stopped;
+            if (closed || stopped || leaseLost) return true;
+            String job = running;
+            if (job == null || Thread.currentThread() != runner) return false;
+            long now = System.nanoTime();
+            if (now - renewedAt < leases.leaseMillis() * 1_000_000 / 3) return false;
+            try {
+                leaseLost = !leases.hold(job);
+            } catch (RuntimeException e) {
+                // The store unreachable: the lease may expire meanwhile; kept while it lasts.
+                leaseLost = now - renewedAt >= leases.leaseMillis() * 1_000_000 / 2;
+                if (leaseLost) LOG.warning(name + " job " + job + " stops: its lease could not be renewed: " + e);
+                return leaseLost;
+            }
+            if (leaseLost) LOG.warning(name + " job " + job + " stops: another server took its lease");
+            else renewedAt = now;
+            return leaseLost;
+        }
+
+        /**
+         * Runs the named job, on this server only if it holds the job's lease where several
+         * servers share the store (else another runs it: when that one dies, a sweep submits the
+         * job again and a server takes the lease once it expired). Not queued twice here.
+         */
+        public void submit(String job, Runnable work) {
+            if (leases == null) {
+                submit(work);
+                return;
+            }
+            if (!named.add(job)) return;
+            schedule(() -> {
+                try {
+                    if (!leases.hold(job)) return;
+                    renewedAt = System.nanoTime();
+                    leaseLost = false;
+                    running = job;
+                    try {
+                        work.run();
+                    } finally {
+                        running = null;
+                        boolean lost = leaseLost;
+                        leaseLost = false;
+                        if (!lost) leases.release(job);
+                    }
+                } finally {
+                    named.remove(job);
+                }
+            }, 0, false);
         }
 
         /**

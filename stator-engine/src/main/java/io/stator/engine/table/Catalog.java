@@ -155,6 +155,15 @@ public final class Catalog {
         }
     }
 
+    /**
+     * The table as stored now (another server sharing the store may have changed it since this
+     * one last read the catalog), or null; on one server, as known. For a job about to run on a
+     * table's state (a restore resumed by another server).
+     */
+    public TableDefinition current(String name) {
+        return deployment.catalogChangesElsewhere() ? reread(name) : tables.get(name);
+    }
+
     /** The table with that storage id, or null (index propagation looks tables up by id). */
     public TableDefinition findById(long id) {
         return byId.get(id);
