@@ -136,6 +136,7 @@ public final class Engine implements AutoCloseable {
             public void rereadCatalog() {
                 catalog.refresh();
                 streams.refreshShared();
+                recovery.follow();
                 indexBuilds.follow();
             }
 

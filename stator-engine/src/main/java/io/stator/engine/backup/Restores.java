@@ -179,7 +179,6 @@ public final class Restores {
      */
     public TableDefinition toPointInTime(String sourceTableArn, String sourceTableName, String targetTableName,
                                                 boolean useLatest, Instant at, TableRestores.Overrides overrides) {
-        backups.refuseUnlessKept();
         String sourceName = sourceTableName != null ? sourceTableName : sourceTableArn;
         TableDefinition source = sourceName == null ? null : catalog.find(catalog.arns().tableName(sourceName));
         if (source == null || source.filling()) {

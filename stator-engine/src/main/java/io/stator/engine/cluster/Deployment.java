@@ -17,7 +17,7 @@ import java.time.Clock;
  * again each second ({@link SharedUpkeep}), so background work that needs every server to follow
  * a catalog change waits {@link #catalogSettleMillis}, and transactions run on compare-and-set
  * ({@link CasTransactions}) rather than under the pipeline's locks alone. What the shared store
- * does not keep yet (backups, point-in-time recovery, vector graphs) is refused or left off there.
+ * does not keep yet (backups, vector graphs) is refused or left off there.
  *
  * <p>No class outside this package tests which deployment it runs in, nor knows
  * {@link SharedStorage} (ArchitectureTest).
@@ -73,6 +73,13 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
      * hashes, so that a scan resumes just after its start key, whatever the key's hash.
      */
     boolean scansByBackendPosition();
+
+    /**
+     * Whether a storage snapshot holds the whole store as of one moment (one server's RocksDB),
+     * rather than each row as a walk reaches it (a shared store has no global snapshot): a copy of
+     * a table made by a walk is then as of the walk's start, else only as of its end.
+     */
+    boolean snapshotsHoldOneMoment();
 
     /** Whether vector indexes' graphs are kept (in memory, from this server's writes). */
     boolean keepsVectorGraphs();

@@ -23,6 +23,7 @@ public final class SharedCluster implements Deployment {
     @Override public boolean catalogChangesElsewhere() { return true; }
     @Override public boolean numbersShardsByHeadRow() { return true; }
     @Override public boolean scansByBackendPosition() { return true; }
+    @Override public boolean snapshotsHoldOneMoment() { return false; }
     @Override public boolean keepsVectorGraphs() { return false; }
     @Override public boolean keepsBackups() { return false; }
 
@@ -36,11 +37,9 @@ public final class SharedCluster implements Deployment {
                 "Backups are not supported by this server's storage (shared storage, such as Cassandra) yet");
     }
 
+    /** Point-in-time recovery's rows are kept in their items' collections ({@link RecoveryRows}). */
     @Override
-    public void refusePointInTimeRecoveryUnlessKept() {
-        throw DynamoDbException.validation("Point-in-time recovery is not supported by this server's storage"
-                + " (shared storage, such as Cassandra) yet");
-    }
+    public void refusePointInTimeRecoveryUnlessKept() { }
 
     @Override
     public synchronized void startUpkeep(Upkeep upkeep) {
