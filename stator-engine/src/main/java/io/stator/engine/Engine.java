@@ -60,6 +60,9 @@ public final class Engine implements AutoCloseable {
     private final TimeToLive timeToLive;
     private final Streams streams;
     private final JobRunner jobs;
+    /** The front end's imports and exports, once made: the cluster's sweep resubmits their jobs. */
+    private volatile Imports imports;
+    private volatile Exports exports;
     private final WritePipeline pipeline;
     private final Backups backups;
     private final PointInTimeRecovery recovery;
@@ -139,6 +142,7 @@ public final class Engine implements AutoCloseable {
             public void rereadCatalog() {
                 catalog.refresh();
                 streams.refreshShared();
+                recovery.follow();
                 indexBuilds.follow();
                 backups.follow();
             }
@@ -147,6 +151,11 @@ public final class Engine implements AutoCloseable {
             public void resumeJobs() {
                 backups.resumeCopies();
                 restores.resume();
+                recovery.resumeBaseCopies();
+                Imports i = imports;
+                if (i != null) i.sweep();
+                Exports e = exports;
+                if (e != null) e.sweep();
             }
 
             @Override
@@ -193,7 +202,9 @@ public final class Engine implements AutoCloseable {
      * front end's object store and file formats); imports a stopped server left are resumed.
      */
     public Imports imports(ImportSource source) {
-        return new Imports(storage, catalog, pipeline, config.clock(), jobs.lane("imports", true), source);
+        Imports made = new Imports(storage, catalog, pipeline, config.clock(), jobs.lane("imports", true), source);
+        imports = made;
+        return made;
     }
 
     /**
@@ -201,7 +212,9 @@ public final class Engine implements AutoCloseable {
      * end's object store and file formats); exports a stopped server left are resumed.
      */
     public Exports exports(ExportSink sink) {
-        return new Exports(storage, catalog, recovery, config.clock(), jobs.lane("exports", true), sink);
+        Exports made = new Exports(storage, catalog, recovery, config.clock(), jobs.lane("exports", true), sink);
+        exports = made;
+        return made;
     }
 
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */

@@ -77,7 +77,6 @@ public final class Backups {
                         + "Table is being backed up: " + table.name());
             }
         });
-        if (!catalog.deployment().keepsBackups()) return;
         // Before any write (the engine starts its writers after): the backups a stopped server
         // was creating keep their before images from the first write on.
         for (Backup b : backups.all()) {
@@ -99,7 +98,6 @@ public final class Backups {
      * images a stop right after AVAILABLE left.
      */
     public void resume() {
-        if (!catalog.deployment().keepsBackups()) return;
         for (Backup b : backups.all()) {
             if (b.status() == Backup.Status.CREATING) {
                 LOG.info("backup " + b.arn() + " was being created when the server stopped; copying it again");
@@ -152,7 +150,6 @@ public final class Backups {
      * returns the backup is owed: a restart copies it again ({@link BeforeImages}).
      */
     public Backup create(String tableNameOrArn, String backupName) {
-        refuseUnlessKept();
         String name = catalog.arns().tableName(tableNameOrArn);
         beforeImages.prepare();
         Backup backup;
@@ -264,7 +261,6 @@ public final class Backups {
 
     /** DescribeBackup: the backup of that ARN, or BackupNotFoundException. */
     public Backup describe(String backupArn) {
-        refuseUnlessKept();
         return require(backupArn);
     }
 
@@ -288,7 +284,6 @@ public final class Backups {
      */
     public BackupPage list(String tableNameOrArn, Instant from, Instant to, String exclusiveStartArn, int limit,
                            String backupType) {
-        refuseUnlessKept();
         String table = tableNameOrArn == null ? null : catalog.arns().tableName(tableNameOrArn);
         List<Backup> page = new ArrayList<>();
         if (backupType != null && !backupType.equals("USER") && !backupType.equals("ALL")) {
@@ -315,7 +310,6 @@ public final class Backups {
 
     /** DeleteBackup: deletes it; refused while it is being created or a table is restored from it. */
     public Backup delete(String backupArn) {
-        refuseUnlessKept();
         Backup backup = require(backupArn);
         if (backup.status() == Backup.Status.CREATING) {
             throw new DynamoDbException(ErrorType.BACKUP_IN_USE, "Backup is being created: " + backupArn);
@@ -339,11 +333,6 @@ public final class Backups {
     /** The backup of that ARN, or BackupNotFoundException. */
     Backup find(String backupArn) {
         return require(backupArn);
-    }
-
-    /** Refused, before anything is written, where the deployment does not keep backups. */
-    void refuseUnlessKept() {
-        catalog.deployment().refuseBackupsUnlessKept();
     }
 
 

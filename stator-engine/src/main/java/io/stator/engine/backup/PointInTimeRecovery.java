@@ -65,8 +65,43 @@ public final class PointInTimeRecovery {
                 if (!t.pointInTimeRecovery().baseReady()) {
                     LOG.info("point-in-time recovery's base copy of table " + t.name() + " was in progress when the "
                             + "server stopped; starting over");
-                    lane.submit(() -> copyBase(t.id()));
+                    submitBaseCopy(t.id());
                 }
+            }
+        }
+    }
+
+    /**
+     * Where several servers share the store, submits again the base copies in progress: the one
+     * holding a copy's lease runs it, another once that one died and its lease expired.
+     */
+    public void resumeBaseCopies() {
+        for (TableDefinition t : catalog.all()) {
+            if (t.pointInTimeRecovery() != null && !t.pointInTimeRecovery().baseReady()) submitBaseCopy(t.id());
+        }
+    }
+
+    /** Copies the base where this server holds the copy's lease, unless it is ready meanwhile. */
+    private void submitBaseCopy(long tableId) {
+        lane.submit("pitr-base/" + tableId, () -> {
+            TableDefinition known = catalog.findById(tableId);
+            TableDefinition now = known == null ? null : catalog.current(known.name());
+            if (now != null && now.id() == tableId && now.pointInTimeRecovery() != null
+                    && !now.pointInTimeRecovery().baseReady()) {
+                copyBase(tableId);
+            }
+        });
+    }
+
+    /**
+     * After the catalog is read again (shared storage): another server may have enabled point-in-time
+     * recovery of a table; this server's writes keep its history from now on.
+     */
+    public void follow() {
+        for (TableDefinition t : catalog.all()) {
+            if (t.pointInTimeRecovery() != null) {
+                registerRecovery();
+                return;
             }
         }
     }
@@ -122,7 +157,6 @@ public final class PointInTimeRecovery {
      */
     public RecoveryWindow updateContinuousBackups(String tableNameOrArn, boolean enabled, Integer recoveryPeriodInDays) {
         TableDefinition table = requireTable(tableNameOrArn);
-        if (enabled) catalog.deployment().refusePointInTimeRecoveryUnlessKept();
         int days = recoveryPeriodInDays == null ? 35 : recoveryPeriodInDays;
         if (enabled) registerRecovery();
         boolean[] started = new boolean[1];
@@ -143,7 +177,7 @@ public final class PointInTimeRecovery {
         long tableId = updated.id();
         if (started[0]) {
             LOG.info("point-in-time recovery of table " + updated.name() + " enabled (" + days + " days)");
-            lane.submit(() -> copyBase(tableId));
+            submitBaseCopy(tableId);
         } else if (!enabled && table.pointInTimeRecovery() != null) {
             LOG.info("point-in-time recovery of table " + updated.name() + " disabled; its history is dropped");
             lane.submit(() -> {
@@ -165,10 +199,19 @@ public final class PointInTimeRecovery {
      * Copies the table's items as the base of its history: after every write in flight (which
      * may have read the definition from before recovery was enabled, so staged no change) has
      * committed, from one snapshot; the window opens then.
+     *
+     * <p>On shared storage there is no snapshot of the whole table, and other servers write too.
+     * The walk starts once every server has read the catalog again and keeps the history in its
+     * writes (the deployment's settle time), and the window opens at its end: each item's base
+     * is then its state at some moment of the walk, and every change of the item after that
+     * moment, or committed after it but staged before, is in the history, whose last change up to
+     * a time after the walk gives the item at that time; an item with none in the history was
+     * unchanged since the walk read it.
      */
     private void copyBase(long tableId) {
         locks.awaitWritesInFlight();
-        Instant baseTime = clock.instant();
+        if (!untilEveryServerKeepsHistory()) return;
+        Instant walkStart = clock.instant();
         long items;
         try (Snapshot snapshot = storage.snapshot()) {
             TableDefinition table = catalog.findById(tableId);
@@ -176,6 +219,7 @@ public final class PointInTimeRecovery {
             items = recovery.copyBase(tableId, snapshot, lane::closed);
         }
         if (lane.closed()) return; // the next start copies it again
+        Instant baseTime = catalog.deployment().snapshotsHoldOneMoment() ? walkStart : clock.instant();
         TableDefinition table = catalog.findById(tableId);
         if (table == null) return;
         catalog.update(table.name(), t -> {
@@ -187,6 +231,21 @@ public final class PointInTimeRecovery {
         });
         LOG.info("point-in-time recovery of table " + table.name() + ": base of " + items + " items copied; "
                 + "restorable from " + baseTime);
+    }
+
+    /**
+     * On shared storage, waits until every server has read the catalog that enabled recovery (see
+     * {@link #copyBase}). Real time, not the engine's clock: it waits for servers. False when closing.
+     */
+    private boolean untilEveryServerKeepsHistory() {
+        long settle = catalog.deployment().catalogSettleMillis();
+        if (settle == 0) return true;
+        try {
+            Thread.sleep(settle);
+            return !lane.closed();
+        } catch (InterruptedException e) {
+            return false; // closing: the next start copies it again
+        }
     }
 
     /** Folds every table's changes older than its window into its base. */

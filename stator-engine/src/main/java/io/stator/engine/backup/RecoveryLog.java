@@ -5,6 +5,7 @@ import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TableDefinition;
+import io.stator.storage.CommitLostException;
 import io.stator.storage.Cursor;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
@@ -38,6 +39,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * transaction or none of it. Times never go backwards (a clock set back keeps the last time), and
  * two changes of one item in the same millisecond share a key: the later commit (an item's
  * writes are serialized) overwrites the earlier, which is the state a restore must see.
+ *
+ * <p>On shared storage (several servers) every server's writes stage their history rows, with
+ * that server's clock: the servers' clocks are taken to agree (NTP) to far better than the five
+ * minutes by which the latest restorable time trails now, so that a change is committed (or its
+ * transaction decided) long before a restore can ask for its time. A range of this key space
+ * there comes in the store's order, each item's rows in time order but not the items' among
+ * themselves (cluster/RecoveryRows): what is read here relies on the former only.
  */
 final class RecoveryLog implements ChangeLog.Consumer {
 
@@ -94,6 +102,10 @@ final class RecoveryLog implements ChangeLog.Consumer {
      * Folds the changes made before {@code beforeMillis} into the base, oldest first: each is
      * applied to the base and dropped in one batch, so a restore reading one snapshot sees every
      * change either in the base or in the history. Returns how many were folded.
+     *
+     * <p>Several servers may fold one table at once (shared storage: every server trims): each
+     * change is folded only if it is still in the history (the batch expects it), so a server
+     * that meets a change another folded first stops, leaving the rest to the other.
      */
     long fold(long tableId, long beforeMillis) {
         try (Snapshot snapshot = storage.snapshot();
@@ -102,10 +114,13 @@ final class RecoveryLog implements ChangeLog.Consumer {
             return Batched.forEach(storage, cursor, () -> false, (batch, key, value) -> {
                 byte[] base = baseKey(tableId, rowKeyOf(key));
                 byte[] item = change(value);
+                batch.expect(Keyspaces.RECOVERY, key, value);
                 if (item == null) batch.delete(Keyspaces.RECOVERY, base);
                 else batch.put(Keyspaces.RECOVERY, base, item);
                 batch.delete(Keyspaces.RECOVERY, key);
             });
+        } catch (CommitLostException e) {
+            return 0; // another server folds the table's history; it is left to it
         }
     }
 

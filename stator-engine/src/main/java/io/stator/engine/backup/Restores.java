@@ -74,7 +74,6 @@ public final class Restores {
      * in the background. Returns its definition.
      */
     public TableDefinition fromBackup(String backupArn, String targetTableName, TableRestores.Overrides overrides) {
-        backups.refuseUnlessKept();
         Backup backup = backups.find(backupArn);
         if (backup.status() != Backup.Status.AVAILABLE) {
             throw new DynamoDbException(ErrorType.BACKUP_IN_USE, "Backup is being created: " + backupArn);
@@ -187,7 +186,6 @@ public final class Restores {
      */
     public TableDefinition toPointInTime(String sourceTableArn, String sourceTableName, String targetTableName,
                                                 boolean useLatest, Instant at, TableRestores.Overrides overrides) {
-        backups.refuseUnlessKept();
         String sourceName = sourceTableName != null ? sourceTableName : sourceTableArn;
         TableDefinition source = sourceName == null ? null : catalog.find(catalog.arns().tableName(sourceName));
         if (source == null || source.filling()) {

@@ -18,7 +18,7 @@ import java.time.Clock;
  * a catalog change waits {@link #catalogSettleMillis}, and transactions run on compare-and-set
  * ({@link CasTransactions}) rather than under the pipeline's locks alone, and a long job runs on
  * the one server holding its lease ({@link #jobLeaseMillis}). What the shared store does not keep
- * yet (point-in-time recovery, imports, vector graphs) is refused or left off there.
+ * yet (vector graphs) is left off there.
  *
  * <p>No class outside this package tests which deployment it runs in, nor knows
  * {@link SharedStorage} (ArchitectureTest).
@@ -75,17 +75,15 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
      */
     boolean scansByBackendPosition();
 
+    /**
+     * Whether a storage snapshot holds the whole store as of one moment (one server's RocksDB),
+     * rather than each row as a walk reaches it (a shared store has no global snapshot): a copy of
+     * a table made by a walk is then as of the walk's start, else only as of its end.
+     */
+    boolean snapshotsHoldOneMoment();
+
     /** Whether vector indexes' graphs are kept (in memory, from this server's writes). */
     boolean keepsVectorGraphs();
-
-    /** Whether backups and point-in-time recovery are kept (their background work resumed). */
-    boolean keepsBackups();
-
-    /** Refuses a backup operation (before anything is written) where backups are not kept. */
-    void refuseBackupsUnlessKept();
-
-    /** Refuses ImportTable where imports are not kept. */
-    void refuseImportsUnlessKept();
 
     /**
      * How long a job's lease lasts ({@code jobs/JobLeases}: one server at a time runs a backup's
@@ -93,9 +91,6 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
      * time: it is about real servers dying.
      */
     long jobLeaseMillis();
-
-    /** Refuses enabling point-in-time recovery where it is not kept. */
-    void refusePointInTimeRecoveryUnlessKept();
 
     /** Starts the background upkeep the deployment needs (none on one server). */
     void startUpkeep(Upkeep upkeep);

@@ -1,6 +1,5 @@
 package io.stator.engine.cluster;
 
-import io.stator.core.error.DynamoDbException;
 
 /** Several servers sharing one store ({@link SharedStorage}, on Cassandra). */
 public final class SharedCluster implements Deployment {
@@ -32,23 +31,9 @@ public final class SharedCluster implements Deployment {
     @Override public boolean catalogChangesElsewhere() { return true; }
     @Override public boolean numbersShardsByHeadRow() { return true; }
     @Override public boolean scansByBackendPosition() { return true; }
+    @Override public boolean snapshotsHoldOneMoment() { return false; }
     @Override public boolean keepsVectorGraphs() { return false; }
-    @Override public boolean keepsBackups() { return true; }
-    @Override public void refuseBackupsUnlessKept() { }
     @Override public long jobLeaseMillis() { return jobLeaseMillis; }
-
-    /** Imports' tables are not filled on shared storage yet: refused before anything is written. */
-    @Override
-    public void refuseImportsUnlessKept() {
-        throw DynamoDbException.validation(
-                "Imports are not supported by this server's storage (shared storage, such as Cassandra) yet");
-    }
-
-    @Override
-    public void refusePointInTimeRecoveryUnlessKept() {
-        throw DynamoDbException.validation("Point-in-time recovery is not supported by this server's storage"
-                + " (shared storage, such as Cassandra) yet");
-    }
 
     @Override
     public synchronized void startUpkeep(Upkeep upkeep) {

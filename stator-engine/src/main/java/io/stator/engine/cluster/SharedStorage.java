@@ -63,6 +63,11 @@ import java.util.function.Function;
  *       row (descriptions, jobs, leases) is one more collection, its ranges in key order. A batch
  *       writing backup rows with items (a before image) commits them first, as the expiry
  *       index's hints are: an image left by a lost item commit is still the item as it is.</li>
+ *   <li><b>Point-in-time recovery's rows</b> (RECOVERY: a table's base copy and its history) are
+ *       kept like item rows, in their item's own collection under kinds of their own
+ *       ({@link RecoveryRows}), so that a change's history row commits in the item's own
+ *       compare-and-set; a batch of them alone (a base copy, a fold) commits collection by
+ *       collection.</li>
  *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount, TableSizeBytes and the
  *       indexes' figures are counted again by a walk after writes, {@link #takeWrittenTables};
  *       item-collection sizes unchecked), and the key space of global-index propagation
@@ -118,12 +123,14 @@ final class SharedStorage implements Storage {
 
     /** Not kept on shared storage yet: read as empty, never written. */
     private static boolean isAbsent(Keyspace k) {
-        return !isMeta(k) && k != Keyspaces.ITEMS && k != Keyspaces.STREAM_RECORDS && k != Keyspaces.BACKUPS;
+        return !isMeta(k) && k != Keyspaces.ITEMS && k != Keyspaces.STREAM_RECORDS && k != Keyspaces.BACKUPS
+                && k != Keyspaces.RECOVERY;
     }
 
     /** Rows kept in CasTransactions' envelopes: they commit with items, in one transaction. */
     private static boolean isTransactional(Keyspace k) {
-        return k == Keyspaces.ITEMS || k == Keyspaces.TRANSACTION_TOKENS || k == Keyspaces.STREAM_RECORDS;
+        return k == Keyspaces.ITEMS || k == Keyspaces.TRANSACTION_TOKENS || k == Keyspaces.STREAM_RECORDS
+                || k == Keyspaces.RECOVERY;
     }
 
     /**
@@ -227,6 +234,7 @@ final class SharedStorage implements Storage {
         if (keyspace == Keyspaces.ITEMS) return transactions.read(key);
         if (keyspace == Keyspaces.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
         if (keyspace == Keyspaces.STREAM_RECORDS) return transactions.read(streamRow(key));
+        if (keyspace == Keyspaces.RECOVERY) return transactions.read(RecoveryRows.row(key));
         if (isMeta(keyspace)) return store.get(metaRow(keyspace, key), Consistency.STRONG);
         if (keyspace == Keyspaces.BACKUPS) return store.get(backupRow(key), Consistency.STRONG);
         return null;
@@ -295,6 +303,12 @@ final class SharedStorage implements Storage {
             Cursor rows = store.range(within, from == null ? null : metaRow(keyspace, from),
                     to == null ? null : metaRow(keyspace, to), reverse, Consistency.STRONG);
             return new Mapped(rows, RowKeyFraming::clustering, v -> v);
+        if (keyspace == Keyspaces.RECOVERY) {
+            // Point-in-time recovery's rows of one type, in their items' collections (RecoveryRows).
+            int[] kinds = RecoveryRows.kindsBetween(from, to);
+            if (kinds.length != 1) throw new IllegalArgumentException("a range of recovery rows is of one type");
+            Cursor rows = store.scan(RecoveryRows.tableOf(from), kinds[0], 0, 0, null, Consistency.STRONG);
+            return RecoveryRows.within(new Committed(rows, false), from, to);
         }
         if (isMeta(keyspace)) {
             byte[] within = metaRow(keyspace, new byte[0]);
@@ -440,6 +454,7 @@ final class SharedStorage implements Storage {
 
     private byte[] rowKey(Keyspace keyspace, byte[] key) {
         if (keyspace == Keyspaces.BACKUPS) return backupRow(key);
+        if (keyspace == Keyspaces.RECOVERY) return RecoveryRows.row(key);
         return keyspace == Keyspaces.ITEMS ? key : keyspace == Keyspaces.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
     }
 
@@ -489,6 +504,7 @@ final class SharedStorage implements Storage {
         }
         if (!items.isEmpty()) {
             if (oneCollection(items)) commitCollection(batch, items);
+            else if (onlyRecovery(batch, items)) commitEachCollection(batch, items);
             else commitTransaction(batch, items);
         }
         if (!meta.isEmpty()) commitMeta(batch, meta);
@@ -497,6 +513,28 @@ final class SharedStorage implements Storage {
     private static boolean oneCollection(List<byte[]> rows) {
         for (byte[] r : rows) if (!RowKeyFraming.sameCollection(rows.get(0), r)) return false;
         return true;
+    }
+
+    /** True when every row is point-in-time recovery's (a base copy's, a fold's): no item of the batch. */
+    private static boolean onlyRecovery(Batch batch, List<byte[]> rows) {
+        for (byte[] r : rows) {
+            Key k = new Key(r);
+            Write w = batch.writes.get(k);
+            if ((w != null ? w.keyspace() : batch.expectedIn.get(k)) != Keyspaces.RECOVERY) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Point-in-time recovery's own batches (its base copied, its history folded into the base) hold
+     * rows of many items, but what must be atomic is each item's part (its base row with the history
+     * rows folded into it), which shares the item's collection: one compare-and-set per collection,
+     * in order; a lost one throws after the ones before it committed.
+     */
+    private void commitEachCollection(Batch batch, List<byte[]> rows) {
+        Map<Key, List<byte[]>> byCollection = new LinkedHashMap<>();
+        for (byte[] r : rows) byCollection.computeIfAbsent(new Key(RowKeyFraming.collection(r)), c -> new ArrayList<>()).add(r);
+        for (List<byte[]> collection : byCollection.values()) commitCollection(batch, collection);
     }
 
     private void commitCollection(Batch batch, List<byte[]> rows) {
@@ -568,6 +606,17 @@ final class SharedStorage implements Storage {
         } else if (keyspace == Keyspaces.BACKUPS && isBucketed(from)) {
             // One backup's rows of one type (BackupCatalog's and BeforeImages' drops): bucket by bucket.
             for (int b = 0; b < BACKUP_BUCKETS; b++) deleteRows(bucketRow(from, b, new byte[0]), null, null);
+        } else if (keyspace == Keyspaces.RECOVERY) {
+            // Point-in-time recovery's rows of one table (a base, or all of them), found by a scan of
+            // their kinds; a dropped table's are gone with it, and scan as none.
+            for (int kind : RecoveryRows.kindsBetween(from, to)) {
+                try (Cursor c = store.scan(RecoveryRows.tableOf(from), kind, 0, 0, null, Consistency.STRONG)) {
+                    while (c.next()) {
+                        if (!RecoveryRows.within(RecoveryRows.key(c.key()), from, to)) continue;
+                        while (!store.commit(List.of(), List.of(new Change(c.key(), null)))) Thread.onSpinWait();
+                    }
+                }
+            }
         } else if (isMeta(keyspace) || keyspace == Keyspaces.BACKUPS) {
             deleteRows(metaRow(keyspace, new byte[0]), metaRow(keyspace, from), metaRow(keyspace, to));
         }

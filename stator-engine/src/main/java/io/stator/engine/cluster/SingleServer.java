@@ -10,12 +10,9 @@ public final class SingleServer implements Deployment {
     @Override public boolean catalogChangesElsewhere() { return false; }
     @Override public boolean numbersShardsByHeadRow() { return false; }
     @Override public boolean scansByBackendPosition() { return false; }
+    @Override public boolean snapshotsHoldOneMoment() { return true; }
     @Override public boolean keepsVectorGraphs() { return true; }
-    @Override public boolean keepsBackups() { return true; }
-    @Override public void refuseBackupsUnlessKept() { }
-    @Override public void refuseImportsUnlessKept() { }
     @Override public long jobLeaseMillis() { return 0; }
-    @Override public void refusePointInTimeRecoveryUnlessKept() { }
     @Override public void startUpkeep(Upkeep upkeep) { }
     @Override public void close() { }
 }

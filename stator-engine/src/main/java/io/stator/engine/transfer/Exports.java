@@ -57,13 +57,30 @@ public final class Exports implements AutoCloseable {
         this.sink = sink;
         this.exports = new Descriptions<>(new JobStore(storage, "export"), "export", new Descriptions.Form<>(
                 ExportDescription::decode, ExportDescription::encode, ExportDescription::exportArn,
-                ExportDescription::tableArn));
+                ExportDescription::tableArn, d -> d.status() == ExportDescription.Status.IN_PROGRESS));
         for (ExportDescription d : exports.all()) {
             if (d.status() == ExportDescription.Status.IN_PROGRESS) {
                 LOG.info("export " + d.exportArn() + " was in progress when the server stopped; starting over");
-                lane.submit(() -> run(d));
+                submit(d);
             }
         }
+    }
+
+    /**
+     * Where several servers share the store, submits again the exports in progress: the one
+     * holding an export's lease runs it, another once that one died and its lease expired.
+     */
+    public void sweep() {
+        for (ExportDescription d : exports.all()) {
+            if (d.status() == ExportDescription.Status.IN_PROGRESS) submit(d);
+        }
+    }
+
+    /** Runs the export where this server holds its lease, unless it ended meanwhile. */
+    private void submit(ExportDescription d) {
+        lane.submit("export/" + d.exportId(), () -> {
+            if (exports.inProgress(d.exportId())) run(d);
+        });
     }
 
     /** ExportTableToPointInTime: the export's description, IN_PROGRESS. */
@@ -130,7 +147,7 @@ public final class Exports implements AutoCloseable {
                         : request.viewType()) : null, parameters, false);
         exports.save(id, started);
         LOG.info("export " + started.exportArn() + " of table " + table.name() + " started");
-        lane.submit(() -> run(started));
+        submit(started);
         return started; // answered as it started, whatever its job has done meanwhile
     }
 

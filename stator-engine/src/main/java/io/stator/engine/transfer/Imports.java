@@ -75,8 +75,30 @@ public final class Imports implements AutoCloseable {
         JobStore store = new JobStore(storage, "import");
         this.tables = new TableImports(storage, catalog, pipeline, store, clock);
         this.imports = new Descriptions<>(store, "import", new Descriptions.Form<>(ImportDescription::decode,
-                ImportDescription::encode, ImportDescription::importArn, ImportDescription::tableArn));
+                ImportDescription::encode, ImportDescription::importArn, ImportDescription::tableArn,
+                d -> d.status() == ImportDescription.Status.IN_PROGRESS));
         resume();
+    }
+
+    /**
+     * Where several servers share the store, submits again the imports in progress (the one
+     * holding an import's lease runs it; when that server dies, another takes it over once the
+     * lease expires). Nothing is failed here: a table another server has just created may not be
+     * in this server's catalog yet.
+     */
+    public void sweep() {
+        for (ImportDescription d : imports.all()) {
+            if (d.status() != ImportDescription.Status.IN_PROGRESS) continue;
+            TableDefinition table = catalog.find(d.tableName());
+            if (table != null && d.importArn().equals(table.importArn())) submit(d, table);
+        }
+    }
+
+    /** Runs the import where this server holds its lease, unless it ended meanwhile. */
+    private void submit(ImportDescription d, TableDefinition table) {
+        lane.submit("import/" + d.importId(), () -> {
+            if (imports.inProgress(d.importId())) run(d, table);
+        });
     }
 
     /** Runs again the imports a stopped server left in progress; fails those it cannot finish. */
@@ -88,7 +110,7 @@ public final class Imports implements AutoCloseable {
             if (table != null && d.importArn().equals(table.importArn())) {
                 LOG.info("import " + d.importArn() + " was in progress when the server stopped; starting over");
                 running.add(d.importArn());
-                lane.submit(() -> run(d, table));
+                submit(d, table);
             } else {
                 // Only a server older than the one commit left an import without its table. On the
                 // jobs' lane, as every write at start (a server may start on a full disk).
@@ -154,7 +176,7 @@ public final class Imports implements AutoCloseable {
         });
         imports.show(id, started[0]);
         LOG.info("import " + importArn + " into table " + tableName + " started");
-        lane.submit(() -> run(started[0], table));
+        submit(started[0], table);
         // ImportTable answers the import as it started (IN_PROGRESS), whatever its job has
         // done by the time the answer is written.
         return started[0];

@@ -56,7 +56,6 @@ final class TableImports {
      */
     TableDefinition start(CreateTableSpec spec, String importArn, String importId,
                                  Function<TableDefinition, byte[]> description) {
-        catalog.deployment().refuseImportsUnlessKept();
         TableDefinition.Builder draft = TableCreation.definition(spec, catalog.arns(), clock);
         draft.importArn = importArn;
         return catalog.create(draft,
