@@ -303,6 +303,7 @@ final class SharedStorage implements Storage {
             Cursor rows = store.range(within, from == null ? null : metaRow(keyspace, from),
                     to == null ? null : metaRow(keyspace, to), reverse, Consistency.STRONG);
             return new Mapped(rows, RowKeyFraming::clustering, v -> v);
+        }
         if (keyspace == Keyspaces.RECOVERY) {
             // Point-in-time recovery's rows of one type, in their items' collections (RecoveryRows).
             int[] kinds = RecoveryRows.kindsBetween(from, to);
