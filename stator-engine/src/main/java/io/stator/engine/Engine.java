@@ -33,6 +33,7 @@ import io.stator.engine.write.TransactionTokens;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
 import io.stator.storage.Storage;
+import java.util.List;
 
 /**
  * The database, over one storage backend: every DynamoDB semantic lives below it, and it knows
@@ -145,6 +146,19 @@ public final class Engine implements AutoCloseable {
                 if (table == null) return false;
                 catalog.counters().recount(table);
                 return true;
+            }
+
+            @Override
+            public List<Throughput.Consumption> consumedHere() {
+                return meter.admission() instanceof Throughput throughput ? throughput.consumedHere() : List.of();
+            }
+
+            @Override
+            public void consumedElsewhere(Throughput.Consumption units) {
+                TableDefinition table = catalog.findById(units.tableId());
+                if (table != null && meter.admission() instanceof Throughput throughput) {
+                    throughput.consumedElsewhere(table, units);
+                }
             }
         });
     }

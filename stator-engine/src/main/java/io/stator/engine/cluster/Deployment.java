@@ -1,8 +1,10 @@
 package io.stator.engine.cluster;
 
+import io.stator.engine.capacity.Throughput;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.Storage;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * What differs between one server on its own storage (RocksDB) and several servers sharing one
@@ -100,5 +102,11 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
 
         /** Counts a table's items and sizes again; false when the table no longer exists. */
         boolean recount(long tableId);
+
+        /** What this server took from each table and global index since it started (the throughput model's totals). */
+        List<Throughput.Consumption> consumedHere();
+
+        /** Units another server took since the last exchange, drawn from this server's buckets too. */
+        void consumedElsewhere(Throughput.Consumption units);
     }
 }
