@@ -154,11 +154,11 @@ public final class Engine implements AutoCloseable {
             }
 
             @Override
-            public void consumedElsewhere(Throughput.Consumption units) {
+            public boolean consumedElsewhere(Throughput.Consumption units) {
                 TableDefinition table = catalog.findById(units.tableId());
-                if (table != null && meter.admission() instanceof Throughput throughput) {
-                    throughput.consumedElsewhere(table, units);
-                }
+                if (table == null) return false;
+                if (meter.admission() instanceof Throughput throughput) throughput.consumedElsewhere(table, units);
+                return true;
             }
         });
     }

@@ -106,7 +106,10 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
         /** What this server took from each table and global index since it started (the throughput model's totals). */
         List<Throughput.Consumption> consumedHere();
 
-        /** Units another server took since the last exchange, drawn from this server's buckets too. */
-        void consumedElsewhere(Throughput.Consumption units);
+        /**
+         * Units another server took since the last exchange, drawn from this server's buckets too;
+         * false when this server does not know the table (yet: it reads the catalog each second).
+         */
+        boolean consumedElsewhere(Throughput.Consumption units);
     }
 }

@@ -108,7 +108,12 @@ final class SharedCapacity {
             if (same(c, published.get(k))) continue;
             changes.add(new Change(row(server, k.bytes()), encode(c)));
         }
+        // The rows of tables deleted since (this server no longer counts them) are deleted too.
+        Set<Key> current = new HashSet<>();
+        for (Consumption c : now) current.add(new Key(clustering(c)));
+        for (Key k : published.keySet()) if (!current.contains(k)) changes.add(new Change(row(server, k.bytes()), null));
         store.commit(List.of(), changes);
+        published.keySet().retainAll(current);
         for (Consumption c : now) published.put(new Key(clustering(c)), c);
     }
 
@@ -141,10 +146,15 @@ final class SharedCapacity {
                 }
                 Consumption total = decode(r.getKey().bytes(), r.getValue());
                 Consumption before = peer.seen.get(r.getKey());
-                // Counted from now on: none of its units, only its partitions.
-                Consumption units = before == null && fromNow ? partitionsOnly(total) : difference(total, before);
+                if (before == null && fromNow) { // counted from now on: none of its units, only its partitions
+                    engine.consumedElsewhere(partitionsOnly(total));
+                    peer.seen.put(r.getKey(), total);
+                    continue;
+                }
+                Consumption units = difference(total, before);
+                // A table this server does not know yet: its units wait for the next exchange.
+                if (units != null && !engine.consumedElsewhere(units)) continue;
                 peer.seen.put(r.getKey(), max(total, before));
-                if (units != null) engine.consumedElsewhere(units);
             }
         }
         for (Map.Entry<Key, Peer> e : new ArrayList<>(peers.entrySet())) {

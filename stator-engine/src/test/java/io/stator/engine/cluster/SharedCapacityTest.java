@@ -97,8 +97,11 @@ class SharedCapacityTest {
                 @Override public List<Throughput.Consumption> consumedHere() { return throughput.consumedHere(); }
 
                 @Override
-                public void consumedElsewhere(Throughput.Consumption units) {
-                    throughput.consumedElsewhere(tables.get(units.tableId()), units);
+                public boolean consumedElsewhere(Throughput.Consumption units) {
+                    TableDefinition table = tables.get(units.tableId());
+                    if (table == null) return false;
+                    throughput.consumedElsewhere(table, units);
+                    return true;
                 }
             }, goneAfterMillis);
             exchange.publish(); // as SharedUpkeep does before the server serves
