@@ -33,6 +33,7 @@ import io.stator.engine.write.TransactionTokens;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
 import io.stator.storage.Storage;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -149,15 +150,23 @@ public final class Engine implements AutoCloseable {
             }
 
             @Override
-            public List<Throughput.Consumption> consumedHere() {
-                return meter.admission() instanceof Throughput throughput ? throughput.consumedHere() : List.of();
+            public List<Deployment.Consumption> consumedHere() {
+                List<Deployment.Consumption> out = new ArrayList<>();
+                if (meter.admission() instanceof Throughput throughput) {
+                    throughput.consumedHere((table, index, read, write, starts, reads, writes) ->
+                            out.add(new Deployment.Consumption(table, index, read, write, starts, reads, writes)));
+                }
+                return out;
             }
 
             @Override
-            public boolean consumedElsewhere(Throughput.Consumption units) {
+            public boolean consumedElsewhere(Deployment.Consumption units) {
                 TableDefinition table = catalog.findById(units.tableId());
                 if (table == null) return false;
-                if (meter.admission() instanceof Throughput throughput) throughput.consumedElsewhere(table, units);
+                if (meter.admission() instanceof Throughput throughput) {
+                    throughput.consumedElsewhere(table, units.indexId(), units.read(), units.write(),
+                            units.partitionStarts(), units.partitionReads(), units.partitionWrites());
+                }
                 return true;
             }
         });

@@ -1,6 +1,5 @@
 package io.stator.engine.cluster;
 
-import io.stator.engine.capacity.Throughput;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.Storage;
 import java.time.Clock;
@@ -104,12 +103,21 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
         boolean recount(long tableId);
 
         /** What this server took from each table and global index since it started (the throughput model's totals). */
-        List<Throughput.Consumption> consumedHere();
+        List<Consumption> consumedHere();
 
         /**
          * Units another server took since the last exchange, drawn from this server's buckets too;
          * false when this server does not know the table (yet: it reads the catalog each second).
          */
-        boolean consumedElsewhere(Throughput.Consumption units);
+        boolean consumedElsewhere(Consumption units);
     }
+
+    /**
+     * What a server took from one table (index id 0) or global index: units read and written,
+     * and by partition (its partitions' first hashes, in order, and the units of each). Totals
+     * since it started from {@link Upkeep#consumedHere}; units since the last exchange given to
+     * {@link Upkeep#consumedElsewhere}.
+     */
+    record Consumption(long tableId, int indexId, double read, double write, long[] partitionStarts,
+                       double[] partitionReads, double[] partitionWrites) {}
 }

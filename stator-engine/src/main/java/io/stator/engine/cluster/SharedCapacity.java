@@ -1,6 +1,6 @@
 package io.stator.engine.cluster;
 
-import io.stator.engine.capacity.Throughput.Consumption;
+import io.stator.engine.cluster.Deployment.Consumption;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.CollectionStore.Change;
 import io.stator.storage.CollectionStore.Consistency;
@@ -29,7 +29,7 @@ import java.util.UUID;
  * <p>Each server's figures are one item collection of a reserved table, keyed by an id it draws
  * at start: one row per table or index it took units from ({@code [table id 8][index id 4]}: its
  * read and write totals and, by partition, its partitions' first hashes and units), and a
- * heartbeat row (empty clustering) that counts its exchanges. Totals, not increments: a lost or
+ * heartbeat row (empty clustering) that counts its exchanges (those that wrote). Totals, not increments: a lost or
  * repeated exchange loses nothing and counts nothing twice; a reader takes the difference from
  * what it saw last. A server that dies stops changing its rows, so its units stop counting; once
  * its heartbeat has not moved for {@value #GONE_AFTER_MILLIS} ms, whoever notices deletes its rows.
@@ -46,6 +46,8 @@ final class SharedCapacity {
     static final long TABLE = CasTransactions.RECORDS - 1_000;
     static final long EXCHANGE_EVERY_MILLIS = 250;
     static final long GONE_AFTER_MILLIS = 30_000;
+    /** How often an idle server still shows it is alive (well within {@link #GONE_AFTER_MILLIS}). */
+    static final long IDLE_HEARTBEAT_MILLIS = 5_000;
 
     private static final byte[] HEARTBEAT = new byte[0];
 
@@ -54,6 +56,7 @@ final class SharedCapacity {
     private final byte[] server;
     private final long goneAfterNanos;
     private long exchanges;
+    private long heartbeatNanos;
     /** What this server published last, by row (its clustering bytes). */
     private final Map<Key, Consumption> published = new HashMap<>();
     /** The other servers, by id, as last read. */
@@ -98,10 +101,13 @@ final class SharedCapacity {
         return RowKeyFraming.rowKey(TABLE, 0, ByteBuffer.wrap(serverId).getLong(), serverId, clustering);
     }
 
-    /** Publishes the heartbeat and every row that changed since the last exchange, in one commit. */
+    /**
+     * Publishes every row that changed since the last exchange and the heartbeat, in one commit;
+     * nothing when nothing changed, but the heartbeat every {@value #IDLE_HEARTBEAT_MILLIS} ms (an
+     * idle server costs the store a write every few seconds, not four a second).
+     */
     void publish() {
         List<Change> changes = new ArrayList<>();
-        changes.add(new Change(row(server, HEARTBEAT), ByteBuffer.allocate(8).putLong(++exchanges).array()));
         List<Consumption> now = engine.consumedHere();
         for (Consumption c : now) {
             Key k = new Key(clustering(c));
@@ -112,6 +118,10 @@ final class SharedCapacity {
         Set<Key> current = new HashSet<>();
         for (Consumption c : now) current.add(new Key(clustering(c)));
         for (Key k : published.keySet()) if (!current.contains(k)) changes.add(new Change(row(server, k.bytes()), null));
+        long nowNanos = System.nanoTime();
+        if (changes.isEmpty() && exchanges > 0 && nowNanos - heartbeatNanos < IDLE_HEARTBEAT_MILLIS * 1_000_000L) return;
+        changes.add(new Change(row(server, HEARTBEAT), ByteBuffer.allocate(8).putLong(++exchanges).array()));
+        heartbeatNanos = nowNanos;
         store.commit(List.of(), changes);
         published.keySet().retainAll(current);
         for (Consumption c : now) published.put(new Key(clustering(c)), c);

@@ -17,6 +17,8 @@ import java.util.Map;
  * ({@code TableCounters#recount}): about ten seconds after a write, and
  * no table more often than its last count took times ten, so that counting takes at most a
  * tenth of that thread's time. DynamoDB refreshes ItemCount and the sizes about every six hours.
+ * On a third thread, every {@value SharedCapacity#EXCHANGE_EVERY_MILLIS} ms, it exchanges with the
+ * other servers what each took of every table's throughput ({@link SharedCapacity}).
  */
 final class SharedUpkeep implements AutoCloseable {
 

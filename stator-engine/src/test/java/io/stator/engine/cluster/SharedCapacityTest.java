@@ -94,13 +94,20 @@ class SharedCapacityTest {
             exchange = new SharedCapacity(store, new Deployment.Upkeep() {
                 @Override public void rereadCatalog() { }
                 @Override public boolean recount(long tableId) { return true; }
-                @Override public List<Throughput.Consumption> consumedHere() { return throughput.consumedHere(); }
+                @Override
+                public List<Deployment.Consumption> consumedHere() {
+                    List<Deployment.Consumption> out = new ArrayList<>();
+                    throughput.consumedHere((table, index, read, write, starts, reads, writes) ->
+                            out.add(new Deployment.Consumption(table, index, read, write, starts, reads, writes)));
+                    return out;
+                }
 
                 @Override
-                public boolean consumedElsewhere(Throughput.Consumption units) {
-                    TableDefinition table = tables.get(units.tableId());
+                public boolean consumedElsewhere(Deployment.Consumption u) {
+                    TableDefinition table = tables.get(u.tableId());
                     if (table == null) return false;
-                    throughput.consumedElsewhere(table, units);
+                    throughput.consumedElsewhere(table, u.indexId(), u.read(), u.write(), u.partitionStarts(),
+                            u.partitionReads(), u.partitionWrites());
                     return true;
                 }
             }, goneAfterMillis);
@@ -247,18 +254,18 @@ class SharedCapacityTest {
 
     @Test
     void rowsRoundTrip() {
-        Throughput.Consumption c = new Throughput.Consumption(7, 3, 1.5, 2.5, new long[] {0, Long.MIN_VALUE},
+        Deployment.Consumption c = new Deployment.Consumption(7, 3, 1.5, 2.5, new long[] {0, Long.MIN_VALUE},
                 new double[] {1, 0.5}, new double[] {2, 0.5});
-        Throughput.Consumption d = SharedCapacity.decode(java.nio.ByteBuffer.allocate(12).putLong(7).putInt(3).array(),
+        Deployment.Consumption d = SharedCapacity.decode(java.nio.ByteBuffer.allocate(12).putLong(7).putInt(3).array(),
                 SharedCapacity.encode(c));
         assertEquals(c.tableId(), d.tableId());
         assertEquals(c.indexId(), d.indexId());
         assertEquals(c.write(), d.write());
         assertArrayEquals(c.partitionStarts(), d.partitionStarts());
         assertArrayEquals(c.partitionWrites(), d.partitionWrites());
-        Throughput.Consumption later = new Throughput.Consumption(7, 3, 1.5, 4.5, new long[] {0, 1L << 62, Long.MIN_VALUE},
+        Deployment.Consumption later = new Deployment.Consumption(7, 3, 1.5, 4.5, new long[] {0, 1L << 62, Long.MIN_VALUE},
                 new double[] {1, 0, 0.5}, new double[] {3, 1, 0.5});
-        Throughput.Consumption units = SharedCapacity.difference(later, c);
+        Deployment.Consumption units = SharedCapacity.difference(later, c);
         assertEquals(0, units.read());
         assertEquals(2, units.write());
         assertArrayEquals(new double[] {1, 1, 0}, units.partitionWrites(), "a new partition's units are all new");
