@@ -34,6 +34,8 @@ import io.stator.engine.write.TransactionTokens;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
 import io.stator.storage.Storage;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The database, over one storage backend: every DynamoDB semantic lives below it, and it knows
@@ -163,6 +165,27 @@ public final class Engine implements AutoCloseable {
                 TableDefinition table = catalog.findById(tableId);
                 if (table == null) return false;
                 catalog.counters().recount(table);
+                return true;
+            }
+
+            @Override
+            public List<Deployment.Consumption> consumedHere() {
+                List<Deployment.Consumption> out = new ArrayList<>();
+                if (meter.admission() instanceof Throughput throughput) {
+                    throughput.consumedHere((table, index, read, write, starts, reads, writes) ->
+                            out.add(new Deployment.Consumption(table, index, read, write, starts, reads, writes)));
+                }
+                return out;
+            }
+
+            @Override
+            public boolean consumedElsewhere(Deployment.Consumption units) {
+                TableDefinition table = catalog.findById(units.tableId());
+                if (table == null) return false;
+                if (meter.admission() instanceof Throughput throughput) {
+                    throughput.consumedElsewhere(table, units.indexId(), units.read(), units.write(),
+                            units.partitionStarts(), units.partitionReads(), units.partitionWrites());
+                }
                 return true;
             }
         });

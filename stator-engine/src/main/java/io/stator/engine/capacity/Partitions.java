@@ -195,6 +195,29 @@ final class Partitions {
         changed.accept(starts());
     }
 
+    /**
+     * Makes the splits another server made (its partitions' first hashes, in any order): the
+     * partitions become the union of both, since partitions are only ever split, so every
+     * server's are a refinement of the same first ones and the union refines both. A new range
+     * starts with full buckets, as a split's upper half does.
+     */
+    synchronized void adopt(long[] starts, long nowMillis) {
+        Partition[] old = partitions;
+        List<Partition> merged = null;
+        for (long start : starts) {
+            Partition holder = old[indexOf(old, start)];
+            if (holder.start == start) continue;
+            if (merged == null) merged = new ArrayList<>(Arrays.asList(old));
+            boolean known = false;
+            for (Partition p : merged) known |= p.start == start;
+            if (!known && merged.size() < MAX_PARTITIONS) merged.add(new Partition(start, nowMillis));
+        }
+        if (merged == null || merged.size() == old.length) return;
+        merged.sort((a, b) -> Long.compareUnsigned(a.start, b.start));
+        partitions = merged.toArray(new Partition[0]);
+        changed.accept(starts());
+    }
+
     /** Partition {@code i}'s width minus one, unsigned (the one range of 2^64 hashes gives -1, the largest). */
     private static long widthLess1(Partition[] p, int i) {
         return (i + 1 < p.length ? p[i + 1].start : 0L) - p[i].start - 1;

@@ -172,6 +172,11 @@ final class ResourceThroughput {
     void takeFromResource(boolean isWrite, double units, long nowMillis) {
         (isWrite ? write : read).take(units, nowMillis);
         (isWrite ? consumedWrite : consumedRead).add(units);
+        recordPeak(isWrite, units, nowMillis);
+    }
+
+    /** On demand, the peak that scales the partitions. */
+    private void recordPeak(boolean isWrite, double units, long nowMillis) {
         OnDemandScaling scaling = isWrite ? writeScaling : readScaling;
         if (scaling != null) {
             double before = scaling.allowance();
@@ -185,9 +190,49 @@ final class ResourceThroughput {
                            long splitDelayMillis) {
         (isWrite ? partition.write : partition.read).take(units, nowMillis);
         (isWrite ? partition.consumedWrite : partition.consumedRead).add(units);
+        heat(isWrite, units, partition, nowMillis, splitDelayMillis);
+    }
+
+    private void heat(boolean isWrite, double units, Partitions.Partition partition, long nowMillis,
+                      long splitDelayMillis) {
         boolean hot = isWrite ? partition.record(0, units, nowMillis, splitDelayMillis)
                 : partition.record(units, 0, nowMillis, splitDelayMillis);
         if (hot) partitions.split(partition, nowMillis);
+    }
+
+    /**
+     * Units other servers sharing the store took from this table or index since the last exchange
+     * ({@link Throughput#consumedElsewhere}): drawn from the buckets (never from burst: they are
+     * many requests summed, not one large one), the on-demand peak and the partitions' heat as
+     * this server's own are, so that every server's buckets drain at the cluster's rate; not
+     * counted in this server's figures. {@code starts} are the other server's
+     * partitions (its units by partition in {@code reads} and {@code writes}): splits it made are
+     * made here too, and each of its partitions' units go to the partition here holding its first
+     * hash.
+     */
+    void takenElsewhere(double readUnits, double writeUnits, long[] starts, double[] reads, double[] writes,
+                        long nowMillis, long splitDelayMillis) {
+        partitions.adopt(starts, nowMillis);
+        if (readUnits > 0) {
+            read.takeElsewhere(readUnits, nowMillis);
+            recordPeak(false, readUnits, nowMillis);
+        }
+        if (writeUnits > 0) {
+            write.takeElsewhere(writeUnits, nowMillis);
+            recordPeak(true, writeUnits, nowMillis);
+        }
+        for (int i = 0; i < starts.length; i++) {
+            if (reads[i] <= 0 && writes[i] <= 0) continue;
+            Partitions.Partition p = partitions.of(starts[i]);
+            if (reads[i] > 0) {
+                p.read.takeElsewhere(reads[i], nowMillis);
+                heat(false, reads[i], p, nowMillis, splitDelayMillis);
+            }
+            if (writes[i] > 0) {
+                p.write.takeElsewhere(writes[i], nowMillis);
+                heat(true, writes[i], p, nowMillis, splitDelayMillis);
+            }
+        }
     }
 
     /**

@@ -332,6 +332,59 @@ public final class Throughput implements CapacityMeter.Admission {
         return new ThroughputExceededException(ErrorType.THROTTLING, message, reasons);
     }
 
+    // ---- several servers on one store ------------------------------------------------------------
+
+    /**
+     * What this server took from each table (index id 0) and global index since it started:
+     * units read and written, and by partition (its partitions' first hashes, in order, and the
+     * units of each). Throttled requests take nothing.
+     */
+    public interface Taken {
+        void resource(long tableId, int indexId, double read, double write, long[] partitionStarts,
+                      double[] partitionReads, double[] partitionWrites);
+    }
+
+    /**
+     * This server's totals, for the cluster's exchange (docs/dynamodb/throughput.md, "Several
+     * servers"): read off the counters the metrics read, nothing on the request path.
+     */
+    public void consumedHere(Taken out) {
+        for (TableThroughput t : tables.values()) {
+            long id = t.seen.id();
+            consumption(id, 0, t.table, out);
+            t.globalIndexes.forEach((indexId, r) -> consumption(id, indexId, r, out));
+        }
+    }
+
+    private static void consumption(long tableId, int indexId, ResourceThroughput r, Taken out) {
+        Partitions.Partition[] all = r.partitions.all();
+        long[] starts = new long[all.length];
+        double[] reads = new double[all.length];
+        double[] writes = new double[all.length];
+        for (int i = 0; i < all.length; i++) {
+            starts[i] = all[i].start;
+            reads[i] = all[i].consumedRead.sum();
+            writes[i] = all[i].consumedWrite.sum();
+        }
+        out.resource(tableId, indexId, r.consumedRead.sum(), r.consumedWrite.sum(), starts, reads, writes);
+    }
+
+    /**
+     * Another server's units since the last exchange on a table (as its definition now is), or
+     * on one of its global indexes, in the form of {@link Taken}: drawn from this server's
+     * buckets, so that each server admits what the cluster has left; the other server's
+     * partition splits are made here too. An index this server does not know (yet, or any more)
+     * is left.
+     */
+    public void consumedElsewhere(TableDefinition table, int indexId, double read, double write, long[] partitionStarts,
+                                  double[] partitionReads, double[] partitionWrites) {
+        long now = clock.millis();
+        TableThroughput t = of(table, now);
+        ResourceThroughput r = indexId == 0 ? t.table : t.globalIndexes.get(indexId);
+        if (r == null) return;
+        r.takenElsewhere(read, write, partitionStarts, partitionReads, partitionWrites, now, settings.splitDelayMillis());
+    }
+
     // ---- for operators and tests ----------------------------------------------------------------
 
     /**

@@ -79,6 +79,15 @@ final class TokenBucket {
         balance -= units;
     }
 
+    /**
+     * Takes units other servers took (many requests summed over an exchange, not one large
+     * request): from the bucket only, never from the bank, into debt if need be.
+     */
+    synchronized void takeElsewhere(double units, long nowMillis) {
+        refill(nowMillis);
+        balance -= units;
+    }
+
     /** A new rate and ceiling (UpdateTable, a split, on-demand scaling); the balance and the bank are kept, capped. */
     synchronized void reshape(double newRatePerSecond, double newCapacity, long nowMillis) {
         reshape(newRatePerSecond, newCapacity, banks, nowMillis);

@@ -3,6 +3,7 @@ package io.stator.engine.cluster;
 import io.stator.storage.CollectionStore;
 import io.stator.storage.Storage;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * What differs between one server on its own storage (RocksDB) and several servers sharing one
@@ -112,5 +113,23 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
          * server was running run here once its lease expired ({@link #jobLeaseMillis}).
          */
         void resumeJobs();
+
+        /** What this server took from each table and global index since it started (the throughput model's totals). */
+        List<Consumption> consumedHere();
+
+        /**
+         * Units another server took since the last exchange, drawn from this server's buckets too;
+         * false when this server does not know the table (yet: it reads the catalog each second).
+         */
+        boolean consumedElsewhere(Consumption units);
     }
+
+    /**
+     * What a server took from one table (index id 0) or global index: units read and written,
+     * and by partition (its partitions' first hashes, in order, and the units of each). Totals
+     * since it started from {@link Upkeep#consumedHere}; units since the last exchange given to
+     * {@link Upkeep#consumedElsewhere}.
+     */
+    record Consumption(long tableId, int indexId, double read, double write, long[] partitionStarts,
+                       double[] partitionReads, double[] partitionWrites) {}
 }

@@ -98,6 +98,9 @@ final class SharedStorage implements Storage {
         store.createTable(metaTable(Keyspaces.STREAM_RECORDS));
     }
 
+    /** The store itself, for what the servers exchange beside the storage contract ({@link SharedCapacity}). */
+    CollectionStore store() { return store; }
+
     /** The transactions on compare-and-set that item rows are kept by (recovery runs through it). */
     public CasTransactions transactions() { return transactions; }
 

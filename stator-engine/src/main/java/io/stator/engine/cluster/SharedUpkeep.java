@@ -19,6 +19,8 @@ import java.util.Map;
  * ({@code TableCounters#recount}): about ten seconds after a write, and
  * no table more often than its last count took times ten, so that counting takes at most a
  * tenth of that thread's time. DynamoDB refreshes ItemCount and the sizes about every six hours.
+ * On a third thread, every {@value SharedCapacity#EXCHANGE_EVERY_MILLIS} ms, it exchanges with the
+ * other servers what each took of every table's throughput ({@link SharedCapacity}).
  */
 final class SharedUpkeep implements AutoCloseable {
 
@@ -30,6 +32,8 @@ final class SharedUpkeep implements AutoCloseable {
 
     private final Thread thread;
     private final Thread counting;
+    private final Thread exchanging;
+    private final SharedCapacity capacity;
     private volatile boolean closed;
 
     private final long jobsEveryMillis;
@@ -40,13 +44,39 @@ final class SharedUpkeep implements AutoCloseable {
                 .unstarted(() -> run(storage, engine));
         this.counting = Thread.ofPlatform().daemon().name("stator-shared-counts")
                 .unstarted(() -> count(storage, engine));
+        this.capacity = new SharedCapacity(storage.store(), engine);
+        this.exchanging = Thread.ofPlatform().daemon().name("stator-shared-capacity").unstarted(this::exchange);
+    }
+
+    /**
+     * The throughput exchange ({@link SharedCapacity}), on a thread of its own so that a slow
+     * catalog read or recovery does not stretch its period (the cluster's tolerance). Its first
+     * heartbeat is published before the server serves, so that others count all it takes.
+     */
+    private void exchange() {
+        while (!closed) {
+            try {
+                Thread.sleep(SharedCapacity.EXCHANGE_EVERY_MILLIS);
+                capacity.exchange();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!closed) LOG.log(Level.WARNING, "exchanging throughput with the other servers failed; retrying: " + e);
+            }
+        }
     }
 
     /** @param engine what the engine does to read the catalog again and to count a table */
     static SharedUpkeep start(SharedStorage storage, Deployment.Upkeep engine, long jobsEveryMillis) {
         SharedUpkeep upkeep = new SharedUpkeep(storage, engine, jobsEveryMillis);
+        try {
+            upkeep.capacity.publish();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "publishing throughput to the other servers failed; retrying: " + e);
+        }
         upkeep.thread.start();
         upkeep.counting.start();
+        upkeep.exchanging.start();
         return upkeep;
     }
 
@@ -108,11 +138,18 @@ final class SharedUpkeep implements AutoCloseable {
         closed = true;
         thread.interrupt();
         counting.interrupt();
+        exchanging.interrupt();
         try {
             thread.join(5_000);
             counting.join(5_000);
+            exchanging.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        try {
+            capacity.withdraw();
+        } catch (RuntimeException e) {
+            // The others delete the rows once the heartbeat has stopped.
         }
     }
 }
