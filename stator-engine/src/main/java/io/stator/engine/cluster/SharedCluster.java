@@ -23,6 +23,7 @@ public final class SharedCluster implements Deployment {
     @Override public boolean catalogChangesElsewhere() { return true; }
     @Override public boolean numbersShardsByHeadRow() { return true; }
     @Override public boolean scansByBackendPosition() { return true; }
+    @Override public boolean keepsCollectionSizesInCollections() { return true; }
     @Override public boolean keepsVectorGraphs() { return false; }
     @Override public boolean keepsBackups() { return false; }
 

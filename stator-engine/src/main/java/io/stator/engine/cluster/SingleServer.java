@@ -10,6 +10,7 @@ public final class SingleServer implements Deployment {
     @Override public boolean catalogChangesElsewhere() { return false; }
     @Override public boolean numbersShardsByHeadRow() { return false; }
     @Override public boolean scansByBackendPosition() { return false; }
+    @Override public boolean keepsCollectionSizesInCollections() { return false; }
     @Override public boolean keepsVectorGraphs() { return true; }
     @Override public boolean keepsBackups() { return true; }
     @Override public void refuseBackupsUnlessKept() { }
