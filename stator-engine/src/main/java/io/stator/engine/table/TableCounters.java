@@ -167,7 +167,7 @@ public final class TableCounters {
      * (engine/cluster/SharedUpkeep runs it for the tables written since, as DynamoDB refreshes these
      * figures from time to time). Not for storage whose writes add to the counters: a write
      * between the walk and the replacement would be lost from them. Item collections' sizes are
-     * not counted.
+     * not counted: there they are rows of their collections, exact (see the class comment).
      */
     public void recount(TableDefinition table) {
         long[] items = walk(table.id(), 0);
