@@ -71,7 +71,7 @@ public final class Engine implements AutoCloseable {
     /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
         this(storage, config, new CapacityMeter(new Throughput(config.clock(), config.throughput(),
-                new TableArns(config.region(), config.accountId()), new StoredThroughput(new TableCounters(storage)))));
+                new TableArns(config.region(), config.accountId()), new StoredThroughput(new TableCounters(storage, Deployment.of(storage))))));
     }
 
     /**

@@ -52,10 +52,6 @@ public final class TableCounters {
     private final Storage storage;
     private final boolean collectionSizesInCollections;
 
-    public TableCounters(Storage storage) {
-        this(storage, Deployment.of(storage));
-    }
-
     public TableCounters(Storage storage, Deployment deployment) {
         this.storage = storage;
         this.collectionSizesInCollections = deployment.keepsCollectionSizesInCollections();
