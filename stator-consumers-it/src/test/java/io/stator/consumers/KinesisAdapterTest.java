@@ -83,6 +83,7 @@ class KinesisAdapterTest {
             AwsBasicCredentials.create(StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY));
     private static final BackoffStrategy BACKOFF =
             BackoffStrategy.exponentialDelay(Duration.ofMillis(100), Duration.ofSeconds(10));
+    /** A stream's open shards: one per partition of its table, four for a new on-demand table. */
     private static final int SHARDS = 4;
     private static final Duration SHARD_PERIOD = Duration.ofMinutes(1);
     private static final int ROLLOVERS = 3;
@@ -114,7 +115,7 @@ class KinesisAdapterTest {
     void kclReadsEveryWriteOnceAndInOrderAcrossShardRollovers() throws Exception {
         clock.set(Instant.now());
         StatorTestServer server = StatorTestServer.start(o -> o.withClock(clock).with(m -> m.streams =
-                new StreamSettings(SHARDS, SHARD_PERIOD.toMillis(), StreamSettings.DEFAULT_RETENTION_MILLIS,
+                new StreamSettings(SHARD_PERIOD.toMillis(), StreamSettings.DEFAULT_RETENTION_MILLIS,
                         PropagationDelay.NONE)));
         toClose.add(server);
         DynamoDbClient dynamo = server.client();

@@ -77,7 +77,7 @@ public final class Engine implements AutoCloseable {
     /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
         this(storage, config, new CapacityMeter(new Throughput(config.clock(), config.throughput(),
-                new TableArns(config.region(), config.accountId()), new StoredThroughput(new TableCounters(storage)))));
+                new TableArns(config.region(), config.accountId()), new StoredThroughput(new TableCounters(storage, Deployment.of(storage))))));
     }
 
     /**
@@ -123,7 +123,9 @@ public final class Engine implements AutoCloseable {
         this.pipeline = new WritePipeline(storage, deployment, catalog, locks, propagator, meter, changeLog,
                 config.itemCollectionLimitBytes(), observations);
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
-        this.streams = new Streams(storage, deployment, catalog, changeLog, config.clock(), config.streams());
+        this.streams = new Streams(storage, deployment, catalog, changeLog, config.clock(), config.streams(),
+                table -> partitions.starts(table, null));
+        if (meter.admission() instanceof Throughput throughput) throughput.onTableSplit(streams::partitionsChanged);
         this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock());
         this.items = new Items(storage, pipeline, transactions, new Reads(storage, deployment), locks, meter, observations,
                 vectorGraphs);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -40,6 +41,8 @@ public final class Throughput implements CapacityMeter.Admission {
     private final TableArns arns;
     private final ConcurrentHashMap<Long, TableThroughput> tables = new ConcurrentHashMap<>();
     private final Stored stored;
+    /** Told of each split of a table's partitions (DynamoDB Streams' shards follow them). */
+    private volatile BiConsumer<TableDefinition, long[]> tableSplits = (table, starts) -> { };
 
     /**
      * What the model reads from and keeps in storage: the size of a table (index null) or of one
@@ -55,6 +58,11 @@ public final class Throughput implements CapacityMeter.Admission {
         default void savePartitionStarts(TableDefinition table, IndexDefinition index, long[] starts) {}
 
         Stored NOTHING = (table, index) -> 0;
+    }
+
+    /** Tells {@code listener} the table's partitions (their first hashes) after each split of them. */
+    public void onTableSplit(BiConsumer<TableDefinition, long[]> listener) {
+        this.tableSplits = listener;
     }
 
     public Throughput(Clock clock, ThroughputSettings settings, TableArns arns) {
@@ -80,7 +88,10 @@ public final class Throughput implements CapacityMeter.Admission {
         TableThroughput(TableDefinition definition, long now) {
             table = new ResourceThroughput(arns.tableArn(definition.name()), false, shape(definition, null),
                     settings.tableQuotaUnits(), now, stored.partitionStarts(definition, null),
-                    starts -> stored.savePartitionStarts(definition, null, starts));
+                    starts -> {
+                        stored.savePartitionStarts(definition, null, starts);
+                        tableSplits.accept(definition, starts);
+                    });
             follow(definition, now);
         }
 

@@ -83,6 +83,15 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
      */
     boolean snapshotsHoldOneMoment();
 
+    /**
+     * Whether an item collection's size is a row of the collection itself, read, expected unchanged
+     * and rewritten by every commit that changes the collection (several servers: a counter's
+     * additions are not kept on shared storage, while one compare-and-set of the collection orders
+     * its writers from every server, so the size stays exact), rather than a counter each commit
+     * adds to (one server, which holds the collection while it reads the size).
+     */
+    boolean keepsCollectionSizesInCollections();
+
     /** Whether vector indexes' graphs are kept (in memory, from this server's writes). */
     boolean keepsVectorGraphs();
 

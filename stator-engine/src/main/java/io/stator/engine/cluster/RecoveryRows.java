@@ -34,6 +34,7 @@ import java.util.Arrays;
  */
 final class RecoveryRows {
 
+    /** Reserved kinds: -1 is Cassandra's commit markers, -4 an item collection's size (TableCounters). */
     static final int BASE_KIND = -2;
     static final int HISTORY_KIND = -3;
     /** RecoveryLog's row types (persisted). */

@@ -32,6 +32,7 @@ public final class SharedCluster implements Deployment {
     @Override public boolean numbersShardsByHeadRow() { return true; }
     @Override public boolean scansByBackendPosition() { return true; }
     @Override public boolean snapshotsHoldOneMoment() { return false; }
+    @Override public boolean keepsCollectionSizesInCollections() { return true; }
     @Override public boolean keepsVectorGraphs() { return false; }
     @Override public long jobLeaseMillis() { return jobLeaseMillis; }
 

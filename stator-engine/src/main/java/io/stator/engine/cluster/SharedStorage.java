@@ -70,7 +70,8 @@ import java.util.function.Function;
  *       collection.</li>
  *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount, TableSizeBytes and the
  *       indexes' figures are counted again by a walk after writes, {@link #takeWrittenTables};
- *       item-collection sizes unchecked), and the key space of global-index propagation
+ *       an item collection's size is instead a row of the collection, written with its items:
+ *       {@link Deployment#keepsCollectionSizesInCollections}), and the key space of global-index propagation
  *       (the pipeline writes global entries with their item there instead): reads find them
  *       empty and a batch that writes them is refused.</li>
  * </ul>

@@ -11,6 +11,7 @@ public final class SingleServer implements Deployment {
     @Override public boolean numbersShardsByHeadRow() { return false; }
     @Override public boolean scansByBackendPosition() { return false; }
     @Override public boolean snapshotsHoldOneMoment() { return true; }
+    @Override public boolean keepsCollectionSizesInCollections() { return false; }
     @Override public boolean keepsVectorGraphs() { return true; }
     @Override public long jobLeaseMillis() { return 0; }
     @Override public void startUpkeep(Upkeep upkeep) { }

@@ -34,6 +34,14 @@ final class SequenceNumbers {
         return next;
     }
 
+    /**
+     * Runs {@code action} with no number being taken meanwhile, given a time (epoch ms) after now
+     * and after every number taken so far.
+     */
+    synchronized <T> T holding(long nowMillis, java.util.function.LongFunction<T> action) {
+        return action.apply(Math.max(millisOf(last), nowMillis) + 1);
+    }
+
     synchronized void settle(long sequence) {
         inFlight.remove(sequence);
     }

@@ -4,6 +4,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.KeySchema;
 import io.stator.engine.table.TableDefinition.StreamViewType;
+import io.stator.storage.CommitLostException;
 import io.stator.storage.Cursor;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
@@ -21,23 +22,31 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
  * Every table's streams, current and past, until they expire: in memory, and in the STREAMS key
  * space. Key {@code [table name, UTF-8][0x00][creation, epoch ms, 8 bytes big-endian]} (a table
- * name never holds a 0 byte); value, format version 1, written with DataOutputStream: {@code u8
+ * name never holds a 0 byte); value, format version 2, written with DataOutputStream: {@code u8
  * version; i64 tableId; utf label; utf viewType; utf partitionKey; utf partitionKeyType; utf
- * sortKey (empty: none); utf sortKeyType; i32 shardCount; i64 shardPeriodMillis; i64
- * disabledMillis (-1: enabled)}.
+ * sortKey (empty: none); utf sortKeyType; i32 nodes; per node (its number its place) i32 parent,
+ * i64 start, i64 end, i64 openedMillis, i64 closedMillis; i64 shardPeriodMillis; i64
+ * disabledMillis (-1: enabled)}. Version 1 had {@code i32 shardCount} in place of the nodes: that
+ * many equal slots ({@link ShardLineage#slots}).
+ *
+ * <p>A stream's lineage changes as its table's partitions split, on any server: it is changed by
+ * compare-and-set of its row ({@link #update}), so that two servers never record two lineages.
  */
 final class StreamCatalog {
 
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
 
     private final Storage storage;
     /** By stored key: table name, then creation time. */
     private final ConcurrentSkipListMap<String, StreamInfo> streams = new ConcurrentSkipListMap<>();
+    /** The enabled stream of each table that has one, by table id: what a write looks up. */
+    private final Map<Long, StreamInfo> enabled = new ConcurrentHashMap<>();
 
     StreamCatalog(Storage storage) {
         this.storage = storage;
@@ -56,6 +65,25 @@ final class StreamCatalog {
         }
         streams.putAll(stored);
         streams.keySet().retainAll(stored.keySet());
+        Map<Long, StreamInfo> now = new HashMap<>();
+        for (StreamInfo s : stored.values()) if (s.enabled()) now.put(s.tableId(), s);
+        enabled.putAll(now);
+        enabled.keySet().retainAll(now.keySet());
+    }
+
+    /** The table's enabled stream, or null. */
+    StreamInfo enabledOf(long tableId) {
+        return enabled.get(tableId);
+    }
+
+    private void cache(StreamInfo s) {
+        streams.put(mapKey(s.tableName(), s.createdMillis()), s);
+        if (s.enabled()) {
+            enabled.put(s.tableId(), s);
+        } else {
+            StreamInfo current = enabled.get(s.tableId());
+            if (current != null && current.createdMillis() == s.createdMillis()) enabled.remove(s.tableId());
+        }
     }
 
     private static String mapKey(String table, long created) {
@@ -88,7 +116,44 @@ final class StreamCatalog {
             batch.put(Keyspaces.STREAMS, key(stream.tableName(), stream.createdMillis()), encode(stream));
             storage.commit(batch);
         }
-        streams.put(mapKey(stream.tableName(), stream.createdMillis()), stream);
+        cache(stream);
+    }
+
+    /**
+     * Replaces a stream if it is still as this server knows it (another server may have changed
+     * it): false, with the stream read again, when it was not.
+     */
+    synchronized boolean update(StreamInfo known, StreamInfo next) {
+        byte[] key = key(known.tableName(), known.createdMillis());
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.expect(Keyspaces.STREAMS, key, encode(known));
+            batch.put(Keyspaces.STREAMS, key, encode(next));
+            storage.commit(batch);
+        } catch (CommitLostException e) {
+            byte[] stored = storage.get(Keyspaces.STREAMS, key);
+            if (stored != null) cache(decode(key, stored));
+            return false;
+        }
+        cache(next);
+        return true;
+    }
+
+    /**
+     * Adds a new stream unless another server added it first: the stream as stored either way.
+     */
+    synchronized StreamInfo create(StreamInfo stream) {
+        byte[] key = key(stream.tableName(), stream.createdMillis());
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.expect(Keyspaces.STREAMS, key, null);
+            batch.put(Keyspaces.STREAMS, key, encode(stream));
+            storage.commit(batch);
+        } catch (CommitLostException e) {
+            StreamInfo stored = decode(key, storage.get(Keyspaces.STREAMS, key));
+            cache(stored);
+            return stored;
+        }
+        cache(stream);
+        return stream;
     }
 
     synchronized void remove(StreamInfo stream) {
@@ -97,6 +162,8 @@ final class StreamCatalog {
             storage.commit(batch);
         }
         streams.remove(mapKey(stream.tableName(), stream.createdMillis()));
+        StreamInfo current = enabled.get(stream.tableId());
+        if (current != null && current.createdMillis() == stream.createdMillis()) enabled.remove(stream.tableId());
     }
 
     private static byte[] key(String table, long created) {
@@ -116,7 +183,14 @@ final class StreamCatalog {
             out.writeUTF(k.partitionKeyType().name());
             out.writeUTF(k.hasSortKey() ? k.sortKey() : "");
             out.writeUTF(k.hasSortKey() ? k.sortKeyType().name() : "");
-            out.writeInt(s.shardCount());
+            out.writeInt(s.lineage().nodes().size());
+            for (ShardLineage.Node n : s.lineage().nodes()) {
+                out.writeInt(n.parent());
+                out.writeLong(n.start());
+                out.writeLong(n.end());
+                out.writeLong(n.openedMillis());
+                out.writeLong(n.closedMillis());
+            }
             out.writeLong(s.shardPeriodMillis());
             out.writeLong(s.disabledMillis());
         } catch (IOException e) {
@@ -129,7 +203,8 @@ final class StreamCatalog {
         String table = new String(key, 0, key.length - 9, StandardCharsets.UTF_8);
         long created = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
-            if (in.readByte() != VERSION) throw new IllegalStateException("unknown stream format");
+            byte version = in.readByte();
+            if (version != 1 && version != VERSION) throw new IllegalStateException("unknown stream format");
             long tableId = in.readLong();
             String label = in.readUTF();
             StreamViewType view = StreamViewType.valueOf(in.readUTF());
@@ -139,8 +214,19 @@ final class StreamCatalog {
             String skType = in.readUTF();
             KeySchema schema = new KeySchema(pk, pkType, sk.isEmpty() ? null : sk,
                     sk.isEmpty() ? null : AttributeValue.Type.valueOf(skType));
-            return new StreamInfo(table, tableId, label, created, view, schema, in.readInt(), in.readLong(),
-                    in.readLong());
+            int count = in.readInt();
+            ShardLineage lineage;
+            if (version == 1) {
+                lineage = ShardLineage.slots(count, created);
+            } else {
+                List<ShardLineage.Node> nodes = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    nodes.add(new ShardLineage.Node(i, in.readInt(), in.readLong(), in.readLong(), in.readLong(),
+                            in.readLong()));
+                }
+                lineage = new ShardLineage(nodes);
+            }
+            return new StreamInfo(table, tableId, label, created, view, schema, lineage, in.readLong(), in.readLong());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

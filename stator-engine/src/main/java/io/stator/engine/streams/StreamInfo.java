@@ -5,19 +5,24 @@ import io.stator.engine.table.TableDefinition.StreamViewType;
 
 /**
  * One stream of a table, enabled now or in the past: what its records and shards are derived
- * from. A stream's shards are not stored: shard (slot, generation) holds the records of the
- * partition-key hashes of its slot whose sequence numbers fall in its generation's time window
- * ({@link Shards}), so the shard count and period are kept with the stream, fixed at its creation.
+ * from. Its shards are not stored one by one: its lineage ({@link ShardLineage}, the table's
+ * partitions and their splits since the stream was enabled) and the rollover period give them
+ * ({@link Shards}).
  *
  * @param disabledMillis when the stream was disabled (or its table deleted), -1 while enabled
  */
 public record StreamInfo(String tableName, long tableId, String label, long createdMillis, StreamViewType viewType,
-                         KeySchema keySchema, int shardCount, long shardPeriodMillis, long disabledMillis) {
+                         KeySchema keySchema, ShardLineage lineage, long shardPeriodMillis, long disabledMillis) {
 
     public boolean enabled() { return disabledMillis < 0; }
 
     StreamInfo disabledAt(long millis) {
-        return new StreamInfo(tableName, tableId, label, createdMillis, viewType, keySchema, shardCount,
+        return new StreamInfo(tableName, tableId, label, createdMillis, viewType, keySchema, lineage,
                 shardPeriodMillis, millis);
+    }
+
+    StreamInfo withLineage(ShardLineage next) {
+        return new StreamInfo(tableName, tableId, label, createdMillis, viewType, keySchema, next,
+                shardPeriodMillis, disabledMillis);
     }
 }

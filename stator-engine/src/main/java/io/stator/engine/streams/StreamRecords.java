@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The stream records of every table with a stream, staged as a {@link ChangeLog} consumer: each
@@ -32,11 +33,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * no crash can keep one without the other.
  *
  * <p><b>Layout.</b> One row per record in the STREAM_RECORDS key space: key {@code [table id,
- * 8 bytes][stream creation, epoch ms, 8 bytes][slot, 2 bytes][sequence number, 8 bytes]}, all
- * big-endian, so that one shard's records (a slot's, within its generation's sequence range) are
- * contiguous and in order. The slot is the partition key's hash range ({@link Shards#slotOf}), so
- * every record of one item lands in one shard of each generation, in the order of its commits (the
- * pipeline stages a change with the item held). Value, format version 1: {@code u8 version; u8
+ * 8 bytes][stream creation, epoch ms, 8 bytes][node, 2 bytes][sequence number, 8 bytes]}, all
+ * big-endian, so that one shard's records (a node's, within its generation's sequence range) are
+ * contiguous and in order. The node is the one of the stream's lineage that holds the partition
+ * key's hash at the record's sequence number's time ({@link ShardLineage#at}), so every record of
+ * one item lands in one shard at a time, in the order of its commits (the pipeline stages a change
+ * with the item held), and after a split in a child of the shard before it. Value, format version 1: {@code u8 version; u8
  * eventName (INSERT, MODIFY, REMOVE); u8 origin (REQUEST, TIME_TO_LIVE); keys; newImage; oldImage},
  * each item as {@code i32 length (-1: absent) + ItemCodec bytes}; only the images the stream's
  * view type shows are kept.
@@ -53,23 +55,43 @@ final class StreamRecords implements ChangeLog.Consumer {
     private final Deployment deployment;
     private final Clock clock;
     private final SequenceNumbers sequences;
-    private final int shardCount;
-    /** Stream labels to creation times, so that a write does not parse its table's label. */
-    private final Map<String, Long> labelMillis = new ConcurrentHashMap<>();
+    /** The enabled stream of a table, made if this server has not seen it yet (Streams). */
+    private final Function<TableDefinition, StreamInfo> streamOf;
     /** The sequence numbers each batch took, settled once it is committed (or abandoned). */
     private final Map<WriteBatch, List<Long>> taken = new ConcurrentHashMap<>();
 
-    /** On shared storage, the head each batch has staged per shard (see {@link #nextInShard}). */
-    private final Map<WriteBatch, Map<Shard, Long>> heads = new ConcurrentHashMap<>();
+    /** On shared storage, the heads each batch has read and staged per shard (see {@link #nextInShard}). */
+    private final Map<WriteBatch, Map<Shard, Head>> heads = new ConcurrentHashMap<>();
+
+    /** A shard's head row as a batch read it, and the last number the batch has drawn from it (or -1). */
+    private static final class Head {
+        final byte[] stored;
+        long staged = -1;
+
+        Head(byte[] stored) {
+            this.stored = stored;
+        }
+    }
 
     private record Shard(long tableId, long created, int slot) {}
 
-    StreamRecords(Storage storage, Deployment deployment, Clock clock, SequenceNumbers sequences, int shardCount) {
+    StreamRecords(Storage storage, Deployment deployment, Clock clock, SequenceNumbers sequences,
+                  Function<TableDefinition, StreamInfo> streamOf) {
         this.storage = storage;
         this.deployment = deployment;
         this.clock = clock;
         this.sequences = sequences;
-        this.shardCount = shardCount;
+        this.streamOf = streamOf;
+    }
+
+    /**
+     * Runs a change of a lineage with no number being drawn on this server, given a time after
+     * now and after every number drawn so far: a split taking effect then routes no record
+     * already numbered, and every record numbered later reads the changed lineage (see
+     * {@link #stage}).
+     */
+    <T> T withNumbersHeld(java.util.function.LongFunction<T> change) {
+        return sequences.holding(clock.millis(), change);
     }
 
     @Override
@@ -80,17 +102,37 @@ final class StreamRecords implements ChangeLog.Consumer {
         // item, DynamoDB Streams does not write a stream record" (developer guide, "Change data
         // capture for DynamoDB Streams").
         if (change.oldItem() != null && change.oldItem().equals(change.newItem())) return;
-        long created = labelMillis.computeIfAbsent(table.latestStreamLabel(), StreamRecords::parseLabel);
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
-        int slot = Shards.slotOf(PartitionHash.hash(RowKeys.partitionKey(table, any)), shardCount);
+        long hash = PartitionHash.hash(RowKeys.partitionKey(table, any));
         long sequence;
+        StreamInfo stream;
+        ShardLineage.Node node;
         if (deployment.numbersShardsByHeadRow()) {
-            sequence = nextInShard(batch, new Shard(table.id(), created, slot));
+            // The node by the clock, then by the number its head row gives, should that be past
+            // the node's end (a split taking effect meanwhile).
+            stream = streamOf(table);
+            long millis = clock.millis();
+            node = stream.lineage().at(hash, millis);
+            while (true) {
+                Shard shard = new Shard(table.id(), stream.createdMillis(), node.number());
+                sequence = nextInShard(batch, shard, millis);
+                long at = SequenceNumbers.millisOf(sequence);
+                if (node.closedMillis() < 0 || at < node.closedMillis()) {
+                    takeInShard(batch, shard, sequence);
+                    break;
+                }
+                millis = at;
+                node = stream.lineage().at(hash, millis);
+            }
         } else {
+            // The number first, then the lineage: a split changes the lineage with no number
+            // being drawn (withNumbersHeld), so the lineage read is the one for the number's time.
             sequence = sequences.take(clock.millis());
             taken.computeIfAbsent(batch, b -> new ArrayList<>(1)).add(sequence);
+            stream = streamOf(table);
+            node = stream.lineage().at(hash, SequenceNumbers.millisOf(sequence));
         }
-        batch.put(Keyspaces.STREAM_RECORDS, key(table.id(), created, slot, sequence),
+        batch.put(Keyspaces.STREAM_RECORDS, key(table.id(), stream.createdMillis(), node.number(), sequence),
                 encode(change, table.stream().viewType(), RowKeys.keyOf(table.keySchema(), any)));
     }
 
@@ -102,19 +144,24 @@ final class StreamRecords implements ChangeLog.Consumer {
      * reader stops at a record still held undecided (SharedStorage), so it never passes one that
      * is yet to commit.
      */
-    private long nextInShard(WriteBatch batch, Shard shard) {
-        Map<Shard, Long> staged = heads.computeIfAbsent(batch, b -> new HashMap<>(2));
+    private long nextInShard(WriteBatch batch, Shard shard, long nowMillis) {
+        Head head = heads.computeIfAbsent(batch, b -> new HashMap<>(2)).computeIfAbsent(shard,
+                s -> new Head(storage.get(Keyspaces.STREAM_RECORDS, headKey(s.tableId(), s.created(), s.slot()))));
+        long last = head.staged >= 0 ? head.staged : headValue(head.stored);
+        return Math.max(last + 1, nowMillis * 1_000_000L);
+    }
+
+    /** Stages a number drawn by {@link #nextInShard}: the head row as read expected, and rewritten. */
+    private void takeInShard(WriteBatch batch, Shard shard, long next) {
+        Head head = heads.get(batch).get(shard);
         byte[] headKey = headKey(shard.tableId(), shard.created(), shard.slot());
-        Long last = staged.get(shard);
-        if (last == null) {
-            byte[] stored = storage.get(Keyspaces.STREAM_RECORDS, headKey);
-            batch.expect(Keyspaces.STREAM_RECORDS, headKey, stored);
-            last = headValue(stored);
-        }
-        long next = Math.max(last + 1, clock.millis() * 1_000_000L);
-        staged.put(shard, next);
+        if (head.staged < 0) batch.expect(Keyspaces.STREAM_RECORDS, headKey, head.stored);
+        head.staged = next;
         batch.put(Keyspaces.STREAM_RECORDS, headKey, ByteBuffer.allocate(8).putLong(next).array());
-        return next;
+    }
+
+    private StreamInfo streamOf(TableDefinition table) {
+        return streamOf.apply(table);
     }
 
     /**

@@ -3,13 +3,12 @@ package io.stator.engine.streams;
 import io.stator.engine.index.PropagationDelay;
 
 /**
- * How the server shapes its streams: shards per stream (DynamoDB has one per partition; until
- * the capacity model defines partitions, a fixed number, each a range of partition-key hashes),
- * how long a shard stays open before a child succeeds it (DynamoDB: about four hours), how long
- * records are kept (DynamoDB: 24 hours), and how late records become readable
- * ({@code --stream-delay}).
+ * How the server shapes its streams (a stream has one open shard per partition of its table,
+ * {@link ShardLineage}): how long a shard stays open before a child succeeds it (DynamoDB: about
+ * four hours), how long records are kept (DynamoDB: 24 hours), and how late records become
+ * readable ({@code --stream-delay}).
  */
-public record StreamSettings(int shardCount, long shardPeriodMillis, long retentionMillis, PropagationDelay delay) {
+public record StreamSettings(long shardPeriodMillis, long retentionMillis, PropagationDelay delay) {
 
     /** DynamoDB's rollover, about every four hours (DynamoDB Local's SHARD_ROLLOVER_TIME is 4 h). */
     public static final long DEFAULT_SHARD_PERIOD_MILLIS = 4L * 3600 * 1000;
@@ -17,14 +16,13 @@ public record StreamSettings(int shardCount, long shardPeriodMillis, long retent
     public static final long DEFAULT_RETENTION_MILLIS = 24L * 3600 * 1000;
 
     public static final StreamSettings DEFAULTS =
-            new StreamSettings(4, DEFAULT_SHARD_PERIOD_MILLIS, DEFAULT_RETENTION_MILLIS, PropagationDelay.NONE);
+            new StreamSettings(DEFAULT_SHARD_PERIOD_MILLIS, DEFAULT_RETENTION_MILLIS, PropagationDelay.NONE);
 
     public StreamSettings {
-        if (shardCount < 1 || shardCount > 1000) throw new IllegalArgumentException("shards per stream must be 1 to 1000");
         if (shardPeriodMillis < 1 || retentionMillis < 1) throw new IllegalArgumentException("periods must be positive");
     }
 
     public StreamSettings withDelay(PropagationDelay d) {
-        return new StreamSettings(shardCount, shardPeriodMillis, retentionMillis, d);
+        return new StreamSettings(shardPeriodMillis, retentionMillis, d);
     }
 }

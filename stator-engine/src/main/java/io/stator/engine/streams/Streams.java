@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * DynamoDB Streams: the streams of every table (kept in step with the tables' definitions by
@@ -46,18 +47,23 @@ public final class Streams {
     private final StreamCatalog catalog;
     private final StreamRecords records;
     private final ShardIterators iterators;
+    /** A table's partitions now: their first hashes, unsigned, in order (the capacity model's). */
+    private final Function<TableDefinition, long[]> partitions;
     private boolean registered;
     private volatile long lastTrim;
 
-    public Streams(Storage storage, Deployment deployment, Catalog tables, ChangeLog changeLog, Clock clock, StreamSettings settings) {
+    /** @param partitions a table's partitions now, as their first hashes (the capacity model's) */
+    public Streams(Storage storage, Deployment deployment, Catalog tables, ChangeLog changeLog, Clock clock, StreamSettings settings,
+                   Function<TableDefinition, long[]> partitions) {
         this.storage = storage;
         this.deployment = deployment;
         this.tables = tables;
         this.changeLog = changeLog;
         this.clock = clock;
         this.settings = settings;
+        this.partitions = partitions;
         this.catalog = new StreamCatalog(storage);
-        this.records = new StreamRecords(storage, deployment, clock, new SequenceNumbers(largestStoredSequence()), settings.shardCount());
+        this.records = new StreamRecords(storage, deployment, clock, new SequenceNumbers(largestStoredSequence()), this::streamOf);
         this.iterators = new ShardIterators(storage, clock);
         for (StreamInfo s : catalog.all()) tableChanged(s.tableName());
         for (TableDefinition t : tables.all()) tableChanged(t.name());
@@ -105,9 +111,52 @@ public final class Streams {
             register();
             long created = StreamRecords.parseLabel(t.latestStreamLabel());
             if (catalog.find(tableName, created) == null) {
-                catalog.put(new StreamInfo(tableName, t.id(), t.latestStreamLabel(), created, t.stream().viewType(),
-                        t.keySchema(), settings.shardCount(), settings.shardPeriodMillis(), -1));
+                // One shard per partition of the table (another server may have made it first).
+                catalog.create(new StreamInfo(tableName, t.id(), t.latestStreamLabel(), created, t.stream().viewType(),
+                        t.keySchema(), ShardLineage.of(startsOf(t), created), settings.shardPeriodMillis(), -1));
             }
+        }
+    }
+
+    private long[] startsOf(TableDefinition table) {
+        long[] starts = partitions.apply(table);
+        return starts.length == 0 ? new long[] {0} : starts;
+    }
+
+    /** The table's enabled stream, as a write stages its record (made here if not seen yet). */
+    private StreamInfo streamOf(TableDefinition table) {
+        StreamInfo s = catalog.enabledOf(table.id());
+        if (s != null && s.label().equals(table.latestStreamLabel())) return s;
+        tableChanged(table.name());
+        s = catalog.enabledOf(table.id());
+        if (s == null || !s.label().equals(table.latestStreamLabel())) {
+            // Another server's catalog is ahead of this one's: read it again.
+            refreshShared();
+            s = catalog.enabledOf(table.id());
+        }
+        if (s == null) throw new IllegalStateException("no stream " + table.latestStreamLabel() + " of table " + table.name());
+        return s;
+    }
+
+    /**
+     * The table's partitions split (the capacity model's): its enabled stream's shards split with
+     * them, each cut shard closing with a child per piece ({@link ShardLineage#split}). The split
+     * takes effect after every number drawn so far on this server and, where servers share the
+     * store, after every server has read the catalog again ({@link Deployment#catalogSettleMillis}),
+     * so no record is routed by a lineage that has not split yet. A lineage another server changed
+     * meanwhile is read again and split in turn (a split it recorded already changes nothing).
+     */
+    public void partitionsChanged(TableDefinition table, long[] starts) {
+        long settle = deployment.catalogSettleMillis();
+        for (int attempt = 0; attempt < 5; attempt++) {
+            StreamInfo s = catalog.enabledOf(table.id());
+            if (s == null) return;
+            boolean done = records.withNumbersHeld(after -> {
+                long at = Math.max(after + settle, s.lineage().lastOpenedMillis() + 1);
+                ShardLineage next = s.lineage().split(starts, at);
+                return next == s.lineage() || catalog.update(s, s.withLineage(next));
+            });
+            if (done) return;
         }
     }
 
@@ -244,7 +293,7 @@ public final class Streams {
         long now = clock.millis();
         trimIfDue();
         StreamInfo s = catalog.find(it.tableName(), it.createdMillis());
-        Shard shard = s == null || it.slot() >= s.shardCount() ? null : new Shard(s, it.slot(), it.generation());
+        Shard shard = s == null ? null : Shards.shard(s, it.slot(), it.generation(), now);
         if (shard == null || Shards.find(s, shard.id(), now, settings.retentionMillis()) == null) {
             // DynamoDB Local's answer to an iterator whose shard is gone.
             throw DynamoDbException.resourceNotFound("Invalid ShardId in ShardIterator");
@@ -366,14 +415,14 @@ public final class Streams {
                 if (!s.enabled() && s.disabledMillis() + settings.retentionMillis() + TRIM_MARGIN_MILLIS < now) {
                     // Shard by shard (on shared storage each is a collection of its own), from its
                     // head row on, which sorts before its records.
-                    for (int slot = 0; slot < s.shardCount(); slot++) {
+                    for (int slot = 0; slot < s.lineage().nodes().size(); slot++) {
                         storage.deleteRange(Keyspaces.STREAM_RECORDS, StreamRecords.headKey(s.tableId(), s.createdMillis(), slot),
                                 StreamRecords.key(s.tableId(), s.createdMillis(), slot, Long.MAX_VALUE));
                     }
                     catalog.remove(s);
                     continue;
                 }
-                for (int slot = 0; slot < s.shardCount(); slot++) {
+                for (int slot = 0; slot < s.lineage().nodes().size(); slot++) {
                     storage.deleteRange(Keyspaces.STREAM_RECORDS, StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
                             StreamRecords.key(s.tableId(), s.createdMillis(), slot, cut));
                 }
@@ -385,7 +434,7 @@ public final class Streams {
         long largest = 0;
         if (deployment.numbersShardsByHeadRow()) return largest; // numbered by each shard's head row instead (StreamRecords)
         for (StreamInfo s : catalog.all()) {
-            for (int slot = 0; slot < s.shardCount(); slot++) {
+            for (int slot = 0; slot < s.lineage().nodes().size(); slot++) {
                 try (Cursor c = storage.range(null, Keyspaces.STREAM_RECORDS,
                         StreamRecords.key(s.tableId(), s.createdMillis(), slot, 0),
                         StreamRecords.key(s.tableId(), s.createdMillis(), slot + 1, 0), true)) {

@@ -66,7 +66,7 @@ public final class Catalog {
         this.deployment = deployment;
         this.clock = clock;
         this.arns = arns;
-        this.counters = new TableCounters(storage);
+        this.counters = new TableCounters(storage, deployment);
         load();
     }
 

@@ -2,9 +2,12 @@ package io.stator.engine.table;
 
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
+import io.stator.core.key.PartitionHash;
+import io.stator.engine.cluster.Deployment;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Counters;
 import io.stator.storage.Cursor;
+import io.stator.storage.RowKeyFraming;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
@@ -21,6 +24,15 @@ import java.nio.ByteBuffer;
  * for each secondary index's entries (ItemCount and IndexSizeBytes); on a table with a local
  * index, {@code [table id]['c'][partition key bytes]} sums an item collection's size (its items
  * and their local index entries).
+ *
+ * <p>Where several servers share the store ({@link Deployment#keepsCollectionSizesInCollections}),
+ * a commit cannot add to a counter, and an item collection's size is instead a row of the
+ * collection itself, in the ITEMS key space under the reserved kind {@link #COLLECTION_SIZE_KIND}
+ * ({@code [table id][kind -4][hash][partition key]}, no clustering bytes; its value a counter's
+ * 8 bytes, absent for 0): each write reads it, expects it unchanged and rewrites it in the commit
+ * of its item, one compare-and-set of the collection, so the size is exact whichever servers
+ * write the collection. No read of a kind (Query, Scan, an index's walk) meets it; DeleteTable
+ * drops it with the table's rows.
  */
 public final class TableCounters {
 
@@ -31,10 +43,19 @@ public final class TableCounters {
     private static final byte COLLECTION_SIZE = 'c';
     private static final byte PARTITIONS = 'p';
 
-    private final Storage storage;
+    /**
+     * The kind of an item collection's size row on shared storage: negative, so no index id (every
+     * one is at least 0), and none of the other reserved kinds: Cassandra's commit markers are -1,
+     * point-in-time recovery's base and history rows -2 and -3 ({@code cluster/RecoveryRows}).
+     */
+    static final int COLLECTION_SIZE_KIND = -4;
 
-    public TableCounters(Storage storage) {
+    private final Storage storage;
+    private final boolean collectionSizesInCollections;
+
+    public TableCounters(Storage storage, Deployment deployment) {
         this.storage = storage;
+        this.collectionSizesInCollections = deployment.keepsCollectionSizesInCollections();
     }
 
     /** Adds a write's effect on the table's counters to the write's batch. */
@@ -67,14 +88,37 @@ public final class TableCounters {
         }
     }
 
-    /** Adds a change of one item collection's size to a batch. */
-    public static void recordCollection(WriteBatch batch, long tableId, byte[] partitionKey, long sizeDelta) {
-        if (sizeDelta != 0) batch.addToCounter(Keyspaces.COUNTERS, collectionKey(tableId, partitionKey), sizeDelta);
+    /**
+     * Adds a change of one item collection's size to a batch, called with the collection held.
+     *
+     * @param stored the size {@link #collectionSize} read for this write
+     * @param before the size before this write: {@code stored} and the batch's earlier changes of
+     *               the collection (a transaction's earlier items)
+     */
+    public void recordCollection(WriteBatch batch, long tableId, byte[] partitionKey, long stored, long before,
+                                 long sizeDelta) {
+        if (!collectionSizesInCollections) {
+            if (sizeDelta != 0) batch.addToCounter(Keyspaces.COUNTERS, collectionKey(tableId, partitionKey), sizeDelta);
+            return;
+        }
+        // The row as read, expected unchanged at commit: a write from another server in between
+        // loses this commit, which the pipeline starts over with the size read again.
+        byte[] row = collectionRow(tableId, partitionKey);
+        long after = before + sizeDelta;
+        batch.expect(Keyspaces.ITEMS, row, stored == 0 ? null : Counters.encode(stored));
+        if (after == 0) batch.delete(Keyspaces.ITEMS, row);
+        else batch.put(Keyspaces.ITEMS, row, Counters.encode(after));
     }
 
     /** The size of the item collection of one partition key. */
     public long collectionSize(long tableId, byte[] partitionKey) {
+        if (collectionSizesInCollections) return Counters.decode(storage.get(Keyspaces.ITEMS, collectionRow(tableId, partitionKey)));
         return Counters.decode(storage.get(Keyspaces.COUNTERS, collectionKey(tableId, partitionKey)));
+    }
+
+    /** An item collection's size row on shared storage: a row of the collection (see the class comment). */
+    private static byte[] collectionRow(long tableId, byte[] partitionKey) {
+        return RowKeyFraming.rowKey(tableId, COLLECTION_SIZE_KIND, PartitionHash.hash(partitionKey), partitionKey, new byte[0]);
     }
 
     private static byte[] collectionKey(long tableId, byte[] partitionKey) {
@@ -120,7 +164,7 @@ public final class TableCounters {
      * (engine/cluster/SharedUpkeep runs it for the tables written since, as DynamoDB refreshes these
      * figures from time to time). Not for storage whose writes add to the counters: a write
      * between the walk and the replacement would be lost from them. Item collections' sizes are
-     * not counted.
+     * not counted: there they are rows of their collections, exact (see the class comment).
      */
     public void recount(TableDefinition table) {
         long[] items = walk(table.id(), 0);

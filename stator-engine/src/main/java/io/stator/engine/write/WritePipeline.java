@@ -645,14 +645,15 @@ public final class WritePipeline {
                                   Map<String, AttributeValue> item, long delta) {
         byte[] partitionKey = RowKeys.partitionKey(table, item);
         CollectionKey key = pending == null ? null : new CollectionKey(table.id(), partitionKey);
-        long before = counters.collectionSize(table.id(), partitionKey) + (key == null ? 0 : pending.getOrDefault(key, 0L));
+        long stored = counters.collectionSize(table.id(), partitionKey);
+        long before = stored + (key == null ? 0 : pending.getOrDefault(key, 0L));
         long size = before + delta;
         if (delta > 0 && size > itemCollectionLimitBytes) {
             // DynamoDB's own message is unknown; this is the reason text its API reference gives
             // for the same refusal in TransactWriteItems (docs/dynamodb/indexes.md §6).
             throw new DynamoDbException(ErrorType.ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED, "Collection size exceeded.");
         }
-        TableCounters.recordCollection(batch, table.id(), partitionKey, delta);
+        counters.recordCollection(batch, table.id(), partitionKey, stored, before, delta);
         if (key != null) pending.merge(key, delta, Long::sum);
         return size;
     }

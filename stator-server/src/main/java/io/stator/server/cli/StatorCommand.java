@@ -116,10 +116,6 @@ public final class StatorCommand implements Callable<Integer> {
             + "readable after their change: a duration (250ms, 2s) or a range (100ms-2s). Default: at once.")
     String streamDelay = "0ms";
 
-    @Option(names = "--stream-shards", paramLabel = "N", description = "Shards of a new stream, each a range of "
-            + "partition-key hashes (default: ${DEFAULT-VALUE}; DynamoDB has one per partition).")
-    int streamShards = StreamSettings.DEFAULTS.shardCount();
-
     @Option(names = "--stream-shard-period", paramLabel = "DURATION", description = "How long a new stream's shard "
             + "stays open before a child succeeds it (default: 4h, about DynamoDB's).")
     String streamShardPeriod = "4h";
@@ -259,10 +255,7 @@ public final class StatorCommand implements Callable<Integer> {
                     ThroughputSettings.DEFAULT_TABLE_QUOTA_UNITS);
             delay = PropagationDelay.parse(gsiPropagationDelay);
             expiryDelay = ttlDelay(ttlDelay);
-            if (streamShards < 1 || streamShards > 1000) {
-                throw new IllegalArgumentException("--stream-shards must be between 1 and 1000, got " + streamShards);
-            }
-            streams = new StreamSettings(streamShards, parseTimeout("--stream-shard-period", streamShardPeriod).toMillis(),
+            streams = new StreamSettings(parseTimeout("--stream-shard-period", streamShardPeriod).toMillis(),
                     parseTimeout("--stream-retention", streamRetention).toMillis(), PropagationDelay.parse(streamDelay));
             collectionLimit = parseSize("--item-collection-limit", itemCollectionLimit);
             memory = new MemoryBudget(parseSize("--memory", memorySize));

@@ -18,7 +18,6 @@ import io.stator.server.testing.KeyShape;
 import io.stator.server.testing.SharedServer;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
-import io.stator.server.testing.TestBackend;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -360,7 +359,6 @@ class BatchWriteItemTest {
 
     @Test
     void itemCollectionMetricsComeForTablesWithALocalIndex() {
-        TestBackend.assumeLocalOnly("An item collection's size");
         String pk = unique();
 
         BatchWriteItemResponse response = server.client().batchWriteItem(b -> b

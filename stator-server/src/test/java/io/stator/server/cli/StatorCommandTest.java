@@ -206,7 +206,7 @@ class StatorCommandTest {
         assertTrue(usage.startsWith("Usage: stator"), usage);
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
                 "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
-                "--max-connections", "--ttl-delay", "--memory", "--stream-delay", "--stream-shards",
+                "--max-connections", "--ttl-delay", "--memory", "--stream-delay",
                 "--stream-shard-period", "--stream-retention", "--metrics-port", "--storage", "--cassandra",
                 "--keyspace", "--replication", "--cassandra-datacenter")) {
             assertTrue(usage.contains(option), option + " in " + usage);
@@ -381,8 +381,6 @@ class StatorCommandTest {
 
     @Test
     void streamSettingsThatCannotBeAreRefusedWithOneLine() throws Exception {
-        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--stream-shards", "0"),
-                "--stream-shards must be between 1 and 1000, got 0");
         assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--stream-retention", "1d"),
                 "--stream-retention must be a duration such as 500ms, 20s or 2m, got '1d'");
     }
@@ -409,7 +407,7 @@ class StatorCommandTest {
     @Test
     void streamSettingsShapeANewStream() throws Exception {
         CommandProcess stator = launch("--port", "0", "--data-dir", dir.resolve("data").toString(),
-                "--stream-shards", "2", "--stream-shard-period", "1h", "--stream-retention", "2h");
+                "--stream-shard-period", "1h", "--stream-retention", "2h");
         String listening = stator.awaitLine(STARTUP);
         Matcher m = matchListening(listening);
         try (DynamoDbClient client = client(listening);
@@ -420,7 +418,8 @@ class StatorCommandTest {
                     s -> s.streamEnabled(true).streamViewType(StreamViewType.KEYS_ONLY)))
                     .tableDescription().latestStreamArn();
 
-            assertEquals(2, streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().size());
+            // One shard per partition: a new on-demand table has four.
+            assertEquals(4, streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards().size());
         }
     }
 
