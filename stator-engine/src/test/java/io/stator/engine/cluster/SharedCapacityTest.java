@@ -94,6 +94,7 @@ class SharedCapacityTest {
             exchange = new SharedCapacity(store, new Deployment.Upkeep() {
                 @Override public void rereadCatalog() { }
                 @Override public boolean recount(long tableId) { return true; }
+                @Override public void resumeJobs() { }
                 @Override
                 public List<Deployment.Consumption> consumedHere() {
                     List<Deployment.Consumption> out = new ArrayList<>();
