@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "stator-bench", mixinStandardHelpOptions = true, version = "stator-bench 0.1.0",
         description = "Load generator for DynamoDB-compatible servers, and Stator's comparison with its peers.",
         subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.SoakCommand.class, BenchCommand.StreamsCommand.class,
-                BenchCommand.VectorsCommand.class, BenchCommand.Trivial.class})
+                BenchCommand.VectorsCommand.class, BenchCommand.Trivial.class, CassandraBench.class})
 public final class BenchCommand implements Runnable {
 
     @Override

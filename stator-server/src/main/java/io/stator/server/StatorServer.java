@@ -44,6 +44,13 @@ public final class StatorServer implements AutoCloseable {
      */
     static final int LENGTHY_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
+    /**
+     * The same on Cassandra, where a Query or a Scan page spends its time waiting for the
+     * cluster's replies rather than on a core: one per core would leave two Queries in flight on
+     * two cores, and the cluster idle (measured: docs/cassandra.md, "Cost per operation").
+     */
+    static final int LENGTHY_THREADS_ON_CASSANDRA = REQUEST_THREADS / 2;
+
     /** Threads of the --metrics-port server: a scrape every few seconds needs no more. */
     private static final int METRICS_THREADS = 1;
 
@@ -94,7 +101,8 @@ public final class StatorServer implements AutoCloseable {
         Predicate<HttpRequestData> lengthy = DynamoDbEndpoint.lengthyRequests();
         NettyHttpServer http;
         try {
-            http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS, LENGTHY_THREADS, tls,
+            http = NettyHttpServer.start(options.host(), options.port(), REQUEST_THREADS,
+                    options.cassandra() != null ? LENGTHY_THREADS_ON_CASSANDRA : LENGTHY_THREADS, tls,
                     options.connectionLimits(), new RequestHandler() {
                         @Override
                         public HttpReply handle(HttpRequestData request) {

@@ -17,15 +17,20 @@ import java.util.List;
  * collection and kind are ordered by their clustering bytes, unsigned.
  *
  * <p><b>Consistency.</b> A {@link Consistency#STRONG} read sees every commit that returned before
- * it started; an {@link Consistency#EVENTUAL} one may miss recent commits, never sees a commit in
- * part, and costs a backend less.
+ * it started, and is linearizable: it first settles a commit still in flight, so that no later
+ * read sees an older value than it saw. A {@link Consistency#COMMITTED} one also sees every commit
+ * that returned before it started, but may or may not see one in flight, and leaves it unsettled
+ * (Cassandra: QUORUM rather than SERIAL, a plain read rather than a Paxos round); a caller that
+ * compares and sets on what it read loses nothing by it, a stale value only failing the commit.
+ * An {@link Consistency#EVENTUAL} one may miss recent commits, never sees a commit in part, and
+ * costs a backend least.
  *
  * <p>Implementations: {@link LockingCollectionStore} over an ordered-bytes {@link Storage} in one
  * process (RocksDB), and the Cassandra backend. The contract test suite runs against each.
  */
 public interface CollectionStore {
 
-    enum Consistency { STRONG, EVENTUAL }
+    enum Consistency { STRONG, COMMITTED, EVENTUAL }
 
     /** What a commit expects a row to hold when it applies: the value it read, or null for none. */
     record Expected(byte[] rowKey, byte[] value) {}

@@ -22,6 +22,25 @@ public interface Storage extends AutoCloseable {
     byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key);
 
     /**
+     * The value stored under the key as of a commit that returned before the call, or null; one
+     * in flight may or may not be seen. For reads that need no more: an eventually consistent
+     * read, and a write's read of what it then expects ({@link WriteBatch#expect}), whose commit
+     * fails on a stale value. One process's storage has nothing cheaper than {@link #get}.
+     */
+    default byte[] getCommitted(Keyspace keyspace, byte[] key) {
+        return get(keyspace, key);
+    }
+
+    /**
+     * A view for eventually consistent ranges (Query, Scan): as {@link #snapshot()}, or on a
+     * backend where that costs more, the committed state as each read finds it
+     * ({@link #getCommitted}'s consistency). Close it when done.
+     */
+    default Snapshot eventualSnapshot() {
+        return snapshot();
+    }
+
+    /**
      * Applies every put and delete of the batch atomically: all of them or none.
      *
      * @throws StorageFaultException if the storage cannot write now; nothing of the batch is applied

@@ -100,6 +100,29 @@ public abstract class CollectionStoreContract {
         assertNull(store().get(index, CollectionStore.Consistency.STRONG));
     }
 
+    /**
+     * A COMMITTED read (Cassandra: QUORUM) sees every commit that returned before it, point and
+     * range alike: what the write pipeline's read and eventually consistent reads rely on.
+     */
+    @Test
+    void aCommittedReadSeesEveryCommitThatReturned() {
+        long t = tableId();
+        byte[] item = row(t, 0, "p", "a");
+        for (int i = 1; i <= 5; i++) {
+            byte[] before = store().get(item, CollectionStore.Consistency.COMMITTED);
+            assertTrue(put(item, before, "v" + i));
+            assertArrayEquals(bytes("v" + i), store().get(item, CollectionStore.Consistency.COMMITTED));
+            assertEquals(List.of("a"), clusterings(store().range(row(t, 0, "p", ""), null, null, false,
+                    CollectionStore.Consistency.COMMITTED)));
+        }
+        assertTrue(store().commit(List.of(new CollectionStore.Expected(item, bytes("v5"))),
+                List.of(new CollectionStore.Change(item, null))));
+        assertNull(store().get(item, CollectionStore.Consistency.COMMITTED));
+        // A stale expectation built on a committed read only fails the commit.
+        assertFalse(put(item, bytes("v5"), "v6"));
+        assertNull(store().get(item, CollectionStore.Consistency.STRONG));
+    }
+
     @Test
     void aCommitChangesOneCollectionOnly() {
         long t = tableId();

@@ -216,7 +216,11 @@ public final class CasTransactions {
             for (Action a : ordered) {
                 int position = actions.indexOf(a);
                 while (true) {
-                    byte[] stored = store.get(a.rowKey(), Consistency.STRONG);
+                    // COMMITTED: the claim compares and sets on this envelope; a stale one fails
+                    // it, and the Paxos round that failed settles what was in flight for the
+                    // next read. The transaction's own claim, applied after a timeout, was
+                    // decided by commit's SERIAL read of its marker, so a quorum holds it.
+                    byte[] stored = store.get(a.rowKey(), Consistency.COMMITTED);
                     Envelope e = Envelope.decode(stored);
                     if (tx.equals(e.intent())) {
                         // This transaction's own claim: a compare-and-set the backend could not
@@ -294,7 +298,8 @@ public final class CasTransactions {
             Envelope settled = apply ? new Envelope(e.version() + 1, e.intentValue(), null, null)
                     : new Envelope(e.version(), e.committed(), null, null);
             if (cas(rowKey, current, settled.encode())) return;
-            current = store.get(rowKey, Consistency.STRONG);
+            current = store.get(rowKey, Consistency.COMMITTED); // compared and set on, as in commit
+
         }
     }
 
@@ -329,12 +334,28 @@ public final class CasTransactions {
      * @throws RowHeldException when a live transaction holds one of the rows
      */
     public boolean commit(List<Expected> expected, List<Change> changes) {
+        return commit(expected, changes, null);
+    }
+
+    /** A row's stored envelope as someone read it (null: absent). */
+    record Read(byte[] rowKey, byte[] stored) {}
+
+    /**
+     * As {@link #commit(List, List)}, with one row's envelope read already (or null): the
+     * commit compares and sets on it instead of reading the row again. A stale one fails the
+     * compare-and-set, as a stale read would.
+     */
+    boolean commit(List<Expected> expected, List<Change> changes, Read known) {
         List<byte[]> keys = new ArrayList<>(expected.size() + changes.size());
         for (Expected x : expected) keys.add(x.rowKey());
         for (Change c : changes) if (indexOf(keys, c.rowKey()) < 0) keys.add(c.rowKey());
         List<byte[]> stored = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
-            byte[] s = store.get(keys.get(i), Consistency.STRONG);
+            // COMMITTED (QUORUM) rather than STRONG (SERIAL): the envelopes read are what the
+            // commit compares and sets, so a stale one only fails it (the caller reads again).
+            byte[] s = i < expected.size() && known != null && Arrays.equals(known.rowKey(), keys.get(i))
+                    && Arrays.equals(committedOf(known.stored()), expected.get(i).value()) ? known.stored()
+                    : store.get(keys.get(i), Consistency.COMMITTED);
             Envelope e = Envelope.decode(s);
             if (e.intent() != null) {
                 if (!resolve(keys.get(i), s, e)) throw new RowHeldException(keys.get(i));

@@ -77,6 +77,18 @@ import java.util.function.Function;
  * </ul>
  * Snapshots are of the latest state, except {@link #snapshotOf}, which reads its rows as of one
  * moment ({@link CasTransactions#readAll}) for TransactGetItems.
+ *
+ * <p><b>Which reads are SERIAL</b> (a Paxos round on Cassandra) and which QUORUM (one round trip;
+ * {@link Consistency#COMMITTED}). QUORUM where a stale value costs nothing: an eventually
+ * consistent GetItem, BatchGetItem, Query and Scan ({@link #getCommitted},
+ * {@link #eventualSnapshot}: DynamoDB lets them miss recent writes, and QUORUM misses only one in
+ * flight); the write pipeline's read of the item it changes, and {@link CasTransactions}' reads
+ * of the rows it then compares and sets (a stale value fails the compare-and-set, and the write
+ * reads again); a Scan, strong or not (Cassandra has no SERIAL range read). SERIAL where the
+ * read decides alone: a strong GetItem and Query (linearizable: no read after it sees an older
+ * value, since it settles a commit in flight), TransactGetItems' two passes, the catalog's and
+ * the other reserved collections' rows, a transaction's record (whether it committed), and a
+ * commit's marker read back after a timeout.
  */
 final class SharedStorage implements Storage {
 
@@ -244,8 +256,43 @@ final class SharedStorage implements Storage {
         return null;
     }
 
+    /**
+     * An item as a quorum of replicas holds it (QUORUM, one round trip), rather than a SERIAL
+     * read's Paxos round: for eventually consistent reads, and for a write's read of the item it
+     * then expects, whose compare-and-set fails on a stale value (the write starts over). It sees
+     * every commit that returned before it began. A row that a transaction holds is settled by
+     * a strong read, as ranges settle it.
+     */
+    @Override
+    public byte[] getCommitted(Keyspace keyspace, byte[] key) {
+        if (keyspace != Keyspaces.ITEMS) return get(keyspace, key);
+        byte[] stored = store.get(key, Consistency.COMMITTED);
+        if (CasTransactions.claimed(stored)) {
+            lastRead.remove();
+            return transactions.read(key);
+        }
+        lastRead.set(new CasTransactions.Read(key, stored));
+        return CasTransactions.committedOf(stored);
+    }
+
+    /**
+     * The envelope this thread read last ({@link #getCommitted}): the write pipeline reads its
+     * item, then commits on this thread, and its commit compares and sets on this envelope
+     * rather than reading the row a second time (a stale one only fails the commit).
+     */
+    private final ThreadLocal<CasTransactions.Read> lastRead = new ThreadLocal<>();
+
+    /** Eventually consistent Query and Scan: their rows read at QUORUM ({@link #getCommitted}). */
+    @Override
+    public Snapshot eventualSnapshot() {
+        return COMMITTED_READS;
+    }
+
+    private static final Snapshot COMMITTED_READS = () -> { };
+
     @Override
     public byte[] get(Snapshot snapshot, Keyspace keyspace, byte[] key) {
+        if (snapshot == COMMITTED_READS) return getCommitted(keyspace, key);
         if (snapshot instanceof RowsRead read && keyspace == Keyspaces.ITEMS) {
             byte[] value = read.values.get(new Key(key));
             if (value != null || read.values.containsKey(new Key(key))) return value;
@@ -324,8 +371,10 @@ final class SharedStorage implements Storage {
         }
         Cursor rows;
         if (to.length > RowKeyFraming.LENGTH_OFFSET) {
+            // A strong Query is a SERIAL read of its partition (linearizable, as a strong
+            // GetItem); an eventually consistent one reads it at QUORUM.
             byte[] upper = RowKeyFraming.sameCollection(from, to) ? to : null;
-            rows = store.range(from, from, upper, reverse, Consistency.STRONG);
+            rows = store.range(from, from, upper, reverse, snapshot == COMMITTED_READS ? Consistency.COMMITTED : Consistency.STRONG);
         } else {
             if (reverse) throw new IllegalArgumentException("scans run forward");
             long table = RowKeyFraming.tableId(from);
@@ -544,7 +593,9 @@ final class SharedStorage implements Storage {
 
     private void commitCollection(Batch batch, List<byte[]> rows) {
         Rows r = batch.rows(rows);
-        if (!transactions.commit(r.expected(), r.changes())) throw new CommitLostException();
+        CasTransactions.Read read = lastRead.get();
+        lastRead.remove();
+        if (!transactions.commit(r.expected(), r.changes(), read)) throw new CommitLostException();
     }
 
     private void commitTransaction(Batch batch, List<byte[]> rows) {

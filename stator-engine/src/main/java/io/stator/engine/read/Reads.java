@@ -53,7 +53,7 @@ public final class Reads {
     public Page read(ReadPlan plan) {
         if (plan.singleItem()) return readItem(plan, null);
         if (Arrays.compareUnsigned(plan.range().from(), plan.range().to()) >= 0) return readRange(plan, null);
-        try (Snapshot snapshot = storage.snapshot()) {
+        try (Snapshot snapshot = plan.consistentRead() ? storage.snapshot() : storage.eventualSnapshot()) {
             return readRange(plan, snapshot);
         }
     }
@@ -65,7 +65,8 @@ public final class Reads {
 
     private Page readItem(ReadPlan plan, Snapshot snapshot) {
         byte[] rowKey = plan.range().from();
-        byte[] stored = snapshot == null ? storage.get(Keyspaces.ITEMS, rowKey) : storage.get(snapshot, Keyspaces.ITEMS, rowKey);
+        byte[] stored = snapshot != null ? storage.get(snapshot, Keyspaces.ITEMS, rowKey)
+                : plan.consistentRead() ? storage.get(Keyspaces.ITEMS, rowKey) : storage.getCommitted(Keyspaces.ITEMS, rowKey);
         long bytes = stored == null ? 0 : ItemCodec.measure(stored, null).itemSize();
         Usage.Read usage = new Usage.Read(null, bytes, 0, plan.consistentRead(), plan.transactional());
         if (stored == null) return new Page(List.of(), 0, 0, 0, null, usage, null);

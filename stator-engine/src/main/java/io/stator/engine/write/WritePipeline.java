@@ -513,9 +513,13 @@ public final class WritePipeline {
         return current != null ? current : requested;
     }
 
-    /** The item stored under the row key, as stored, or null. Called with the item held. */
+    /**
+     * The item stored under the row key, as stored, or null. Called with the item held. A
+     * committed read is enough: the commit expects the item as read ({@link WriteBatch#expect}),
+     * so on shared storage a stale read only loses the commit, and the write starts over.
+     */
     private byte[] read(byte[] rowKey) {
-        return storage.get(Keyspaces.ITEMS, rowKey);
+        return storage.getCommitted(Keyspaces.ITEMS, rowKey);
     }
 
     /** The write's condition on the item as stored; a null condition always holds. */

@@ -55,7 +55,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p><b>Reads.</b> Strong: SERIAL for one partition, QUORUM for a scan (Cassandra serves no
  * SERIAL range scan; a scan sees every commit that returned before it started, since commits are
- * written at QUORUM). Eventual: ONE. <b>Scan order</b> is token order; a hash-space position h
+ * written at QUORUM). Committed: QUORUM. Eventual: ONE. <b>Scan order</b> is token order; a hash-space position h
  * (unsigned) is token {@code h ^ Long.MIN_VALUE}, so segments of the hash space are token ranges.
  */
 public final class CassandraCollectionStore implements CollectionStore {
@@ -166,7 +166,9 @@ public final class CassandraCollectionStore implements CollectionStore {
 
     private static ConsistencyLevel level(Consistency consistency, boolean onePartition) {
         if (consistency == Consistency.EVENTUAL) return ConsistencyLevel.ONE;
-        return onePartition ? ConsistencyLevel.SERIAL : ConsistencyLevel.QUORUM;
+        // COMMITTED: QUORUM sees every commit that returned (commits are written at QUORUM),
+        // in one round trip, without the Paxos round a SERIAL read makes.
+        return onePartition && consistency == Consistency.STRONG ? ConsistencyLevel.SERIAL : ConsistencyLevel.QUORUM;
     }
 
     @Override
