@@ -3,18 +3,11 @@ package io.stator.server.cassandra;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.engine.capacity.ThroughputSettings;
-import io.stator.server.CassandraOptions;
-import io.stator.server.ServerOptions;
-import io.stator.server.StatorServer;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.storage.cassandra.CassandraCluster;
 import io.stator.storage.cassandra.CassandraClusterExtension;
-import java.net.URI;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -61,31 +54,21 @@ class ClusterThroughputTest {
     private static final int ITEM_UNITS = 40;
     private static final long WINDOW_MILLIS = 20_000;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private CassandraCluster cluster;
-    private String keyspace;
+    private ServersOnOneKeyspace keyspace;
 
     @BeforeEach
     void keyspace(CassandraCluster cluster) {
-        this.cluster = cluster;
-        this.keyspace = "stator_tp_" + Long.toUnsignedString(new Random().nextLong(), 36);
+        this.keyspace = new ServersOnOneKeyspace(cluster, "stator_tp_");
     }
 
     @AfterEach
     void close() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        keyspace.close();
     }
 
     /** A server on the keyspace, enforcing throughput, and its client (no retries). */
     private DynamoDbClient server() throws Exception {
-        StatorServer server = StatorServer.start(ServerOptions.defaults(Path.of("unused-on-cassandra")).withPort(0)
-                .withThroughput(ThroughputSettings.DEFAULTS)
-                .withCassandra(CassandraOptions.of(cluster.contactPoints()).withKeyspace(keyspace, 3)));
-        opened.add(server);
-        DynamoDbClient client = StatorTestServer.newClient(URI.create(server.endpoint()), "us-east-1",
-                StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
-        opened.add(client);
-        return client;
+        return keyspace.serve(keyspace.options().withThroughput(ThroughputSettings.DEFAULTS));
     }
 
     @Test

@@ -4,20 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stator.server.CassandraOptions;
-import io.stator.server.ServerOptions;
-import io.stator.server.StatorServer;
 import io.stator.server.testing.DynamoSize;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.Tables;
 import io.stator.storage.cassandra.CassandraCluster;
 import io.stator.storage.cassandra.CassandraClusterExtension;
-import java.net.URI;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,31 +38,20 @@ class ItemCollectionLimitOnTwoServersTest {
 
     private static final long LIMIT = 4_000;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private CassandraCluster cluster;
-    private String keyspace;
+    private ServersOnOneKeyspace keyspace;
 
     @BeforeEach
     void keyspace(CassandraCluster cluster) {
-        this.cluster = cluster;
-        this.keyspace = "stator_icl_" + Long.toUnsignedString(new Random().nextLong(), 36);
+        this.keyspace = new ServersOnOneKeyspace(cluster, "stator_icl_");
     }
 
     @AfterEach
     void close() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        keyspace.close();
     }
 
     private DynamoDbClient server() throws Exception {
-        StatorServer server = StatorServer.start(ServerOptions.defaults(Path.of("unused-on-cassandra")).withPort(0)
-                .withThroughput(StatorTestServer.REPORT_ONLY)
-                .withCassandra(CassandraOptions.of(cluster.contactPoints()).withKeyspace(keyspace, 3))
-                .with(m -> m.itemCollectionLimitBytes = LIMIT));
-        opened.add(server);
-        DynamoDbClient client = StatorTestServer.newClient(URI.create(server.endpoint()), "us-east-1",
-                StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
-        opened.add(client);
-        return client;
+        return keyspace.serve(keyspace.options().with(m -> m.itemCollectionLimitBytes = LIMIT));
     }
 
     private static Map<String, AttributeValue> sized(int sk, long bytes) {

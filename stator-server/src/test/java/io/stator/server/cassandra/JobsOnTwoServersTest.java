@@ -4,22 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stator.server.CassandraOptions;
-import io.stator.server.ServerOptions;
-import io.stator.server.StatorServer;
 import io.stator.server.testing.Breakpoints;
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.StatorProcess;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.storage.cassandra.CassandraCluster;
 import io.stator.storage.cassandra.CassandraClusterExtension;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -55,48 +49,32 @@ class JobsOnTwoServersTest {
     private static final String SHARED_STORAGE = "io.stator.engine.cluster.SharedStorage";
     private static final int ITEMS = 600;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private CassandraCluster cluster;
-    private String keyspace;
+    private ServersOnOneKeyspace keyspace;
 
     @TempDir
     Path dir;
 
     @BeforeEach
     void keyspace(CassandraCluster cluster) {
-        this.cluster = cluster;
-        this.keyspace = "stator_jobs_" + Long.toUnsignedString(new Random().nextLong(), 36);
+        this.keyspace = new ServersOnOneKeyspace(cluster, "stator_jobs_");
     }
 
     @AfterEach
     void close() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        keyspace.close();
         System.clearProperty("stator.jobLeaseMillis");
     }
 
     /** The server that will be killed: a child process with the debugger's agent. */
     private StatorProcess doomed() throws Exception {
-        String contactPoints = cluster.contactPoints().stream()
-                .map(a -> a.getHostString() + ":" + a.getPort()).collect(Collectors.joining(","));
-        StatorProcess p = StatorProcess.start(null, dir.resolve("doomed.err"),
-                List.of("-Xmx256m", Breakpoints.JVM_OPTION, "-Dstator.jobLeaseMillis=" + LEASE),
-                List.of("--storage", "cassandra", "--cassandra", contactPoints, "--keyspace", keyspace,
-                        "--replication", "3"));
-        opened.add(p);
-        return p;
+        return keyspace.process(dir.resolve("doomed.err"),
+                List.of("-Xmx256m", Breakpoints.JVM_OPTION, "-Dstator.jobLeaseMillis=" + LEASE));
     }
 
     /** The server that survives, in this JVM, with the same short lease. */
     private DynamoDbClient survivor() throws Exception {
         System.setProperty("stator.jobLeaseMillis", LEASE);
-        StatorServer server = StatorServer.start(ServerOptions.defaults(Path.of("unused-on-cassandra")).withPort(0)
-                .withThroughput(StatorTestServer.REPORT_ONLY)
-                .withCassandra(CassandraOptions.of(cluster.contactPoints()).withKeyspace(keyspace, 3)));
-        opened.add(server);
-        DynamoDbClient client = StatorTestServer.newClient(URI.create(server.endpoint()), "us-east-1",
-                StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
-        opened.add(client);
-        return client;
+        return keyspace.serve(keyspace.options());
     }
 
     private static Map<String, AttributeValue> item(String id, int v) {

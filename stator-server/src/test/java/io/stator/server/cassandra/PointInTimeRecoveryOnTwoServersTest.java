@@ -3,16 +3,12 @@ package io.stator.server.cassandra;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.stator.server.CassandraOptions;
-import io.stator.server.ServerOptions;
 import io.stator.server.StatorServer;
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.TestClock;
 import io.stator.storage.cassandra.CassandraCluster;
 import io.stator.storage.cassandra.CassandraClusterExtension;
-import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -41,26 +38,24 @@ class PointInTimeRecoveryOnTwoServersTest {
 
     private static final Instant START = Instant.parse("2032-05-01T00:00:00Z");
     private final TestClock clock = new TestClock();
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private ServersOnOneKeyspace keyspace;
+
+    @BeforeEach
+    void keyspace(CassandraCluster cluster) {
+        this.keyspace = new ServersOnOneKeyspace(cluster, "stator_pitr_");
+    }
 
     @AfterEach
     void close() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        keyspace.close();
     }
 
-    private StatorServer server(CassandraCluster cluster, String keyspace) throws Exception {
-        StatorServer server = StatorServer.start(ServerOptions.defaults(Path.of("unused-on-cassandra")).withPort(0)
-                .withThroughput(StatorTestServer.REPORT_ONLY).withClock(clock)
-                .withCassandra(CassandraOptions.of(cluster.contactPoints()).withKeyspace(keyspace, 3)));
-        opened.add(server);
-        return server;
+    private StatorServer server() throws Exception {
+        return keyspace.start(keyspace.options().withClock(clock));
     }
 
     private DynamoDbClient client(StatorServer server) {
-        DynamoDbClient client = StatorTestServer.newClient(URI.create(server.endpoint()), "us-east-1",
-                StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
-        opened.add(client);
-        return client;
+        return keyspace.client(server);
     }
 
     private static Map<String, AttributeValue> item(int key, int version, int server) {
@@ -74,11 +69,10 @@ class PointInTimeRecoveryOnTwoServersTest {
     }
 
     @Test
-    void restoresHoldEachServersAcknowledgedWritesUpToTheTime(CassandraCluster cluster) throws Exception {
+    void restoresHoldEachServersAcknowledgedWritesUpToTheTime() throws Exception {
         clock.set(START);
-        String keyspace = "stator_pitr_" + Long.toUnsignedString(new Random().nextLong(), 36);
-        StatorServer first = server(cluster, keyspace);
-        StatorServer second = server(cluster, keyspace);
+        StatorServer first = server();
+        StatorServer second = server();
         DynamoDbClient[] clients = {client(first), client(second)};
         String table = StatorTestServer.tableName();
         StatorTestServer.createTable(clients[0], table);

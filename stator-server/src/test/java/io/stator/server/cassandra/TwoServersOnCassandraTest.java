@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.stator.server.CassandraOptions;
 import io.stator.server.ServerOptions;
-import io.stator.server.StatorServer;
 import io.stator.server.testing.StatorProcess;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.storage.cassandra.CassandraCluster;
 import io.stator.storage.cassandra.CassandraClusterExtension;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +23,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,35 +57,25 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 @ExtendWith(CassandraClusterExtension.class)
 class TwoServersOnCassandraTest {
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private CassandraCluster cluster;
-    private String keyspace;
+    private ServersOnOneKeyspace keyspace;
 
     @BeforeEach
     void keyspace(CassandraCluster cluster) {
-        this.cluster = cluster;
-        this.keyspace = "stator_two_" + Long.toUnsignedString(new Random().nextLong(), 36);
+        this.keyspace = new ServersOnOneKeyspace(cluster, "stator_two_");
     }
 
     @AfterEach
     void close() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) opened.get(i).close();
+        keyspace.close();
     }
 
     private ServerOptions options() {
-        return ServerOptions.defaults(Path.of("unused-on-cassandra")).withPort(0)
-                .withThroughput(StatorTestServer.REPORT_ONLY)
-                .withCassandra(CassandraOptions.of(cluster.contactPoints()).withKeyspace(keyspace, 3));
+        return keyspace.options();
     }
 
     /** A server on the keyspace, in this JVM, and its client. */
     private DynamoDbClient server() throws Exception {
-        StatorServer server = StatorServer.start(options());
-        opened.add(server);
-        DynamoDbClient client = StatorTestServer.newClient(URI.create(server.endpoint()), "us-east-1",
-                StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY);
-        opened.add(client);
-        return client;
+        return keyspace.serve(options());
     }
 
     private static Map<String, AttributeValue> key(String id) {
@@ -334,7 +320,7 @@ class TwoServersOnCassandraTest {
 
     @Test
     void aNodeKilledUnderMixedLoadLosesNoAcknowledgedWriteAndRejoins() throws Exception {
-        assumeTrue(cluster.managed(), "the test kills a node it started");
+        assumeTrue(keyspace.cluster().managed(), "the test kills a node it started");
         DynamoDbClient[] servers = {server(), server()};
         String table = StatorTestServer.tableName();
         StatorTestServer.createTable(servers[0], table);
@@ -389,18 +375,18 @@ class TwoServersOnCassandraTest {
             }));
         }
         sleep(4_000);
-        int victim = cluster.size() - 1;
-        cluster.killNode(victim);
+        int victim = keyspace.cluster().size() - 1;
+        keyspace.cluster().killNode(victim);
         sleep(8_000);
-        cluster.startNode(victim);
-        cluster.awaitAllSeenUp(Duration.ofMinutes(3));
+        keyspace.cluster().startNode(victim);
+        keyspace.cluster().awaitAllSeenUp(Duration.ofMinutes(3));
         sleep(4_000);
         running.set(false);
         for (Thread t : threads) t.join();
 
         assertTrue(failures.isEmpty(), "only DynamoDB's retryable errors are allowed: " + failures);
         assertFalse(acknowledgedPuts.isEmpty());
-        assertTrue(cluster.isRunning(victim), "the node rejoined");
+        assertTrue(keyspace.cluster().isRunning(victim), "the node rejoined");
         for (String id : acknowledgedPuts) {
             assertNotNull(servers[1].getItem(b -> b.tableName(table).key(key(id)).consistentRead(true)).item(),
                     "acknowledged put " + id);
@@ -428,12 +414,7 @@ class TwoServersOnCassandraTest {
     @Test
     void aServerKilledMidTransactionLeavesEveryTransactionWholeOrAbsent(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
-        String contactPoints = cluster.contactPoints().stream()
-                .map(a -> a.getHostString() + ":" + a.getPort()).collect(Collectors.joining(","));
-        StatorProcess doomed = StatorProcess.start(null, dir.resolve("doomed.err"), List.of("-Xmx256m"),
-                List.of("--storage", "cassandra", "--cassandra", contactPoints, "--keyspace", keyspace,
-                        "--replication", "3"));
-        opened.add(doomed);
+        StatorProcess doomed = keyspace.process(dir.resolve("doomed.err"), List.of("-Xmx256m"));
         DynamoDbClient survivor = server();
         String table = StatorTestServer.tableName();
         StatorTestServer.createTable(doomed.client(), table);
