@@ -106,16 +106,19 @@ final class BeforeImages implements ChangeLog.Consumer {
      * The backup is AVAILABLE: no batch keeps its before images any more, and they are dropped.
      */
     void finish(long tableId, String backupId) {
-        synchronized (this) {
-            Map<Long, List<String>> next = new HashMap<>(creating);
-            List<String> ids = new ArrayList<>(next.getOrDefault(tableId, List.of()));
-            ids.remove(backupId);
-            if (ids.isEmpty()) next.remove(tableId);
-            else next.put(tableId, List.copyOf(ids));
-            creating = Map.copyOf(next);
-        }
+        stopKeeping(tableId, backupId);
         release();
         drop(backupId);
+    }
+
+    /** Batches from now on keep no before images for the backup. */
+    private synchronized void stopKeeping(long tableId, String backupId) {
+        Map<Long, List<String>> next = new HashMap<>(creating);
+        List<String> ids = new ArrayList<>(next.getOrDefault(tableId, List.of()));
+        ids.remove(backupId);
+        if (ids.isEmpty()) next.remove(tableId);
+        else next.put(tableId, List.copyOf(ids));
+        creating = Map.copyOf(next);
     }
 
     /**
@@ -187,12 +190,7 @@ final class BeforeImages implements ChangeLog.Consumer {
     void forget(long tableId, String backupId) {
         synchronized (this) {
             if (!creatingIds().contains(backupId)) return;
-            Map<Long, List<String>> next = new HashMap<>(creating);
-            List<String> ids = new ArrayList<>(next.getOrDefault(tableId, List.of()));
-            ids.remove(backupId);
-            if (ids.isEmpty()) next.remove(tableId);
-            else next.put(tableId, List.copyOf(ids));
-            creating = Map.copyOf(next);
+            stopKeeping(tableId, backupId);
         }
         release();
     }

@@ -299,7 +299,6 @@ public final class CasTransactions {
                     : new Envelope(e.version(), e.committed(), null, null);
             if (cas(rowKey, current, settled.encode())) return;
             current = store.get(rowKey, Consistency.COMMITTED); // compared and set on, as in commit
-
         }
     }
 
