@@ -114,13 +114,13 @@ public final class Observations {
             t.resources().forEach((indexId, r) -> {
                 List<ResourceSummary> secondsKept = r.seconds(now);
                 for (ResourceSummary m : r.minutes(now)) {
-                    if (m.period() < from) continue;
+                    if (m.period() < from || m.requests() == 0) continue; // an idle window: nothing to add
                     minutes.computeIfAbsent(m.period(), x -> new TreeMap<>()).put(indexId, m);
                     units.computeIfAbsent(m.period(), x -> new TreeMap<>())
                             .put(indexId, ObservedElsewhere.secondUnits(m, secondsKept));
                 }
                 for (ResourceSummary s : secondsKept) {
-                    if (Math.floorDiv(s.period(), 60) < from) continue;
+                    if (Math.floorDiv(s.period(), 60) < from || s.requests() == 0) continue;
                     seconds.computeIfAbsent(s.period(), x -> new TreeMap<>()).put(indexId, s);
                 }
             });
