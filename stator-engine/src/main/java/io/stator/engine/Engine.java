@@ -115,6 +115,11 @@ public final class Engine implements AutoCloseable {
                 ? (table, index) -> throughput.partitionStarts(table, index == null ? null : index.name())
                 : PartitionMap.ONE;
         this.observations = new Observations(config.clock(), partitions);
+        Deployment.ObservedElsewhere observedElsewhere = deployment.observedElsewhere();
+        if (observedElsewhere != null) {
+            observations.shareWith((tableId, fromMinute) -> observedElsewhere.rows(tableId, fromMinute).stream()
+                    .map(r -> new Observations.Published(r.tableId(), r.minute(), r.part(), r.figures())).toList());
+        }
         this.contributorInsights = new ContributorInsights(catalog, config.clock());
         ItemLocks locks = new StripedItemLocks();
         this.vectorGraphs = new VectorGraphs(storage, deployment, catalog);
@@ -178,6 +183,17 @@ public final class Engine implements AutoCloseable {
                             out.add(new Deployment.Consumption(table, index, read, write, starts, reads, writes)));
                 }
                 return out;
+            }
+
+            @Override
+            public List<Deployment.ObservedRow> observedHere() {
+                return observations.publishable().stream()
+                        .map(p -> new Deployment.ObservedRow(p.tableId(), p.minute(), p.part(), p.figures())).toList();
+            }
+
+            @Override
+            public long observedMinute() {
+                return Math.floorDiv(config.clock().millis(), 60_000);
             }
 
             @Override

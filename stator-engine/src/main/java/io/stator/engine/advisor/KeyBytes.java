@@ -76,6 +76,23 @@ final class KeyBytes {
         return PartitionHash.xxHash64(a, from, to - from, hash);
     }
 
+    /**
+     * The row key's bytes up to the key's end (what {@link #values} reads: the layout's header, the
+     * partition key and what follows), to publish the key to the other servers ({@link ObservationRows}).
+     */
+    byte[] published() {
+        return Arrays.copyOf(array, to);
+    }
+
+    int from() {
+        return from;
+    }
+
+    /** A key another server published: {@link #published}'s bytes, where the key starts, its fingerprint. */
+    static KeyBytes restored(byte[] bytes, int from, long fingerprint) {
+        return new KeyBytes(bytes, from, bytes.length, fingerprint);
+    }
+
     /** The partition key's hash: which modelled partition the key lives in. */
     long partitionHash() {
         return KeyLayout.hashOf(array);

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -50,6 +51,12 @@ public final class Observations {
     private final int keyCap;
     private final ConcurrentHashMap<Long, TableObservations> tables = new ConcurrentHashMap<>();
     private final AtomicBoolean faultReported = new AtomicBoolean();
+    /** The other servers' observations, on a store several servers share; null on one server. */
+    private volatile ObservedElsewhere elsewhere;
+    /** What {@link #publishable} gave last, by table and row ({@link #row}); the upkeep's thread only. */
+    private final Map<Long, Map<Long, byte[]>> published = new java.util.HashMap<>();
+    /** By table, the first minute the next {@link #publishable} may change (the last one it gave). */
+    private final Map<Long, Long> publishedFrom = new java.util.HashMap<>();
 
     public Observations(Clock clock, PartitionMap partitionMap) {
         this(clock, partitionMap, KEY_CAP);
@@ -64,6 +71,82 @@ public final class Observations {
 
     public Clock clock() { return clock; }
 
+    // ---- across the servers of a cluster ----------------------------------------------------------
+
+    /**
+     * One row of a server's observations (see {@link ObservationRows}): one table's minute
+     * (part 0) or one second of it (part 1 + the second of the minute).
+     */
+    public record Published(long tableId, long minute, int part, byte[] figures) {}
+
+    /** Where the other servers' rows are read (the deployment's shared store). */
+    @FunctionalInterface
+    public interface Elsewhere {
+        /** The other servers' rows of the table from {@code fromMinute} on (minutes since the epoch). */
+        List<Published> rows(long tableId, long fromMinute);
+    }
+
+    /**
+     * Reports merge the other servers' observations, read from {@code source}, with this server's
+     * ({@link ObservedElsewhere}); without it (one server) they read this server's alone.
+     */
+    public void shareWith(Elsewhere source) {
+        this.elsewhere = new ObservedElsewhere(source);
+    }
+
+    /**
+     * This server's rows that changed since the last call, for the others to read: each table's
+     * minutes and seconds from the last minute given on (the one open then, since grown, and
+     * those that opened since). Called by the deployment's upkeep, on one thread; never on a
+     * request's path.
+     */
+    public synchronized List<Published> publishable() {
+        long now = clock.millis();
+        long nowMinute = Math.floorDiv(now, 60_000);
+        List<Published> out = new ArrayList<>();
+        for (Map.Entry<Long, TableObservations> e : tables.entrySet()) {
+            long tableId = e.getKey();
+            TableObservations t = e.getValue();
+            long from = publishedFrom.getOrDefault(tableId, Long.MIN_VALUE);
+            Map<Long, Map<Integer, ResourceSummary>> minutes = new TreeMap<>();
+            Map<Long, Map<Integer, long[]>> units = new TreeMap<>();
+            Map<Long, Map<Integer, ResourceSummary>> seconds = new TreeMap<>();
+            t.resources().forEach((indexId, r) -> {
+                List<ResourceSummary> secondsKept = r.seconds(now);
+                for (ResourceSummary m : r.minutes(now)) {
+                    if (m.period() < from || m.requests() == 0) continue; // an idle window: nothing to add
+                    minutes.computeIfAbsent(m.period(), x -> new TreeMap<>()).put(indexId, m);
+                    units.computeIfAbsent(m.period(), x -> new TreeMap<>())
+                            .put(indexId, ObservedElsewhere.secondUnits(m, secondsKept));
+                }
+                for (ResourceSummary s : secondsKept) {
+                    if (Math.floorDiv(s.period(), 60) < from || s.requests() == 0) continue;
+                    seconds.computeIfAbsent(s.period(), x -> new TreeMap<>()).put(indexId, s);
+                }
+            });
+            Map<Long, Map<Signature, PatternFigures>> patterns = new TreeMap<>();
+            for (TableObservations.PatternWindow w : t.patternMinutes(now)) {
+                if (w.period() >= from) patterns.put(w.period(), w.figures());
+            }
+            Map<Long, byte[]> last = published.computeIfAbsent(tableId, x -> new java.util.HashMap<>());
+            minutes.forEach((minute, resources) -> offer(out, last, tableId, minute, ObservationRows.MINUTE_PART,
+                    ObservationRows.minute(resources, units.get(minute), patterns.getOrDefault(minute, Map.of()))));
+            seconds.forEach((second, resources) -> offer(out, last, tableId, Math.floorDiv(second, 60),
+                    1 + (int) Math.floorMod(second, 60), ObservationRows.second(resources)));
+            last.keySet().removeIf(row -> Math.floorDiv(row, 61) < nowMinute);
+            publishedFrom.put(tableId, nowMinute);
+        }
+        published.keySet().retainAll(tables.keySet());
+        publishedFrom.keySet().retainAll(tables.keySet());
+        return out;
+    }
+
+    private static void offer(List<Published> out, Map<Long, byte[]> last, long tableId, long minute, int part,
+                              byte[] figures) {
+        byte[] before = last.put(minute * 61 + part, figures);
+        if (!java.util.Arrays.equals(before, figures)) out.add(new Published(tableId, minute, part, figures));
+    }
+
     private TableObservations table(TableDefinition definition) {
         TableObservations t = tables.get(definition.id());
         if (t == null) {
@@ -77,6 +160,8 @@ public final class Observations {
     /** A table deleted: its observations go with it. */
     public void tableDeleted(long tableId) {
         tables.remove(tableId);
+        ObservedElsewhere e = elsewhere;
+        if (e != null) e.tableDeleted(tableId);
     }
 
     private void fault(RuntimeException e) {
@@ -324,13 +409,20 @@ public final class Observations {
     /** The seconds kept of a table's or global index's traffic, the open one last. */
     List<ResourceSummary> seconds(TableDefinition table, IndexDefinition index) {
         ResourceObservations r = resource(table, index);
-        return r == null ? List.of() : r.seconds(clock.millis());
+        long now = clock.millis();
+        List<ResourceSummary> here = r == null ? List.of() : r.seconds(now);
+        ObservedElsewhere e = elsewhere;
+        return e == null ? here : e.seconds(table.id(), index == null ? 0 : index.id(), here, now);
     }
 
     /** The minutes kept of a table's or global index's traffic, the open one last. */
     List<ResourceSummary> minutes(TableDefinition table, IndexDefinition index) {
         ResourceObservations r = resource(table, index);
-        return r == null ? List.of() : r.minutes(clock.millis());
+        long now = clock.millis();
+        List<ResourceSummary> here = r == null ? List.of() : r.minutes(now);
+        ObservedElsewhere e = elsewhere;
+        if (e == null) return here;
+        return e.minutes(table.id(), index == null ? 0 : index.id(), here, r == null ? List.of() : r.seconds(now), now);
     }
 
     /** The runs of closed minutes one partition key led by writes, of a table's or global index's traffic. */
@@ -409,8 +501,10 @@ public final class Observations {
         long toMinute = Math.floorDiv(now, 60_000);
         long fromMinute = toMinute - minutes + 1;
         TableObservations t = tables.get(table.id());
-        List<PatternFigures> patterns = new ArrayList<>();
-        if (t != null) patterns.addAll(t.patternsSince(now, fromMinute).values());
+        Map<Signature, PatternFigures> here = t == null ? Map.of() : t.patternsSince(now, fromMinute);
+        ObservedElsewhere e = elsewhere;
+        List<PatternFigures> patterns = new ArrayList<>(
+                (e == null ? here : e.patterns(table.id(), here, fromMinute, now)).values());
         patterns.sort(java.util.Comparator.comparingLong(PatternFigures::totalHalves).reversed()
                 .thenComparing(PatternFigures::calls, java.util.Comparator.reverseOrder())
                 .thenComparing(p -> p.signature().describe()));

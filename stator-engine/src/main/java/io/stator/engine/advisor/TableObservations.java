@@ -90,16 +90,25 @@ final class TableObservations {
 
     /** Every pattern over the minutes open or kept since {@code fromMinute}, with its peaks. */
     Map<Signature, PatternFigures> patternsSince(long nowMillis, long fromMinute) {
-        if (patternSeconds.current() != null) patternSeconds.at(nowMillis);
-        SignatureWindow openSecond = patternSeconds.current();
-        List<PatternWindow> minutes = patternMinutes.upTo(Math.floorDiv(nowMillis, 60_000), openSecond == null ? null
-                : new PatternWindow(openSecond.period(), openSecond.secondFigures()));
         Map<Signature, PatternFigures> out = new LinkedHashMap<>();
-        for (PatternWindow minute : minutes) {
+        for (PatternWindow minute : patternMinutes(nowMillis)) {
             if (minute.period() < fromMinute) continue;
             minute.figures().forEach((s, f) -> out.merge(s, f, PatternFigures::plus));
         }
         return out;
+    }
+
+    /** The patterns of each minute kept up to {@code nowMillis}, the one open included, oldest first. */
+    List<PatternWindow> patternMinutes(long nowMillis) {
+        if (patternSeconds.current() != null) patternSeconds.at(nowMillis);
+        SignatureWindow openSecond = patternSeconds.current();
+        return patternMinutes.upTo(Math.floorDiv(nowMillis, 60_000), openSecond == null ? null
+                : new PatternWindow(openSecond.period(), openSecond.secondFigures()));
+    }
+
+    /** The table's (index id 0) and its global indexes' observations, by index id. */
+    Map<Integer, ResourceObservations> resources() {
+        return resources;
     }
 
     /** The patterns of each second kept up to {@code nowMillis}, the one open included, oldest first. */

@@ -102,6 +102,25 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
      */
     long jobLeaseMillis();
 
+    /**
+     * The other servers' published observations (the advisor's, {@link Upkeep#observedHere}), which
+     * reports merge with this server's; null on one server, whose reports read its own alone.
+     */
+    ObservedElsewhere observedElsewhere();
+
+    /** Where the other servers' observations are read. */
+    @FunctionalInterface
+    interface ObservedElsewhere {
+        /** The other servers' rows of a table from {@code fromMinute} on (minutes since the epoch). */
+        List<ObservedRow> rows(long tableId, long fromMinute);
+    }
+
+    /**
+     * One row of a server's observations of a table: a minute (part 0) or a second of it (part 1 +
+     * the second of the minute); the figures are the advisor's to read.
+     */
+    record ObservedRow(long tableId, long minute, int part, byte[] figures) {}
+
     /** Starts the background upkeep the deployment needs (none on one server). */
     void startUpkeep(Upkeep upkeep);
 
@@ -131,6 +150,12 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
          * false when this server does not know the table (yet: it reads the catalog each second).
          */
         boolean consumedElsewhere(Consumption units);
+
+        /** This server's observations (the advisor's) that changed since the last call, to publish. */
+        List<ObservedRow> observedHere();
+
+        /** The minute the engine's clock is in (minutes since the epoch): observations older than the advisor's hour are trimmed. */
+        long observedMinute();
     }
 
     /**

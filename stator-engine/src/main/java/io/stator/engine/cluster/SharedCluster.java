@@ -20,11 +20,15 @@ public final class SharedCluster implements Deployment {
     private final long jobLeaseMillis = Long.getLong(JOB_LEASE_PROPERTY, 30_000);
 
     private final SharedStorage storage;
+    private final SharedObservations observations;
     private SharedUpkeep upkeep;
 
     SharedCluster(SharedStorage storage) {
         this.storage = storage;
+        this.observations = new SharedObservations(storage.store());
     }
+
+    @Override public ObservedElsewhere observedElsewhere() { return observations::others; }
 
     @Override public boolean writesKeepGlobalIndexes() { return true; }
     @Override public long catalogSettleMillis() { return CATALOG_SETTLE_MILLIS; }
@@ -38,7 +42,7 @@ public final class SharedCluster implements Deployment {
 
     @Override
     public synchronized void startUpkeep(Upkeep upkeep) {
-        if (this.upkeep == null) this.upkeep = SharedUpkeep.start(storage, upkeep, jobLeaseMillis / 2);
+        if (this.upkeep == null) this.upkeep = SharedUpkeep.start(storage, upkeep, jobLeaseMillis / 2, observations);
     }
 
     @Override

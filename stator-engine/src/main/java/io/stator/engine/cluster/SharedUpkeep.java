@@ -20,7 +20,10 @@ import java.util.Map;
  * no table more often than its last count took times ten, so that counting takes at most a
  * tenth of that thread's time. DynamoDB refreshes ItemCount and the sizes about every six hours.
  * On a third thread, every {@value SharedCapacity#EXCHANGE_EVERY_MILLIS} ms, it exchanges with the
- * other servers what each took of every table's throughput ({@link SharedCapacity}).
+ * other servers what each took of every table's throughput ({@link SharedCapacity}). On a fourth,
+ * every {@value SharedObservations#PUBLISH_EVERY_MILLIS} ms, it publishes what the advisor observed
+ * here since it last did ({@link SharedObservations}), and every minute trims the rows past the
+ * advisor's hour.
  */
 final class SharedUpkeep implements AutoCloseable {
 
@@ -33,12 +36,14 @@ final class SharedUpkeep implements AutoCloseable {
     private final Thread thread;
     private final Thread counting;
     private final Thread exchanging;
+    private final Thread observing;
     private final SharedCapacity capacity;
     private volatile boolean closed;
 
     private final long jobsEveryMillis;
 
-    private SharedUpkeep(SharedStorage storage, Deployment.Upkeep engine, long jobsEveryMillis) {
+    private SharedUpkeep(SharedStorage storage, Deployment.Upkeep engine, long jobsEveryMillis,
+                         SharedObservations observations) {
         this.jobsEveryMillis = jobsEveryMillis;
         this.thread = Thread.ofPlatform().daemon().name("stator-shared-upkeep")
                 .unstarted(() -> run(storage, engine));
@@ -46,6 +51,27 @@ final class SharedUpkeep implements AutoCloseable {
                 .unstarted(() -> count(storage, engine));
         this.capacity = new SharedCapacity(storage.store(), engine);
         this.exchanging = Thread.ofPlatform().daemon().name("stator-shared-capacity").unstarted(this::exchange);
+        this.observing = Thread.ofPlatform().daemon().name("stator-shared-observations")
+                .unstarted(() -> observe(engine, observations));
+    }
+
+    /** The advisor's observations out, on a thread of their own: a large publish delays nothing else. */
+    private void observe(Deployment.Upkeep engine, SharedObservations observations) {
+        long nextTrim = System.currentTimeMillis();
+        while (!closed) {
+            try {
+                Thread.sleep(SharedObservations.PUBLISH_EVERY_MILLIS);
+                observations.publish(engine.observedHere());
+                if (System.currentTimeMillis() >= nextTrim) {
+                    observations.trim(engine.observedMinute());
+                    nextTrim = System.currentTimeMillis() + SharedObservations.TRIM_EVERY_MILLIS;
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!closed) LOG.log(Level.WARNING, "publishing the advisor's observations failed; retrying: " + e);
+            }
+        }
     }
 
     /**
@@ -67,8 +93,9 @@ final class SharedUpkeep implements AutoCloseable {
     }
 
     /** @param engine what the engine does to read the catalog again and to count a table */
-    static SharedUpkeep start(SharedStorage storage, Deployment.Upkeep engine, long jobsEveryMillis) {
-        SharedUpkeep upkeep = new SharedUpkeep(storage, engine, jobsEveryMillis);
+    static SharedUpkeep start(SharedStorage storage, Deployment.Upkeep engine, long jobsEveryMillis,
+                              SharedObservations observations) {
+        SharedUpkeep upkeep = new SharedUpkeep(storage, engine, jobsEveryMillis, observations);
         try {
             upkeep.capacity.publish();
         } catch (RuntimeException e) {
@@ -77,6 +104,7 @@ final class SharedUpkeep implements AutoCloseable {
         upkeep.thread.start();
         upkeep.counting.start();
         upkeep.exchanging.start();
+        upkeep.observing.start();
         return upkeep;
     }
 
@@ -139,10 +167,12 @@ final class SharedUpkeep implements AutoCloseable {
         thread.interrupt();
         counting.interrupt();
         exchanging.interrupt();
+        observing.interrupt();
         try {
             thread.join(5_000);
             counting.join(5_000);
             exchanging.join(5_000);
+            observing.join(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -14,6 +14,7 @@ public final class SingleServer implements Deployment {
     @Override public boolean keepsCollectionSizesInCollections() { return false; }
     @Override public boolean keepsVectorGraphs() { return true; }
     @Override public long jobLeaseMillis() { return 0; }
+    @Override public ObservedElsewhere observedElsewhere() { return null; }
     @Override public void startUpkeep(Upkeep upkeep) { }
     @Override public void close() { }
 }

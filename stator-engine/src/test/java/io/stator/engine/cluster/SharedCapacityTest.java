@@ -95,6 +95,8 @@ class SharedCapacityTest {
                 @Override public void rereadCatalog() { }
                 @Override public boolean recount(long tableId) { return true; }
                 @Override public void resumeJobs() { }
+                @Override public List<Deployment.ObservedRow> observedHere() { return List.of(); }
+                @Override public long observedMinute() { return 0; }
                 @Override
                 public List<Deployment.Consumption> consumedHere() {
                     List<Deployment.Consumption> out = new ArrayList<>();
