@@ -516,8 +516,9 @@ final class SharedStorage implements Storage {
     private final Set<Long> writtenTables = ConcurrentHashMap.newKeySet();
 
     /**
-     * The tables whose items or index entries were written (or tried) since the last call: their
-     * counters are counted again (SharedUpkeep), as commits here cannot add to them.
+     * The tables whose items or index entries were written (or tried) since the last call, each
+     * once its commit has ended (see {@link #commit}): their counters are counted again
+     * (SharedUpkeep), as commits here cannot add to them.
      */
     public Set<Long> takeWrittenTables() {
         Set<Long> taken = new HashSet<>();
