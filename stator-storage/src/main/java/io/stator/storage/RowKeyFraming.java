@@ -16,6 +16,13 @@ public final class RowKeyFraming {
     public static final int LENGTH_OFFSET = 20;
     public static final int PARTITION_KEY_OFFSET = 22;
 
+    /**
+     * The one kind a backend may use for rows of its own in an item collection (Cassandra's commit
+     * markers). Whoever lays out the rows (the engine) uses kinds 0 and up for items and index
+     * entries and keeps its other negative kinds clear of this one.
+     */
+    public static final int BACKEND_KIND = -1;
+
     private RowKeyFraming() {}
 
     public static long tableId(byte[] rowKey) {

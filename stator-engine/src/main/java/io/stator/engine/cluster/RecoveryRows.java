@@ -34,9 +34,8 @@ import java.util.Arrays;
  */
 final class RecoveryRows {
 
-    /** Reserved kinds: -1 is Cassandra's commit markers, -4 an item collection's size (TableCounters). */
-    static final int BASE_KIND = -2;
-    static final int HISTORY_KIND = -3;
+    static final int BASE_KIND = ReservedKinds.RECOVERY_BASE;
+    static final int HISTORY_KIND = ReservedKinds.RECOVERY_HISTORY;
     /** RecoveryLog's row types (persisted). */
     private static final byte BASE = 'B';
     private static final byte HISTORY = 'H';

@@ -516,8 +516,9 @@ final class SharedStorage implements Storage {
     private final Set<Long> writtenTables = ConcurrentHashMap.newKeySet();
 
     /**
-     * The tables whose items or index entries were written (or tried) since the last call: their
-     * counters are counted again (SharedUpkeep), as commits here cannot add to them.
+     * The tables whose items or index entries were written (or tried) since the last call, each
+     * once its commit has ended (see {@link #commit}): their counters are counted again
+     * (SharedUpkeep), as commits here cannot add to them.
      */
     public Set<Long> takeWrittenTables() {
         Set<Long> taken = new HashSet<>();
@@ -532,11 +533,28 @@ final class SharedStorage implements Storage {
         Batch batch = (Batch) writeBatch;
         List<byte[]> items = new ArrayList<>();
         List<byte[]> meta = new ArrayList<>();
+        List<Long> tables = new ArrayList<>(1);
         for (Map.Entry<Key, Write> w : batch.writes.entrySet()) {
             Keyspace k = w.getValue().keyspace();
             (isTransactional(k) ? items : meta).add(w.getKey().bytes());
-            if (k == Keyspaces.ITEMS) writtenTables.add(RowKeyFraming.tableId(w.getKey().bytes()));
+            if (k == Keyspaces.ITEMS) {
+                long table = RowKeyFraming.tableId(w.getKey().bytes());
+                if (!tables.contains(table)) tables.add(table);
+            }
         }
+        try {
+            commitRows(batch, items, meta);
+        } finally {
+            // Marked once the commit has landed (or failed, or its outcome is unknown), never
+            // before: a recount takes the mark and then walks the table, so its walk starts after
+            // the commit and sees it. A mark made before the commit could be taken by a recount
+            // whose walk passed the item before the commit landed, leaving the counters stale
+            // until the table's next write.
+            writtenTables.addAll(tables);
+        }
+    }
+
+    private void commitRows(Batch batch, List<byte[]> items, List<byte[]> meta) {
         // Expectations of rows the batch does not write (a ConditionCheck's item) join its rows.
         for (Key k : batch.expected.keySet()) {
             if (!batch.writes.containsKey(k)) (isTransactional(batch.expectedIn.get(k)) ? items : meta).add(k.bytes());

@@ -31,6 +31,8 @@ import java.util.UUID;
 public final class JobLeases {
 
     private static final byte LEASE_ROW = 'L';
+    /** Tries to take a free lease, each after a compare-and-set lost with the lease still free. */
+    private static final int HOLD_ATTEMPTS = 5;
 
     private final Storage storage;
     private final long leaseMillis;
@@ -53,10 +55,17 @@ public final class JobLeases {
     /** Takes or renews the job's lease; false when another server holds it. */
     public boolean hold(String job) {
         byte[] key = key(job);
-        byte[] current = storage.get(Keyspaces.BACKUPS, key);
-        long now = System.currentTimeMillis();
-        if (current != null && !mine(current) && ByteBuffer.wrap(current, 16, 8).getLong() > now) return false;
-        return write(key, current, ByteBuffer.allocate(24).put(owner).putLong(now + leaseMillis).array());
+        // A lost compare-and-set is read again: another server took the lease (false), or the
+        // commit lost to something else with the lease still free (on Cassandra, a timeout under
+        // contention on the row's partition, decided as not applied), which must not leave the job
+        // unrun until the next sweep.
+        for (int attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
+            byte[] current = storage.get(Keyspaces.BACKUPS, key);
+            long now = System.currentTimeMillis();
+            if (current != null && !mine(current) && ByteBuffer.wrap(current, 16, 8).getLong() > now) return false;
+            if (write(key, current, ByteBuffer.allocate(24).put(owner).putLong(now + leaseMillis).array())) return true;
+        }
+        return false;
     }
 
     /** Drops the job's lease if this server holds it (the job ended, or stopped to be resumed). */

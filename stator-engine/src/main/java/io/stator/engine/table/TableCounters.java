@@ -4,6 +4,7 @@ import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
 import io.stator.core.key.PartitionHash;
 import io.stator.engine.cluster.Deployment;
+import io.stator.engine.cluster.ReservedKinds;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.Counters;
 import io.stator.storage.Cursor;
@@ -27,8 +28,8 @@ import java.nio.ByteBuffer;
  *
  * <p>Where several servers share the store ({@link Deployment#keepsCollectionSizesInCollections}),
  * a commit cannot add to a counter, and an item collection's size is instead a row of the
- * collection itself, in the ITEMS key space under the reserved kind {@link #COLLECTION_SIZE_KIND}
- * ({@code [table id][kind -4][hash][partition key]}, no clustering bytes; its value a counter's
+ * collection itself, in the ITEMS key space under the reserved kind {@link ReservedKinds#COLLECTION_SIZE}
+ * ({@code [table id][kind][hash][partition key]}, no clustering bytes; its value a counter's
  * 8 bytes, absent for 0): each write reads it, expects it unchanged and rewrites it in the commit
  * of its item, one compare-and-set of the collection, so the size is exact whichever servers
  * write the collection. No read of a kind (Query, Scan, an index's walk) meets it; DeleteTable
@@ -42,13 +43,6 @@ public final class TableCounters {
     private static final byte INDEX_SIZE_BYTES = 's';
     private static final byte COLLECTION_SIZE = 'c';
     private static final byte PARTITIONS = 'p';
-
-    /**
-     * The kind of an item collection's size row on shared storage: negative, so no index id (every
-     * one is at least 0), and none of the other reserved kinds: Cassandra's commit markers are -1,
-     * point-in-time recovery's base and history rows -2 and -3 ({@code cluster/RecoveryRows}).
-     */
-    static final int COLLECTION_SIZE_KIND = -4;
 
     private final Storage storage;
     private final boolean collectionSizesInCollections;
@@ -118,7 +112,7 @@ public final class TableCounters {
 
     /** An item collection's size row on shared storage: a row of the collection (see the class comment). */
     private static byte[] collectionRow(long tableId, byte[] partitionKey) {
-        return RowKeyFraming.rowKey(tableId, COLLECTION_SIZE_KIND, PartitionHash.hash(partitionKey), partitionKey, new byte[0]);
+        return RowKeyFraming.rowKey(tableId, ReservedKinds.COLLECTION_SIZE, PartitionHash.hash(partitionKey), partitionKey, new byte[0]);
     }
 
     private static byte[] collectionKey(long tableId, byte[] partitionKey) {

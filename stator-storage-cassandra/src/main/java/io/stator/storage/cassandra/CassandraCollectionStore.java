@@ -60,8 +60,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CassandraCollectionStore implements CollectionStore {
 
-    /** The marker rows' kind: below every kind the engine uses (index ids are >= 0). */
-    static final int MARKER_KIND = -1;
+    /** The marker rows' kind: the contract's kind for a backend's own rows, below every index id. */
+    static final int MARKER_KIND = RowKeyFraming.BACKEND_KIND;
     private static final int MARKER_SECONDS = 3600;
 
     private final CqlSession session;
