@@ -34,7 +34,10 @@ import picocli.CommandLine.Option;
  * QUORUM, a clustering range with LIMIT, what a Query of {@code Limit} 10 reads), on a second
  * table laid out as Stator's ({@code CassandraCollectionStore}: {@code (pk blob, kind int, ck
  * blob, hash bigint, value blob, PRIMARY KEY ((pk), kind, ck))}), of {@code --rows} rows in
- * partitions of {@value #SLICE_PARTITION_ROWS}, as the bench's items are (BenchTable).
+ * partitions of {@value #SLICE_PARTITION_ROWS}, as the bench's items are (BenchTable); and
+ * {@code lwt-update-collection}, {@code lwt-update} on a random row of that table, whose
+ * lightweight transactions meet on partitions of {@value #SLICE_PARTITION_ROWS} rows as a PutItem's
+ * do on the bench's item collections (one Paxos state per partition).
  */
 @Command(name = "cassandra", mixinStandardHelpOptions = true,
         description = "Measures what a Cassandra cluster itself serves (QUORUM reads and writes, lightweight "
@@ -60,7 +63,7 @@ final class CassandraBench implements Callable<Integer> {
     int replication = 3;
 
     @Option(names = "--workload", split = ",", description = "Workloads, in order: read, serial-read, write, "
-            + "lwt-insert, lwt-update, slice (default: ${DEFAULT-VALUE}).")
+            + "lwt-insert, lwt-update, slice, lwt-update-collection (default: ${DEFAULT-VALUE}).")
     List<String> workloads = List.of("read", "write", "lwt-insert", "lwt-update");
 
     @Option(names = "--connections", description = "Requests in flight, one per thread (default: ${DEFAULT-VALUE}).")
@@ -92,7 +95,10 @@ final class CassandraBench implements Callable<Integer> {
             PreparedStatement insertIf = session.prepare("INSERT INTO " + table + " (k, v) VALUES (?, ?) IF NOT EXISTS");
             PreparedStatement updateIf = session.prepare("UPDATE " + table + " SET v = ? WHERE k = ? IF EXISTS");
             ByteBuffer value = ByteBuffer.wrap(new byte[rowBytes]);
-            PreparedStatement slice = workloads.contains("slice") ? prepareSlices(session, value) : null;
+            boolean collections = workloads.contains("slice") || workloads.contains("lwt-update-collection");
+            PreparedStatement slice = collections ? prepareSlices(session, value) : null;
+            PreparedStatement updateRowIf = collections ? session.prepare("UPDATE " + keyspace
+                    + ".rows SET value = ? WHERE pk = ? AND kind = 0 AND ck = ? IF EXISTS") : null;
 
             long began = System.nanoTime();
             Result loaded = loop(session, i -> i < rows ? insert.bind((long) i, value).setConsistencyLevel(ConsistencyLevel.QUORUM)
@@ -111,8 +117,13 @@ final class CassandraBench implements Callable<Integer> {
                     case "lwt-update" -> i -> lwt(updateIf.bind(value, randomRow()));
                     case "slice" -> i -> slice.bind(partition(randomRow() / SLICE_PARTITION_ROWS))
                             .setConsistencyLevel(ConsistencyLevel.QUORUM);
+                    case "lwt-update-collection" -> i -> {
+                        long row = randomRow();
+                        return lwt(updateRowIf.bind(value, partition(row / SLICE_PARTITION_ROWS),
+                                ByteBuffer.allocate(8).putLong(0, row % SLICE_PARTITION_ROWS)));
+                    };
                     default -> throw new IllegalArgumentException("unknown workload " + w
-                            + " (read, serial-read, write, lwt-insert, lwt-update, slice)");
+                            + " (read, serial-read, write, lwt-insert, lwt-update, slice, lwt-update-collection)");
                 };
                 loop(session, request, System.nanoTime() + Duration.ofSeconds(warmup).toNanos());
                 Result r = loop(session, request, System.nanoTime() + Duration.ofSeconds(duration).toNanos());
