@@ -255,17 +255,7 @@ public final class CassandraCollectionStore implements CollectionStore {
         }
 
         private void fetch(java.util.function.Function<Statements, BoundStatement> request) {
-            page = withRetries(() -> {
-                Statements s = statements(tableId);
-                if (s == null) return null;
-                try {
-                    return session.execute(request.apply(s));
-                } catch (InvalidQueryException e) {
-                    if (!missingTable(e)) throw e;
-                    tables.remove(tableId);
-                    return null;
-                }
-            }, "read");
+            page = execute(tableId, request);
             if (page == null) {
                 last = true;
                 left = 0;
@@ -408,15 +398,21 @@ public final class CassandraCollectionStore implements CollectionStore {
      * a read that lost a Paxos race or timed out is tried again, a few times.
      */
     private Iterator<Row> read(long tableId, java.util.function.Function<Statements, BoundStatement> statement) {
+        ResultSet rows = execute(tableId, statement);
+        return rows == null ? java.util.Collections.emptyIterator() : rows.iterator();
+    }
+
+    /** A read's first page (or the one its statement's paging state names); null when the table does not exist. */
+    private ResultSet execute(long tableId, java.util.function.Function<Statements, BoundStatement> statement) {
         return withRetries(() -> {
             Statements s = statements(tableId);
-            if (s == null) return java.util.Collections.<Row>emptyIterator();
+            if (s == null) return null;
             try {
-                return session.execute(statement.apply(s)).iterator();
+                return session.execute(statement.apply(s));
             } catch (InvalidQueryException e) {
                 if (!missingTable(e)) throw e;
                 tables.remove(tableId);
-                return java.util.Collections.<Row>emptyIterator();
+                return null;
             }
         }, "read");
     }
