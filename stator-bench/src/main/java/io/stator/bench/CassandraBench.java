@@ -30,12 +30,24 @@ import picocli.CommandLine.Option;
  * Paxos read), {@code write} (a row written at QUORUM), {@code lwt-insert} ({@code INSERT ... IF
  * NOT EXISTS} of new rows) and {@code lwt-update} ({@code UPDATE ... IF EXISTS} of existing
  * ones): lightweight transactions at serial consistency SERIAL, committed at QUORUM, as Stator's
- * commits are.
+ * commits are; {@code slice} (the first {@value #SLICE_ROWS} rows of a random partition at
+ * QUORUM, a clustering range with LIMIT, what a Query of {@code Limit} 10 reads), on a second
+ * table laid out as Stator's ({@code CassandraCollectionStore}: {@code (pk blob, kind int, ck
+ * blob, hash bigint, value blob, PRIMARY KEY ((pk), kind, ck))}), of {@code --rows} rows in
+ * partitions of {@value #SLICE_PARTITION_ROWS}, as the bench's items are (BenchTable); and
+ * {@code lwt-update-collection}, {@code lwt-update} on a random row of that table, whose
+ * lightweight transactions meet on partitions of {@value #SLICE_PARTITION_ROWS} rows as a PutItem's
+ * do on the bench's item collections (one Paxos state per partition).
  */
 @Command(name = "cassandra", mixinStandardHelpOptions = true,
         description = "Measures what a Cassandra cluster itself serves (QUORUM reads and writes, lightweight "
                 + "transactions) with a plain driver loop, for Stator's figures on it to stand beside.")
 final class CassandraBench implements Callable<Integer> {
+
+    /** Rows a slice reads: a Query's page of the bench's query workload (BenchTable.QUERY_PAGE). */
+    static final int SLICE_ROWS = BenchTable.QUERY_PAGE;
+    /** Rows of each partition of the slice table, as the bench's items are (BenchTable). */
+    static final int SLICE_PARTITION_ROWS = 100;
 
     @Option(names = "--contact-points", required = true, paramLabel = "HOST[:PORT],...",
             description = "Some nodes of the cluster (port 9042 unless given).")
@@ -51,7 +63,7 @@ final class CassandraBench implements Callable<Integer> {
     int replication = 3;
 
     @Option(names = "--workload", split = ",", description = "Workloads, in order: read, serial-read, write, "
-            + "lwt-insert, lwt-update (default: ${DEFAULT-VALUE}).")
+            + "lwt-insert, lwt-update, slice, lwt-update-collection (default: ${DEFAULT-VALUE}).")
     List<String> workloads = List.of("read", "write", "lwt-insert", "lwt-update");
 
     @Option(names = "--connections", description = "Requests in flight, one per thread (default: ${DEFAULT-VALUE}).")
@@ -83,6 +95,10 @@ final class CassandraBench implements Callable<Integer> {
             PreparedStatement insertIf = session.prepare("INSERT INTO " + table + " (k, v) VALUES (?, ?) IF NOT EXISTS");
             PreparedStatement updateIf = session.prepare("UPDATE " + table + " SET v = ? WHERE k = ? IF EXISTS");
             ByteBuffer value = ByteBuffer.wrap(new byte[rowBytes]);
+            boolean collections = workloads.contains("slice") || workloads.contains("lwt-update-collection");
+            PreparedStatement slice = collections ? prepareSlices(session, value) : null;
+            PreparedStatement updateRowIf = collections ? session.prepare("UPDATE " + keyspace
+                    + ".rows SET value = ? WHERE pk = ? AND kind = 0 AND ck = ? IF EXISTS") : null;
 
             long began = System.nanoTime();
             Result loaded = loop(session, i -> i < rows ? insert.bind((long) i, value).setConsistencyLevel(ConsistencyLevel.QUORUM)
@@ -99,8 +115,15 @@ final class CassandraBench implements Callable<Integer> {
                     case "write" -> i -> insert.bind(randomRow(), value).setConsistencyLevel(ConsistencyLevel.QUORUM);
                     case "lwt-insert" -> i -> lwt(insertIf.bind(fresh.incrementAndGet(), value));
                     case "lwt-update" -> i -> lwt(updateIf.bind(value, randomRow()));
+                    case "slice" -> i -> slice.bind(partition(randomRow() / SLICE_PARTITION_ROWS))
+                            .setConsistencyLevel(ConsistencyLevel.QUORUM);
+                    case "lwt-update-collection" -> i -> {
+                        long row = randomRow();
+                        return lwt(updateRowIf.bind(value, partition(row / SLICE_PARTITION_ROWS),
+                                ByteBuffer.allocate(8).putLong(0, row % SLICE_PARTITION_ROWS)));
+                    };
                     default -> throw new IllegalArgumentException("unknown workload " + w
-                            + " (read, serial-read, write, lwt-insert, lwt-update)");
+                            + " (read, serial-read, write, lwt-insert, lwt-update, slice, lwt-update-collection)");
                 };
                 loop(session, request, System.nanoTime() + Duration.ofSeconds(warmup).toNanos());
                 Result r = loop(session, request, System.nanoTime() + Duration.ofSeconds(duration).toNanos());
@@ -111,6 +134,31 @@ final class CassandraBench implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * The slice table ({@code rows}, Stator's layout: items are kind 0), filled with the rows the
+     * {@code kv} table has, and the slice's statement: the first {@value #SLICE_ROWS} items of a
+     * partition, a clustering range from the empty clustering key (as Stator's Query reads).
+     */
+    private PreparedStatement prepareSlices(CqlSession session, ByteBuffer value) throws InterruptedException {
+        String table = keyspace + ".rows";
+        session.execute(SimpleStatement.newInstance("CREATE TABLE IF NOT EXISTS " + table
+                + " (pk blob, kind int, ck blob, hash bigint, value blob, PRIMARY KEY ((pk), kind, ck))")
+                .setTimeout(Duration.ofSeconds(60)));
+        PreparedStatement insert = session.prepare("INSERT INTO " + table + " (pk, kind, ck, hash, value) VALUES (?, 0, ?, ?, ?)");
+        long began = System.nanoTime();
+        Result loaded = loop(session, i -> i < rows ? insert.bind(partition(i / SLICE_PARTITION_ROWS),
+                ByteBuffer.allocate(8).putLong(0, i % SLICE_PARTITION_ROWS), i / SLICE_PARTITION_ROWS, value)
+                .setConsistencyLevel(ConsistencyLevel.QUORUM) : null, Long.MAX_VALUE);
+        System.out.printf(Locale.ROOT, "prefill (slice): %,d rows in partitions of %d in %.1f s, %d errors%n",
+                loaded.operations, SLICE_PARTITION_ROWS, (System.nanoTime() - began) / 1e9, loaded.errors);
+        return session.prepare("SELECT pk, kind, ck, hash, value FROM " + table
+                + " WHERE pk = ? AND kind = 0 AND ck >= 0x LIMIT " + SLICE_ROWS);
+    }
+
+    private static ByteBuffer partition(long p) {
+        return ByteBuffer.allocate(8).putLong(0, p);
     }
 
     private long randomRow() {

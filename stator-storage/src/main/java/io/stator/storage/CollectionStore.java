@@ -73,6 +73,17 @@ public interface CollectionStore {
     Cursor range(byte[] within, byte[] fromInclusive, byte[] toExclusive, boolean reverse, Consistency consistency);
 
     /**
+     * {@link #range} for a reader that means to read about {@code rowsWanted} rows (a Query's
+     * Limit): a backend that fetches rows in pages sizes its first page by it, so that a page of
+     * ten items does not fetch the hundred behind them. The cursor still gives every row of the
+     * range as it moves on.
+     */
+    default Cursor range(byte[] within, byte[] fromInclusive, byte[] toExclusive, boolean reverse, Consistency consistency,
+                         int rowsWanted) {
+        return range(within, fromInclusive, toExclusive, reverse, consistency);
+    }
+
+    /**
      * The rows of one kind of one table, every collection, in the backend's scan order: each row
      * exactly once over the scan. Scan positions are the 64-bit space of hashes (unsigned): the
      * scan gives the rows whose position falls in [fromHash, toHash) ({@code toHash} 0 for the

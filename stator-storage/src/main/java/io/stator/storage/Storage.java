@@ -81,6 +81,16 @@ public interface Storage extends AutoCloseable {
     Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive, boolean reverse);
 
     /**
+     * {@link #range} for a reader that means to read about {@code rowsWanted} keys (a Query's
+     * Limit), which a storage that fetches rows in pages over the network sizes its first page by;
+     * the cursor still gives every key of the range.
+     */
+    default Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] fromInclusive, byte[] toExclusive, boolean reverse,
+                         int rowsWanted) {
+        return range(snapshot, keyspace, fromInclusive, toExclusive, reverse);
+    }
+
+    /**
      * Deletes every key in [fromInclusive, toExclusive), atomically. Used to drop a table's rows.
      *
      * @throws StorageFaultException if the storage cannot write now; nothing is deleted

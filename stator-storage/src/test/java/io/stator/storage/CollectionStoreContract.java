@@ -152,6 +152,39 @@ public abstract class CollectionStoreContract {
                 true, CollectionStore.Consistency.STRONG)));
     }
 
+    /**
+     * A range told how many rows its reader wants (a Query's Limit) still gives every row as the
+     * cursor moves on, in order, however few it fetches first (Cassandra: a first page of that
+     * many rows, then the default page), and a reader may stop anywhere.
+     */
+    @Test
+    void aRangeToldHowManyRowsAreWantedStillGivesEveryRow() {
+        long t = tableId();
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            String c = String.format("%02d", i);
+            all.add(c);
+            assertTrue(put(row(t, 0, "p", c), null, c));
+        }
+        byte[] within = row(t, 0, "p", "");
+        for (int wanted : new int[] {0, 1, 10, 24, 25, 26, Integer.MAX_VALUE}) {
+            assertEquals(all, clusterings(store().range(within, null, null, false, CollectionStore.Consistency.COMMITTED,
+                    wanted)), "rows wanted " + wanted);
+        }
+        assertEquals(all.subList(0, 15).reversed(), clusterings(store().range(within, null, row(t, 0, "p", "15"), true,
+                CollectionStore.Consistency.STRONG, 4)));
+        try (Cursor first = store().range(within, row(t, 0, "p", "03"), null, false, CollectionStore.Consistency.COMMITTED, 2)) {
+            assertTrue(first.next());
+            assertArrayEquals(bytes("03"), first.value());
+            assertTrue(first.next());
+            assertArrayEquals(bytes("04"), first.value());
+        }
+        assertEquals(List.of(), clusterings(store().range(row(t, 0, "none", ""), null, null, false,
+                CollectionStore.Consistency.COMMITTED, 10)));
+        assertEquals(List.of(), clusterings(store().range(row(tableId() + 1_000_000, 0, "p", ""), null, null, false,
+                CollectionStore.Consistency.COMMITTED, 10)));
+    }
+
     @Test
     void segmentsOfTheHashSpaceScanEachRowOnceAndResumeAfterAnyRow() {
         long t = tableId();

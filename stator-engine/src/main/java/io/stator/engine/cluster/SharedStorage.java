@@ -334,6 +334,12 @@ final class SharedStorage implements Storage {
      */
     @Override
     public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] from, byte[] to, boolean reverse) {
+        return range(snapshot, keyspace, from, to, reverse, Integer.MAX_VALUE);
+    }
+
+    /** A Query's first page of rows fetched is its Limit ({@code rowsWanted}), not the backend's default. */
+    @Override
+    public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] from, byte[] to, boolean reverse, int rowsWanted) {
         if (isAbsent(keyspace)) return EMPTY;
         if (keyspace == Keyspaces.STREAM_RECORDS) {
             // Within one shard (a range's end in another shard reads to the shard's end).
@@ -374,7 +380,8 @@ final class SharedStorage implements Storage {
             // A strong Query is a SERIAL read of its partition (linearizable, as a strong
             // GetItem); an eventually consistent one reads it at QUORUM.
             byte[] upper = RowKeyFraming.sameCollection(from, to) ? to : null;
-            rows = store.range(from, from, upper, reverse, snapshot == COMMITTED_READS ? Consistency.COMMITTED : Consistency.STRONG);
+            rows = store.range(from, from, upper, reverse, snapshot == COMMITTED_READS ? Consistency.COMMITTED : Consistency.STRONG,
+                    rowsWanted);
         } else {
             if (reverse) throw new IllegalArgumentException("scans run forward");
             long table = RowKeyFraming.tableId(from);

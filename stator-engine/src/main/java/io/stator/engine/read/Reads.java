@@ -101,7 +101,7 @@ public final class Reads {
         boolean stoppedEarly = false;
         long lastHash = hashBefore(to);
         if (sharedScan || Arrays.compareUnsigned(from, to) < 0) {
-            try (Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, from, to, !plan.forward())) {
+            try (Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, from, to, !plan.forward(), plan.limit())) {
                 while (cursor.next()) {
                     // Measured from the stored bytes, and decoded only as far as the filter
                     // reads it: an item the filter rejects is never decoded whole.

@@ -210,13 +210,78 @@ public final class CassandraCollectionStore implements CollectionStore {
 
     @Override
     public Cursor range(byte[] within, byte[] fromInclusive, byte[] toExclusive, boolean reverse, Consistency consistency) {
+        return range(within, fromInclusive, toExclusive, reverse, consistency, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The rows in pages: the first of {@code rowsWanted} rows (at most the driver's default page),
+     * the next ones of the default page. A Query of Limit 10 in a collection of 100 items thus
+     * reads 10 rows in one round trip, not 100 (a QUORUM read's replicas read and digest every
+     * row of the page), and one that reads on, past rows it skips, is not held to pages of 10.
+     */
+    @Override
+    public Cursor range(byte[] within, byte[] fromInclusive, byte[] toExclusive, boolean reverse, Consistency consistency,
+                        int rowsWanted) {
         ByteBuffer from = fromInclusive != null ? ck(fromInclusive) : ByteBuffer.allocate(0);
         ConsistencyLevel level = level(consistency, true);
         long tableId = RowKeyFraming.tableId(within);
-        return cursor(tableId, read(tableId, s -> (toExclusive != null
+        java.util.function.Function<Statements, BoundStatement> statement = s -> (toExclusive != null
                 ? (reverse ? s.rangeDesc() : s.rangeAsc()).bind(pk(within), RowKeyFraming.kind(within), from, ck(toExclusive))
                 : (reverse ? s.rangeOpenDesc() : s.rangeOpenAsc()).bind(pk(within), RowKeyFraming.kind(within), from))
-                .setConsistencyLevel(level)));
+                .setConsistencyLevel(level);
+        if (rowsWanted >= DEFAULT_PAGE_ROWS) return cursor(tableId, read(tableId, statement));
+        return cursor(tableId, new Pages(tableId, statement, Math.max(1, rowsWanted)));
+    }
+
+    /** The driver's default page (its {@code basic.request.page-size}). */
+    private static final int DEFAULT_PAGE_ROWS = 5000;
+
+    /**
+     * A read's rows page by page, each page fetched (with {@link #withRetries}) only when the
+     * reader moves past the last: the first of {@code firstPageRows}, the rest of the default page.
+     */
+    private final class Pages implements Iterator<Row> {
+        private final long tableId;
+        private final java.util.function.Function<Statements, BoundStatement> statement;
+        private ResultSet page;
+        private Iterator<Row> rows = java.util.Collections.emptyIterator();
+        private int left;
+        private boolean last;
+
+        Pages(long tableId, java.util.function.Function<Statements, BoundStatement> statement, int firstPageRows) {
+            this.tableId = tableId;
+            this.statement = statement;
+            fetch(s -> statement.apply(s).setPageSize(firstPageRows));
+        }
+
+        private void fetch(java.util.function.Function<Statements, BoundStatement> request) {
+            page = execute(tableId, request);
+            if (page == null) {
+                last = true;
+                left = 0;
+                return;
+            }
+            // Only the rows fetched: the iterator would fetch the next page itself, at this page's size.
+            left = page.getAvailableWithoutFetching();
+            rows = page.iterator();
+            last = page.getExecutionInfo().getPagingState() == null;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (left == 0 && !last) {
+                ByteBuffer state = page.getExecutionInfo().getPagingState();
+                fetch(s -> statement.apply(s).setPagingState(state).setPageSize(DEFAULT_PAGE_ROWS));
+            }
+            return left > 0;
+        }
+
+        @Override
+        public Row next() {
+            if (!hasNext()) throw new java.util.NoSuchElementException();
+            left--;
+            return rows.next();
+        }
     }
 
     @Override
@@ -333,15 +398,21 @@ public final class CassandraCollectionStore implements CollectionStore {
      * a read that lost a Paxos race or timed out is tried again, a few times.
      */
     private Iterator<Row> read(long tableId, java.util.function.Function<Statements, BoundStatement> statement) {
+        ResultSet rows = execute(tableId, statement);
+        return rows == null ? java.util.Collections.emptyIterator() : rows.iterator();
+    }
+
+    /** A read's first page (or the one its statement's paging state names); null when the table does not exist. */
+    private ResultSet execute(long tableId, java.util.function.Function<Statements, BoundStatement> statement) {
         return withRetries(() -> {
             Statements s = statements(tableId);
-            if (s == null) return java.util.Collections.<Row>emptyIterator();
+            if (s == null) return null;
             try {
-                return session.execute(statement.apply(s)).iterator();
+                return session.execute(statement.apply(s));
             } catch (InvalidQueryException e) {
                 if (!missingTable(e)) throw e;
                 tables.remove(tableId);
-                return java.util.Collections.<Row>emptyIterator();
+                return null;
             }
         }, "read");
     }
