@@ -91,6 +91,11 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--create", description = "Create the table first.")
         boolean create;
 
+        @Option(names = "--write-isolation", paramLabel = "SETTING", description = "With --create: tag the table "
+                + "with this system:write_isolation (always_use_lwt, only_rmw_uses_lwt, forbid_rmw, unsafe_rmw); "
+                + "default: no tag, the server's --write-isolation.")
+        String writeIsolation;
+
         @Option(names = "--workload", split = ",", description = "Workloads, in order: load, scan, or any of "
                 + "get, get-strong, put, update, transact, query, mixed, read-mostly, hot-key (default: ${DEFAULT-VALUE}).")
         List<String> workloads = List.of("get");
@@ -103,7 +108,7 @@ public final class BenchCommand implements Runnable {
             List<Endpoint> targets = endpoints.stream().map(e -> Endpoint.parse(e.trim(), region)).toList();
             DynamoRequests requests = new DynamoRequests(targets.getFirst(), new SigV4Signer.Credentials(accessKey, secretKey));
             BenchTable t = new BenchTable(table, items, itemBytes);
-            if (create) t.create(requests);
+            if (create) t.create(requests, writeIsolation);
             LoadGenerator.Settings settings = new LoadGenerator.Settings(connections, Duration.ofSeconds(warmup),
                     Duration.ofSeconds(duration), rate);
             Generator measuring = generator();

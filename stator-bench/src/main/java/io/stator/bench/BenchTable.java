@@ -43,8 +43,21 @@ record BenchTable(String name, long itemCount, int itemBytes) {
 
     /** Creates the table on the server and waits until it is ACTIVE. */
     void create(DynamoRequests requests) throws IOException {
+        create(requests, null);
+    }
+
+    /**
+     * Creates the table tagged with this write isolation ({@code system:write_isolation}; null for
+     * none: the server's default) and waits until it is ACTIVE.
+     */
+    void create(DynamoRequests requests, String writeIsolation) throws IOException {
+        String create = createTable();
+        if (writeIsolation != null) {
+            create = create.substring(0, create.length() - 1)
+                    + ",\"Tags\":[{\"Key\":\"system:write_isolation\",\"Value\":\"" + writeIsolation + "\"}]}";
+        }
         try (HttpConnection connection = new HttpConnection(requests.endpoint())) {
-            if (connection.exchange(requests.build("CreateTable", createTable())) != 200) {
+            if (connection.exchange(requests.build("CreateTable", create)) != 200) {
                 throw new IOException("CreateTable answered " + connection.status() + ": " + connection.bodyText());
             }
             long deadline = System.nanoTime() + 60_000_000_000L;

@@ -126,7 +126,7 @@ public final class Engine implements AutoCloseable {
         this.propagator = new IndexPropagator(storage, catalog, config.clock(), config.gsiPropagationDelay(), vectorGraphs);
         this.indexBuilds = new IndexBuilds(storage, deployment, catalog, locks, meter, propagator, vectorGraphs);
         this.pipeline = new WritePipeline(storage, deployment, catalog, locks, propagator, meter, changeLog,
-                config.itemCollectionLimitBytes(), observations);
+                config.itemCollectionLimitBytes(), observations, config.writeIsolation());
         Transactions transactions = new Transactions(pipeline, new TransactionTokens(storage, config.clock()), meter);
         this.streams = new Streams(storage, deployment, catalog, changeLog, config.clock(), config.streams(),
                 table -> partitions.starts(table, null));

@@ -3,6 +3,7 @@ package io.stator.engine;
 import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.engine.streams.StreamSettings;
+import io.stator.engine.table.WriteIsolation;
 import java.time.Clock;
 
 /**
@@ -10,16 +11,24 @@ import java.time.Clock;
  * ARNs, the clock (injected so that tests control time), how long changes take to reach global
  * secondary indexes, the size an item collection may reach on a table with a local index, and how
  * late Time to Live deletes an expired item, the shape of DynamoDB Streams' shards and records,
- * and how throughput limits apply.
+ * how throughput limits apply, and the write isolation of tables without the tag
+ * ({@link WriteIsolation}, {@code --write-isolation}).
  */
 public record EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
                            long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
-                           ThroughputSettings throughput) {
+                           ThroughputSettings throughput, WriteIsolation writeIsolation) {
 
     public static final String DEFAULT_REGION = "us-east-1";
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
     /** DynamoDB's limit on an item collection of a table with a local secondary index: 10 GB. */
     public static final long DEFAULT_ITEM_COLLECTION_LIMIT_BYTES = 10L * 1024 * 1024 * 1024;
+
+    public EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
+                        long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
+                        ThroughputSettings throughput) {
+        this(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams, throughput,
+                WriteIsolation.ALWAYS_USE_LWT);
+    }
 
     public EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
                         long itemCollectionLimitBytes, PropagationDelay ttlDelay) {

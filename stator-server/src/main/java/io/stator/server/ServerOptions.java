@@ -6,6 +6,7 @@ import io.stator.engine.index.PropagationDelay;
 import io.stator.server.http.ConnectionLimits;
 import java.nio.file.Path;
 import io.stator.engine.streams.StreamSettings;
+import io.stator.engine.table.WriteIsolation;
 import java.time.Clock;
 import java.util.function.Consumer;
 
@@ -33,6 +34,8 @@ import java.util.function.Consumer;
  * @param advisorScale             the advisor's production multiplier (--advisor-scale): observed rates
  *                                 times this are what its findings judge and price
  * @param console                  whether the console (/console/) is served where the metrics are (--console)
+ * @param writeIsolation           the write isolation of tables without the system:write_isolation tag
+ *                                 (--write-isolation)
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
@@ -41,14 +44,14 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
                             ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
                             Path s3Directory, java.net.URI s3Endpoint, double advisorScale,
-                            boolean console) {
+                            boolean console, WriteIsolation writeIsolation) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
-                null, null, null, 1, true);
+                null, null, null, 1, true, WriteIsolation.ALWAYS_USE_LWT);
     }
 
     /** True when the server speaks HTTPS. */
@@ -79,7 +82,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
         return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams,
-                throughput);
+                throughput, writeIsolation);
     }
 
     /** A copy with some options changed, e.g. {@code options.with(o -> o.port = 0)}. */
@@ -89,7 +92,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
-                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console);
+                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console, m.writeIsolation);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -109,6 +112,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withAdvisorScale(double scale) { return with(o -> o.advisorScale = scale); }
 
     public ServerOptions withConsole(boolean console) { return with(o -> o.console = console); }
+
+    public ServerOptions withWriteIsolation(WriteIsolation w) { return with(o -> o.writeIsolation = w); }
 
     /** On this Cassandra cluster instead of RocksDB (null: back on RocksDB). */
     public ServerOptions withCassandra(CassandraOptions cassandra) { return with(o -> o.cassandra = cassandra); }
@@ -155,6 +160,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public java.net.URI s3Endpoint;
         public double advisorScale;
         public boolean console;
+        public WriteIsolation writeIsolation;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -182,6 +188,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             s3Endpoint = o.s3Endpoint;
             advisorScale = o.advisorScale;
             console = o.console;
+            writeIsolation = o.writeIsolation;
         }
     }
 }

@@ -106,4 +106,16 @@ public interface CollectionStore {
      * @throws IllegalArgumentException if the rows are not all of one collection
      */
     boolean commit(List<Expected> expected, List<Change> changes);
+
+    /**
+     * Applies every change without expecting anything, as the backend's plain write where it has
+     * one (Cassandra: a timestamped QUORUM write, no Paxos round): all of them, ordered against
+     * other writes of the rows by the backend's own order (the last timestamp wins), not isolated
+     * from a {@link #commit} running on them. Every row named belongs to one collection.
+     *
+     * @throws StorageFaultException if the backend cannot write now and nothing is applied
+     */
+    default void write(List<Change> changes) {
+        if (!commit(List.of(), changes)) throw new IllegalStateException("a commit expecting nothing was refused");
+    }
 }

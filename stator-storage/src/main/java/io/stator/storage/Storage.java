@@ -47,6 +47,19 @@ public interface Storage extends AutoCloseable {
      */
     void commit(WriteBatch batch);
 
+    /**
+     * Applies a batch that expects nothing (an item's put or delete, written without reading it)
+     * as the backend's plain write, where it has one cheaper than {@link #commit}: atomic still,
+     * but ordered against other writes of the same rows only by the backend's own order (on
+     * Cassandra, its write timestamps: the last one wins), not isolated from commits that expect
+     * those rows. One process's storage has nothing cheaper than {@link #commit}.
+     *
+     * @throws StorageFaultException if the storage cannot write now; nothing of the batch is applied
+     */
+    default void commitPlainly(WriteBatch batch) {
+        commit(batch);
+    }
+
     /** A consistent, read-only view of the store as of now. Close it when done. */
     Snapshot snapshot();
 

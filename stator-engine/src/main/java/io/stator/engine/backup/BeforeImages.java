@@ -5,6 +5,7 @@ import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
 import io.stator.storage.Snapshot;
 import io.stator.storage.Storage;
@@ -137,6 +138,12 @@ final class BeforeImages implements ChangeLog.Consumer {
             // Batches that staged before the unregistering were settled without us.
             if (!registered) batchViews.clear();
         }
+    }
+
+    /** A table a backup is being made of: its changes keep the items as they were. */
+    @Override
+    public boolean wants(TableDefinition table) {
+        return creating.containsKey(table.id());
     }
 
     @Override

@@ -65,6 +65,12 @@ final class RecoveryLog implements ChangeLog.Consumer {
         this.clock = clock;
     }
 
+    /** A table with point-in-time recovery: its history is in the order of the item's changes. */
+    @Override
+    public boolean wants(TableDefinition table) {
+        return table.pointInTimeRecovery() != null;
+    }
+
     @Override
     public void stage(WriteBatch batch, ChangeRecord change) {
         TableDefinition table = change.table();

@@ -1,5 +1,6 @@
 package io.stator.engine.changes;
 
+import io.stator.engine.table.TableDefinition;
 import io.stator.storage.WriteBatch;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,6 +29,15 @@ public final class ChangeLog {
          * flight).
          */
         default void settle(WriteBatch batch) { }
+
+        /**
+         * Whether it keeps changes of this table (a stream's, a backup's being made): a write
+         * that reads nothing before writing (write isolation only_rmw_uses_lwt) is a plain write
+         * only where no consumer needs its old item or its place among the item's changes.
+         */
+        default boolean wants(TableDefinition table) {
+            return true;
+        }
     }
 
     private final List<Consumer> consumers = new CopyOnWriteArrayList<>();
@@ -43,6 +53,12 @@ public final class ChangeLog {
     /** True when some consumer wants changes: the pipeline builds no records otherwise. */
     public boolean wanted() {
         return !consumers.isEmpty();
+    }
+
+    /** True when some consumer keeps changes of this table ({@link Consumer#wants}). */
+    public boolean wants(TableDefinition table) {
+        for (Consumer c : consumers) if (c.wants(table)) return true;
+        return false;
     }
 
     /** Tells every consumer that the batch is committed or abandoned (see {@link Consumer#settle}). */

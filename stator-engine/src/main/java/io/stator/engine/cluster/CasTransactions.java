@@ -380,6 +380,18 @@ public final class CasTransactions {
         return -1;
     }
 
+    /**
+     * The envelope a plain write stores (write isolation only_rmw_uses_lwt): the value committed,
+     * no intent, and a random version, since the writer read no version to move on, and the next
+     * compare-and-set on the row must not take it for an envelope it read before (the same value
+     * written again would otherwise look unchanged). Null deletes the row. A plain write over a
+     * row that a transaction holds replaces its intent: the transaction, once decided, finds the
+     * row settled and leaves it, as if the plain write came after it.
+     */
+    static byte[] plainEnvelope(byte[] value) {
+        return new Envelope(java.util.concurrent.ThreadLocalRandom.current().nextLong(), value, null, null).encode();
+    }
+
     /** The committed value a stored envelope holds (null when absent), intents aside. */
     public static byte[] committedOf(byte[] stored) {
         return Envelope.decode(stored).committed();

@@ -51,6 +51,15 @@ public sealed interface Deployment extends AutoCloseable permits SingleServer, S
     boolean writesKeepGlobalIndexes();
 
     /**
+     * Whether a write that reads nothing before writing (a put or delete without a condition or
+     * old values) may be the store's plain write ({@code Storage.commitPlainly}: no read, no
+     * compare-and-set) where the table's write isolation allows it (only_rmw_uses_lwt): several
+     * servers on Cassandra. One server's storage has no cheaper write, and its pipeline reads
+     * the old item for the table's counters: it writes as always.
+     */
+    boolean writesPlainly();
+
+    /**
      * How long after a catalog change every server has read it and a write begun with the older
      * definition has committed (0 on one server): background work that needs every server's
      * writes to follow the change (an index's backfill, Time to Live's first walk) starts after

@@ -31,6 +31,7 @@ public final class SharedCluster implements Deployment {
     @Override public ObservedElsewhere observedElsewhere() { return observations::others; }
 
     @Override public boolean writesKeepGlobalIndexes() { return true; }
+    @Override public boolean writesPlainly() { return true; }
     @Override public long catalogSettleMillis() { return CATALOG_SETTLE_MILLIS; }
     @Override public boolean catalogChangesElsewhere() { return true; }
     @Override public boolean numbersShardsByHeadRow() { return true; }

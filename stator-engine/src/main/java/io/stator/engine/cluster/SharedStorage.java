@@ -605,6 +605,33 @@ final class SharedStorage implements Storage {
     }
 
     /**
+     * A batch of item rows of one collection that expects nothing (a put or delete written without
+     * reading the item: the write isolation only_rmw_uses_lwt) as the store's plain write
+     * ({@link CollectionStore#write}), each row a fresh envelope ({@link CasTransactions#plainEnvelope});
+     * any other batch commits as {@link #commit} does.
+     */
+    @Override
+    public void commitPlainly(WriteBatch writeBatch) {
+        Batch batch = (Batch) writeBatch;
+        List<byte[]> rows = new ArrayList<>(batch.writes.size());
+        for (Map.Entry<Key, Write> w : batch.writes.entrySet()) {
+            if (w.getValue().keyspace() != Keyspaces.ITEMS) {
+                commit(batch);
+                return;
+            }
+            rows.add(w.getKey().bytes());
+        }
+        if (!batch.expected.isEmpty() || rows.isEmpty() || !oneCollection(rows)) {
+            commit(batch);
+            return;
+        }
+        List<Change> changes = new ArrayList<>(rows.size());
+        for (byte[] r : rows) changes.add(new Change(r, CasTransactions.plainEnvelope(batch.writes.get(new Key(r)).value())));
+        writtenTables.add(RowKeyFraming.tableId(rows.get(0)));
+        store.write(changes);
+    }
+
+    /**
      * Point-in-time recovery's own batches (its base copied, its history folded into the base) hold
      * rows of many items, but what must be atomic is each item's part (its base row with the history
      * rows folded into it), which shares the item's collection: one compare-and-set per collection,

@@ -6,6 +6,7 @@ public final class SingleServer implements Deployment {
     SingleServer() {}
 
     @Override public boolean writesKeepGlobalIndexes() { return false; }
+    @Override public boolean writesPlainly() { return false; }
     @Override public long catalogSettleMillis() { return 0; }
     @Override public boolean catalogChangesElsewhere() { return false; }
     @Override public boolean numbersShardsByHeadRow() { return false; }

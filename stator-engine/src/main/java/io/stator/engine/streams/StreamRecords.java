@@ -94,6 +94,12 @@ final class StreamRecords implements ChangeLog.Consumer {
         return sequences.holding(clock.millis(), change);
     }
 
+    /** A table with a stream: its records carry old images and their place in the shard. */
+    @Override
+    public boolean wants(TableDefinition table) {
+        return table.stream() != null && table.stream().enabled();
+    }
+
     @Override
     public void stage(WriteBatch batch, ChangeRecord change) {
         TableDefinition table = change.table();

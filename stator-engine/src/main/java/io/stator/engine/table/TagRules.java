@@ -41,6 +41,7 @@ public final class TagRules {
             }
             result.put(key, value);
         }
+        WriteIsolation.checkTags(result);
         return result;
     }
 

@@ -8,6 +8,7 @@ import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.table.TimeToLiveDescription;
+import io.stator.engine.table.TableDefinition;
 import io.stator.storage.WriteBatch;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -115,6 +116,12 @@ final class ExpiryIndex implements ChangeLog.Consumer {
         long due = expiry + delay.millisFor(PartitionHash.hash(rowKey));
         byte[] key = ByteBuffer.allocate(PREFIX_BYTES + rowKey.length).putLong(tableId).putLong(due).put(rowKey).array();
         return new Row(key, ((AttributeValue.N) value).value().toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A table with Time to Live on: its rows are moved by the old item's expiry too. */
+    @Override
+    public boolean wants(TableDefinition table) {
+        return table.timeToLive() != null && table.timeToLive().expiring();
     }
 
     @Override

@@ -33,6 +33,7 @@ import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableCounters;
 import io.stator.engine.table.TableDefinition;
+import io.stator.engine.table.WriteIsolation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -85,14 +86,16 @@ public final class WritePipeline {
     private final ChangeLog changeLog;
     private final long itemCollectionLimitBytes;
     private final Observations observations;
+    private final WriteIsolation defaultIsolation;
 
     /**
-     * @param observations where each metered write is recorded where the meter admits and
-     *                     charges it (the advisor's observations), or null to record nothing
+     * @param observations     where each metered write is recorded where the meter admits and
+     *                         charges it (the advisor's observations), or null to record nothing
+     * @param defaultIsolation the write isolation of tables without the tag (--write-isolation)
      */
     public WritePipeline(Storage storage, Deployment deployment, Catalog catalog, ItemLocks locks, IndexPropagator propagator,
                          CapacityMeter meter, ChangeLog changeLog, long itemCollectionLimitBytes,
-                         Observations observations) {
+                         Observations observations, WriteIsolation defaultIsolation) {
         this.storage = storage;
         this.deployment = deployment;
         this.catalog = catalog;
@@ -103,6 +106,7 @@ public final class WritePipeline {
         this.changeLog = changeLog;
         this.itemCollectionLimitBytes = itemCollectionLimitBytes;
         this.observations = observations;
+        this.defaultIsolation = defaultIsolation;
     }
 
     /** Runs with a transaction's batch before it commits: the transaction's ClientRequestToken's record. */
@@ -213,7 +217,9 @@ public final class WritePipeline {
     private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin, Operation operation) {
         // Time to Live's deletions and restores are neither admitted nor charged.
         boolean metered = origin == ChangeRecord.Origin.REQUEST;
-        Pending p = new Pending(write, current(write.table()), read(write.rowKey()));
+        TableDefinition table = current(write.table());
+        if (metered && writesPlainly(write, table)) return writePlainly(write, table, operation);
+        Pending p = new Pending(write, table, read(write.rowKey()));
         p.origin = origin;
         try {
             check(p);
@@ -246,6 +252,60 @@ public final class WritePipeline {
             }
         }
         if (p.queuedIndexChanges) propagator.wake();
+        return p;
+    }
+
+    // ---- the write isolation ------------------------------------------------------------------
+
+    /**
+     * Whether a request's write reads the item before writing it (Alternator's read-modify-write):
+     * a condition, an update (an item is stored whole, so every update reads it), a check, or the
+     * old item returned.
+     */
+    private static boolean readsBeforeWriting(ItemWrite write) {
+        return write.condition() != null || write.isConditionCheck() || ItemWrite.UPDATE.equals(write.action())
+                || (write.returnValues() != null && write.returnValues() != ReturnValues.NONE);
+    }
+
+    /** Refuses a write that reads before writing on a table whose isolation is forbid_rmw. */
+    private void checkAllowed(ItemWrite write, TableDefinition table) {
+        if (readsBeforeWriting(write) && WriteIsolation.of(table, defaultIsolation) == WriteIsolation.FORBID_RMW) {
+            throw DynamoDbException.validation(WriteIsolation.FORBIDDEN);
+        }
+    }
+
+    /**
+     * Whether a request's write is the store's plain write: it reads nothing before writing, its
+     * table's isolation allows it, the deployment has one (several servers on Cassandra), and
+     * nothing needs the old item or the write's place among the item's changes: no secondary
+     * index (the old entry, an item collection's size), no stream, point-in-time recovery,
+     * backup being made or Time to Live ({@link ChangeLog#wants}). Those tables write by
+     * compare-and-set whatever the setting. Refuses a read-modify-write under forbid_rmw.
+     */
+    private boolean writesPlainly(ItemWrite write, TableDefinition table) {
+        checkAllowed(write, table);
+        return !readsBeforeWriting(write) && deployment.writesPlainly()
+                && WriteIsolation.of(table, defaultIsolation).writesPlainly()
+                && table.indexes().isEmpty() && !changeLog.wants(table);
+    }
+
+    /**
+     * A put or delete as the store's plain write: no read of the old item, admitted and charged on
+     * the new item alone (DynamoDB charges the larger of the old and the new: the old one is not
+     * read here), the table's counts left to the walk that recounts written tables.
+     */
+    private Pending writePlainly(ItemWrite write, TableDefinition table, Operation operation) {
+        Pending p = new Pending(write, table, null);
+        compute(p);
+        admit(p, operation);
+        try (WriteBatch batch = storage.newBatch()) {
+            if (p.newItem == null) {
+                batch.delete(Keyspaces.ITEMS, write.rowKey());
+            } else {
+                batch.put(Keyspaces.ITEMS, write.rowKey(), ItemCodec.encode(p.newItem));
+            }
+            storage.commitPlainly(batch);
+        }
         return p;
     }
 
@@ -299,7 +359,10 @@ public final class WritePipeline {
     public List<WriteResult> writeTransaction(List<ItemWrite> writes, BeforeCommit beforeCommit, Operation operation) {
         int n = writes.size();
         List<byte[]> rowKeys = new ArrayList<>(n);
-        for (ItemWrite w : writes) rowKeys.add(w.rowKey());
+        for (ItemWrite w : writes) {
+            checkAllowed(w, w.table());
+            rowKeys.add(w.rowKey());
+        }
         ItemLocks.Held items;
         try {
             items = locks.claimAndLock(rowKeys);

@@ -3,6 +3,7 @@ package io.stator.server.cli;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.stator.engine.EngineConfig;
+import io.stator.engine.table.WriteIsolation;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.streams.StreamSettings;
@@ -74,6 +75,13 @@ public final class StatorCommand implements Callable<Integer> {
     @Option(names = "--cassandra-datacenter", paramLabel = "NAME", description = "With --storage cassandra: the "
             + "datacenter whose nodes this server sends its requests to (default: datacenter1).")
     String cassandraDatacenter;
+
+    @Option(names = "--write-isolation", paramLabel = "SETTING", description = "The write isolation of tables "
+            + "without the system:write_isolation tag (Alternator's): always_use_lwt (the default: every write a "
+            + "lightweight transaction), only_rmw_uses_lwt (writes that read nothing first are plain Cassandra "
+            + "writes), forbid_rmw (those, and writes that would read first refused), unsafe_rmw (run as "
+            + "only_rmw_uses_lwt). Changes nothing on RocksDB but forbid_rmw's refusals (docs/cassandra.md).")
+    String writeIsolation = "always_use_lwt";
 
     @Option(names = "--region", description = "Region used in ARNs, and with --credentials the region requests "
             + "must be signed for (default: ${DEFAULT-VALUE}).")
@@ -211,6 +219,10 @@ public final class StatorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return fail(e.getMessage());
         }
+        WriteIsolation isolation = WriteIsolation.parse(writeIsolation);
+        if (isolation == null) {
+            return fail("--write-isolation must be one of " + WriteIsolation.ALLOWED + ", got '" + writeIsolation + "'");
+        }
         if (!region.matches("[a-z0-9-]+")) return fail("--region must look like us-east-1, got '" + region + "'");
         if (!accountId.matches("\\d{12}")) return fail("--account-id must be 12 digits, got '" + accountId + "'");
         if (credentials != null && !Files.isReadable(credentials)) {
@@ -291,6 +303,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.cassandra = cassandraOptions;
             o.s3Directory = s3Dir == null ? null : s3Dir.toAbsolutePath();
             o.s3Endpoint = s3Endpoint;
+            o.writeIsolation = isolation;
         });
         StatorServer server;
         try {

@@ -35,6 +35,11 @@ final class ServersOnOneKeyspace implements AutoCloseable {
         return cluster;
     }
 
+    /** The keyspace's name, for a test that reads its tables with CQL. */
+    String keyspace() {
+        return keyspace;
+    }
+
     /** A server in this JVM on the keyspace (replication factor 3, a free port, throughput reported only). */
     ServerOptions options() {
         return ServerOptions.defaults(Path.of("unused-on-cassandra")).withPort(0)

@@ -386,6 +386,13 @@ class StatorCommandTest {
     }
 
     @Test
+    void aWriteIsolationThatIsNoneOfAlternatorsIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--write-isolation", "o"),
+                "--write-isolation must be one of always_use_lwt, only_rmw_uses_lwt, forbid_rmw, unsafe_rmw, got 'o'");
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
+    @Test
     void throughputSettingsThatCannotBeAreRefusedWithOneLine() throws Exception {
         assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--throughput", "bogus"),
                 "--throughput must be enforce or report, got 'bogus'");

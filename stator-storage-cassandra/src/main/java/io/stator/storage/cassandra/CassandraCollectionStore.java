@@ -357,6 +357,44 @@ public final class CassandraCollectionStore implements CollectionStore {
     }
 
     /**
+     * A plain write (the write isolation {@code only_rmw_uses_lwt}): the changes as one unlogged
+     * batch on the partition at QUORUM, no condition, so no Paxos round and no marker. Its
+     * timestamp is this server's clock in microseconds, unique and increasing here (as the
+     * driver's own generator), set once so that a write tried again after a timeout is the same
+     * write (Cassandra keeps the one of the highest timestamp). A lightweight transaction writes
+     * with its ballot's timestamp, from the coordinator's clock: the two order as they happened
+     * while the servers' and the nodes' clocks agree (docs/cassandra.md, Write isolation).
+     */
+    @Override
+    public void write(List<Change> changes) {
+        if (changes.isEmpty()) return;
+        byte[] any = changes.get(0).rowKey();
+        for (Change c : changes) checkSameCollection(any, c.rowKey());
+        Statements s = statements(RowKeyFraming.tableId(any));
+        if (s == null) throw new IllegalStateException("no table " + RowKeyFraming.tableId(any) + " in " + keyspace);
+        ByteBuffer pk = pk(any);
+        BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.UNLOGGED);
+        for (Change c : changes) {
+            byte[] key = c.rowKey();
+            int kind = RowKeyFraming.kind(key);
+            batch.addStatement(c.value() == null ? s.delete().bind(pk, kind, ck(key))
+                    : s.put().bind(RowKeyFraming.hash(key), ByteBuffer.wrap(c.value()), pk, kind, ck(key)));
+        }
+        BatchStatement statement = batch.build().setConsistencyLevel(ConsistencyLevel.QUORUM)
+                .setQueryTimestamp(nextMicros()).setIdempotent(true);
+        // A timeout is tried again (the same timestamp); any other failure is a fault.
+        withRetries(() -> session.execute(statement), "write");
+    }
+
+    private final java.util.concurrent.atomic.AtomicLong lastMicros = new java.util.concurrent.atomic.AtomicLong();
+
+    private long nextMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        long micros = now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+        return lastMicros.accumulateAndGet(micros, (last, clock) -> Math.max(last + 1, clock));
+    }
+
+    /**
      * Whether a commit whose answer was lost applied: its marker, read at SERIAL (which first
      * completes any round in flight), says. When even that cannot be read, the outcome is unknown
      * and the fault says so.
