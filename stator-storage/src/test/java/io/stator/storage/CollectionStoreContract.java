@@ -123,6 +123,32 @@ public abstract class CollectionStoreContract {
         assertNull(store().get(item, CollectionStore.Consistency.STRONG));
     }
 
+    /**
+     * A row a commit only expects (a ConditionCheck's item, beside a change of another row of its
+     * collection) is left exactly as it was: its value and its hash, which a scan gives back in
+     * its key (per-partition capacity and the advisor's keys are counted by it).
+     */
+    @Test
+    void aRowACommitOnlyExpectsKeepsItsValueAndHash() {
+        long t = tableId();
+        byte[] checked = row(t, 0, "p", "a");
+        byte[] changed = row(t, 0, "p", "b");
+        assertTrue(put(checked, null, "v"));
+        assertTrue(store().commit(List.of(new CollectionStore.Expected(checked, bytes("v")),
+                new CollectionStore.Expected(changed, null)), List.of(put(changed, "w"))));
+        // An absent row expected absent stays absent.
+        byte[] absent = row(t, 0, "p", "c");
+        assertTrue(store().commit(List.of(new CollectionStore.Expected(absent, null)), List.of(put(changed, "x"))));
+        assertNull(store().get(absent, CollectionStore.Consistency.STRONG));
+        List<byte[]> keys = new ArrayList<>();
+        try (Cursor cursor = store().scan(t, 0, 0, 0, null, CollectionStore.Consistency.STRONG)) {
+            while (cursor.next()) keys.add(cursor.key());
+        }
+        assertEquals(2, keys.size());
+        assertArrayEquals(checked, keys.get(0));
+        assertArrayEquals(bytes("v"), store().get(checked, CollectionStore.Consistency.STRONG));
+    }
+
     @Test
     void aCommitChangesOneCollectionOnly() {
         long t = tableId();

@@ -16,6 +16,7 @@ import com.datastax.oss.driver.api.core.NoNodeAvailableException;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.ServerError;
 import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 import com.datastax.oss.driver.internal.core.metadata.token.Murmur3Token;
@@ -86,7 +87,8 @@ public final class CassandraCollectionStore implements CollectionStore {
                               PreparedStatement rangeOpenAsc, PreparedStatement rangeOpenDesc,
                               PreparedStatement scanFirst, PreparedStatement scanFrom, PreparedStatement scanRest,
                               PreparedStatement put, PreparedStatement putIf, PreparedStatement delete,
-                              PreparedStatement deleteIf, PreparedStatement expect, PreparedStatement marker,
+                              PreparedStatement deleteIf, PreparedStatement expectAbsent,
+                              PreparedStatement expectPresent, PreparedStatement marker,
                               PreparedStatement readMarker) {}
 
     private String table(long tableId) {
@@ -142,9 +144,12 @@ public final class CassandraCollectionStore implements CollectionStore {
                 session.prepare("UPDATE " + t + " SET hash = ?, value = ? WHERE pk = ? AND kind = ? AND ck = ? IF value = ?"),
                 session.prepare("DELETE FROM " + t + " WHERE pk = ? AND kind = ? AND ck = ?"),
                 session.prepare("DELETE FROM " + t + " WHERE pk = ? AND kind = ? AND ck = ? IF value = ?"),
-                // A condition on a row the commit does not change: deleting a column that stays
-                // unset changes nothing.
+                // A condition on a row the commit does not change, which the statement must leave
+                // as it is. Expected absent: deleting a column of an absent row changes nothing
+                // (an UPDATE would make a row of it). Expected present: its hash set again to the
+                // value it has (a DELETE of the hash would lose the key's hash that scans give).
                 session.prepare("DELETE hash FROM " + t + " WHERE pk = ? AND kind = ? AND ck = ? IF value = ?"),
+                session.prepare("UPDATE " + t + " SET hash = ? WHERE pk = ? AND kind = ? AND ck = ? IF value = ?"),
                 session.prepare("INSERT INTO " + t + " (pk, kind, ck, value) VALUES (?, " + MARKER_KIND
                         + ", ?, 0x) USING TTL " + MARKER_SECONDS),
                 session.prepare("SELECT value FROM " + t + " WHERE pk = ? AND kind = " + MARKER_KIND + " AND ck = ?"));
@@ -340,7 +345,10 @@ public final class CassandraCollectionStore implements CollectionStore {
         }
         for (Expected e : expected) {
             if (findChange(changes, e.rowKey()) == null) {
-                batch.addStatement(s.expect().bind(pk, RowKeyFraming.kind(e.rowKey()), ck(e.rowKey()), blob(e.value())));
+                byte[] row = e.rowKey();
+                batch.addStatement(e.value() == null
+                        ? s.expectAbsent().bind(pk, RowKeyFraming.kind(row), ck(row), blob(null))
+                        : s.expectPresent().bind(RowKeyFraming.hash(row), pk, RowKeyFraming.kind(row), ck(row), blob(e.value())));
             }
         }
         batch.addStatement(s.marker().bind(pk, ByteBuffer.wrap(marker(id))));
@@ -470,6 +478,19 @@ public final class CassandraCollectionStore implements CollectionStore {
                 if (attempt == ATTEMPTS) throw fault(e, what);
                 try {
                     Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 10L * attempt));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw fault(e, what);
+                }
+            } catch (ServerError e) {
+                // "Unknown CF": a node does not know the table's id yet or any more, while a
+                // creation or a drop is still reaching every node (the driver's wait for schema
+                // agreement gives up after 10 s on a loaded cluster). Tried again for up to about
+                // five seconds, by when the table is known everywhere or its drop answers as a
+                // missing table.
+                if (!String.valueOf(e.getMessage()).contains("Unknown CF") || attempt == ATTEMPTS) throw fault(e, what);
+                try {
+                    Thread.sleep(100L * attempt);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     throw fault(e, what);
