@@ -29,6 +29,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -49,8 +50,8 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * A backup, a restore, an export and an import, each with one Cassandra node of three killed
- * ({@code kill -9}) while it runs: the server (a {@code bin/stator} process) is stopped by the
- * debugger at one of the job's writes, the node killed, the server let go. Replication factor 3
+ * ({@code kill -9}) while it runs: the server (a {@code bin/stator} process, one per test) is
+ * stopped by the debugger at one of the job's writes, the node killed, the server let go. Replication factor 3
  * keeps QUORUM (and Paxos) reachable with two nodes, so each job completes as it would with three
  * (the backup exactly the table as requested, the restored table exactly the backup, the export
  * exactly the table at its time, the import exactly its file), while a writer puts items through
@@ -84,12 +85,18 @@ class JobsWithANodeKilledTest {
         // A server in this JVM first: it makes the keyspace's schema, which a cluster just started
         // may take longer to agree on than a child process is given to start.
         keyspace.start(keyspace.options());
+    }
+
+    /** A server of its own per test: its debug agent is attached to once. */
+    @BeforeEach
+    void server() throws Exception {
         server = keyspace.process(s3.resolveSibling(s3.getFileName() + ".err"),
                 List.of("-Xmx256m", Breakpoints.JVM_OPTION), List.of("--s3-dir", s3.toString()));
     }
 
     @AfterEach
-    void nodeBack() {
+    void nodeBack() throws Exception {
+        if (server != null) server.close();
         if (cluster != null && !cluster.isRunning(victim())) cluster.startNode(victim());
     }
 
@@ -154,7 +161,8 @@ class JobsWithANodeKilledTest {
                                           java.util.function.Supplier<T> request) throws Exception {
         try (Breakpoints debugger = server.breakpoints().on(className, method)) {
             var answered = java.util.concurrent.CompletableFuture.supplyAsync(request);
-            Breakpoints.Hit hit = debugger.await(h -> h.within(within), nth, true, Duration.ofSeconds(60));
+            // Only the job's thread stays stopped: the server answers meanwhile (a client waits 30 s at most).
+            Breakpoints.Hit hit = debugger.await(h -> h.within(within), nth, false, Duration.ofSeconds(60));
             assertNotNull(hit, "the job reached its write " + nth + server.stderrText());
             cluster.killNode(victim());
             debugger.release();
@@ -215,9 +223,10 @@ class JobsWithANodeKilledTest {
         String table = table(ITEMS);
         Set<Map<String, AttributeValue>> asRequested = scan(table);
         String arn;
-        try (Writer writer = new Writer(table)) {
-            // Killed at the backup's first commit (its record): the copy runs on two nodes.
-            arn = killingTheNodeAt(SHARED_STORAGE, "commit", "io.stator.engine.backup.Backups", 1,
+        // Into a table of their own: the writer starts before the request, the backup's table stays as scanned.
+        try (Writer writer = new Writer(table(0))) {
+            // Killed at the copy's first commit (after CreateBackup's answer and the copy's walk).
+            arn = killingTheNodeAt(SHARED_STORAGE, "commit", "io.stator.engine.backup.Backups.copy", 1,
                     () -> backupOf(table));
             awaitAvailable(arn);
             writer.close();
@@ -264,7 +273,7 @@ class JobsWithANodeKilledTest {
         }, ready -> ready);
         Set<Map<String, AttributeValue>> atExportTime = scan(table);
         ExportDescription ended;
-        try (Writer writer = new Writer(table)) {
+        try (Writer writer = new Writer(table(0))) { // a table of their own, as the backup's
             // Killed at its first object (_started): the table's history is read on two nodes.
             String arn = killingTheNodeAt(STORE, "put", "io.stator.engine.transfer.Exports", 1,
                     () -> client().exportTableToPointInTime(b -> b.tableArn(tableArn).s3Bucket("exports")
