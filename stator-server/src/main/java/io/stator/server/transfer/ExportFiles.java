@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -50,7 +49,8 @@ public final class ExportFiles implements ExportSink {
         ItemFormats.Format format = ItemFormats.Format.valueOf(export.exportFormat().name());
         String extension = format == ItemFormats.Format.ION ? ".ion.gz" : ".json.gz";
         store.put(bucket, base + "_started", new byte[0]);
-        return new DataFiles(bucket, base, (export.incremental() ? root : base) + "data/", extension, format);
+        return new DataFiles(bucket, base, (export.incremental() ? root : base) + "data/", extension, format,
+                export.exportId());
     }
 
     /** The data files being written: a new one every {@link #ITEMS_PER_FILE} items. */
@@ -60,18 +60,22 @@ public final class ExportFiles implements ExportSink {
         final String dir;
         final String extension;
         final ItemFormats.Format format;
+        final String exportId;
         final StringBuilder manifest = new StringBuilder();
         ByteArrayOutputStream bytes;
         ItemFormats.Writer writer;
         long fileItems;
         long items;
+        int files;
 
-        DataFiles(String bucket, String base, String dir, String extension, ItemFormats.Format format) {
+        DataFiles(String bucket, String base, String dir, String extension, ItemFormats.Format format,
+                  String exportId) {
             this.bucket = bucket;
             this.base = base;
             this.dir = dir;
             this.extension = extension;
             this.format = format;
+            this.exportId = exportId;
         }
 
         @Override
@@ -104,7 +108,7 @@ public final class ExportFiles implements ExportSink {
         private void closeFile() throws IOException {
             writer.close();
             byte[] content = bytes.toByteArray();
-            String key = dir + dataFileName() + extension;
+            String key = dir + dataFileName(exportId, ++files) + extension;
             store.put(bucket, key, content);
             manifest.append("{\"itemCount\":").append(fileItems).append(",\"md5Checksum\":\"")
                     .append(Base64.getEncoder().encodeToString(md5(content))).append("\",\"etag\":\"")
@@ -129,11 +133,23 @@ public final class ExportFiles implements ExportSink {
         }
     }
 
-    /** 26 lowercase base32 characters, as DynamoDB names its data files. */
-    private static String dataFileName() {
+    /**
+     * 26 lowercase base32 characters, as DynamoDB names its data files; drawn from the export's id
+     * and the file's number rather than at random, so that an export run again after its server
+     * died (Exports: from the start) writes over the files of its first run instead of beside them.
+     * Otherwise a file written before the kill stayed in the export's {@code data/} directory,
+     * listed by no manifest, and a reader of that directory (ImportTable of the prefix) read its
+     * items twice (ExportCrashTest).
+     */
+    static String dataFileName(String exportId, int file) {
         String alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+        byte[] hash = sha256(exportId + "/" + file);
         StringBuilder name = new StringBuilder(26);
-        for (int i = 0; i < 26; i++) name.append(alphabet.charAt(ThreadLocalRandom.current().nextInt(32)));
+        for (int i = 0; i < 26; i++) {
+            int bit = i * 5;
+            int bits = ((hash[bit / 8] & 0xff) << 8 | (hash[bit / 8 + 1] & 0xff)) >> (11 - bit % 8);
+            name.append(alphabet.charAt(bits & 31));
+        }
         return name.toString();
     }
 
@@ -172,6 +188,14 @@ public final class ExportFiles implements ExportSink {
         s.append(",\"").append(name).append("\":");
         if (value == null) s.append("null");
         else s.append('"').append(value.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static byte[] md5(byte[] content) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.github.luben.zstd.Zstd;
 import io.stator.server.testing.CommandProcess;
 import io.stator.server.testing.Eventually;
+import io.stator.server.testing.ExportedItems;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.TestBackend;
 import io.stator.server.testing.TestClock;
@@ -211,7 +212,7 @@ class ExportImportTest {
         assertEquals(0, read.exit(), read.stderr());
         Set<Map<String, AttributeValue>> readBack = new HashSet<>();
         for (String line : read.stdout().split("\n")) {
-            if (!line.isBlank()) readBack.add(sdk(ItemFormats.readJsonItem(line)));
+            if (!line.isBlank()) readBack.add(ExportedItems.sdk(ItemFormats.readJsonItem(line)));
         }
         assertEquals(items, readBack.size());
         assertTrue(expected.equals(readBack), "the Python reader's items are not the table's");
@@ -456,31 +457,6 @@ class ExportImportTest {
         assertError("InvalidExportTimeException", "Export Time is invalid", () -> client().exportTableToPointInTime(b ->
                 b.tableArn(arn).s3Bucket("bkt").exportTime(CLOCK.instant().plus(Duration.ofHours(1)))));
         server.transfers().awaitIdle();
-    }
-
-    /** The SDK's form of an item read with Stator's own reader. */
-    private static Map<String, AttributeValue> sdk(Map<String, io.stator.core.model.AttributeValue> item) {
-        Map<String, AttributeValue> converted = new HashMap<>();
-        item.forEach((name, value) -> converted.put(name, sdk(value)));
-        return converted;
-    }
-
-    private static AttributeValue sdk(io.stator.core.model.AttributeValue value) {
-        return switch (value) {
-            case io.stator.core.model.AttributeValue.S v -> AttributeValue.fromS(v.value());
-            case io.stator.core.model.AttributeValue.N v -> AttributeValue.fromN(v.value().toString());
-            case io.stator.core.model.AttributeValue.B v -> AttributeValue.fromB(SdkBytes.fromByteArray(v.value()));
-            case io.stator.core.model.AttributeValue.BOOL v -> AttributeValue.fromBool(v.value());
-            case io.stator.core.model.AttributeValue.NULL v -> AttributeValue.fromNul(true);
-            case io.stator.core.model.AttributeValue.SS v -> AttributeValue.fromSs(v.values());
-            case io.stator.core.model.AttributeValue.NS v -> AttributeValue.fromNs(v.values().stream()
-                    .map(Object::toString).toList());
-            case io.stator.core.model.AttributeValue.BS v -> AttributeValue.fromBs(v.values().stream()
-                    .map(SdkBytes::fromByteArray).toList());
-            case io.stator.core.model.AttributeValue.L v -> AttributeValue.fromL(v.values().stream()
-                    .map(ExportImportTest::sdk).toList());
-            case io.stator.core.model.AttributeValue.M v -> AttributeValue.fromM(sdk(v.values()));
-        };
     }
 
     private static AttributeDefinition attribute(String name, ScalarAttributeType type) {

@@ -65,11 +65,17 @@ final class ServersOnOneKeyspace implements AutoCloseable {
 
     /** Starts {@code bin/stator} on the keyspace as a process of its own (one a test can kill). */
     StatorProcess process(Path stderr, List<String> jvmOptions) throws Exception {
+        return process(stderr, jvmOptions, List.of());
+    }
+
+    /** As {@link #process(Path, List)}, with {@code statorOptions} (such as {@code --s3-dir DIR}) added. */
+    StatorProcess process(Path stderr, List<String> jvmOptions, List<String> statorOptions) throws Exception {
         String contactPoints = cluster.contactPoints().stream()
                 .map(a -> a.getHostString() + ":" + a.getPort()).collect(Collectors.joining(","));
-        return closedAfter(StatorProcess.start(null, stderr, jvmOptions,
-                List.of("--storage", "cassandra", "--cassandra", contactPoints, "--keyspace", keyspace,
-                        "--replication", "3")));
+        List<String> options = new ArrayList<>(List.of("--storage", "cassandra", "--cassandra", contactPoints,
+                "--keyspace", keyspace, "--replication", "3"));
+        options.addAll(statorOptions);
+        return closedAfter(StatorProcess.start(null, stderr, jvmOptions, options));
     }
 
     <T extends AutoCloseable> T closedAfter(T resource) {
