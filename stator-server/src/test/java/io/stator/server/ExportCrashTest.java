@@ -30,7 +30,6 @@ import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
 import software.amazon.awssdk.services.dynamodb.model.ExportStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryUnavailableException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
@@ -132,14 +131,7 @@ class ExportCrashTest {
                 .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
         String arn = client.describeTable(b -> b.tableName(TABLE)).table().tableArn();
         // Exports need the history's base, copied in the background after UpdateContinuousBackups.
-        Eventually.until("point-in-time recovery's base is ready", Duration.ofSeconds(60), () -> {
-            try {
-                client.exportTableToPointInTime(b -> b.tableArn(arn).s3Bucket(BUCKET).s3Prefix("first"));
-                return true;
-            } catch (PointInTimeRecoveryUnavailableException notYet) {
-                return false;
-            }
-        }, ready -> ready);
+        ExportedItems.exportOnceRecoveryIsReady(client, arn, BUCKET, "first", Duration.ofSeconds(60));
         return arn;
     }
 

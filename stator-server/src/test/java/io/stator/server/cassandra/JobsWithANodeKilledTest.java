@@ -43,7 +43,6 @@ import software.amazon.awssdk.services.dynamodb.model.ImportStatus;
 import software.amazon.awssdk.services.dynamodb.model.ImportTableDescription;
 import software.amazon.awssdk.services.dynamodb.model.InputFormat;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryUnavailableException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -263,14 +262,7 @@ class JobsWithANodeKilledTest {
         client().updateContinuousBackups(b -> b.tableName(table)
                 .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
         String tableArn = client().describeTable(b -> b.tableName(table)).table().tableArn();
-        Eventually.until("point-in-time recovery's base is ready", Duration.ofSeconds(90), () -> {
-            try {
-                client().exportTableToPointInTime(b -> b.tableArn(tableArn).s3Bucket("exports").s3Prefix("first"));
-                return true;
-            } catch (PointInTimeRecoveryUnavailableException notYet) {
-                return false;
-            }
-        }, ready -> ready);
+        ExportedItems.exportOnceRecoveryIsReady(client(), tableArn, "exports", "first", Duration.ofSeconds(90));
         Set<Map<String, AttributeValue>> atExportTime = scan(table);
         ExportDescription ended;
         try (Writer writer = new Writer(table(0))) { // a table of their own, as the backup's

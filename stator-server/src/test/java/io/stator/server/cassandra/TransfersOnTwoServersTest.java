@@ -39,7 +39,6 @@ import software.amazon.awssdk.services.dynamodb.model.ImportStatus;
 import software.amazon.awssdk.services.dynamodb.model.ImportTableDescription;
 import software.amazon.awssdk.services.dynamodb.model.InputFormat;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryUnavailableException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
@@ -170,14 +169,7 @@ class TransfersOnTwoServersTest {
                 .pointInTimeRecoverySpecification(p -> p.pointInTimeRecoveryEnabled(true)));
         String tableArn = survivor.describeTable(b -> b.tableName(table)).table().tableArn();
         // The history's base is copied in the background: exports are refused until it is ready.
-        Eventually.until("point-in-time recovery's base is ready", Duration.ofSeconds(90), () -> {
-            try {
-                survivor.exportTableToPointInTime(b -> b.tableArn(tableArn).s3Bucket("exports").s3Prefix("first"));
-                return true;
-            } catch (PointInTimeRecoveryUnavailableException notYet) {
-                return false;
-            }
-        }, ready -> ready);
+        ExportedItems.exportOnceRecoveryIsReady(survivor, tableArn, "exports", "first", Duration.ofSeconds(90));
         survivor.putItem(b -> b.tableName(table).item(item(-1)));
         survivor.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS("k3"))));
         Set<Map<String, AttributeValue>> atExportTime = scan(survivor, table);

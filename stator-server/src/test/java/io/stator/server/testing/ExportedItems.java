@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -21,7 +22,9 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ExportDescription;
+import software.amazon.awssdk.services.dynamodb.model.PointInTimeRecoveryUnavailableException;
 
 /**
  * A full export in DYNAMODB_JSON as a reader that knows only DynamoDB's export layout sees it, in
@@ -37,6 +40,22 @@ public final class ExportedItems {
     private static final Pattern ITEM_COUNT = Pattern.compile("\"itemCount\":(\\d+)");
 
     private ExportedItems() {}
+
+    /**
+     * Exports the table to {@code bucket/prefix} once point-in-time recovery, just enabled, has
+     * its history's base (copied in the background: exports are refused until it is ready).
+     */
+    public static void exportOnceRecoveryIsReady(DynamoDbClient client, String tableArn, String bucket, String prefix,
+                                                 Duration wait) {
+        Eventually.until("point-in-time recovery's base is ready", wait, () -> {
+            try {
+                client.exportTableToPointInTime(b -> b.tableArn(tableArn).s3Bucket(bucket).s3Prefix(prefix));
+                return true;
+            } catch (PointInTimeRecoveryUnavailableException notYet) {
+                return false;
+            }
+        }, ready -> ready);
+    }
 
     /** The items of a COMPLETED export into {@code bucket} under {@code s3}. */
     public static Set<Map<String, AttributeValue>> of(Path s3, String bucket, ExportDescription export)
