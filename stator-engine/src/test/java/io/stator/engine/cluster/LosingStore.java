@@ -1,7 +1,6 @@
 package io.stator.engine.cluster;
 
 import io.stator.storage.CollectionStore;
-import io.stator.storage.Cursor;
 import io.stator.storage.RowKeyFraming;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,30 +10,19 @@ import java.util.function.Predicate;
  * Loses the next {@code toLose} commits of the rows it is told, as if another server had won
  * them, or a timeout had been decided as not applied.
  */
-final class LosingStore implements CollectionStore {
-    final CollectionStore store;
+final class LosingStore extends ForwardingStore {
     final AtomicInteger toLose = new AtomicInteger();
     private final Predicate<byte[]> losing;
 
     /** @param losing which commits may be lost, by the row key of one of their rows */
     LosingStore(CollectionStore store, Predicate<byte[]> losing) {
-        this.store = store;
+        super(store);
         this.losing = losing;
     }
 
     /** Item rows: the tables the catalog made (the reserved collections' tables are far above). */
     static boolean itemRow(byte[] rowKey) {
         return RowKeyFraming.tableId(rowKey) < 1_000;
-    }
-
-    @Override public void createTable(long tableId) { store.createTable(tableId); }
-    @Override public void dropTable(long tableId) { store.dropTable(tableId); }
-    @Override public byte[] get(byte[] rowKey, Consistency c) { return store.get(rowKey, c); }
-    @Override public Cursor range(byte[] within, byte[] from, byte[] to, boolean reverse, Consistency c) {
-        return store.range(within, from, to, reverse, c);
-    }
-    @Override public Cursor scan(long tableId, int kind, long fromHash, long toHash, byte[] startAfter, Consistency c) {
-        return store.scan(tableId, kind, fromHash, toHash, startAfter, c);
     }
 
     @Override

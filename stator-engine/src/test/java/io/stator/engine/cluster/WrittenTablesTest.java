@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.storage.CollectionStore;
-import io.stator.storage.Cursor;
 import io.stator.storage.LockingCollectionStore;
 import io.stator.storage.RowKeyFraming;
 import io.stator.storage.WriteBatch;
@@ -51,23 +50,12 @@ class WrittenTablesTest {
     }
 
     /** Holds the item commits of {@link #TABLE} until released, as a slow Paxos round would. */
-    private static final class HeldStore implements CollectionStore {
-        final CollectionStore store;
+    private static final class HeldStore extends ForwardingStore {
         final CountDownLatch committing = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
 
         HeldStore(CollectionStore store) {
-            this.store = store;
-        }
-
-        @Override public void createTable(long tableId) { store.createTable(tableId); }
-        @Override public void dropTable(long tableId) { store.dropTable(tableId); }
-        @Override public byte[] get(byte[] rowKey, Consistency c) { return store.get(rowKey, c); }
-        @Override public Cursor range(byte[] within, byte[] from, byte[] to, boolean reverse, Consistency c) {
-            return store.range(within, from, to, reverse, c);
-        }
-        @Override public Cursor scan(long tableId, int kind, long fromHash, long toHash, byte[] startAfter, Consistency c) {
-            return store.scan(tableId, kind, fromHash, toHash, startAfter, c);
+            super(store);
         }
 
         @Override
