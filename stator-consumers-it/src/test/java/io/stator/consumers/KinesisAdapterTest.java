@@ -83,7 +83,12 @@ class KinesisAdapterTest {
             AwsBasicCredentials.create(StatorTestServer.ACCESS_KEY, StatorTestServer.SECRET_KEY));
     private static final BackoffStrategy BACKOFF =
             BackoffStrategy.exponentialDelay(Duration.ofMillis(100), Duration.ofSeconds(10));
-    /** A stream's open shards: one per partition of its table, four for a new on-demand table. */
+    /**
+     * A stream's open shards: one per partition of its table, four for a table provisioned at
+     * 12,000 read and 4,000 write units. Provisioned, not on demand: an on-demand table doubles
+     * its partitions (and so its shards) when a second's writes pass half its 4,000 units, and with
+     * the clock standing still between rollovers every write of a generation falls in one second.
+     */
     private static final int SHARDS = 4;
     private static final Duration SHARD_PERIOD = Duration.ofMinutes(1);
     private static final int ROLLOVERS = 3;
@@ -120,7 +125,8 @@ class KinesisAdapterTest {
         toClose.add(server);
         DynamoDbClient dynamo = server.client();
         String table = StatorTestServer.tableName();
-        dynamo.createTable(b -> b.tableName(table).billingMode("PAY_PER_REQUEST")
+        dynamo.createTable(b -> b.tableName(table).billingMode("PROVISIONED")
+                .provisionedThroughput(t -> t.readCapacityUnits(12_000L).writeCapacityUnits(4_000L))
                 .attributeDefinitions(a -> a.attributeName("id").attributeType("S"))
                 .keySchema(k -> k.attributeName("id").keyType("HASH"))
                 .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES)));
