@@ -18,6 +18,7 @@ import io.stator.engine.jobs.JobRunner;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
+import io.stator.engine.replication.GlobalTables;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
@@ -73,6 +74,7 @@ public final class Engine implements AutoCloseable {
     private final Items items;
     private final Observations observations;
     private final ContributorInsights contributorInsights;
+    private final GlobalTables globalTables;
 
     /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
@@ -142,6 +144,8 @@ public final class Engine implements AutoCloseable {
         this.restores = new Restores(storage, catalog, pipeline, config.clock(), backups, recovery, backupWork);
         this.expirer = new Expirer(storage, deployment, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
+        this.globalTables = new GlobalTables(storage, catalog, streams, pipeline, changeLog, locks, config.clock(),
+                config.region(), tables::delete);
         indexBuilds.follow();
         backups.resume();
         recovery.resume();
@@ -258,6 +262,12 @@ public final class Engine implements AutoCloseable {
         return made;
     }
 
+    /**
+     * Global tables: UpdateTable's ReplicaUpdates, and the replication between this region and its
+     * peers (started by {@link GlobalTables#connect}).
+     */
+    public GlobalTables globalTables() { return globalTables; }
+
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }
 
@@ -281,6 +291,7 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
+        globalTables.close();
         deployment.close();
         jobs.close();
         expirer.close();

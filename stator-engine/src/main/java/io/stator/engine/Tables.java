@@ -4,6 +4,7 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.engine.advisor.Observations;
 import io.stator.engine.capacity.CapacityMeter;
 import io.stator.engine.index.IndexBuilds;
+import io.stator.engine.replication.GlobalTables;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.Catalog.NotFoundMessage;
@@ -108,7 +109,10 @@ public final class Tables {
     public TableUpdates.Result update(UpdateTableSpec spec) {
         Set<TableChange> changes = TableUpdates.changes(spec);
         TableUpdates.checkRequest(spec, changes);
-        String name = changeable(describe(spec.tableName())).name();
+        TableDefinition current = changeable(describe(spec.tableName()));
+        GlobalTables.checkNotChanging(current);
+        if (spec.stream() != null) GlobalTables.checkStreamChange(current, spec.stream().enabled());
+        String name = current.name();
         if (spec.stream() != null && spec.stream().enabled()) streams.register();
         Instant now = clock.instant();
         AtomicReference<TableUpdates.Applied> applied = new AtomicReference<>();

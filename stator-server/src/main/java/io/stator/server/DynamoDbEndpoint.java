@@ -24,6 +24,7 @@ import io.stator.server.advisor.AdvisorEndpoint;
 import io.stator.server.console.ConsoleEndpoint;
 import io.stator.server.metrics.MetricsEndpoint;
 import io.stator.server.metrics.RequestMetrics;
+import io.stator.server.replication.ReplicationEndpoint;
 import io.stator.server.protocol.AttributeValueJson;
 import io.stator.server.protocol.Constraints;
 import io.stator.server.protocol.JsonSyntax;
@@ -57,7 +58,8 @@ import java.util.zip.CRC32;
  *   <li>GET / answers the health line DynamoDB answers; GET /metrics, when this port serves the
  *       metrics, answers them in Prometheus' text format ({@link MetricsEndpoint}); GET
  *       /stator/advisor/..., when this port serves it, the advisor's read API ({@link AdvisorEndpoint});
- *       GET /console/..., when this port serves it, the console ({@link ConsoleEndpoint});</li>
+ *       GET /console/..., when this port serves it, the console ({@link ConsoleEndpoint}); POST
+ *       /_stator/replication/..., when this region has peers, their messages ({@link ReplicationEndpoint});</li>
  *   <li>anything but POST, or a body of another content type (DynamoDB takes JSON 1.0 and plain
  *       JSON only), gets DynamoDB's 404 {@code <UnknownOperationException/>};</li>
  *   <li>malformed JSON, or a body that is not Unicode text (bytes that are not UTF-8, a string
@@ -136,6 +138,7 @@ public final class DynamoDbEndpoint {
     private final MetricsEndpoint scrapedHere;
     private final AdvisorEndpoint advisorHere;
     private final ConsoleEndpoint consoleHere;
+    private final ReplicationEndpoint replicationHere;
     private final AtomicBoolean metricsFaultReported = new AtomicBoolean();
     private final RequestMemory memory;
 
@@ -178,6 +181,15 @@ public final class DynamoDbEndpoint {
     public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
                             RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory,
                             AdvisorEndpoint advisorHere, ConsoleEndpoint consoleHere) {
+        this(actions, authenticator, accessControl, region, requestMetrics, scrapedHere, memory, advisorHere, consoleHere,
+                null);
+    }
+
+    /** @param replicationHere where peer regions send their messages (POST /_stator/replication/...), else null */
+    public DynamoDbEndpoint(Actions actions, Authenticator authenticator, AccessControl accessControl, String region,
+                            RequestMetrics requestMetrics, MetricsEndpoint scrapedHere, RequestMemory memory,
+                            AdvisorEndpoint advisorHere, ConsoleEndpoint consoleHere, ReplicationEndpoint replicationHere) {
+        this.replicationHere = replicationHere;
         this.advisorHere = advisorHere;
         this.consoleHere = consoleHere;
         this.memory = memory;
@@ -276,6 +288,7 @@ public final class DynamoDbEndpoint {
             if (scrapedHere != null && MetricsEndpoint.isScrape(request)) return scrapedHere.scrape();
             if (advisorHere != null && AdvisorEndpoint.isAdvisor(request)) return advisorHere.handle(request);
             if (consoleHere != null && ConsoleEndpoint.isConsole(request)) return consoleHere.handle(request);
+            if (replicationHere != null && ReplicationEndpoint.isReplication(request)) return replicationHere.handle(request);
         }
         Dispatch dispatch = new Dispatch();
         HttpReply reply;
@@ -320,6 +333,7 @@ public final class DynamoDbEndpoint {
      * that may be served. (Only a large body is judged at all: JudgedBodies.SMALL_BODY_BYTES.)
      */
     public EarlyReplies.BodyJudge judge(HttpRequestData head) {
+        if (replicationHere != null && ReplicationEndpoint.isReplication(head)) return null; // its body is read whole
         if (!head.method().equals("POST")) return bodyUnread(head, null);
         String contentType = mediaType(head.field("content-type"));
         if (!isJsonContentType(contentType)) {

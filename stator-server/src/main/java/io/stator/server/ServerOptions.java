@@ -4,6 +4,7 @@ import io.stator.engine.EngineConfig;
 import io.stator.engine.capacity.ThroughputSettings;
 import io.stator.engine.index.PropagationDelay;
 import io.stator.server.http.ConnectionLimits;
+import io.stator.server.replication.ReplicationOptions;
 import java.nio.file.Path;
 import io.stator.engine.streams.StreamSettings;
 import io.stator.engine.table.WriteIsolation;
@@ -36,6 +37,7 @@ import java.util.function.Consumer;
  * @param console                  whether the console (/console/) is served where the metrics are (--console)
  * @param writeIsolation           the write isolation of tables without the system:write_isolation tag
  *                                 (--write-isolation)
+ * @param replication              global tables: the peer regions and their secret (--replica-peers)
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
@@ -44,14 +46,14 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
                             ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
                             Path s3Directory, java.net.URI s3Endpoint, double advisorScale,
-                            boolean console, WriteIsolation writeIsolation) {
+                            boolean console, WriteIsolation writeIsolation, ReplicationOptions replication) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
-                null, null, null, 1, true, WriteIsolation.ALWAYS_USE_LWT);
+                null, null, null, 1, true, WriteIsolation.ALWAYS_USE_LWT, ReplicationOptions.NONE);
     }
 
     /** True when the server speaks HTTPS. */
@@ -92,7 +94,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         return new ServerOptions(m.host, m.port, m.dataDirectory, m.inMemory, m.fsync, m.region, m.accountId,
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
-                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console, m.writeIsolation);
+                m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console, m.writeIsolation,
+                m.replication);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -114,6 +117,9 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     public ServerOptions withConsole(boolean console) { return with(o -> o.console = console); }
 
     public ServerOptions withWriteIsolation(WriteIsolation w) { return with(o -> o.writeIsolation = w); }
+
+    /** A region of global tables with these peers (--replica-peers). */
+    public ServerOptions withReplication(ReplicationOptions r) { return with(o -> o.replication = r); }
 
     /** On this Cassandra cluster instead of RocksDB (null: back on RocksDB). */
     public ServerOptions withCassandra(CassandraOptions cassandra) { return with(o -> o.cassandra = cassandra); }
@@ -161,6 +167,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public double advisorScale;
         public boolean console;
         public WriteIsolation writeIsolation;
+        public ReplicationOptions replication;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -189,6 +196,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             advisorScale = o.advisorScale;
             console = o.console;
             writeIsolation = o.writeIsolation;
+            replication = o.replication;
         }
     }
 }

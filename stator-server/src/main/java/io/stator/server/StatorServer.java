@@ -23,6 +23,7 @@ import io.stator.server.http.NettyHttpServer;
 import io.stator.server.http.RequestHandler;
 import io.stator.server.http.TlsContexts;
 import io.stator.server.metrics.MetricsEndpoint;
+import io.stator.server.replication.ReplicationEndpoint;
 import io.stator.storage.Storage;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -181,11 +182,13 @@ public final class StatorServer implements AutoCloseable {
                 throw e;
             }
         }
+        ReplicationEndpoint replication = ReplicationEndpoint.start(engine, options.region(), options.replication(),
+                options.clock());
         ready.complete(new DynamoDbEndpoint(actions, signatures, accessControl, options.region(),
                 metrics.requests(), options.metricsOnMainPort() ? metrics : null,
                 RequestMemory.ofThisJvm(NettyHttpServer.maxDirectMemory()),
                 options.metricsOnMainPort() || accessControl != null ? advisor : null,
-                options.metricsOnMainPort() ? console : null));
+                options.metricsOnMainPort() ? console : null, replication));
         return new StatorServer(engine, transfers, http, metricsHttp, (tls == null ? "http://" : "https://") + address);
     }
 

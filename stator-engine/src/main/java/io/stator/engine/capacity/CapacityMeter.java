@@ -191,6 +191,14 @@ public final class CapacityMeter {
         admission.debitWrite(table, usage, write(usage));
     }
 
+    /**
+     * A change another region made to a global table, applied here: debited as replicated write
+     * units (DynamoDB charges every write again in every replica's region), never refused.
+     */
+    public void chargeReplicated(TableDefinition table, Usage.Write usage) {
+        admission.debitWrite(table, usage, write(usage));
+    }
+
     /** The writes of a cancelled transaction, which consume all the same: debited as one request. */
     public void chargeUncommitted(List<TableDefinition> tables, List<Usage.Write> usages) {
         ConsumedCapacity[] consumed = new ConsumedCapacity[usages.size()];

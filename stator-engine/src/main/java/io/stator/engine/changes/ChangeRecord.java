@@ -9,10 +9,17 @@ import java.util.Map;
  * (null when absent), and who made it. Every write that changes an item, whatever the operation,
  * stages exactly one, in the same atomic batch as the change itself (see {@link ChangeLog}).
  *
- * @param rowKey the item's storage key
+ * @param rowKey  the item's storage key
+ * @param version a replicated change's version, as the region that made it gave it; null for a
+ *                change made here (global tables' replication gives it one as it stages it)
  */
 public record ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, AttributeValue> oldItem,
-                           Map<String, AttributeValue> newItem, Origin origin) {
+                           Map<String, AttributeValue> newItem, Origin origin, ItemVersion version) {
+
+    public ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, AttributeValue> oldItem,
+                        Map<String, AttributeValue> newItem, Origin origin) {
+        this(table, rowKey, oldItem, newItem, origin, null);
+    }
 
     /** DynamoDB Streams' event name for this change. */
     public EventName eventName() {
@@ -37,6 +44,11 @@ public record ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, Att
          * A restore writing a backup's item into its new table: neither admitted nor charged (a
          * restored table has no stream: DynamoDB does not restore stream settings).
          */
-        RESTORE
+        RESTORE,
+        /**
+         * A global table's change made in another region, applied here because it is newer than
+         * the item (last writer wins): in this region's stream and indexes, never shipped again.
+         */
+        REPLICATION
     }
 }

@@ -65,7 +65,20 @@ public final class Keyspaces {
      */
     public static final Keyspace RECOVERY = Keyspace.of("recovery", Kind.ROWS);
 
+    /**
+     * Global tables: each item's version (a hybrid logical clock and the region that wrote it),
+     * by the item's row key, kept after a delete as its tombstone (see
+     * {@code io.stator.engine.replication.ItemVersions}); written in the same batch as the item.
+     */
+    public static final Keyspace ITEM_VERSIONS = Keyspace.of("item-versions", Kind.ROWS);
+    /**
+     * Global tables: the changes of each replica's items to ship to the other regions, in
+     * sequence order per table, and each peer region's place in them (see
+     * {@code io.stator.engine.replication.ReplicationLog}); a change written in the same batch as the item.
+     */
+    public static final Keyspace REPLICATION_LOG = Keyspace.of("replication-log", Kind.ROWS);
+
     /** Every key space of the engine, in their persisted order. */
     public static final List<Keyspace> ALL = List.of(CATALOG, ITEMS, COUNTERS, INDEX_QUEUE, TRANSACTION_TOKENS,
-            EXPIRIES, STREAM_RECORDS, STREAMS, BACKUPS, RECOVERY);
+            EXPIRIES, STREAM_RECORDS, STREAMS, BACKUPS, RECOVERY, ITEM_VERSIONS, REPLICATION_LOG);
 }

@@ -462,9 +462,11 @@ public final class Catalog {
     private void dropRows(byte[] droppedRow) {
         long id = ByteBuffer.wrap(droppedRow, 1, 8).getLong();
         storage.deleteRange(Keyspaces.ITEMS, KeyLayout.tablePrefix(id), KeyLayout.tableUpperBound(id));
-        // Time to Live's expiry rows and point-in-time recovery's rows start with the table id
-        // (io.stator.engine.ttl.ExpiryIndex, io.stator.engine.backup.RecoveryLog).
-        for (Keyspace byTable : List.of(Keyspaces.EXPIRIES, Keyspaces.RECOVERY)) {
+        // Time to Live's expiry rows, point-in-time recovery's rows and global tables' item versions
+        // and replication log start with the table id (io.stator.engine.ttl.ExpiryIndex,
+        // io.stator.engine.backup.RecoveryLog, io.stator.engine.replication).
+        for (Keyspace byTable : List.of(Keyspaces.EXPIRIES, Keyspaces.RECOVERY, Keyspaces.ITEM_VERSIONS,
+                Keyspaces.REPLICATION_LOG)) {
             storage.deleteRange(byTable, ByteBuffer.allocate(8).putLong(id).array(),
                     ByteBuffer.allocate(8).putLong(id + 1).array());
         }

@@ -32,11 +32,12 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 7 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ * u8   version = 8 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
  *      Time to Live; version 4 ends after Time to Live and has no point-in-time recovery or restore
  *      summary; version 5 ends after the restore summary and has no Contributor Insights; version 6 ends
- *      after Contributor Insights and has no vector indexes)
+ *      after Contributor Insights and has no vector indexes; version 7 ends after the vector indexes and has
+ *      no global table)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -59,6 +60,9 @@ import java.util.Map;
  *      DISABLING]; utf mode; i64 requestedAt; i64 ruleTimestamp; u8 failure)   [Contributor Insights]
  * i32  n; n x (index; utf vectorAttribute; i32 dimensions; utf distanceFunction;
  *      i32 n; n x (utf attribute; utf type) [inline filters])   [vector indexes; the HASH is the partition key]
+ * opt( utf consistency; i64 epoch; i32 n; n x (utf region; utf replicaStatus; i32 percentProgress;
+ *      opt(utf statusDescription); opt(i64 inaccessibleSince)); opt(utf witnessRegion; utf witnessStatus) )
+ *      [the global table, version 2019.11.21]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -70,7 +74,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 7;
+    private static final int VERSION = 8;
 
     private TableCodec() {}
 
@@ -183,6 +187,7 @@ public final class TableCodec {
                 out.writeUTF(index.vector().distanceFunction().name());
                 writeKeyAttributes(out, index.vector().inlineFilters());
             }
+            writeGlobalTable(out, t.globalTable());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -275,10 +280,61 @@ public final class TableCodec {
             if (version >= 7) {
                 b.vectorIndexes = readIndexes(in, true, true);
             }
+            if (version >= 8) b.globalTable = readGlobalTable(in);
             return b.build();
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt table catalog entry", e);
         }
+    }
+
+    /** A global table alone, as its replicas send it to each other: opt(global table) as above. */
+    public static byte[] encodeGlobalTable(GlobalTable g) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writeGlobalTable(out, g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    public static GlobalTable decodeGlobalTable(DataInputStream in) throws IOException {
+        return readGlobalTable(in);
+    }
+
+    static void writeGlobalTable(DataOutputStream out, GlobalTable g) throws IOException {
+        out.writeBoolean(g != null);
+        if (g == null) return;
+        out.writeUTF(g.consistency().name());
+        out.writeLong(g.epoch());
+        out.writeInt(g.replicas().size());
+        for (GlobalTable.Replica r : g.replicas()) {
+            out.writeUTF(r.region());
+            out.writeUTF(r.status().name());
+            out.writeInt(r.percentProgress());
+            writeString(out, r.statusDescription());
+            writeInstant(out, r.inaccessibleSince());
+        }
+        out.writeBoolean(g.witness() != null);
+        if (g.witness() != null) {
+            out.writeUTF(g.witness().region());
+            out.writeUTF(g.witness().status().name());
+        }
+    }
+
+    static GlobalTable readGlobalTable(DataInputStream in) throws IOException {
+        if (!in.readBoolean()) return null;
+        GlobalTable.Consistency consistency = GlobalTable.Consistency.valueOf(in.readUTF());
+        long epoch = in.readLong();
+        int n = in.readInt();
+        List<GlobalTable.Replica> replicas = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            replicas.add(new GlobalTable.Replica(in.readUTF(), GlobalTable.ReplicaStatus.valueOf(in.readUTF()),
+                    in.readInt(), readString(in), readInstant(in)));
+        }
+        GlobalTable.Witness witness = in.readBoolean()
+                ? new GlobalTable.Witness(in.readUTF(), GlobalTable.WitnessStatus.valueOf(in.readUTF())) : null;
+        return new GlobalTable(consistency, epoch, replicas, witness);
     }
 
     private static void writeIndex(DataOutputStream out, IndexDefinition index) throws IOException {

@@ -31,6 +31,8 @@ import java.util.Map;
  *                           being filled (its TableStatus is CREATING until then); null otherwise
  * @param contributorInsights Contributor Insights of the table (key 0) and of its global indexes (by
  *                           index id), for those UpdateContributorInsights ever changed
+ * @param globalTable        the global table it is a replica of (its replicas and their states);
+ *                           null for a regional table
  */
 public record TableDefinition(
         long id,
@@ -60,7 +62,8 @@ public record TableDefinition(
         PointInTimeRecovery pointInTimeRecovery,
         String importArn,
         RestoreSummary restore,
-        Map<Integer, ContributorInsightsSetting> contributorInsights) {
+        Map<Integer, ContributorInsightsSetting> contributorInsights,
+        GlobalTable globalTable) {
 
     /**
      * Point-in-time recovery, while enabled (UpdateContinuousBackups).
@@ -207,6 +210,7 @@ public record TableDefinition(
         public String importArn;
         public RestoreSummary restore;
         public Map<Integer, ContributorInsightsSetting> contributorInsights = Map.of();
+        public GlobalTable globalTable;
 
         public Builder() {}
 
@@ -239,6 +243,7 @@ public record TableDefinition(
             importArn = t.importArn;
             restore = t.restore;
             contributorInsights = t.contributorInsights;
+            globalTable = t.globalTable;
         }
 
         public TableDefinition build() {
@@ -248,7 +253,7 @@ public record TableDefinition(
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
                     List.copyOf(globalIndexes), List.copyOf(localIndexes), List.copyOf(vectorIndexes), lastIndexId, resourcePolicy, timeToLive,
-                    pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights));
+                    pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights), globalTable);
         }
     }
 }

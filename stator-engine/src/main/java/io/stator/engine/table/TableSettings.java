@@ -177,7 +177,7 @@ public final class TableSettings {
     }
 
     /** DynamoDB's stream label: the creation time, ISO-8601 with milliseconds and no zone. */
-    static String streamLabel(Instant now) {
+    public static String streamLabel(Instant now) {
         return STREAM_LABEL.format(LocalDateTime.ofInstant(now, ZoneOffset.UTC));
     }
 

@@ -16,6 +16,7 @@ import io.stator.engine.capacity.ThroughputExceededException;
 import io.stator.engine.capacity.Usage;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
+import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.cluster.Deployment;
 import io.stator.engine.index.EmptyIndexKeyException;
 import io.stator.engine.index.IndexEntries;
@@ -39,11 +40,12 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * Every item write goes through here: PutItem, UpdateItem, DeleteItem, each write of
  * BatchWriteItem, each action of TransactWriteItems, Time to Live's deletions (and, as they come,
- * PartiQL, restores and replicated writes). One write is a transaction of one item without claims; both
+ * PartiQL, restores and global tables' replicated writes). One write is a transaction of one item without claims; both
  * pass the same stages, in this order:
  * <ol>
  *   <li><b>hold</b> the items ({@link ItemLocks}): a single write locks its item (failing at
@@ -165,12 +167,31 @@ public final class WritePipeline {
         writeOne(write, ChangeRecord.Origin.RESTORE, null);
     }
 
-    @SuppressWarnings("try") // the holds are held, not used
+    /**
+     * A global table's change made in another region (MREC), applied only if {@code newer}, asked
+     * with the item held, says it is newer than the item here (last writer wins, per item): a put
+     * of its whole image or a delete, through the same steps as a PutItem (index entries,
+     * counters, this region's stream), its change record carrying its version. Neither admitted
+     * nor refused: it is billed as replicated write units, which DynamoDB charges in every
+     * replica's region. Returns whether it was applied.
+     */
+    public boolean replicate(ItemWrite write, ItemVersion version, BooleanSupplier newer) {
+        return writeOne(write, ChangeRecord.Origin.REPLICATION, null, version, newer) != null;
+    }
+
     private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin, Operation operation) {
+        return writeOne(write, origin, operation, null, null);
+    }
+
+    /** @param applies null, or asked with the item held whether to write it at all (null returned when not) */
+    @SuppressWarnings("try") // the holds are held, not used
+    private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin, Operation operation, ItemVersion version,
+                             BooleanSupplier applies) {
         try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
+            if (applies != null && !applies.getAsBoolean()) return null;
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return writeHeld(write, origin, operation);
+                    return writeHeld(write, origin, operation, version);
                 } catch (CommitLostException e) {
                     // Another server changed the item since it was read (shared storage only):
                     // read it again and start over, as its own writer would have. The lost
@@ -214,13 +235,14 @@ public final class WritePipeline {
         return DynamoDbException.internal("Internal server error");
     }
 
-    private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin, Operation operation) {
+    private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin, Operation operation, ItemVersion version) {
         // Time to Live's deletions and restores are neither admitted nor charged.
         boolean metered = origin == ChangeRecord.Origin.REQUEST;
         TableDefinition table = current(write.table());
         if (metered && writesPlainly(write, table)) return writePlainly(write, table, operation);
         Pending p = new Pending(write, table, read(write.rowKey()));
         p.origin = origin;
+        p.version = version;
         try {
             check(p);
         } catch (ConditionalCheckFailedException e) {
@@ -252,6 +274,7 @@ public final class WritePipeline {
             }
         }
         if (p.queuedIndexChanges) propagator.wake();
+        if (origin == ChangeRecord.Origin.REPLICATION) meter.chargeReplicated(p.table, p.usage(false));
         return p;
     }
 
@@ -514,6 +537,8 @@ public final class WritePipeline {
         long collectionSize = -1;
         boolean queuedIndexChanges;
         ChangeRecord.Origin origin = ChangeRecord.Origin.REQUEST;
+        /** A replicated change's version (global tables), else null. */
+        ItemVersion version;
         /** What the write consumed, once admitted. */
         ConsumedCapacity consumed;
 
@@ -669,7 +694,7 @@ public final class WritePipeline {
                     p.oldItem != null ? p.oldItem : p.newItem, p.newSize - p.oldSize + localBytes);
         }
         if (changeLog.wanted()) changeLog.stage(batch, new ChangeRecord(table, p.write.rowKey(), p.oldItem, p.newItem,
-                p.origin));
+                p.origin, p.version));
     }
 
     /** Per write, the larger of its item's sizes before and after (see {@link BeforeCommit}). */

@@ -3,19 +3,28 @@ package io.stator.server.api;
 import static io.stator.server.api.checks.ExpressionParameters.member;
 
 import io.stator.engine.Engine;
+import io.stator.engine.replication.GlobalTables.ReplicaUpdate;
+import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableUpdates;
+import io.stator.engine.table.UpdateTableSpec;
 import io.stator.server.access.Authorizer;
 import io.stator.server.access.Permissions;
 import io.stator.server.api.checks.NotYetSupported;
 import io.stator.server.api.checks.TableRequests;
 import io.stator.server.api.json.TableDescriptionJson;
 import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.request.ReplicationGroupUpdate;
+import io.stator.server.protocol.request.UpdateReplicationGroupMemberAction;
 import io.stator.server.protocol.request.UpdateTableInput;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * UpdateTable (checked and applied by the engine's {@code TableUpdates}): applied at once, but
- * answered as DynamoDB answers while its change is still under way.
+ * answered as DynamoDB answers while its change is still under way. With ReplicaUpdates, the
+ * global table's replicas instead ({@code GlobalTables.updateReplicas}), created and deleted in
+ * the background.
  */
 final class UpdateTable implements Action<UpdateTableInput> {
 
@@ -27,15 +36,47 @@ final class UpdateTable implements Action<UpdateTableInput> {
 
     @Override
     public void execute(UpdateTableInput request, Authorizer access, ResponseBody response) throws IOException {
-        NotYetSupported.refuse(member("ReplicaUpdates", request.replicaUpdates()),
-                member("MultiRegionConsistency", request.multiRegionConsistency()),
-                member("GlobalTableWitnessUpdates", request.globalTableWitnessUpdates()),
+        NotYetSupported.refuse(member("GlobalTableWitnessUpdates", request.globalTableWitnessUpdates()),
                 member("GlobalTableSettingsReplicationMode", request.globalTableSettingsReplicationMode()));
+        UpdateTableSpec spec = TableRequests.updateTable(request);
+        if (request.replicaUpdates() != null) {
+            List<ReplicaUpdate> updates = replicaUpdates(request.replicaUpdates());
+            if (access.enforced()) {
+                Permissions.table(access, engine, "UpdateTable", request.tableName());
+                for (ReplicaUpdate u : updates) {
+                    if (u.kind() == ReplicaUpdate.Kind.UPDATE) continue;
+                    Permissions.table(access, engine, u.kind() == ReplicaUpdate.Kind.CREATE ? "CreateTableReplica"
+                            : "DeleteTableReplica", request.tableName());
+                }
+            }
+            TableDefinition table = engine.globalTables().updateReplicas(request.tableName(), updates,
+                    request.multiRegionConsistency(), !TableUpdates.changes(spec).isEmpty());
+            response.json().writeFieldName("TableDescription");
+            TableDescriptionJson.write(response.json(), table, engine.catalog(),
+                    new TableDescriptionJson.View("UPDATING", true, null, false, true));
+            return;
+        }
+        // Without ReplicaUpdates, MultiRegionConsistency changes nothing: DynamoDB then asks for
+        // something to update, as for an empty request.
         if (access.enforced()) Permissions.table(access, engine, "UpdateTable", request.tableName());
-        TableUpdates.Result result = engine.tables().update(TableRequests.updateTable(request));
+        TableUpdates.Result result = engine.tables().update(spec);
         TableDescriptionJson.View view = new TableDescriptionJson.View(result.tableStatus(),
                 !result.billingModeSwitched(), result.warmThroughputStatus(), result.encryptionUpdating(), true);
         response.json().writeFieldName("TableDescription");
         TableDescriptionJson.write(response.json(), result.shown(), engine.catalog(), view);
+    }
+
+    private static List<ReplicaUpdate> replicaUpdates(List<ReplicationGroupUpdate> given) {
+        List<ReplicaUpdate> out = new ArrayList<>(given.size());
+        for (ReplicationGroupUpdate g : given) {
+            UpdateReplicationGroupMemberAction update = g.update();
+            boolean updateChanges = update != null && (update.kmsMasterKeyId() != null
+                    || update.provisionedThroughputOverride() != null || update.onDemandThroughputOverride() != null
+                    || update.globalSecondaryIndexes() != null || update.tableClassOverride() != null);
+            out.add(ReplicaUpdate.of(g.create() == null ? null : g.create().regionName(),
+                    update == null ? null : update.regionName(), updateChanges,
+                    g.delete() == null ? null : g.delete().regionName()));
+        }
+        return out;
     }
 }

@@ -10,6 +10,7 @@ import io.stator.engine.streams.StreamSettings;
 import io.stator.server.CassandraOptions;
 import io.stator.server.MemoryBudget;
 import io.stator.server.ServerOptions;
+import io.stator.server.replication.ReplicationOptions;
 import io.stator.server.StatorServer;
 import io.stator.server.http.ConnectionLimits;
 import io.stator.storage.cassandra.CassandraSessions;
@@ -86,6 +87,29 @@ public final class StatorCommand implements Callable<Integer> {
     @Option(names = "--region", description = "Region used in ARNs, and with --credentials the region requests "
             + "must be signed for (default: ${DEFAULT-VALUE}).")
     String region = EngineConfig.DEFAULT_REGION;
+
+    @Option(names = "--replica-peers", paramLabel = "REGION=URL,...", description = "Global tables: the other "
+            + "regions this one replicates with, and their endpoints (each a Stator with its own --region), e.g. "
+            + "us-west-2=http://127.0.0.1:8001. Needs --replication-secret.")
+    String replicaPeers;
+
+    @Option(names = "--replication-secret", paramLabel = "SECRET", description = "Global tables: the secret every "
+            + "region of the deployment shares, signing what they send each other (default: the environment's "
+            + "STATOR_REPLICATION_SECRET).")
+    String replicationSecret = System.getenv("STATOR_REPLICATION_SECRET");
+
+    @Option(names = "--replica-tombstone-retention", paramLabel = "DURATION", description = "Global tables: how long "
+            + "a deleted item's version is kept, and so how late a change from another region may arrive and still "
+            + "be applied (default: 24h).")
+    String tombstoneRetention = "24h";
+
+    @Option(names = "--clock-skew", paramLabel = "DURATION", hidden = true, description = "Tests only: run this "
+            + "server's clock ahead by DURATION (-DURATION: behind).")
+    String clockSkew;
+
+    @Option(names = "--replication-faults", hidden = true, description = "Tests only: serve POST "
+            + "/_stator/replication/faults, which drops or delays messages to peer regions.")
+    boolean replicationFaults;
 
     @Option(names = "--account-id", paramLabel = "ID", description = "Account id used in ARNs (default: ${DEFAULT-VALUE}).")
     String accountId = EngineConfig.DEFAULT_ACCOUNT_ID;
@@ -277,6 +301,25 @@ public final class StatorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return fail(e.getMessage());
         }
+        ReplicationOptions replication;
+        Clock clock = Clock.systemUTC();
+        try {
+            java.util.Map<String, java.net.URI> peers = ReplicationOptions.parsePeers(replicaPeers, region);
+            if (!peers.isEmpty() && (replicationSecret == null || replicationSecret.isBlank())) {
+                return fail("--replica-peers needs --replication-secret (or STATOR_REPLICATION_SECRET): peers "
+                        + "accept only messages signed with the deployment's secret");
+            }
+            replication = new ReplicationOptions(peers, replicationSecret,
+                    parseTimeout("--replica-tombstone-retention", tombstoneRetention), replicationFaults);
+            if (clockSkew != null) {
+                boolean behind = clockSkew.startsWith("-");
+                java.time.Duration skew = parseTimeout("--clock-skew", behind ? clockSkew.substring(1) : clockSkew);
+                clock = Clock.offset(clock, behind ? skew.negated() : skew);
+            }
+        } catch (IllegalArgumentException e) {
+            return fail(e.getMessage());
+        }
+        Clock serverClock = clock;
         Path dataDirectory = (dataDir == null ? Path.of("stator-data") : dataDir).toAbsolutePath();
         ServerOptions options = ServerOptions.defaults(dataDirectory).with(o -> {
             o.host = host;
@@ -287,7 +330,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.accountId = accountId;
             o.credentialsFile = credentials;
             o.policiesFile = policies;
-            o.clock = Clock.systemUTC();
+            o.clock = serverClock;
             o.gsiPropagationDelay = delay;
             o.itemCollectionLimitBytes = collectionLimit;
             o.throughput = throughputSettings;
@@ -304,6 +347,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.s3Directory = s3Dir == null ? null : s3Dir.toAbsolutePath();
             o.s3Endpoint = s3Endpoint;
             o.writeIsolation = isolation;
+            o.replication = replication;
         });
         StatorServer server;
         try {

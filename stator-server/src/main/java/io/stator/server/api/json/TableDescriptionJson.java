@@ -8,6 +8,7 @@ import io.stator.engine.table.TableDefinition.AttributeDefinition;
 import io.stator.engine.table.TableDefinition.BillingMode;
 import io.stator.engine.table.TableDefinition.OnDemandThroughput;
 import io.stator.engine.table.TableDefinition.WarmThroughput;
+import io.stator.engine.table.GlobalTable;
 import io.stator.engine.table.TableDefinition;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -74,7 +75,7 @@ public final class TableDescriptionJson {
         writeKeySchema(g, t);
 
         // A table a restore or an import is still filling is CREATING until every item is in.
-        g.writeStringField("TableStatus", t.filling() ? "CREATING" : view.tableStatus());
+        g.writeStringField("TableStatus", t.filling() ? "CREATING" : globalStatus(t, arns.region(), view.tableStatus()));
         writeTime(g, "CreationDateTime", t.creationDateTime());
 
         writeProvisionedThroughput(g, t.throughput());
@@ -158,7 +159,57 @@ public final class TableDescriptionJson {
         }
 
         writeVectorIndexes(g, t, catalog, view);
+        writeGlobalTable(g, t.globalTable(), arns.region());
         g.writeEndObject();
+    }
+
+    /**
+     * A replica's TableStatus: CREATING while it is being created and filled here, UPDATING while
+     * the global table gains or loses a replica, else as the view says.
+     */
+    private static String globalStatus(TableDefinition t, String region, String status) {
+        GlobalTable global = t.globalTable();
+        if (global == null) return status;
+        GlobalTable.Replica here = global.replica(region);
+        if (here != null && here.status() == GlobalTable.ReplicaStatus.CREATING) return "CREATING";
+        return global.changing() ? "UPDATING" : status;
+    }
+
+    /**
+     * A global table's members: Replicas lists the other regions only (as DynamoDB's does, observed
+     * in 2026: "never lists itself"), with GlobalTableVersion and the settings' replication mode
+     * of a same-account global table; a regional table has none of them.
+     */
+    private static void writeGlobalTable(JsonGenerator g, GlobalTable global, String region) throws IOException {
+        if (global == null) return;
+        g.writeArrayFieldStart("Replicas");
+        for (GlobalTable.Replica r : global.replicas()) {
+            if (r.region().equals(region)) continue;
+            g.writeStartObject();
+            g.writeStringField("RegionName", r.region());
+            g.writeStringField("ReplicaStatus", r.status().name());
+            if (r.statusDescription() != null) g.writeStringField("ReplicaStatusDescription", r.statusDescription());
+            if (r.status() == GlobalTable.ReplicaStatus.CREATING) {
+                g.writeStringField("ReplicaStatusPercentProgress", Integer.toString(r.percentProgress()));
+            }
+            if (r.inaccessibleSince() != null) writeTime(g, "ReplicaInaccessibleDateTime", r.inaccessibleSince());
+            g.writeStringField("GlobalTableSettingsReplicationMode", "ENABLED_WITH_OVERRIDES");
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeStringField("GlobalTableVersion", GlobalTable.VERSION);
+        g.writeStringField("GlobalTableSettingsReplicationMode", "ENABLED_WITH_OVERRIDES");
+        if (global.consistency() == GlobalTable.Consistency.STRONG) {
+            g.writeStringField("MultiRegionConsistency", "STRONG");
+            if (global.witness() != null) {
+                g.writeArrayFieldStart("GlobalTableWitnesses");
+                g.writeStartObject();
+                g.writeStringField("RegionName", global.witness().region());
+                g.writeStringField("WitnessStatus", global.witness().status().name());
+                g.writeEndObject();
+                g.writeEndArray();
+            }
+        }
     }
 
     /**

@@ -1,0 +1,478 @@
+package io.stator.engine.replication;
+
+import io.stator.core.error.DynamoDbException;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.changes.ChangeLog;
+import io.stator.engine.changes.ItemVersion;
+import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
+import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.streams.Streams;
+import io.stator.engine.table.Catalog;
+import io.stator.engine.table.Catalog.NotFoundMessage;
+import io.stator.engine.table.GlobalTable;
+import io.stator.engine.table.GlobalTable.Replica;
+import io.stator.engine.table.GlobalTable.ReplicaStatus;
+import io.stator.engine.table.IndexDefinition;
+import io.stator.engine.table.TableCodec;
+import io.stator.engine.table.TableDefinition;
+import io.stator.engine.table.TableSettings;
+import io.stator.engine.write.ItemWrite;
+import io.stator.engine.write.ReturnValues;
+import io.stator.engine.write.WritePipeline;
+import io.stator.storage.Storage;
+import io.stator.storage.WriteBatch;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Global tables, version 2019.11.21, multi-Region eventual consistency (MREC): a table turns
+ * global when UpdateTable's ReplicaUpdates creates a replica in another region, and every replica
+ * then ships the changes made in its region to every other, where they are applied last writer
+ * wins per item.
+ *
+ * <ul>
+ *   <li>The control plane ({@link #updateReplicas}): the request's checks, then the replicas to
+ *       create recorded CREATING and those to delete DELETING in the table's {@link GlobalTable};
+ *       the {@link Replicator} creates, fills and deletes them in the background, and sends every
+ *       change of the members to every member.</li>
+ *   <li>The data path: {@link ReplicationLog}, a consumer of the change log, gives each change its
+ *       version and keeps this region's changes until every region has them; the replicator ships
+ *       them; {@link #receive} applies another region's through the write pipeline, when newer
+ *       than the item here ({@link ItemVersions}: versions, and tombstones of deleted items).</li>
+ * </ul>
+ * Conditions, transactions and strongly consistent reads stay local to a region, as DynamoDB's
+ * are in MREC; a transaction's items are shipped one by one.
+ */
+public final class GlobalTables implements AutoCloseable {
+
+    /** What one ReplicationGroupUpdate of UpdateTable's ReplicaUpdates asks. */
+    public record ReplicaUpdate(Kind kind, String region) {
+        public enum Kind { CREATE, UPDATE, DELETE }
+
+        /**
+         * One ReplicationGroupUpdate as given: its Create's, Update's and Delete's RegionName (null
+         * when absent); exactly one, and an Update that changes something (DynamoDB's texts, observed).
+         *
+         * @param updateChanges whether the Update carries a setting besides its RegionName
+         */
+        public static ReplicaUpdate of(String create, String update, boolean updateChanges, String delete) {
+            int given = (create != null ? 1 : 0) + (update != null ? 1 : 0) + (delete != null ? 1 : 0);
+            if (given > 1) {
+                throw DynamoDbException.validation("Update table operation with more than one type of replica actions "
+                        + "not allowed.");
+            }
+            if (given == 0 || (update != null && !updateChanges)) {
+                throw DynamoDbException.validation("There are no actions specified in the Replica Update Action of the "
+                        + "request.");
+            }
+            return create != null ? new ReplicaUpdate(Kind.CREATE, create)
+                    : update != null ? new ReplicaUpdate(Kind.UPDATE, update) : new ReplicaUpdate(Kind.DELETE, delete);
+        }
+    }
+
+    /** The messages regions send each other (their bodies are written and read here). */
+    static final String CREATE_REPLICA = "create-replica";
+    static final String MEMBERS = "members";
+    static final String DELETE_REPLICA = "delete-replica";
+    static final String APPLY = "apply";
+
+    static final String LOCAL_REGION = "Cannot add or delete the local region through ReplicaUpdates. "
+            + "Use CreateTable, DeleteTable, or UpdateTable as required.";
+
+    private final Storage storage;
+    private final Catalog catalog;
+    private final Streams streams;
+    private final WritePipeline pipeline;
+    private final ChangeLog changeLog;
+    private final ItemLocks locks;
+    private final Clock clock;
+    private final String region;
+    private final Consumer<String> dropTable;
+    private final HybridClock hybridClock;
+    final ItemVersions versions;
+    final ReplicationLog log;
+    final ReplicationLatencies latencies = new ReplicationLatencies();
+    private volatile PeerLinks links = PeerLinks.NONE;
+    private volatile long tombstoneRetentionMillis = Duration.ofHours(24).toMillis();
+    private Replicator replicator;
+    private boolean registered;
+
+    /**
+     * @param dropTable deletes a table as DeleteTable does (a replica's deletion, asked by another region)
+     */
+    public GlobalTables(Storage storage, Catalog catalog, Streams streams, WritePipeline pipeline, ChangeLog changeLog,
+                        ItemLocks locks, Clock clock, String region, Consumer<String> dropTable) {
+        this.storage = storage;
+        this.catalog = catalog;
+        this.streams = streams;
+        this.pipeline = pipeline;
+        this.changeLog = changeLog;
+        this.locks = locks;
+        this.clock = clock;
+        this.region = region;
+        this.dropTable = dropTable;
+        this.hybridClock = new HybridClock(clock);
+        this.versions = new ItemVersions(storage);
+        this.log = new ReplicationLog(storage, hybridClock, region, clock, this::wake);
+        for (TableDefinition t : catalog.all()) if (t.globalTable() != null) register();
+    }
+
+    /**
+     * Connects this region to its peers and starts shipping, creating and deleting replicas.
+     *
+     * @param tombstoneRetention how long a deleted item's version is kept: no change older than
+     *                           that is applied (DynamoDB keeps changes a region could not take for 24 hours)
+     */
+    public synchronized void connect(PeerLinks peers, Duration tombstoneRetention) {
+        this.links = peers;
+        this.tombstoneRetentionMillis = tombstoneRetention.toMillis();
+        if (replicator == null && !peers.regions().isEmpty()) {
+            replicator = new Replicator(this, catalog, peers, clock, locks);
+            replicator.start();
+        }
+    }
+
+    String region() { return region; }
+
+    long tombstoneRetentionMillis() { return tombstoneRetentionMillis; }
+
+    /** ReplicationLatency per table and source region, as this region received their changes. */
+    public ReplicationLatencies latencies() { return latencies; }
+
+    /** Makes every write stage its version and log row, before a table turns global. Never undone. */
+    private synchronized void register() {
+        if (!registered) {
+            changeLog.register(log);
+            registered = true;
+        }
+    }
+
+    private void wake() {
+        Replicator r = replicator;
+        if (r != null) r.wake();
+    }
+
+    // ---- the control plane ----------------------------------------------------------------------
+
+    /**
+     * UpdateTable's ReplicaUpdates: checks them, records the replicas to create (CREATING) and
+     * to delete (DELETING), and returns the table as it is now. The work is done in the
+     * background; the table is UPDATING until it is.
+     *
+     * @param consistency MultiRegionConsistency as given, or null
+     */
+    public TableDefinition updateReplicas(String nameOrArn, List<ReplicaUpdate> updates, String consistency,
+                                          boolean otherChanges) {
+        if (otherChanges) {
+            throw DynamoDbException.validation("Requests that modify replicas or witnesses must not also modify other fields");
+        }
+        int createsAndDeletes = 0;
+        for (ReplicaUpdate u : updates) {
+            if (u.region().equals(region)) throw DynamoDbException.validation(LOCAL_REGION);
+            if (!links.regions().contains(u.region())) {
+                throw DynamoDbException.validation("Region " + u.region() + " is not supported. The latest version of "
+                        + "global tables are only supported in the following regions: "
+                        + new java.util.TreeSet<>(links.regions()) + ".");
+            }
+            if (u.kind() != ReplicaUpdate.Kind.UPDATE) createsAndDeletes++;
+        }
+        if ("STRONG".equals(consistency)) {
+            throw DynamoDbException.validation("Multi-Region strong consistency (MultiRegionConsistency STRONG) "
+                    + "is not yet served by Stator");
+        }
+        if (createsAndDeletes > 1) {
+            throw DynamoDbException.validation("Update table operation with more than one create or delete replica "
+                    + "actions not allowed");
+        }
+        TableDefinition table = catalog.require(nameOrArn, NotFoundMessage.WITH_TABLE_NAME);
+        if (table.filling()) {
+            throw DynamoDbException.resourceInUse(
+                    "Attempt to change a resource which is still in use: Table is being created: " + table.name());
+        }
+        register();
+        streams.register();
+        TableDefinition updated = catalog.update(table.name(), t -> {
+            GlobalTable g = t.globalTable();
+            if (g != null && g.changing()) throw beingUpdated(t.name());
+            if (g != null && consistency != null) {
+                throw DynamoDbException.validation("MultiRegionConsistency parameter is unsupported on existing global table");
+            }
+            if (g == null) {
+                g = new GlobalTable(GlobalTable.Consistency.EVENTUAL, 0,
+                        List.of(new Replica(region, ReplicaStatus.ACTIVE, 0, null, null)), null);
+            }
+            for (ReplicaUpdate u : updates) {
+                Replica r = g.replica(u.region());
+                switch (u.kind()) {
+                    case CREATE -> {
+                        if (r != null) {
+                            throw DynamoDbException.validation("Failed to create a the new replica of table with name: '"
+                                    + t.name() + "' because one or more replicas already existed as tables.");
+                        }
+                        g = g.withReplica(new Replica(u.region(), ReplicaStatus.CREATING, 0, null, null));
+                    }
+                    case UPDATE, DELETE -> {
+                        if (r == null) {
+                            throw DynamoDbException.validation("Update global table operation failed because one or "
+                                    + "more replicas were not part of the global table. Please retry the request "
+                                    + "without these replicas: [" + u.region() + "].");
+                        }
+                        if (u.kind() == ReplicaUpdate.Kind.DELETE) g = g.withReplica(r.with(ReplicaStatus.DELETING));
+                    }
+                }
+            }
+            TableDefinition.Builder b = t.toBuilder();
+            b.globalTable = g;
+            if (t.stream() == null || !t.stream().enabled()) {
+                // MREC replicates through the table's stream: DynamoDB enables one, NEW_AND_OLD_IMAGES.
+                b.stream = new TableDefinition.StreamSpecification(true, TableDefinition.StreamViewType.NEW_AND_OLD_IMAGES);
+                b.latestStreamLabel = TableSettings.streamLabel(clock.instant());
+            }
+            return b.build();
+        });
+        streams.tableChanged(updated.name());
+        learned(updated, table.globalTable(), updated.globalTable(), region);
+        wake();
+        return updated;
+    }
+
+    private static DynamoDbException beingUpdated(String name) {
+        return DynamoDbException.resourceInUse("Attempt to change a resource which is still in use: Table is being updated: "
+                + name);
+    }
+
+    /**
+     * Refuses a change of a global table's stream: MREC replicates through it, so DynamoDB keeps it
+     * enabled while the table is global (its texts as AWS-verified tests match them).
+     */
+    public static void checkStreamChange(TableDefinition table, boolean enabling) {
+        if (table.globalTable() == null || table.globalTable().consistency() != GlobalTable.Consistency.EVENTUAL) return;
+        if (!enabling) {
+            throw DynamoDbException.validation("Disabling the stream is not allowed for a table that is a replica "
+                    + "of a Global Table: " + table.name());
+        }
+    }
+
+    /** Refuses any other UpdateTable while replicas are being created or deleted. */
+    public static void checkNotChanging(TableDefinition table) {
+        if (table.globalTable() != null && table.globalTable().changing()) throw beingUpdated(table.name());
+    }
+
+    /**
+     * A region this one just learned of (or forgot): where its shipping starts. The first active
+     * replica fills a new one from a snapshot and starts its own shipping at the snapshot; every
+     * other region ships the new one what the filler had not yet acknowledged of its changes, so
+     * that each of its changes reaches the new replica either through the snapshot or directly.
+     */
+    private void learned(TableDefinition table, GlobalTable before, GlobalTable after, String from) {
+        Set<String> had = new HashSet<>(before == null ? List.of() : before.regions());
+        Set<String> has = new HashSet<>(after == null ? List.of() : after.regions());
+        String driver = after == null ? null : driver(after);
+        for (String r : has) {
+            if (had.contains(r) || r.equals(region) || region.equals(driver) || log.cursor(table.id(), r) >= 0) continue;
+            long start = driver == null ? -1 : log.cursor(table.id(), driver);
+            log.saveCursor(table.id(), r, start >= 0 ? start : log.safeHead(table.id()));
+        }
+        for (String r : had) if (!has.contains(r) && !r.equals(region)) log.dropCursor(table.id(), r);
+    }
+
+    /** The region that creates, fills and deletes replicas: the first active one, in the order they joined. */
+    static String driver(GlobalTable g) {
+        for (Replica r : g.replicas()) if (r.status() == ReplicaStatus.ACTIVE) return r.region();
+        return null;
+    }
+
+    // ---- messages from other regions ------------------------------------------------------------
+
+    /** A message another region sent (through the front end's authenticated endpoint); its reply. */
+    public byte[] receive(String from, String message, byte[] body) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
+            return switch (message) {
+                case CREATE_REPLICA -> {
+                    createReplica(TableCodec.decode(body));
+                    yield new byte[0];
+                }
+                case MEMBERS -> {
+                    adopt(from, in.readUTF(), TableCodec.decodeGlobalTable(in));
+                    yield new byte[0];
+                }
+                case DELETE_REPLICA -> {
+                    if (catalog.find(in.readUTF()) instanceof TableDefinition t) dropTable.accept(t.name());
+                    yield new byte[0];
+                }
+                case APPLY -> {
+                    String name = in.readUTF();
+                    int applied = apply(from, name, ReplicatedChange.decodeAll(in));
+                    yield ByteBuffer.allocate(4).putInt(applied).array();
+                }
+                default -> throw DynamoDbException.validation("Unknown replication message: " + message);
+            };
+        } catch (IOException e) {
+            throw DynamoDbException.validation("Malformed replication message " + message + ": " + e.getMessage());
+        }
+    }
+
+    /** Creates this region's replica of a table another region is making global: empty, filled after. */
+    private void createReplica(TableDefinition source) {
+        TableDefinition existing = catalog.find(source.name());
+        if (existing != null) {
+            if (existing.globalTable() != null && existing.globalTable().replica(region) != null) return; // sent again
+            throw DynamoDbException.resourceInUse("Table already exists: " + source.name());
+        }
+        register();
+        TableDefinition.Builder b = source.toBuilder();
+        // This region's own: its ARN, id, TableId and creation time (Catalog.create), its stream,
+        // its indexes empty and so ACTIVE, no backups, restore, import or policies of the source.
+        b.pointInTimeRecovery = null;
+        b.importArn = null;
+        b.restore = null;
+        b.resourcePolicy = null;
+        b.contributorInsights = Map.of();
+        List<IndexDefinition> indexes = new ArrayList<>();
+        for (IndexDefinition i : source.globalIndexes()) indexes.add(i.withStatus(IndexDefinition.IndexStatus.ACTIVE, false));
+        b.globalIndexes = indexes;
+        if (source.stream() != null && source.stream().enabled()) {
+            streams.register();
+            b.latestStreamLabel = TableSettings.streamLabel(clock.instant());
+        }
+        TableDefinition created = catalog.create(b);
+        streams.tableChanged(created.name());
+        for (String r : created.globalTable().regions()) if (!r.equals(region)) log.saveCursor(created.id(), r, 0);
+    }
+
+    /** Takes another region's newer copy of a global table's members. */
+    private void adopt(String from, String name, GlobalTable g) {
+        TableDefinition t = catalog.find(name);
+        if (t == null) throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+        GlobalTable mine = t.globalTable();
+        if (mine != null && g.epoch() <= mine.epoch()) return;
+        // Only this region left: the table is regional again, its stream left enabled (as DynamoDB leaves it).
+        GlobalTable adopted = g.replica(region) == null || g.replicas().size() <= 1 ? null : g;
+        if (adopted != null) register();
+        TableDefinition updated = catalog.update(name, d -> {
+            TableDefinition.Builder b = d.toBuilder();
+            b.globalTable = adopted;
+            return b.build();
+        });
+        learned(updated, mine, adopted, from);
+        wake();
+    }
+
+    /** Applies another region's changes of a table, each only if newer than the item here. */
+    private int apply(String from, String name, List<ReplicatedChange> changes) {
+        TableDefinition t = catalog.find(name);
+        if (t == null || t.globalTable() == null) {
+            throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+        }
+        long now = clock.millis();
+        int applied = 0;
+        for (ReplicatedChange c : changes) {
+            hybridClock.observe(c.version().clock());
+            latencies.record(name, from, now - c.writtenAtMillis());
+            if (applyOne(t, c, now)) applied++;
+        }
+        return applied;
+    }
+
+    private boolean applyOne(TableDefinition table, ReplicatedChange c, long now) {
+        byte[] rowKey = RowKeys.of(table, c.key());
+        ItemVersion version = c.version();
+        // Older than the tombstones kept: the item may have been deleted since, its tombstone
+        // collected. (Version 0 is an item that was there before its table turned global: a copy.)
+        boolean beyondRetention = version.clock() != 0 && version.millis() < now - tombstoneRetentionMillis;
+        Map<String, AttributeValue> image = c.newImage();
+        ItemWrite write = image == null
+                ? ItemWrite.delete(table, c.key(), null, ReturnValues.NONE, false)
+                : ItemWrite.put(table, image, null, ReturnValues.NONE, false, false);
+        return pipeline.replicate(write, version, () -> {
+            ItemVersions.Stored stored = versions.read(rowKey);
+            boolean newer = stored == null ? !beyondRetention : version.newerThan(stored.version());
+            if (newer && image == null && storage.get(Keyspaces.ITEMS, rowKey) == null) {
+                // A delete of an item not here: nothing to write but its tombstone, so that an
+                // older put arriving later does not bring it back.
+                try (WriteBatch batch = storage.newBatch()) {
+                    ItemVersions.stage(batch, rowKey, version, true, now);
+                    storage.commit(batch);
+                }
+                return false;
+            }
+            return newer;
+        });
+    }
+
+    // ---- what the replicator asks ---------------------------------------------------------------
+
+    /** A MEMBERS message: the table's name and its global table. */
+    static byte[] membersMessage(String name, GlobalTable g) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(name);
+            out.write(TableCodec.encodeGlobalTable(g));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** An APPLY message: the table's name and changes already encoded. */
+    static byte[] applyMessage(String name, List<byte[]> changes) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(name);
+            out.write(ReplicatedChange.encodeAll(changes));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static byte[] nameMessage(String name) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(name);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The driver's change of its own copy of the members (a replica created or deleted). */
+    TableDefinition changeMembers(String name, java.util.function.UnaryOperator<GlobalTable> change) {
+        TableDefinition before = catalog.find(name);
+        if (before == null || before.globalTable() == null) return before;
+        TableDefinition updated = catalog.update(name, t -> {
+            TableDefinition.Builder b = t.toBuilder();
+            GlobalTable g = change.apply(t.globalTable());
+            b.globalTable = g == null || g.replicas().size() <= 1 ? null : g;
+            return b.build();
+        });
+        learned(updated, before.globalTable(), updated.globalTable(), region);
+        return updated;
+    }
+
+    /** Sets a new replica's cursor where its fill starts: the changes committed from here on. */
+    long startShipping(TableDefinition table, String peer) {
+        long head = log.safeHead(table.id());
+        log.saveCursor(table.id(), peer, head);
+        return head;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (replicator != null) replicator.close();
+    }
+}

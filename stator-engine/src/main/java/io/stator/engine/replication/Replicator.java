@@ -1,0 +1,311 @@
+package io.stator.engine.replication;
+
+import io.stator.core.item.ItemCodec;
+import io.stator.core.key.KeyLayout;
+import io.stator.core.model.AttributeValue;
+import io.stator.engine.changes.ItemVersion;
+import io.stator.engine.item.RowKeys;
+import io.stator.engine.keyspace.Keyspaces;
+import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.table.Catalog;
+import io.stator.engine.table.GlobalTable;
+import io.stator.engine.table.GlobalTable.Replica;
+import io.stator.engine.table.GlobalTable.ReplicaStatus;
+import io.stator.engine.table.TableCodec;
+import io.stator.engine.table.TableDefinition;
+import io.stator.storage.Cursor;
+import io.stator.storage.Snapshot;
+import io.stator.storage.Storage;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The background work of global tables in one region: a shipper per peer region, sending it the
+ * changes this region logged ({@link ReplicationLog}) from the peer's cursor, in batches, moving
+ * the cursor only once the peer has applied them (so a crash or an unreachable peer loses
+ * nothing: a batch is sent again, and applying it twice changes nothing); and one thread that
+ * sends each member the table's latest {@link GlobalTable}, and, in the region that drives the
+ * table's changes (its first active replica), creates and fills new replicas and deletes
+ * removed ones, and collects tombstones past their retention.
+ */
+final class Replicator implements AutoCloseable {
+
+    /** Changes per message, and about the bytes: well under the endpoint's body limit. */
+    private static final int BATCH_CHANGES = 500;
+    private static final long BATCH_BYTES = 1 << 20;
+    private static final long IDLE_MILLIS = 100;
+    private static final long MAX_BACKOFF_MILLIS = 2_000;
+    private static final long TRIM_EVERY_MILLIS = 1_000;
+    private static final long COLLECT_EVERY_MILLIS = 5_000;
+
+    private final GlobalTables tables;
+    private final Catalog catalog;
+    private final PeerLinks links;
+    private final Clock clock;
+    private final ItemLocks locks;
+    private final String region;
+    private final Storage storage;
+    private final List<Thread> threads = new ArrayList<>();
+    private final Object signal = new Object();
+    private final Map<String, Long> ackedEpochs = new ConcurrentHashMap<>();
+    private final Map<Long, Long> lastTrim = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+    private long lastCollection;
+
+    Replicator(GlobalTables tables, Catalog catalog, PeerLinks links, Clock clock, ItemLocks locks) {
+        this.tables = tables;
+        this.catalog = catalog;
+        this.links = links;
+        this.clock = clock;
+        this.locks = locks;
+        this.region = tables.region();
+        this.storage = tables.log.storage();
+    }
+
+    void start() {
+        for (String peer : links.regions()) threads.add(Thread.ofPlatform().daemon().name("replication-to-" + peer)
+                .start(() -> ship(peer)));
+        threads.add(Thread.ofPlatform().daemon().name("global-tables").start(this::control));
+    }
+
+    void wake() {
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+    }
+
+    private void idle(long millis) {
+        synchronized (signal) {
+            try {
+                if (!closed) signal.wait(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closed = true;
+            }
+        }
+    }
+
+    // ---- shipping ------------------------------------------------------------------------------
+
+    private void ship(String peer) {
+        long backoff = 0;
+        while (!closed) {
+            boolean sent = false;
+            try {
+                for (TableDefinition t : catalog.all()) {
+                    if (closed) return;
+                    if (shipOne(t, peer)) sent = true;
+                }
+                backoff = 0;
+            } catch (IOException e) {
+                // The peer is away or refused: keep everything, try again later (its cursor has not moved).
+                backoff = Math.min(MAX_BACKOFF_MILLIS, Math.max(50, backoff * 2));
+                idle(backoff);
+                continue;
+            } catch (RuntimeException e) {
+                backoff = Math.min(MAX_BACKOFF_MILLIS, Math.max(50, backoff * 2));
+                idle(backoff);
+                continue;
+            }
+            if (!sent) idle(IDLE_MILLIS);
+        }
+    }
+
+    /** Sends the peer one batch of the table's changes; false when it has nothing to send. */
+    private boolean shipOne(TableDefinition table, String peer) throws IOException {
+        GlobalTable g = table.globalTable();
+        if (g == null || g.consistency() != GlobalTable.Consistency.EVENTUAL) return false;
+        Replica r = g.replica(peer);
+        if (r == null || r.status() == ReplicaStatus.DELETING) return false;
+        long cursor = tables.log.cursor(table.id(), peer);
+        if (cursor < 0) return false;
+        List<ReplicationLog.Logged> batch = tables.log.read(table.id(), cursor, BATCH_CHANGES, BATCH_BYTES);
+        if (batch.isEmpty()) return false;
+        List<byte[]> changes = new ArrayList<>(batch.size());
+        for (ReplicationLog.Logged l : batch) changes.add(l.change());
+        links.send(peer, GlobalTables.APPLY, GlobalTables.applyMessage(table.name(), changes));
+        tables.log.saveCursor(table.id(), peer, batch.get(batch.size() - 1).sequence() + 1);
+        trim(table, g);
+        return true;
+    }
+
+    /** Drops the changes every peer has, at most once a second per table. */
+    private void trim(TableDefinition table, GlobalTable g) {
+        long now = clock.millis();
+        Long last = lastTrim.get(table.id());
+        if (last != null && now - last < TRIM_EVERY_MILLIS) return;
+        lastTrim.put(table.id(), now);
+        long lowest = Long.MAX_VALUE;
+        for (String r : g.regions()) {
+            if (r.equals(region)) continue;
+            long c = tables.log.cursor(table.id(), r);
+            if (c >= 0) lowest = Math.min(lowest, c);
+        }
+        if (lowest != Long.MAX_VALUE) tables.log.trim(table.id(), lowest);
+    }
+
+    // ---- members, creation, deletion ---------------------------------------------------------
+
+    private void control() {
+        while (!closed) {
+            try {
+                for (TableDefinition t : catalog.all()) {
+                    if (closed) return;
+                    if (t.globalTable() != null) controlOne(t);
+                }
+                collectTombstones();
+            } catch (RuntimeException e) {
+                // Tried again next round: every step is safe to repeat.
+            }
+            idle(IDLE_MILLIS * 2);
+        }
+    }
+
+    private void controlOne(TableDefinition table) {
+        GlobalTable g = table.globalTable();
+        for (Replica r : g.replicas()) {
+            if (!r.region().equals(region)) sendMembers(table, g, r.region());
+        }
+        if (!region.equals(GlobalTables.driver(g))) return;
+        for (Replica r : g.replicas()) {
+            if (r.status() == ReplicaStatus.CREATING) create(table, r.region());
+            else if (r.status() == ReplicaStatus.DELETING) delete(table, r.region());
+        }
+    }
+
+    private boolean sendMembers(TableDefinition table, GlobalTable g, String peer) {
+        String key = table.id() + "/" + peer;
+        Long acked = ackedEpochs.get(key);
+        if (acked != null && acked >= g.epoch()) return true;
+        try {
+            links.send(peer, GlobalTables.MEMBERS, GlobalTables.membersMessage(table.name(), g));
+            ackedEpochs.put(key, g.epoch());
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private boolean acked(TableDefinition table, String peer, long epoch) {
+        Long acked = ackedEpochs.get(table.id() + "/" + peer);
+        return acked != null && acked >= epoch;
+    }
+
+    /**
+     * Creates the peer's replica and fills it: once every other active member knows of it (they
+     * then ship it what this region had not acknowledged of theirs), this region's shipping to it
+     * starts at the log's safe head, the items are copied from a snapshot taken after that, and the
+     * replica turns ACTIVE. Repeated whole after a crash: the copy is applied last writer wins.
+     */
+    private void create(TableDefinition table, String peer) {
+        GlobalTable g = table.globalTable();
+        for (Replica m : g.replicas()) {
+            if (m.region().equals(region) || m.region().equals(peer) || m.status() != ReplicaStatus.ACTIVE) continue;
+            if (!acked(table, m.region(), g.epoch())) return; // next round
+        }
+        try {
+            links.send(peer, GlobalTables.CREATE_REPLICA, TableCodec.encode(table));
+        } catch (PeerLinks.Refused e) {
+            // The region has a table of that name that is not a replica: DynamoDB fails the replica's creation.
+            if (!e.getMessage().startsWith("ResourceInUseException")) return;
+            tables.changeMembers(table.name(), current -> {
+                Replica r = current.replica(peer);
+                return r == null ? current : current.withReplica(new Replica(peer, ReplicaStatus.CREATION_FAILED, 0,
+                        e.getMessage(), null));
+            });
+            return;
+        } catch (IOException e) {
+            return; // unreachable: next round
+        }
+        if (tables.log.cursor(table.id(), peer) < 0) tables.startShipping(table, peer);
+        if (!fill(table, peer)) return;
+        tables.changeMembers(table.name(), current -> {
+            Replica r = current.replica(peer);
+            return r == null || r.status() != ReplicaStatus.CREATING ? current : current.withReplica(r.with(ReplicaStatus.ACTIVE));
+        });
+        wake();
+    }
+
+    /** Copies the table's items to the peer from one snapshot, with their versions; false if interrupted. */
+    private boolean fill(TableDefinition table, String peer) {
+        long total = Math.max(1, catalog.counters().itemCount(table.id()));
+        long sent = 0;
+        int shownPercent = 0;
+        try (Snapshot snapshot = storage.snapshot();
+             Cursor c = storage.range(snapshot, Keyspaces.ITEMS, KeyLayout.indexPrefix(table.id(), 0),
+                     KeyLayout.indexUpperBound(table.id(), 0), false)) {
+            List<byte[]> batch = new ArrayList<>();
+            long bytes = 0;
+            long now = clock.millis();
+            while (c.next()) {
+                if (closed) return false;
+                Map<String, AttributeValue> item = ItemCodec.decode(c.value());
+                ItemVersions.Stored stored = tables.versions.read(snapshot, c.key());
+                ItemVersion version = stored != null ? stored.version() : ItemVersion.initial(region);
+                byte[] change = new ReplicatedChange(RowKeys.keyOf(table.keySchema(), item), item, version, now).encode();
+                batch.add(change);
+                bytes += change.length;
+                if (batch.size() >= BATCH_CHANGES || bytes >= BATCH_BYTES) {
+                    links.send(peer, GlobalTables.APPLY, GlobalTables.applyMessage(table.name(), batch));
+                    sent += batch.size();
+                    batch = new ArrayList<>();
+                    bytes = 0;
+                    int percent = (int) Math.min(99, sent * 100 / total);
+                    if (percent >= shownPercent + 10) {
+                        shownPercent = percent;
+                        showProgress(table, peer, percent);
+                    }
+                }
+            }
+            if (!batch.isEmpty()) links.send(peer, GlobalTables.APPLY, GlobalTables.applyMessage(table.name(), batch));
+            return true;
+        } catch (IOException e) {
+            return false; // started over next round
+        }
+    }
+
+    private void showProgress(TableDefinition table, String peer, int percent) {
+        tables.changeMembers(table.name(), current -> {
+            Replica r = current.replica(peer);
+            if (r == null || r.status() != ReplicaStatus.CREATING) return current;
+            return current.withReplica(new Replica(peer, ReplicaStatus.CREATING, percent, null, null));
+        });
+    }
+
+    /** Deletes the peer's replica (its table and items), then drops it from the members. */
+    private void delete(TableDefinition table, String peer) {
+        try {
+            links.send(peer, GlobalTables.DELETE_REPLICA, GlobalTables.nameMessage(table.name()));
+        } catch (IOException e) {
+            return; // next round
+        }
+        tables.changeMembers(table.name(), current -> current.without(peer));
+        wake();
+    }
+
+    private void collectTombstones() {
+        long now = clock.millis();
+        if (now - lastCollection < COLLECT_EVERY_MILLIS) return;
+        lastCollection = now;
+        for (TableDefinition t : catalog.all()) {
+            if (t.globalTable() != null) tables.versions.collectTombstones(t.id(), now - tables.tombstoneRetentionMillis(), locks);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        wake();
+        for (Thread t : threads) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
