@@ -19,6 +19,8 @@ import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
 import io.stator.engine.read.Reads;
 import io.stator.engine.replication.GlobalTables;
+import io.stator.engine.replication.ReplicaSettings;
+import io.stator.engine.table.UpdateTableSpec;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.IndexDefinition;
@@ -145,7 +147,17 @@ public final class Engine implements AutoCloseable {
         this.expirer = new Expirer(storage, deployment, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
         this.globalTables = new GlobalTables(storage, catalog, streams, pipeline, changeLog, locks, config.clock(),
-                config.region(), tables::delete);
+                config.region(), tables::delete, new ReplicaSettings() {
+                    @Override
+                    public void updateTimeToLive(String table, boolean enabled, String attributeName) {
+                        timeToLive.update(table, enabled, attributeName);
+                    }
+
+                    @Override
+                    public void updateTable(UpdateTableSpec spec) {
+                        tables.update(spec);
+                    }
+                });
         indexBuilds.follow();
         backups.resume();
         recovery.resume();

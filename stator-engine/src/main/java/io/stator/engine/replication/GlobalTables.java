@@ -36,6 +36,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -102,6 +103,13 @@ public final class GlobalTables implements AutoCloseable {
     private final Clock clock;
     private final String region;
     private final Consumer<String> dropTable;
+    private final ReplicaSettings settings;
+    /** Per global table, its shared settings as last sent or taken ({@link ReplicaSettings#aligned}). */
+    private final Map<String, String> alignedSettings = new ConcurrentHashMap<>();
+    /** Global tables whose shared settings changed here since: their members are sent again. */
+    private final Set<String> settingsChanged = ConcurrentHashMap.newKeySet();
+    /** Tables being aligned to another region's settings: those changes are not sent back. */
+    private final Set<String> aligning = ConcurrentHashMap.newKeySet();
     private final HybridClock hybridClock;
     final ItemVersions versions;
     final ReplicationLog log;
@@ -113,9 +121,10 @@ public final class GlobalTables implements AutoCloseable {
 
     /**
      * @param dropTable deletes a table as DeleteTable does (a replica's deletion, asked by another region)
+     * @param settings  how this region changes a replica's shared settings to match another region's
      */
     public GlobalTables(Storage storage, Catalog catalog, Streams streams, WritePipeline pipeline, ChangeLog changeLog,
-                        ItemLocks locks, Clock clock, String region, Consumer<String> dropTable) {
+                        ItemLocks locks, Clock clock, String region, Consumer<String> dropTable, ReplicaSettings settings) {
         this.storage = storage;
         this.catalog = catalog;
         this.streams = streams;
@@ -125,10 +134,38 @@ public final class GlobalTables implements AutoCloseable {
         this.clock = clock;
         this.region = region;
         this.dropTable = dropTable;
+        this.settings = settings;
         this.hybridClock = new HybridClock(clock);
         this.versions = new ItemVersions(storage);
         this.log = new ReplicationLog(storage, hybridClock, region, clock, this::wake);
-        for (TableDefinition t : catalog.all()) if (t.globalTable() != null) register();
+        for (TableDefinition t : catalog.all()) {
+            if (t.globalTable() == null) continue;
+            register();
+            alignedSettings.put(t.name(), ReplicaSettings.aligned(t));
+        }
+        catalog.onChange(this::changed);
+    }
+
+    /**
+     * Notes a change of a global table's shared settings made here (UpdateTable, UpdateTimeToLive):
+     * the replicator then sends the table to every member, which aligns its own.
+     */
+    private void changed(TableDefinition t) {
+        if (t.globalTable() == null || aligning.contains(t.name())) return;
+        String now = ReplicaSettings.aligned(t);
+        String before = alignedSettings.put(t.name(), now);
+        if (before != null && !before.equals(now)) {
+            settingsChanged.add(t.name());
+            wake();
+        }
+    }
+
+    /** Global tables whose shared settings changed here: one epoch on each, so that every member gets them. */
+    void sendChangedSettings() {
+        for (String name : List.copyOf(settingsChanged)) {
+            settingsChanged.remove(name);
+            changeMembers(name, GlobalTable::bumped);
+        }
     }
 
     /**
@@ -307,7 +344,7 @@ public final class GlobalTables implements AutoCloseable {
                     yield new byte[0];
                 }
                 case MEMBERS -> {
-                    adopt(from, in.readUTF(), TableCodec.decodeGlobalTable(in));
+                    adopt(from, TableCodec.decode(body));
                     yield new byte[0];
                 }
                 case DELETE_REPLICA -> {
@@ -354,21 +391,37 @@ public final class GlobalTables implements AutoCloseable {
         for (String r : created.globalTable().regions()) if (!r.equals(region)) log.saveCursor(created.id(), r, 0);
     }
 
-    /** Takes another region's newer copy of a global table's members. */
-    private void adopt(String from, String name, GlobalTable g) {
+    /**
+     * Takes another region's newer copy of a global table: its members, and the settings every
+     * replica shares, which this region's replica then aligns to.
+     */
+    private void adopt(String from, TableDefinition source) {
+        String name = source.name();
+        GlobalTable g = source.globalTable();
         TableDefinition t = catalog.find(name);
-        if (t == null) throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
+        if (t == null || g == null) throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
         GlobalTable mine = t.globalTable();
         if (mine != null && g.epoch() <= mine.epoch()) return;
         // Only this region left: the table is regional again, its stream left enabled (as DynamoDB leaves it).
         GlobalTable adopted = g.replica(region) == null || g.replicas().size() <= 1 ? null : g;
         if (adopted != null) register();
-        TableDefinition updated = catalog.update(name, d -> {
-            TableDefinition.Builder b = d.toBuilder();
-            b.globalTable = adopted;
-            return b.build();
-        });
-        learned(updated, mine, adopted, from);
+        aligning.add(name);
+        try {
+            TableDefinition updated = catalog.update(name, d -> {
+                TableDefinition.Builder b = d.toBuilder();
+                b.globalTable = adopted;
+                return b.build();
+            });
+            learned(updated, mine, adopted, from);
+            if (adopted != null) {
+                alignedSettings.put(name, ReplicaSettings.aligned(source));
+                if (!ReplicaSettings.aligned(updated).equals(ReplicaSettings.aligned(source))) {
+                    ReplicaSettings.align(updated, source, settings);
+                }
+            }
+        } finally {
+            aligning.remove(name);
+        }
         wake();
     }
 
@@ -416,16 +469,9 @@ public final class GlobalTables implements AutoCloseable {
 
     // ---- what the replicator asks ---------------------------------------------------------------
 
-    /** A MEMBERS message: the table's name and its global table. */
-    static byte[] membersMessage(String name, GlobalTable g) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeUTF(name);
-            out.write(TableCodec.encodeGlobalTable(g));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+    /** A MEMBERS message: the table's definition, with its global table and the settings replicas share. */
+    static byte[] membersMessage(TableDefinition table) {
+        return TableCodec.encode(table);
     }
 
     /** An APPLY message: the table's name and changes already encoded. */

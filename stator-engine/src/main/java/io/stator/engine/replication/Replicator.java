@@ -153,6 +153,7 @@ final class Replicator implements AutoCloseable {
     private void control() {
         while (!closed) {
             try {
+                tables.sendChangedSettings();
                 for (TableDefinition t : catalog.all()) {
                     if (closed) return;
                     if (t.globalTable() != null) controlOne(t);
@@ -182,7 +183,7 @@ final class Replicator implements AutoCloseable {
         Long acked = ackedEpochs.get(key);
         if (acked != null && acked >= g.epoch()) return true;
         try {
-            links.send(peer, GlobalTables.MEMBERS, GlobalTables.membersMessage(table.name(), g));
+            links.send(peer, GlobalTables.MEMBERS, GlobalTables.membersMessage(table));
             ackedEpochs.put(key, g.epoch());
             return true;
         } catch (IOException e) {

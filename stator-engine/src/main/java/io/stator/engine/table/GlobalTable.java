@@ -76,6 +76,11 @@ public record GlobalTable(Consistency consistency, long epoch, List<Replica> rep
         return new GlobalTable(consistency, epoch + 1, changed, witness);
     }
 
+    /** The same members, one epoch on: the replicas' shared settings changed here. */
+    public GlobalTable bumped() {
+        return new GlobalTable(consistency, epoch + 1, replicas, witness);
+    }
+
     /** This global table without the replica of that region, one epoch on. */
     public GlobalTable without(String region) {
         List<Replica> changed = new ArrayList<>(replicas);

@@ -38,6 +38,7 @@ public final class MetricsEndpoint {
             registry.register(new CapacityMetrics(throughput));
         }
         registry.register(new VectorMetrics(engine.capacityMeter().vectorBytes()));
+        registry.register(new ReplicationMetrics(engine.globalTables().latencies(), engine.config().region()));
     }
 
     /** Where the endpoint records each request. */
