@@ -35,7 +35,7 @@ public final class LegacyGlobalTables {
 
     /** The ARN of the table named {@code tableName} in {@code region}, a global table's replica there. */
     public String replicaTableArn(String region, String tableName) {
-        return region.equals(arns.region()) ? arns.tableArn(tableName) : new TableArns(region, arns.accountId()).tableArn(tableName);
+        return new TableArns(region, arns.accountId()).tableArn(tableName);
     }
 
     /** CreateGlobalTable with its ReplicationGroup's regions: always refused. */
@@ -55,7 +55,8 @@ public final class LegacyGlobalTables {
      * looked up; removing one finds no global table.
      */
     public void update(String globalTableName, List<ReplicaUpdate> replicaUpdates) {
-        if (replicaUpdates.isEmpty() || replicaUpdates.stream().anyMatch(u -> u.createRegion() == null && u.deleteRegion() == null)) {
+        boolean anEmptyUpdate = replicaUpdates.stream().anyMatch(u -> u.createRegion() == null && u.deleteRegion() == null);
+        if (replicaUpdates.isEmpty() || anEmptyUpdate) {
             throw DynamoDbException.validation("One or more parameter values were invalid");
         }
         if (replicaUpdates.stream().anyMatch(u -> u.createRegion() != null)) {
