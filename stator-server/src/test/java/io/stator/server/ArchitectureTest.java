@@ -200,7 +200,7 @@ class ArchitectureTest {
         List<String> api = List.of("io.stator.engine", "io.stator.engine.table", "io.stator.engine.item",
                 "io.stator.engine.read", "io.stator.engine.write", "io.stator.engine.partiql",
                 "io.stator.engine.capacity", "io.stator.engine.advisor", "io.stator.engine.streams",
-                "io.stator.engine.backup", "io.stator.engine.transfer");
+                "io.stator.engine.backup", "io.stator.engine.transfer", "io.stator.engine.replication");
         // The API types of packages whose other classes are machinery: Time to Live's operations,
         // a stream record's event, a vector index's distance function.
         List<String> apiTypes = List.of("io.stator.engine.ttl.TimeToLive", "io.stator.engine.changes.ChangeRecord",

@@ -677,6 +677,15 @@ class AuthorizationMatrixTest {
                 .timeToLiveSpecification(t -> t.attributeName("expires").enabled(true))));
         calls.put("DescribeTimeToLive", x -> x.describeTimeToLive(b -> b.tableName(SCRATCH)));
         calls.put("DescribeKinesisStreamingDestination", x -> x.describeKinesisStreamingDestination(b -> b.tableName(SCRATCH)));
+        // The legacy global tables' operations refuse (or find nothing) once authorized.
+        calls.put("CreateGlobalTable", x -> x.createGlobalTable(b -> b.globalTableName(T).replicationGroup(r -> r.regionName("us-east-1"))));
+        calls.put("UpdateGlobalTable", x -> x.updateGlobalTable(b -> b.globalTableName(T)
+                .replicaUpdates(u -> u.delete(d -> d.regionName("us-west-2")))));
+        calls.put("DescribeGlobalTable", x -> x.describeGlobalTable(b -> b.globalTableName(T)));
+        calls.put("ListGlobalTables", x -> x.listGlobalTables(b -> { }));
+        calls.put("DescribeGlobalTableSettings", x -> x.describeGlobalTableSettings(b -> b.globalTableName(T)));
+        calls.put("UpdateGlobalTableSettings", x -> x.updateGlobalTableSettings(b -> b.globalTableName(T)
+                .globalTableBillingMode(BillingMode.PAY_PER_REQUEST)));
         calls.put("CreateBackup", x -> x.createBackup(b -> b.tableName(T).backupName(unique("every"))));
         calls.put("DescribeBackup", x -> x.describeBackup(b -> b.backupArn(backupArn)));
         calls.put("ListBackups", DynamoDbClient::listBackups);

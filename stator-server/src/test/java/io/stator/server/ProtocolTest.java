@@ -294,7 +294,7 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"CreateGlobalTable", "DescribeGlobalTable", "EnableKinesisStreamingDestination"})
+    @ValueSource(strings = {"DisableKinesisStreamingDestination", "UpdateKinesisStreamingDestination", "EnableKinesisStreamingDestination"})
     void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 

@@ -13,6 +13,7 @@ import io.stator.engine.partiql.KeyTerms;
 import io.stator.engine.partiql.PartiqlWrites;
 import io.stator.engine.partiql.WhereTerms;
 import io.stator.engine.read.KeyConditions.KeyCondition;
+import io.stator.engine.replication.LegacyGlobalTables;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableArns;
 import io.stator.engine.table.TableDefinition;
@@ -107,6 +108,35 @@ public final class Permissions {
         String name = arns.tableName(tableNameOrArn);
         String resource = arns.tableArn(name) + (indexName == null ? "" : "/index/" + indexName);
         authorize(access, action, resource, new HashMap<>(), engine.catalog().find(name));
+    }
+
+    /**
+     * A global table of version 2017.11.29 (Legacy): its ARN, which names no region. Describing
+     * one needs that resource only.
+     */
+    public static void globalTable(Authorizer access, LegacyGlobalTables legacy, String action, String globalTableName) {
+        authorize(access, action, legacy.globalTableArn(globalTableName), new HashMap<>(), null);
+    }
+
+    /**
+     * An operation that changes a legacy global table (CreateGlobalTable, UpdateGlobalTable,
+     * UpdateGlobalTableSettings): the global table, then its replica tables, the table of its name
+     * in this server's region and in each region the request names (the Service Authorization
+     * Reference gives these actions the global-table and table resources; the Developer Guide's
+     * "Using IAM with global tables": the permission "for the global table and for each of its
+     * replica tables"). The table here is under its own policy and tags.
+     */
+    public static void globalTableAndReplicas(Authorizer access, Engine engine, LegacyGlobalTables legacy, String action,
+                                              String globalTableName, Collection<String> regions) {
+        globalTable(access, legacy, action, globalTableName);
+        String here = engine.catalog().arns().region();
+        Set<String> replicaRegions = new LinkedHashSet<>();
+        replicaRegions.add(here);
+        replicaRegions.addAll(regions);
+        for (String region : replicaRegions) {
+            TableDefinition table = region.equals(here) ? engine.catalog().find(globalTableName) : null;
+            authorize(access, action, legacy.replicaTableArn(region, globalTableName), new HashMap<>(), table);
+        }
     }
 
     /**

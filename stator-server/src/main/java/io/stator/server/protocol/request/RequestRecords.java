@@ -21,6 +21,12 @@ public final class RequestRecords {
         return switch (shape) {
             case "AttributeDefinition" -> bound(members, AttributeDefinition.MEMBERS, AttributeDefinition::of);
             case "AttributeValueUpdate" -> bound(members, AttributeValueUpdate.MEMBERS, AttributeValueUpdate::of);
+            case "AutoScalingPolicyUpdate" ->
+                    bound(members, AutoScalingPolicyUpdate.MEMBERS, AutoScalingPolicyUpdate::of);
+            case "AutoScalingSettingsUpdate" ->
+                    bound(members, AutoScalingSettingsUpdate.MEMBERS, AutoScalingSettingsUpdate::of);
+            case "AutoScalingTargetTrackingScalingPolicyConfigurationUpdate" ->
+                    bound(members, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate.MEMBERS, AutoScalingTargetTrackingScalingPolicyConfigurationUpdate::of);
             case "BatchExecuteStatementInput" ->
                     bound(members, BatchExecuteStatementInput.MEMBERS, BatchExecuteStatementInput::of);
             case "BatchGetItemInput" -> bound(members, BatchGetItemInput.MEMBERS, BatchGetItemInput::of);
@@ -31,8 +37,10 @@ public final class RequestRecords {
             case "CreateBackupInput" -> bound(members, CreateBackupInput.MEMBERS, CreateBackupInput::of);
             case "CreateGlobalSecondaryIndexAction" ->
                     bound(members, CreateGlobalSecondaryIndexAction.MEMBERS, CreateGlobalSecondaryIndexAction::of);
+            case "CreateGlobalTableInput" -> bound(members, CreateGlobalTableInput.MEMBERS, CreateGlobalTableInput::of);
             case "CreateGlobalTableWitnessGroupMemberAction" ->
                     bound(members, CreateGlobalTableWitnessGroupMemberAction.MEMBERS, CreateGlobalTableWitnessGroupMemberAction::of);
+            case "CreateReplicaAction" -> bound(members, CreateReplicaAction.MEMBERS, CreateReplicaAction::of);
             case "CreateReplicationGroupMemberAction" ->
                     bound(members, CreateReplicationGroupMemberAction.MEMBERS, CreateReplicationGroupMemberAction::of);
             case "CreateTableInput" -> bound(members, CreateTableInput.MEMBERS, CreateTableInput::of);
@@ -46,6 +54,7 @@ public final class RequestRecords {
             case "DeleteGlobalTableWitnessGroupMemberAction" ->
                     bound(members, DeleteGlobalTableWitnessGroupMemberAction.MEMBERS, DeleteGlobalTableWitnessGroupMemberAction::of);
             case "DeleteItemInput" -> bound(members, DeleteItemInput.MEMBERS, DeleteItemInput::of);
+            case "DeleteReplicaAction" -> bound(members, DeleteReplicaAction.MEMBERS, DeleteReplicaAction::of);
             case "DeleteReplicationGroupMemberAction" ->
                     bound(members, DeleteReplicationGroupMemberAction.MEMBERS, DeleteReplicationGroupMemberAction::of);
             case "DeleteRequest" -> bound(members, DeleteRequest.MEMBERS, DeleteRequest::of);
@@ -62,6 +71,10 @@ public final class RequestRecords {
             case "DescribeEndpointsRequest" ->
                     bound(members, DescribeEndpointsRequest.MEMBERS, DescribeEndpointsRequest::of);
             case "DescribeExportInput" -> bound(members, DescribeExportInput.MEMBERS, DescribeExportInput::of);
+            case "DescribeGlobalTableInput" ->
+                    bound(members, DescribeGlobalTableInput.MEMBERS, DescribeGlobalTableInput::of);
+            case "DescribeGlobalTableSettingsInput" ->
+                    bound(members, DescribeGlobalTableSettingsInput.MEMBERS, DescribeGlobalTableSettingsInput::of);
             case "DescribeImportInput" -> bound(members, DescribeImportInput.MEMBERS, DescribeImportInput::of);
             case "DescribeKinesisStreamingDestinationInput" ->
                     bound(members, DescribeKinesisStreamingDestinationInput.MEMBERS, DescribeKinesisStreamingDestinationInput::of);
@@ -84,6 +97,8 @@ public final class RequestRecords {
             case "GlobalSecondaryIndex" -> bound(members, GlobalSecondaryIndex.MEMBERS, GlobalSecondaryIndex::of);
             case "GlobalSecondaryIndexUpdate" ->
                     bound(members, GlobalSecondaryIndexUpdate.MEMBERS, GlobalSecondaryIndexUpdate::of);
+            case "GlobalTableGlobalSecondaryIndexSettingsUpdate" ->
+                    bound(members, GlobalTableGlobalSecondaryIndexSettingsUpdate.MEMBERS, GlobalTableGlobalSecondaryIndexSettingsUpdate::of);
             case "GlobalTableWitnessGroupUpdate" ->
                     bound(members, GlobalTableWitnessGroupUpdate.MEMBERS, GlobalTableWitnessGroupUpdate::of);
             case "ImportTableInput" -> bound(members, ImportTableInput.MEMBERS, ImportTableInput::of);
@@ -96,6 +111,7 @@ public final class RequestRecords {
             case "ListContributorInsightsInput" ->
                     bound(members, ListContributorInsightsInput.MEMBERS, ListContributorInsightsInput::of);
             case "ListExportsInput" -> bound(members, ListExportsInput.MEMBERS, ListExportsInput::of);
+            case "ListGlobalTablesInput" -> bound(members, ListGlobalTablesInput.MEMBERS, ListGlobalTablesInput::of);
             case "ListImportsInput" -> bound(members, ListImportsInput.MEMBERS, ListImportsInput::of);
             case "ListStreamsInput" -> bound(members, ListStreamsInput.MEMBERS, ListStreamsInput::of);
             case "ListTablesInput" -> bound(members, ListTablesInput.MEMBERS, ListTablesInput::of);
@@ -117,8 +133,13 @@ public final class RequestRecords {
             case "PutRequest" -> bound(members, PutRequest.MEMBERS, PutRequest::of);
             case "PutResourcePolicyInput" -> bound(members, PutResourcePolicyInput.MEMBERS, PutResourcePolicyInput::of);
             case "QueryInput" -> bound(members, QueryInput.MEMBERS, QueryInput::of);
+            case "Replica" -> bound(members, Replica.MEMBERS, Replica::of);
             case "ReplicaGlobalSecondaryIndex" ->
                     bound(members, ReplicaGlobalSecondaryIndex.MEMBERS, ReplicaGlobalSecondaryIndex::of);
+            case "ReplicaGlobalSecondaryIndexSettingsUpdate" ->
+                    bound(members, ReplicaGlobalSecondaryIndexSettingsUpdate.MEMBERS, ReplicaGlobalSecondaryIndexSettingsUpdate::of);
+            case "ReplicaSettingsUpdate" -> bound(members, ReplicaSettingsUpdate.MEMBERS, ReplicaSettingsUpdate::of);
+            case "ReplicaUpdate" -> bound(members, ReplicaUpdate.MEMBERS, ReplicaUpdate::of);
             case "ReplicationGroupUpdate" -> bound(members, ReplicationGroupUpdate.MEMBERS, ReplicationGroupUpdate::of);
             case "RestoreTableFromBackupInput" ->
                     bound(members, RestoreTableFromBackupInput.MEMBERS, RestoreTableFromBackupInput::of);
@@ -150,6 +171,9 @@ public final class RequestRecords {
                     bound(members, UpdateContributorInsightsInput.MEMBERS, UpdateContributorInsightsInput::of);
             case "UpdateGlobalSecondaryIndexAction" ->
                     bound(members, UpdateGlobalSecondaryIndexAction.MEMBERS, UpdateGlobalSecondaryIndexAction::of);
+            case "UpdateGlobalTableInput" -> bound(members, UpdateGlobalTableInput.MEMBERS, UpdateGlobalTableInput::of);
+            case "UpdateGlobalTableSettingsInput" ->
+                    bound(members, UpdateGlobalTableSettingsInput.MEMBERS, UpdateGlobalTableSettingsInput::of);
             case "UpdateItemInput" -> bound(members, UpdateItemInput.MEMBERS, UpdateItemInput::of);
             case "UpdateReplicationGroupMemberAction" ->
                     bound(members, UpdateReplicationGroupMemberAction.MEMBERS, UpdateReplicationGroupMemberAction::of);

@@ -1,0 +1,28 @@
+// Generated from DynamoDB's service model by RequestRecordsGenerator: do not edit.
+// To regenerate, run RequestRecordsTest with -Dstator.regenerate=true (docs/architecture.md).
+package io.stator.server.protocol.request;
+
+import java.util.List;
+
+/** DynamoDB's {@code DeleteReplicaAction}, as a request carries it. */
+public record DeleteReplicaAction(
+        String regionName) implements ModelStructure {
+
+    /** The members, in the model's order: the record's components. */
+    static final List<String> MEMBERS = List.of(
+            "RegionName");
+
+    /** The record of the members' values, in the model's order. */
+    static DeleteReplicaAction of(Object[] values) {
+        return new DeleteReplicaAction(
+                (String) values[0]);
+    }
+
+    @Override
+    public Object member(int index) {
+        return switch (index) {
+            case 0 -> regionName;
+            default -> throw new IndexOutOfBoundsException(index);
+        };
+    }
+}
