@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ReplicationLatencies {
 
-    static final int SAMPLES = 4096;
+    static final int SAMPLES = 1024;
 
     /** One table's changes from one region: the latest latencies in milliseconds, and how many in all. */
     public record Figures(String tableName, String sourceRegion, long count, double p50Millis, double p99Millis,
