@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.GlobalTableRegions;
+import io.stator.server.testing.PrometheusText;
 import io.stator.server.testing.StatorTestServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -108,14 +107,7 @@ class GlobalTableOutagesTest {
 
     /** A statistic of ReplicationLatency for the table in the region, from its /metrics. */
     private static double latency(String region, String table, String statistic) throws Exception {
-        Pattern p = Pattern.compile("dynamodb_replication_latency_milliseconds\\{([^}]*)\\} (\\S+)");
-        Matcher m = p.matcher(regions.metrics(region));
-        while (m.find()) {
-            String labels = m.group(1);
-            if (labels.contains("table=\"" + table + "\"") && labels.contains("statistic=\"" + statistic + "\"")) {
-                return Double.parseDouble(m.group(2));
-            }
-        }
-        throw new AssertionError("no ReplicationLatency " + statistic + " for " + table + " in " + region);
+        return PrometheusText.parse(regions.metrics(region)).sum("dynamodb_replication_latency_milliseconds",
+                "table", table, "statistic", statistic);
     }
 }

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.stator.server.testing.ErrorAssertions;
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.GlobalTableRegions;
+import io.stator.server.testing.PrometheusText;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.StreamReading;
 import java.time.Instant;
@@ -143,6 +144,30 @@ class GlobalTablesTest {
 
         regions.client(B).putItem(r -> r.tableName(table).item(item("q", "from B")));
         regions.await(A, table, key("q"), v("from B"));
+    }
+
+    @Test
+    void replicatedWritesConsumeWriteCapacityInTheReceivingRegion() throws Exception {
+        String table = newTable(A);
+        regions.addReplica(A, table, B);
+        for (int i = 0; i < 20; i++) {
+            String id = "w" + i;
+            a().putItem(r -> r.tableName(table).item(item(id, "1")));
+        }
+        regions.await(B, table, key("w19"), v("1"));
+        // Each 1 KB write is one replicated write unit in B, as DynamoDB bills every replica's region.
+        double consumed = Eventually.until("B's consumed write units", ARRIVAL, () -> consumedWriteUnits(B, table),
+                units -> units >= 20);
+        assertEquals(20, consumed, 0.001);
+    }
+
+    private static double consumedWriteUnits(String region, String table) {
+        try {
+            return PrometheusText.parse(regions.metrics(region)).sum("dynamodb_consumed_write_capacity_units_total",
+                    "table", table, "index", "");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
