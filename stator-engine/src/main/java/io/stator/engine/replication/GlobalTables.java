@@ -221,9 +221,11 @@ public final class GlobalTables implements AutoCloseable {
         for (ReplicaUpdate u : updates) {
             if (u.region().equals(region)) throw DynamoDbException.validation(LOCAL_REGION);
             if (!links.regions().contains(u.region())) {
+                // DynamoDB's text, the regions being this one's peers; a Stator without says how to get some.
                 throw DynamoDbException.validation("Region " + u.region() + " is not supported. The latest version of "
                         + "global tables are only supported in the following regions: "
-                        + new java.util.TreeSet<>(links.regions()) + ".");
+                        + new java.util.TreeSet<>(links.regions()) + "."
+                        + (links.regions().isEmpty() ? " This Stator has no peer regions: start it with --replica-peers." : ""));
             }
             if (u.kind() != ReplicaUpdate.Kind.UPDATE) createsAndDeletes++;
         }

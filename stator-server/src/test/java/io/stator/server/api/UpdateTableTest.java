@@ -147,10 +147,12 @@ class UpdateTableTest {
     }
 
     @Test
-    void updateTableRefusesReplicaUpdatesWhichStatorDoesNotServeYet() {
+    void aServerWithoutPeerRegionsRefusesReplicaUpdatesSayingWhy() {
         String table = onDemandTable();
-        assertValidation("ReplicaUpdates is not supported by Stator yet",
+        assertValidation("Region eu-west-1 is not supported. The latest version of global tables are only supported in "
+                + "the following regions: []. This Stator has no peer regions: start it with --replica-peers.",
                 () -> update(table, b -> b.replicaUpdates(u -> u.create(c -> c.regionName("eu-west-1")))));
+        assertFalse(describe(table).hasReplicas());
     }
 
     // ---- provisioned throughput -------------------------------------------------------------

@@ -265,6 +265,25 @@ class StatorCommandTest {
         assertTrue(reason.contains("--allow-anonymous"), reason);
     }
 
+    // ---- global tables' peers ----------------------------------------------------------------
+
+    @Test
+    void replicaPeersAreCheckedWithOneLine() throws Exception {
+        String data = dir.resolve("data").toString();
+        assertRefused(launch("--port", "0", "--data-dir", data, "--replica-peers", "us-west-2=http://127.0.0.1:1"),
+                "--replica-peers needs --replication-secret");
+        assertRefused(launch("--port", "0", "--data-dir", data, "--replication-secret", "s", "--replica-peers",
+                "us-west-2"), "--replica-peers wants REGION=URL");
+        assertRefused(launch("--port", "0", "--data-dir", data, "--replication-secret", "s", "--replica-peers",
+                "us-east-1=http://127.0.0.1:1"), "--replica-peers names this server's own region us-east-1");
+        assertRefused(launch("--port", "0", "--data-dir", data, "--replication-secret", "s", "--replica-peers",
+                "us-west-2=ftp://x"), "wants an http(s)://host:port URL");
+        assertRefused(launch("--port", "0", "--storage", "cassandra", "--cassandra", "127.0.0.1", "--replication-secret",
+                "s", "--replica-peers", "us-west-2=http://127.0.0.1:1"), "--replica-peers is not yet served with "
+                + "--storage cassandra");
+        assertFalse(Files.exists(dir.resolve("data")), "refused before touching the data directory");
+    }
+
     // ---- the storage: RocksDB or a Cassandra cluster ------------------------------------------
 
     @Test
