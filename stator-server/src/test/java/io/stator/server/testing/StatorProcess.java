@@ -63,7 +63,8 @@ public final class StatorProcess implements AutoCloseable {
 
     /**
      * As {@link #start(Path, Path, List)}, with {@code statorOptions} (such as
-     * {@code --gsi-propagation-delay 2s}) added to Stator's own command line.
+     * {@code --gsi-propagation-delay 2s}, or {@code --port 22001} instead of a free port) added to
+     * Stator's own command line.
      */
     public static StatorProcess start(Path dataDirectory, Path stderrFile, List<String> jvmOptions,
                                       List<String> statorOptions) throws IOException, InterruptedException {
@@ -78,7 +79,8 @@ public final class StatorProcess implements AutoCloseable {
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add("io.stator.server.cli.StatorCommand");
-        command.addAll(List.of("--port", "0"));
+        // Any free port, unless the caller chose one (Regions: each region knows its peers' ports).
+        if (!statorOptions.contains("--port")) command.addAll(List.of("--port", "0"));
         // No data directory for a server on shared storage (--storage cassandra).
         if (dataDirectory != null) command.addAll(List.of("--data-dir", dataDirectory.toString()));
         // These tests load data faster than a new DynamoDB table would take it; throughput is
