@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * History.Call call = history.invoke(client, new Get("k1"));
  * try { call.read(valueOf(dynamo.getItem(...))); } catch (SdkException e) { call.threw(e); }
  * </pre>
+ * {@link RegisterClient} does this for registers kept as items of a table.
  */
 public final class History {
 
@@ -82,6 +83,9 @@ public final class History {
                 this.outcome = outcome;
             }
         }
+
+        /** The outcome it ended with, or null while under way. */
+        public Outcome outcome() { return outcome; }
 
         private Operation operation() {
             Outcome o = outcome;

@@ -29,13 +29,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.IntFunction;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 
 class LinearizabilityTest {
 
@@ -196,6 +193,86 @@ class LinearizabilityTest {
                 op(2, new Get("k"), 4, 5, read(null))));
     }
 
+    // ---- Against a brute force ----
+
+    /**
+     * Whether some order of the operations (each unknown one in it or not) keeps real time (one
+     * that returned before another was invoked comes first) and fits a register: every order tried.
+     */
+    private static boolean bruteForce(List<Operation> history) {
+        List<Operation> ops = history.stream().filter(o -> !(o.outcome() instanceof Linearizability.NoEffect))
+                .filter(o -> !(o.op() instanceof Get && o.outcome() == UNKNOWN)).toList();
+        List<Integer> unknown = new ArrayList<>();
+        for (int i = 0; i < ops.size(); i++) if (ops.get(i).outcome() == UNKNOWN) unknown.add(i);
+        for (int subset = 0; subset < 1 << unknown.size(); subset++) {
+            List<Operation> kept = new ArrayList<>();
+            for (int i = 0; i < ops.size(); i++) {
+                int u = unknown.indexOf(i);
+                if (u < 0 || (subset & 1 << u) != 0) kept.add(ops.get(i));
+            }
+            if (fitsSomeOrder(kept, null)) return true;
+        }
+        return false;
+    }
+
+    private static boolean fitsSomeOrder(List<Operation> left, String value) {
+        if (left.isEmpty()) return true;
+        for (Operation next : left) {
+            // Nothing left may have returned before this one was invoked.
+            if (left.stream().anyMatch(o -> o != next && o.returned() < next.invoked())) continue;
+            String after;
+            switch (next.op()) {
+                case Put p -> after = p.value();
+                case Delete d -> after = null;
+                case Get g -> {
+                    if (!Objects.equals(((Read) next.outcome()).value(), value)) continue;
+                    after = value;
+                }
+                case ConditionalPut c -> {
+                    boolean holds = Objects.equals(c.expected(), value);
+                    if (next.outcome() == OK && !holds || next.outcome() == FAILED && holds) continue;
+                    after = holds ? c.value() : value;
+                }
+            }
+            List<Operation> rest = new ArrayList<>(left);
+            rest.remove(next);
+            if (fitsSomeOrder(rest, after)) return true;
+        }
+        return false;
+    }
+
+    @Test
+    void agreesWithABruteForceOnSmallRandomHistories() {
+        Random random = new Random(35);
+        String[] values = {null, "a", "b"};
+        int[] verdicts = new int[2];
+        for (int h = 0; h < 4000; h++) {
+            List<Operation> history = new ArrayList<>();
+            int size = 1 + random.nextInt(7);
+            for (int i = 0; i < size; i++) {
+                long invoked = random.nextInt(12);
+                long returned = invoked + random.nextInt(6);
+                String value = values[1 + random.nextInt(2)];
+                String other = values[random.nextInt(3)];
+                Outcome maybeUnknown = random.nextInt(5) == 0 ? UNKNOWN : OK;
+                Operation o = switch (random.nextInt(4)) {
+                    case 0 -> op(i, new Put("k", value), invoked, returned, maybeUnknown);
+                    case 1 -> op(i, new Delete("k"), invoked, returned, maybeUnknown);
+                    case 2 -> op(i, new Get("k"), invoked, returned, read(other));
+                    default -> op(i, new ConditionalPut("k", other, value), invoked, returned,
+                            random.nextBoolean() ? maybeUnknown : FAILED);
+                };
+                history.add(o);
+            }
+            boolean expected = bruteForce(history);
+            Result result = Linearizability.check(history);
+            verdicts[expected ? 1 : 0]++;
+            assertEquals(expected ? Verdict.LINEARIZABLE : Verdict.NOT_LINEARIZABLE, result.verdict(),
+                    () -> history.stream().map(o -> Linearizability.describe(o, 0)).toList() + "\n" + result);
+        }
+        assertTrue(verdicts[0] > 500 && verdicts[1] > 500, "linearizable or not: " + verdicts[1] + ", " + verdicts[0]);
+    }
+
     // ---- Histories recorded from real threads ----
 
     /** A register per key that a workload drives. */
@@ -269,23 +346,55 @@ class LinearizabilityTest {
         }
     }
 
+    /** Runs an operation on the registers and records it (they throw nothing). */
+    private static Outcome recorded(History history, int client, Registers registers, Op op) {
+        History.Call call = history.invoke(client, op);
+        switch (op) {
+            case Put p -> {
+                registers.put(p.key(), p.value());
+                call.ok();
+            }
+            case Delete d -> {
+                registers.delete(d.key());
+                call.ok();
+            }
+            case Get g -> call.read(registers.get(g.key()));
+            case ConditionalPut c -> {
+                if (registers.conditionalPut(c.key(), c.expected(), c.value())) call.ok();
+                else call.failed();
+            }
+        }
+        return call.outcome();
+    }
+
+    /** Each client's way to run and record an operation. */
+    private interface Clients {
+        Function<Op, Outcome> of(History history, int client);
+
+        static Clients slow(Registers registers) {
+            return (history, client) -> {
+                Registers slow = new Slow(registers, new Random(client), 200_000);
+                return op -> recorded(history, client, slow, op);
+            };
+        }
+    }
+
     /**
      * Runs {@code threads} clients at once, each doing {@code operations} random operations on
-     * {@code keys} keys through its own {@link Registers} ({@code clientRegisters}), and returns
-     * what they recorded. Values are unique per write, or drawn from {@code values} ones. A
-     * conditional put expects the value the client last read of that key.
+     * {@code keys} keys, and returns what they recorded. Values are unique per write, or drawn from
+     * {@code values} ones. A conditional put expects the value the client last read of that key.
      */
-    private static List<Operation> workload(int threads, int operations, int keys, int values,
-                                            IntFunction<Registers> clientRegisters) throws Exception {
+    private static List<Operation> workload(int threads, int operations, int keys, int values, Clients clients)
+            throws Exception {
         History history = new History();
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            List<Future<?>> clients = new ArrayList<>();
+            List<Future<?>> running = new ArrayList<>();
             for (int c = 0; c < threads; c++) {
                 int client = c;
-                clients.add(pool.submit(() -> {
-                    Registers registers = clientRegisters.apply(client);
+                running.add(pool.submit(() -> {
+                    Function<Op, Outcome> run = clients.of(history, client);
                     Random random = new Random(client);
                     Map<String, String> lastRead = new HashMap<>();
                     start.await();
@@ -294,46 +403,20 @@ class LinearizabilityTest {
                         String value = values == 0 ? "c" + client + "-" + i : "v" + random.nextInt(values);
                         int dice = random.nextInt(10);
                         if (dice < 4) {
-                            History.Call call = history.invoke(client, new Get(key));
-                            try {
-                                String read = registers.get(key);
-                                call.read(read);
-                                lastRead.put(key, read);
-                            } catch (SdkException e) {
-                                call.threw(e);
-                            }
+                            if (run.apply(new Get(key)) instanceof Read r) lastRead.put(key, r.value());
                         } else if (dice < 7) {
-                            History.Call call = history.invoke(client, new Put(key, value));
-                            try {
-                                registers.put(key, value);
-                                call.ok();
-                            } catch (SdkException e) {
-                                call.threw(e);
-                            }
+                            run.apply(new Put(key, value));
                         } else if (dice < 8) {
-                            History.Call call = history.invoke(client, new Delete(key));
-                            try {
-                                registers.delete(key);
-                                call.ok();
-                            } catch (SdkException e) {
-                                call.threw(e);
-                            }
+                            run.apply(new Delete(key));
                         } else {
-                            String expected = lastRead.get(key);
-                            History.Call call = history.invoke(client, new ConditionalPut(key, expected, value));
-                            try {
-                                if (registers.conditionalPut(key, expected, value)) call.ok();
-                                else call.failed();
-                            } catch (SdkException e) {
-                                call.threw(e);
-                            }
+                            run.apply(new ConditionalPut(key, lastRead.get(key), value));
                         }
                     }
                     return null;
                 }));
             }
             start.countDown();
-            for (Future<?> c : clients) c.get();
+            for (Future<?> c : running) c.get();
         } finally {
             pool.shutdownNow();
         }
@@ -352,7 +435,7 @@ class LinearizabilityTest {
     @Test
     void concurrentHashMapRegistersAreLinearizable() throws Exception {
         MapRegisters registers = new MapRegisters();
-        List<Operation> history = workload(8, 250, 10, 0, client -> new Slow(registers, new Random(client), 200_000));
+        List<Operation> history = workload(8, 250, 10, 0, Clients.slow(registers));
         Result result = timedCheck("ConcurrentHashMap, unique values", history);
         assertEquals(Verdict.LINEARIZABLE, result.verdict(), result::toString);
     }
@@ -361,7 +444,7 @@ class LinearizabilityTest {
     void concurrentHashMapRegistersWithFewValuesAreLinearizable() throws Exception {
         // Values written many times make many orders look alike: the memo's hard case.
         MapRegisters registers = new MapRegisters();
-        List<Operation> history = workload(8, 250, 10, 3, client -> new Slow(registers, new Random(client), 200_000));
+        List<Operation> history = workload(8, 250, 10, 3, Clients.slow(registers));
         Result result = timedCheck("ConcurrentHashMap, three values", history);
         assertEquals(Verdict.LINEARIZABLE, result.verdict(), result::toString);
     }
@@ -369,7 +452,7 @@ class LinearizabilityTest {
     @Test
     void registersServingStaleReadsAreNotLinearizable() throws Exception {
         StaleRegisters registers = new StaleRegisters();
-        List<Operation> history = workload(8, 250, 10, 0, client -> new Slow(registers, new Random(client), 200_000));
+        List<Operation> history = workload(8, 250, 10, 0, Clients.slow(registers));
         Result result = timedCheck("stale reads", history);
         assertEquals(Verdict.NOT_LINEARIZABLE, result.verdict(), result::toString);
         assertTrue(result.key().startsWith("k"), result::toString);
@@ -378,55 +461,13 @@ class LinearizabilityTest {
     @Test
     void searchGivesUpAfterItsStepBudget() throws Exception {
         MapRegisters registers = new MapRegisters();
-        List<Operation> history = workload(8, 100, 1, 0, client -> new Slow(registers, new Random(client), 200_000));
+        List<Operation> history = workload(8, 100, 1, 0, Clients.slow(registers));
         Result result = Linearizability.check(history, 10);
         assertEquals(Verdict.UNKNOWN, result.verdict(), result::toString);
         assertEquals("k0", result.key());
     }
 
     // ---- One Stator, end to end ----
-
-    /** The register "key" is the item whose id is key; its value is the item's attribute "v". */
-    private static final class StatorRegisters implements Registers {
-        private final DynamoDbClient dynamo;
-        private final String table;
-
-        StatorRegisters(DynamoDbClient dynamo, String table) {
-            this.dynamo = dynamo;
-            this.table = table;
-        }
-
-        public void put(String key, String value) {
-            dynamo.putItem(b -> b.tableName(table).item(item(key, value)));
-        }
-
-        public void delete(String key) {
-            dynamo.deleteItem(b -> b.tableName(table).key(Map.of("id", AttributeValue.fromS(key))));
-        }
-
-        public String get(String key) {
-            GetItemResponse response = dynamo.getItem(b -> b.tableName(table).consistentRead(true)
-                    .key(Map.of("id", AttributeValue.fromS(key))));
-            return response.hasItem() && !response.item().isEmpty() ? response.item().get("v").s() : null;
-        }
-
-        public boolean conditionalPut(String key, String expected, String value) {
-            dynamo.putItem(b -> {
-                b.tableName(table).item(item(key, value));
-                if (expected == null) {
-                    b.conditionExpression("attribute_not_exists(id)");
-                } else {
-                    b.conditionExpression("#v = :expected").expressionAttributeNames(Map.of("#v", "v"))
-                            .expressionAttributeValues(Map.of(":expected", AttributeValue.fromS(expected)));
-                }
-            });
-            return true; // a failed condition throws ConditionalCheckFailedException, which History records
-        }
-
-        private static Map<String, AttributeValue> item(String key, String value) {
-            return Map.of("id", AttributeValue.fromS(key), "v", AttributeValue.fromS(value));
-        }
-    }
 
     @Test
     void consistentReadsAndWritesOfOneStatorAreLinearizable() throws Exception {
@@ -436,7 +477,7 @@ class LinearizabilityTest {
         try {
             for (int c = 0; c < 4; c++) clients.add(server.newClient());
             List<Operation> history = workload(4, 100, 3, 0,
-                    client -> new StatorRegisters(clients.get(client), table));
+                    (h, client) -> new RegisterClient(h, client, clients.get(client), table)::run);
             long failedConditions = history.stream().filter(o -> o.outcome() == FAILED).count();
             long others = history.stream().filter(o -> o.outcome() == NO_EFFECT || o.outcome() == UNKNOWN).count();
             assertEquals(0, others, "errors other than ConditionalCheckFailedException");

@@ -74,6 +74,20 @@ class RegionsTest {
 
     @Test
     @Order(3)
+    void regionsWithoutReplicationAreNotOneRegister() {
+        // How a test of global tables records and checks a history; these regions replicate nothing yet.
+        History history = new History();
+        RegisterClient east = new RegisterClient(history, 0, regions.client("us-east-1"), table);
+        RegisterClient west = new RegisterClient(history, 1, regions.client("us-west-2"), table);
+        assertEquals(Linearizability.OK, east.run(new Linearizability.Put("k", "written in us-east-1")));
+        assertEquals(new Linearizability.Read(null), west.run(new Linearizability.Get("k")));
+        Linearizability.Result result = history.check();
+        assertEquals(Linearizability.Verdict.NOT_LINEARIZABLE, result.verdict(), result::toString);
+        assertEquals("k", result.key());
+    }
+
+    @Test
+    @Order(4)
     void pausedRegionTimesOutWhileTheOthersAnswerUntilResumed() throws Exception {
         regions.pause("us-west-2");
         try (DynamoDbClient impatient = regions.newClient("us-west-2", Duration.ofMillis(1500))) {
@@ -93,7 +107,7 @@ class RegionsTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void killedRegionRestartsOnItsPortWithItsData() throws Exception {
         Map<String, AttributeValue> item = Map.of("id", AttributeValue.fromS("before the kill"),
                 "v", AttributeValue.fromS("kept"));
@@ -113,7 +127,7 @@ class RegionsTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void restartOfARunningPausedRegionStopsItFirst() throws Exception {
         regions.client("us-east-1").putItem(b -> b.tableName(table).item(Map.of("id", AttributeValue.fromS("x"))));
         regions.pause("us-east-1");
