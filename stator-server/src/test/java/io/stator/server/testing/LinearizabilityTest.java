@@ -467,6 +467,39 @@ class LinearizabilityTest {
         assertEquals("k0", result.key());
     }
 
+    /**
+     * Clients of which one operation in ten loses its answer (recorded as unknown), having taken
+     * effect or not, as a timed-out request may have.
+     */
+    private static Clients losingAnswers(Registers registers) {
+        return (history, client) -> {
+            Function<Op, Outcome> slow = Clients.slow(registers).of(history, client);
+            Function<Op, Outcome> unrecorded = Clients.slow(registers).of(new History(), client);
+            Random random = new Random(-client);
+            return op -> {
+                if (random.nextInt(10) > 0) return slow.apply(op);
+                History.Call call = history.invoke(client, op);
+                if (random.nextBoolean()) unrecorded.apply(op);
+                call.unknown();
+                return UNKNOWN;
+            };
+        };
+    }
+
+    @Test
+    void historiesWithLostAnswersAreLinearizable() throws Exception {
+        List<Operation> history = workload(8, 250, 10, 0, losingAnswers(new MapRegisters()));
+        Result result = timedCheck("ConcurrentHashMap, lost answers", history);
+        assertEquals(Verdict.LINEARIZABLE, result.verdict(), result::toString);
+    }
+
+    @Test
+    void lostAnswersDoNotHideStaleReads() throws Exception {
+        List<Operation> history = workload(8, 250, 10, 0, losingAnswers(new StaleRegisters()));
+        Result result = timedCheck("stale reads, lost answers", history);
+        assertEquals(Verdict.NOT_LINEARIZABLE, result.verdict(), result::toString);
+    }
+
     // ---- One Stator, end to end ----
 
     @Test
