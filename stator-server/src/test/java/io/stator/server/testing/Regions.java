@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The ports are chosen before any region starts, so each region's options can name the others'
  * endpoints; a region keeps its port, data directory and options when restarted. The ports are
  * free when chosen and then closed again for the regions to bind: another process could take one
- * in between, which would fail that start with a clear "address in use" on its stderr.
+ * in between, which would fail that start (the failure shows the region's stderr).
  */
 public final class Regions implements AutoCloseable {
 
