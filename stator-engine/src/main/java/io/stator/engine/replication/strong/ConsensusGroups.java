@@ -1,19 +1,15 @@
 package io.stator.engine.replication.strong;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,16 +53,19 @@ import org.apache.ratis.util.TimeDuration;
  * 0 and replicas 1: Ratis hands leadership back to a replica as soon as one is caught up, since
  * a witness has no items to evaluate writes against. Groups are added and removed at run time
  * through the server's own admin protocol ({@code groupManagement}, Ratis' groupAdd and
- * groupRemove), and recovered from the storage directory at start; a small record per group
- * ({@code groups/<uuid>.properties}: table and role) tells the state machine factory which
- * table a recovered group is.
+ * groupRemove), and recovered from the storage directory at start, with the {@link GroupRecord}
+ * this region keeps of each (its table and members).
  *
- * <p><b>Writes.</b> {@link #propose} sends the command through the group's Ratis client, which
- * finds the leader and retries there; the leader refuses a conflict ({@link TableStateMachine})
- * or appends it; it commits on two of three logs. The proposer returns once the command is applied
- * here, with this store's result ({@link Applier}: identical on every replica), so a write
- * acknowledged in a region is in that region's store. Past the deadline it throws {@link
- * NoQuorumException}; a refusal throws {@link ReplicatedWriteConflictException} at once.
+ * <p><b>Writes.</b> {@link #propose} sends the command through the group's Ratis client (its
+ * blocking API, on the caller's thread: each proposal retried on its own, and no error logged by
+ * Ratis for a refusal), which finds the leader and retries there; the leader refuses a conflict
+ * ({@link TableStateMachine}) or appends it; it commits on two of three logs. The proposer returns
+ * once the command is applied here too, with this store's result ({@link Applier}: identical on
+ * every replica, and a witness leading has none), so a write acknowledged in a region is in that
+ * region's store. A refusal throws {@link ReplicatedWriteConflictException} at once; no commit by
+ * the deadline throws {@link NoQuorumException}. A proposal retried (its leader lost) is not
+ * applied twice: Ratis' retry cache answers the retry, on a new leader too, since a new leader
+ * serves only once it applied every entry of earlier terms, which fills its cache.
  *
  * <p><b>Reads.</b> {@link #readLinearizable} is Ratis' ReadIndex: this member learns the leader's
  * commit index (the leader confirming it still leads by a heartbeat round), waits until it has
@@ -88,12 +87,18 @@ import org.apache.ratis.util.TimeDuration;
  *       tests use less).</li>
  *   <li>{@code raft.server.log.appender.install.snapshot.enabled=false}: our snapshots hold an
  *       index, not items; installing one would move a member's index without its items.</li>
+ *   <li>{@code raft.server.log.appender.retry.policy}: {@value #APPENDER_RETRY}. Ratis' default
+ *       waits 5 s between tries once a member was down for half a minute, and stops waiting
+ *       after some 80 minutes (trying again without a pause); a region back after any outage
+ *       hears from the leader within a second.</li>
  *   <li>{@code raft.server.snapshot.auto.trigger.enabled=true}, every {@value #SNAPSHOT_EVERY}
  *       entries: bounds the replay at restart (the log is purged only up to every member's commit
  *       index, Ratis' default, so a member briefly down still catches up from the log).</li>
- *   <li>{@code raft.server.read.timeout} and the client's {@code raft.client.rpc.request.timeout}:
- *       the deadline; the client retries (every {@value #RETRY_SLEEP_MILLIS} ms: a new leader,
- *       a peer back) until the deadline, by Ratis' {@link RequestTypeDependentRetryPolicy}.</li>
+ *   <li>The client retries (every {@value #RETRY_SLEEP_MILLIS} ms: a new leader, a peer back)
+ *       until the deadline, by Ratis' {@link RequestTypeDependentRetryPolicy}; each attempt waits
+ *       half the deadline ({@code raft.client.rpc.request.timeout}), so a proposal fails at the
+ *       deadline, or one attempt later at worst (1.5 deadlines: an attempt begun just before it).
+ *       {@code raft.server.read.timeout}: the deadline.</li>
  *   <li>Storage under the settings' directory ({@code raft/}, {@code removed-groups/}), never
  *       Ratis' default in /tmp.</li>
  * </ul>
@@ -102,6 +107,8 @@ public final class ConsensusGroups implements AutoCloseable {
 
     static final long SNAPSHOT_EVERY = 10_000;
     static final long RETRY_SLEEP_MILLIS = 50;
+    /** The leader's retries of a member it cannot reach: 10 at once, 50 at 100 ms, then every second. */
+    static final String APPENDER_RETRY = "1ms,10, 100ms,50, 1s,1000000000";
     private static final int REPLICA_PRIORITY = 1;
     private static final int WITNESS_PRIORITY = 0;
 
@@ -115,7 +122,7 @@ public final class ConsensusGroups implements AutoCloseable {
     private final AtomicLong adminCalls = new AtomicLong();
     private final Map<String, Group> groups = new ConcurrentHashMap<>();
 
-    private record Group(String table, RaftGroupId id, GroupMember.Role role, RaftClient client) {}
+    private record Group(GroupRecord record, RaftGroupId id, GroupMember.Role role, RaftClient client) {}
 
     private ConsensusGroups(ConsensusSettings settings, Function<String, Applier> appliers) throws IOException {
         this.settings = settings;
@@ -138,8 +145,7 @@ public final class ConsensusGroups implements AutoCloseable {
         try {
             consensus.server.start();
             for (RaftGroupId id : consensus.server.getGroupIds()) {
-                TableStateMachine machine = (TableStateMachine) consensus.server.getDivision(id).getStateMachine();
-                consensus.open(machine.table(), id, machine.role(), consensus.server.getDivision(id).getGroup());
+                consensus.open(GroupRecord.read(consensus.record(id)));
             }
         } catch (IOException | RuntimeException e) {
             consensus.close();
@@ -159,21 +165,21 @@ public final class ConsensusGroups implements AutoCloseable {
      * same members does nothing (a restarted process recovered its groups).
      */
     public void join(String table, List<GroupMember> members) throws IOException {
-        GroupMember mine = checkTopology(members);
-        RaftGroup group = RaftGroup.valueOf(groupId(table), members.stream().map(ConsensusGroups::peer).toList());
+        checkTopology(members);
+        GroupRecord record = new GroupRecord(table, members);
         Group existing = groups.get(table);
         if (existing != null) {
-            if (!new HashSet<>(server.getDivision(existing.id()).getGroup().getPeers())
-                    .equals(new HashSet<>(group.getPeers()))) {
+            if (!Set.copyOf(existing.record().members()).equals(Set.copyOf(members))) {
                 throw new IllegalStateException("table " + table + " is already in a group with other members");
             }
             return;
         }
-        writeRecord(group.getGroupId(), table, mine.role());
+        RaftGroupId id = groupId(table);
+        record.write(record(id));
         RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(adminClient, self,
-                adminCalls.incrementAndGet(), group));
+                adminCalls.incrementAndGet(), raftGroup(record)));
         if (!reply.isSuccess()) throw new IOException("adding the group of " + table + " failed", reply.getException());
-        open(table, group.getGroupId(), mine.role(), group);
+        open(record);
     }
 
     /** Leaves the table's group and deletes this member's log of it. */
@@ -192,20 +198,33 @@ public final class ConsensusGroups implements AutoCloseable {
      * with this store's result.
      *
      * @throws ReplicatedWriteConflictException an item is in flight from another region
-     * @throws NoQuorumException not applied here within the deadline (it may still commit)
+     * @throws NoQuorumException not committed within the deadline (it may still commit later), or
+     *     committed but not applied here an election timeout later
      */
     public byte[] propose(String table, StrongCommand command) {
         Group group = replica(table, "writes");
         TableStateMachine machine = machine(group);
         UUID proposal = UUID.randomUUID();
+        long start = System.nanoTime();
         CompletableFuture<byte[]> applied = machine.awaitApplied(proposal);
         try {
-            group.client().async().send(Message.valueOf(ByteString.copyFrom(StrongCommandCodec.encode(proposal, command))))
-                    .whenComplete((reply, failure) -> conflictIn(failure).ifPresent(applied::completeExceptionally));
-            return applied.get(settings.deadline().toNanos(), TimeUnit.NANOSECONDS);
+            group.client().io().send(Message.valueOf(ByteString.copyFrom(StrongCommandCodec.encode(proposal, command))));
+        } catch (IOException e) {
+            machine.forget(proposal);
+            Optional<ReplicatedWriteConflictException> conflict = conflictIn(e);
+            if (conflict.isPresent()) throw conflict.get();
+            throw new NoQuorumException("MRSC table " + table + ": the write was not committed within "
+                    + settings.deadline().toMillis() + " ms of " + settings.region() + " (" + e + ")");
+        }
+        // Committed, and applied by the leader: this member learns of the commit at the next
+        // append or heartbeat, well within an election timeout.
+        long wait = Math.max(settings.deadline().toNanos() - (System.nanoTime() - start),
+                settings.electionTimeoutMax().toNanos());
+        try {
+            return applied.get(wait, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            throw new NoQuorumException("MRSC table " + table + ": the write was not committed and applied in "
-                    + settings.region() + " within " + settings.deadline().toMillis() + " ms");
+            throw new NoQuorumException("MRSC table " + table + ": the write was committed but not yet applied in "
+                    + settings.region());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) throw r;
             throw new IllegalStateException(e.getCause());
@@ -285,9 +304,12 @@ public final class ConsensusGroups implements AutoCloseable {
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(settings.electionTimeoutMin().toMillis()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(settings.electionTimeoutMax().toMillis()));
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+        RaftServerConfigKeys.Log.Appender.setRetryPolicy(p, APPENDER_RETRY);
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, SNAPSHOT_EVERY);
-        RaftClientConfigKeys.Rpc.setRequestTimeout(p, millis(settings.deadline().toMillis()));
+        // Half the deadline per attempt: a proposal sent to a leader that cannot commit is given up
+        // by the deadline, or by one attempt more at worst (1.5 deadlines).
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, millis(settings.deadline().toMillis() / 2));
         return p;
     }
 
@@ -300,7 +322,11 @@ public final class ConsensusGroups implements AutoCloseable {
                 .setPriority(member.role() == GroupMember.Role.WITNESS ? WITNESS_PRIORITY : REPLICA_PRIORITY).build();
     }
 
-    private GroupMember checkTopology(List<GroupMember> members) {
+    private static RaftGroup raftGroup(GroupRecord record) {
+        return RaftGroup.valueOf(groupId(record.table()), record.members().stream().map(ConsensusGroups::peer).toList());
+    }
+
+    private void checkTopology(List<GroupMember> members) {
         if (members.size() != 3) throw new IllegalArgumentException("an MRSC group has three members, not " + members.size());
         if (members.stream().map(GroupMember::region).distinct().count() != 3) {
             throw new IllegalArgumentException("an MRSC group's members are three different regions");
@@ -308,13 +334,13 @@ public final class ConsensusGroups implements AutoCloseable {
         if (members.stream().filter(m -> m.role() == GroupMember.Role.WITNESS).count() > 1) {
             throw new IllegalArgumentException("an MRSC group has at most one witness");
         }
-        return members.stream().filter(m -> m.region().equals(settings.region())).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("this region, " + settings.region()
-                        + ", is not among the group's members"));
+        if (members.stream().noneMatch(m -> m.region().equals(settings.region()))) {
+            throw new IllegalArgumentException("this region, " + settings.region() + ", is not among the group's members");
+        }
     }
 
-    private void open(String table, RaftGroupId id, GroupMember.Role role, RaftGroup group) {
-        RaftClient client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+    private void open(GroupRecord record) {
+        RaftClient client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(raftGroup(record))
                 .setRetryPolicy(RequestTypeDependentRetryPolicy.newBuilder()
                         .setRetryPolicy(TypeCase.WRITE, RetryPolicies.retryForeverWithSleep(millis(RETRY_SLEEP_MILLIS)))
                         .setRetryPolicy(TypeCase.READ, RetryPolicies.retryForeverWithSleep(millis(RETRY_SLEEP_MILLIS)))
@@ -322,7 +348,7 @@ public final class ConsensusGroups implements AutoCloseable {
                         .setTimeout(TypeCase.READ, millis(settings.deadline().toMillis()))
                         .build())
                 .build();
-        groups.put(table, new Group(table, id, role, client));
+        groups.put(record.table(), new Group(record, groupId(record.table()), record.roleOf(settings.region()), client));
     }
 
     private Group group(String table) {
@@ -349,26 +375,15 @@ public final class ConsensusGroups implements AutoCloseable {
 
     /** Ratis' factory of state machines: a new group's or a recovered one's, by its record. */
     private TableStateMachine stateMachine(RaftGroupId id) {
-        Properties record = new Properties();
-        try (InputStream in = Files.newInputStream(record(id))) {
-            record.load(in);
+        GroupRecord record;
+        try {
+            record = GroupRecord.read(record(id));
         } catch (IOException e) {
             throw new UncheckedIOException("no record of the MRSC group " + id, e);
         }
-        String table = record.getProperty("table");
-        GroupMember.Role role = GroupMember.Role.valueOf(record.getProperty("role"));
-        return new TableStateMachine(table, role, role == GroupMember.Role.WITNESS ? Applier.NOTHING : appliers.apply(table));
-    }
-
-    private void writeRecord(RaftGroupId id, String table, GroupMember.Role role) throws IOException {
-        Properties record = new Properties();
-        record.setProperty("table", table);
-        record.setProperty("role", role.name());
-        Path written = records.resolve(id.getUuid() + ".tmp");
-        try (OutputStream out = Files.newOutputStream(written)) {
-            record.store(out, null);
-        }
-        Files.move(written, record(id), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        GroupMember.Role role = record.roleOf(settings.region());
+        return new TableStateMachine(record.table(), role,
+                role == GroupMember.Role.WITNESS ? Applier.NOTHING : appliers.apply(record.table()));
     }
 
     private Path record(RaftGroupId id) {

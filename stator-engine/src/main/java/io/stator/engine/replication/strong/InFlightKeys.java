@@ -45,7 +45,11 @@ final class InFlightKeys {
         }
     }
 
-    /** On losing the leadership: only a leader refuses, and a new one starts with its own record. */
+    /**
+     * On a change of leader: only a leader refuses. Nothing is lost: a new leader serves once it
+     * applied every entry of earlier terms (Ratis' leader readiness), so nothing is in flight there
+     * but what it admits itself.
+     */
     synchronized void clear() {
         byKey.clear();
     }

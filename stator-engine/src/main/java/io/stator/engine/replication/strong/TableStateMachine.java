@@ -64,7 +64,6 @@ final class TableStateMachine extends BaseStateMachine {
     private static final byte SNAPSHOT_FORMAT = 1;
 
     private final String table;
-    private final GroupMember.Role role;
     private final Applier applier;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
     private final InFlightKeys inFlight = new InFlightKeys();
@@ -73,13 +72,10 @@ final class TableStateMachine extends BaseStateMachine {
 
     TableStateMachine(String table, GroupMember.Role role, Applier applier) {
         this.table = table;
-        this.role = role;
         this.applier = role == GroupMember.Role.WITNESS ? Applier.NOTHING : applier;
     }
 
     String table() { return table; }
-
-    GroupMember.Role role() { return role; }
 
     /** The index of the last log entry applied here; -1 before any. */
     long appliedIndex() {

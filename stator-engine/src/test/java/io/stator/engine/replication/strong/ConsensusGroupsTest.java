@@ -122,6 +122,27 @@ class ConsensusGroupsTest {
     }
 
     @Test
+    void aRestartedMemberResumesFromItsSnapshotAndReappliesNothingItsStoreHolds() throws Exception {
+        try (ThreeRegions regions = new ThreeRegions(directory, null)) {
+            String leader = regions.awaitLeader();
+            String follower = regions.regions().stream().filter(r -> !r.equals(leader)).findFirst().orElseThrow();
+            for (int i = 0; i < 10; i++) regions.in(follower).propose(ThreeRegions.TABLE, put(follower, "k" + i, "v" + i));
+            regions.awaitSameAppliedIndex();
+            long applied = regions.in(follower).appliedIndex(ThreeRegions.TABLE);
+            regions.stop(follower);
+            regions.in(leader).propose(ThreeRegions.TABLE, put(leader, "while", "away"));
+
+            regions.start(follower);
+            assertTrue(regions.in(follower).appliedIndex(ThreeRegions.TABLE) >= applied,
+                    "the applied index is restored from the snapshot taken at stop, not replayed from the start");
+            ThreeRegions.await(() -> "away".equals(regions.store(follower).get("while")), Duration.ofSeconds(10),
+                    "the restarted member to catch up");
+            assertEquals(0, regions.store(follower).replayed(), "nothing at or below the snapshot was applied again");
+            assertEquals(regions.store(leader).log(), regions.store(follower).log());
+        }
+    }
+
+    @Test
     void twoReplicasAndAWitnessCommitWithTheWitnessAndOneReplica() throws Exception {
         try (ThreeRegions regions = new ThreeRegions(directory, "us-west-2")) {
             regions.awaitLeader();
@@ -159,7 +180,8 @@ class ConsensusGroupsTest {
             NoQuorumException write = assertThrows(NoQuorumException.class,
                     () -> regions.in(survivor).propose(ThreeRegions.TABLE, put(survivor, "k", "alone")));
             Duration took = Duration.ofNanos(System.nanoTime() - start);
-            assertTrue(took.compareTo(ThreeRegions.DEADLINE.plusSeconds(1)) < 0, "failed after " + took);
+            assertTrue(took.compareTo(ThreeRegions.DEADLINE.multipliedBy(3).dividedBy(2).plusMillis(500)) < 0,
+                    "failed after " + took);
             assertTrue(write.getMessage().contains("within 2000 ms"), write.getMessage());
 
             start = System.nanoTime();
@@ -172,31 +194,45 @@ class ConsensusGroupsTest {
 
     @Test
     void aKeyInFlightFromAnotherRegionIsAConflictAndFromTheSameRegionIsOrdered() throws Exception {
-        try (ThreeRegions regions = new ThreeRegions(directory, null)) {
+        try (ThreeRegions regions = new ThreeRegions(directory, null, Duration.ofSeconds(10))) {
             String leader = regions.awaitLeader();
             List<String> followers = regions.regions().stream().filter(r -> !r.equals(leader)).toList();
             String first = followers.get(0);
             String second = followers.get(1);
-            // Held at the leader's apply, the first write stays in flight there, though committed
-            // and applied (so acknowledged) in its own region.
+            ExecutorService executor = Executors.newFixedThreadPool(2);
+            // Held at the leader's apply, the first region's writes stay in flight there (committed,
+            // and applied in the followers; the proposers wait for the leader's apply).
             CountDownLatch held = regions.store(leader).hold();
+            Future<byte[]> firstWrite;
+            Future<byte[]> sameRegionAgain;
             try {
-                regions.in(first).propose(ThreeRegions.TABLE, put(first, "k", "first"));
+                firstWrite = executor.submit(() -> regions.in(first).propose(ThreeRegions.TABLE, put(first, "k", "first")));
+                ThreeRegions.await(() -> regions.store(first).log().size() == 1, Duration.ofSeconds(5), "the first write");
                 assertEquals(1, regions.in(leader).keysInFlight(ThreeRegions.TABLE));
-                long logged = regions.store(first).log().size();
 
                 ReplicatedWriteConflictException conflict = assertThrows(ReplicatedWriteConflictException.class,
                         () -> regions.in(second).propose(ThreeRegions.TABLE, put(second, "k", "second")));
                 assertTrue(conflict.getMessage().contains(first), conflict.getMessage());
-                regions.in(second).propose(ThreeRegions.TABLE, put(second, "other key", "fine"));
-                regions.in(first).propose(ThreeRegions.TABLE, put(first, "k", "first again"));
-                assertEquals(logged + 2, regions.store(first).log().size(), "the refused write never entered the log");
+                sameRegionAgain = executor.submit(
+                        () -> regions.in(first).propose(ThreeRegions.TABLE, put(first, "k", "first again")));
+                ThreeRegions.await(() -> regions.store(first).log().size() == 2, Duration.ofSeconds(5),
+                        "the same region's second write, ordered after the first");
+                assertFalse(firstWrite.isDone(), "acknowledged only once the leader applied it");
             } finally {
                 regions.store(leader).release(held);
             }
+            assertTrue(new String(firstWrite.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8).startsWith("applied first at"));
+            assertTrue(new String(sameRegionAgain.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8)
+                    .startsWith("applied first again at"));
+            executor.shutdown();
             regions.awaitSameAppliedIndex();
-            for (String region : regions.regions()) assertEquals("first again", regions.store(region).get("k"), region);
+            for (String region : regions.regions()) {
+                assertEquals(List.of("first", "first again"), values(regions.store(region)).stream().sorted().toList(),
+                        "the refused write never entered the log");
+                assertEquals("first again", regions.store(region).get("k"), region);
+            }
             assertEquals(0, regions.in(leader).keysInFlight(ThreeRegions.TABLE));
+            regions.in(second).propose(ThreeRegions.TABLE, put(second, "k", "second, later"));
         }
     }
 
@@ -247,6 +283,48 @@ class ConsensusGroupsTest {
                 assertEquals(last, regions.store(region).get("hot"), region);
             }
             assertFalse(acknowledged.isEmpty());
+        }
+    }
+
+    @Test
+    void aGroupIsAddedAndRemovedAtRunTimeAndItsIdIsTheSameInEveryRegion() throws Exception {
+        try (ThreeRegions regions = new ThreeRegions(directory, null)) {
+            assertEquals(ConsensusGroups.groupId("Second"), ConsensusGroups.groupId("Second"));
+            assertNotEquals(ConsensusGroups.groupId("Second"), ConsensusGroups.groupId(ThreeRegions.TABLE));
+            List<GroupMember> members = regions.members();
+            for (String region : regions.regions()) regions.in(region).join("Second", members);
+            for (String region : regions.regions()) regions.in(region).join("Second", members);
+            String writer = regions.regions().getFirst();
+            regions.in(writer).propose("Second", put(writer, "k", "in the second group"));
+            assertEquals(Set.of(ThreeRegions.TABLE, "Second"), Set.copyOf(regions.in(writer).tables()));
+
+            for (String region : regions.regions()) regions.in(region).leave("Second");
+            assertEquals(List.of(ThreeRegions.TABLE), regions.in(writer).tables());
+            assertThrows(IllegalArgumentException.class,
+                    () -> regions.in(writer).propose("Second", put(writer, "k", "no group")));
+            Path groupDirectory = directory.resolve(writer).resolve("raft")
+                    .resolve(ConsensusGroups.groupId("Second").getUuid().toString());
+            assertFalse(java.nio.file.Files.exists(groupDirectory), "its log is deleted");
+            regions.in(writer).propose(ThreeRegions.TABLE, put(writer, "k", "the other group still works"));
+        }
+    }
+
+    @Test
+    void aGroupIsThreeDifferentRegionsThisOneAmongThemAndAtMostOneWitness() throws Exception {
+        try (ThreeRegions regions = new ThreeRegions(directory, null)) {
+            List<GroupMember> members = regions.members();
+            ConsensusGroups here = regions.in(members.getFirst().region());
+            assertThrows(IllegalArgumentException.class, () -> here.join("T", members.subList(0, 2)));
+            assertThrows(IllegalArgumentException.class, () -> here.join("T",
+                    List.of(members.get(0), members.get(1), members.get(1))));
+            assertThrows(IllegalArgumentException.class, () -> here.join("T", List.of(members.get(0),
+                    GroupMember.witness(members.get(1).region(), members.get(1).address()),
+                    GroupMember.witness(members.get(2).region(), members.get(2).address()))));
+            assertThrows(IllegalArgumentException.class, () -> here.join("T", List.of(members.get(1), members.get(2),
+                    GroupMember.replica("eu-west-1", "127.0.0.1:1"))));
+            assertThrows(IllegalStateException.class, () -> here.join(ThreeRegions.TABLE, List.of(members.get(0),
+                    members.get(1), GroupMember.witness(members.get(2).region(), members.get(2).address()))));
+            assertEquals(List.of(ThreeRegions.TABLE), here.tables());
         }
     }
 

@@ -21,6 +21,7 @@ final class MemoryStore implements Applier {
     private final List<Applied> log = new ArrayList<>();
     private final Map<ByteBuffer, String> items = new HashMap<>();
     private long lastIndex = -1;
+    private int replayed;
     private volatile CountDownLatch gate;
 
     @Override
@@ -34,7 +35,10 @@ final class MemoryStore implements Applier {
             }
         }
         synchronized (this) {
-            if (index <= lastIndex) return new byte[0];
+            if (index <= lastIndex) {
+                replayed++;
+                return new byte[0];
+            }
             lastIndex = index;
             log.add(new Applied(index, command));
             String value = new String(command.payload(), StandardCharsets.UTF_8);
@@ -44,6 +48,9 @@ final class MemoryStore implements Applier {
     }
 
     synchronized List<Applied> log() { return List.copyOf(log); }
+
+    /** How many applies were of an index this store already held. */
+    synchronized int replayed() { return replayed; }
 
     synchronized String get(String key) { return items.get(ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))); }
 

@@ -31,10 +31,14 @@ final class ThreeRegions implements AutoCloseable {
 
     /** Regions us-east-1, us-east-2 and us-west-2; a witness one if {@code witness} names it. */
     ThreeRegions(Path directory, String witness) throws IOException {
+        this(directory, witness, DEADLINE);
+    }
+
+    ThreeRegions(Path directory, String witness, Duration deadline) throws IOException {
         for (String region : List.of("us-east-1", "us-east-2", "us-west-2")) {
             String address = "127.0.0.1:" + freePort();
             settings.put(region, ConsensusSettings.of(region, address, directory.resolve(region))
-                    .withDeadline(DEADLINE)
+                    .withDeadline(deadline)
                     .withElectionTimeout(Duration.ofMillis(400), Duration.ofMillis(800)));
             stores.put(region, new MemoryStore());
             members.add(region.equals(witness) ? GroupMember.witness(region, address) : GroupMember.replica(region, address));
@@ -44,6 +48,8 @@ final class ThreeRegions implements AutoCloseable {
     }
 
     List<String> regions() { return List.copyOf(settings.keySet()); }
+
+    List<GroupMember> members() { return List.copyOf(members); }
 
     ConsensusGroups in(String region) { return running.get(region); }
 
@@ -101,9 +107,28 @@ final class ThreeRegions implements AutoCloseable {
         }
     }
 
+    /** Closes the regions at once: each Ratis server takes most of a second to close. */
     @Override
     public void close() throws IOException {
-        for (ConsensusGroups consensus : running.values()) consensus.close();
+        List<Thread> closing = new ArrayList<>();
+        List<IOException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (ConsensusGroups consensus : running.values()) {
+            closing.add(Thread.ofPlatform().start(() -> {
+                try {
+                    consensus.close();
+                } catch (IOException e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread thread : closing) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         running.clear();
+        if (!failures.isEmpty()) throw failures.getFirst();
     }
 }
