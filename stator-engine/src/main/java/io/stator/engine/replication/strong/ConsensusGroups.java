@@ -34,6 +34,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
@@ -176,9 +177,14 @@ public final class ConsensusGroups implements AutoCloseable {
         }
         RaftGroupId id = groupId(table);
         record.write(record(id));
-        RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(adminClient, self,
-                adminCalls.incrementAndGet(), raftGroup(record)));
-        if (!reply.isSuccess()) throw new IOException("adding the group of " + table + " failed", reply.getException());
+        try {
+            RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(adminClient, self,
+                    adminCalls.incrementAndGet(), raftGroup(record)));
+            if (!reply.isSuccess()) throw new IOException("adding the group of " + table + " failed", reply.getException());
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(record(id));
+            throw e;
+        }
         open(record);
     }
 
@@ -200,19 +206,27 @@ public final class ConsensusGroups implements AutoCloseable {
      * @throws ReplicatedWriteConflictException an item is in flight from another region
      * @throws NoQuorumException not committed within the deadline (it may still commit later), or
      *     committed but not applied here an election timeout later
+     * @throws IllegalStateException this member's store failed ({@link Applier}), or this region
+     *     witnesses the table
      */
     public byte[] propose(String table, StrongCommand command) {
         Group group = replica(table, "writes");
         TableStateMachine machine = machine(group);
+        machine.checkStore();
         UUID proposal = UUID.randomUUID();
         long start = System.nanoTime();
         CompletableFuture<byte[]> applied = machine.awaitApplied(proposal);
         try {
             group.client().io().send(Message.valueOf(ByteString.copyFrom(StrongCommandCodec.encode(proposal, command))));
+        } catch (StateMachineException e) {
+            Optional<ReplicatedWriteConflictException> conflict = conflictIn(e);
+            if (conflict.isPresent()) {
+                machine.forget(proposal);
+                throw conflict.get();
+            }
+            // Else the leader's store failed applying it: committed all the same, so it is applied here.
         } catch (IOException e) {
             machine.forget(proposal);
-            Optional<ReplicatedWriteConflictException> conflict = conflictIn(e);
-            if (conflict.isPresent()) throw conflict.get();
             throw new NoQuorumException("MRSC table " + table + ": the write was not committed within "
                     + settings.deadline().toMillis() + " ms of " + settings.region() + " (" + e + ")");
         }
@@ -241,9 +255,11 @@ public final class ConsensusGroups implements AutoCloseable {
      * this call (Ratis' ReadIndex through the leader).
      *
      * @throws NoQuorumException no leader confirmed the read index within the deadline
+     * @throws IllegalStateException this member's store failed ({@link Applier})
      */
     public <T> T readLinearizable(String table, Supplier<T> localRead) {
         Group group = replica(table, "reads");
+        machine(group).checkStore();
         try {
             group.client().async().sendReadOnlyUnordered(Message.EMPTY, self)
                     .get(settings.deadline().toNanos(), TimeUnit.NANOSECONDS);

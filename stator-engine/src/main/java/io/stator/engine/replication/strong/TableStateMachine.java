@@ -85,6 +85,15 @@ final class TableStateMachine extends BaseStateMachine {
 
     int keysInFlight() { return inFlight.size(); }
 
+    /** Refuses to serve once the store failed: this member applies nothing until it restarts. */
+    void checkStore() {
+        RuntimeException failure = storeFailure;
+        if (failure != null) {
+            throw new IllegalStateException("MRSC table " + table + ": this member's store failed after index "
+                    + appliedIndex() + " and applies nothing until it restarts", failure);
+        }
+    }
+
     /** Completes with this store's result once the proposal is applied here. */
     CompletableFuture<byte[]> awaitApplied(UUID proposal) {
         CompletableFuture<byte[]> applied = new CompletableFuture<>();
@@ -194,6 +203,12 @@ final class TableStateMachine extends BaseStateMachine {
         inFlight.release(entry.proposal(), entry.command().keys());
         Optional.ofNullable(waiting.remove(entry.proposal())).ifPresent(w -> w.complete(result));
         return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(result)));
+    }
+
+    /** Ratis' own entries (configurations, metadata) move the index too, but never past a failure. */
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        if (storeFailure == null) super.notifyTermIndexUpdated(term, index);
     }
 
     /** A linearizable read's barrier: Ratis calls it once this member applied the read index. */

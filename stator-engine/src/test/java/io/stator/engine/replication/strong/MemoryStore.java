@@ -23,6 +23,7 @@ final class MemoryStore implements Applier {
     private long lastIndex = -1;
     private int replayed;
     private volatile CountDownLatch gate;
+    private volatile boolean failing;
 
     @Override
     public byte[] apply(long index, StrongCommand command) {
@@ -34,6 +35,7 @@ final class MemoryStore implements Applier {
                 Thread.currentThread().interrupt();
             }
         }
+        if (failing) throw new IllegalStateException("the disk is full");
         synchronized (this) {
             if (index <= lastIndex) {
                 replayed++;
@@ -53,6 +55,11 @@ final class MemoryStore implements Applier {
     synchronized int replayed() { return replayed; }
 
     synchronized String get(String key) { return items.get(ByteBuffer.wrap(key.getBytes(StandardCharsets.UTF_8))); }
+
+    /** Makes every apply fail (a store fault) until {@code false}. */
+    void failing(boolean failing) {
+        this.failing = failing;
+    }
 
     /** Holds every apply from now on until the returned latch is counted down. */
     CountDownLatch hold() {
