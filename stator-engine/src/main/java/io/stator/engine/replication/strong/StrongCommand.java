@@ -1,0 +1,52 @@
+package io.stator.engine.replication.strong;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One write of an MRSC table as its Raft group orders it: opaque bytes (the engine's full item
+ * image: key, new image or delete) with the region the write came from and the keys of the items
+ * it touches. Conflicts are found on the keys ({@link ConsensusGroups}); the payload is the
+ * {@link Applier}'s alone. The arrays are copied in and out, so a command is a value: equal
+ * commands have equal contents.
+ */
+public record StrongCommand(String originRegion, List<byte[]> keys, byte[] payload) {
+
+    public StrongCommand {
+        Objects.requireNonNull(originRegion, "originRegion");
+        if (originRegion.isEmpty()) throw new IllegalArgumentException("originRegion is empty");
+        if (keys.isEmpty()) throw new IllegalArgumentException("a command touches at least one item");
+        keys = keys.stream().map(byte[]::clone).toList();
+        payload = payload.clone();
+    }
+
+    @Override
+    public List<byte[]> keys() { return keys.stream().map(byte[]::clone).toList(); }
+
+    @Override
+    public byte[] payload() { return payload.clone(); }
+
+    @Override
+    public boolean equals(Object other) {
+        if (!(other instanceof StrongCommand that)) return false;
+        if (!originRegion.equals(that.originRegion) || !Arrays.equals(payload, that.payload)) return false;
+        if (keys.size() != that.keys.size()) return false;
+        for (int i = 0; i < keys.size(); i++) {
+            if (!Arrays.equals(keys.get(i), that.keys.get(i))) return false;
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        int hash = originRegion.hashCode() * 31 + Arrays.hashCode(payload);
+        for (byte[] key : keys) hash = hash * 31 + Arrays.hashCode(key);
+        return hash;
+    }
+
+    @Override
+    public String toString() {
+        return "StrongCommand[from " + originRegion + ", " + keys.size() + " key(s), " + payload.length + " bytes]";
+    }
+}
