@@ -29,6 +29,7 @@ import io.stator.engine.write.CancellationReason;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.TransactionCanceledException;
 import io.stator.engine.write.TransactionItems;
+import io.stator.engine.write.OrderedCommits;
 import io.stator.engine.write.Transactions;
 import io.stator.engine.write.WritePipeline;
 import io.stator.engine.write.WriteResult;
@@ -190,9 +191,20 @@ public final class Items {
     /** One read, admitted before and charged after, and observed at both. */
     private Page read(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions, int segments) {
         admit(operation, plan, keyConditions, segments);
+        catchUp(plan);
         Page page = charged(plan, reads.read(plan));
         observations.read(operation, plan, keyConditions, segments, page);
         return page;
+    }
+
+    /**
+     * A strongly consistent read of a table whose writes a consensus group orders (multi-Region
+     * strong consistency) first waits until this region holds every write committed before it.
+     */
+    private void catchUp(ReadPlan plan) {
+        if (!plan.consistentRead()) return;
+        OrderedCommits ordered = pipeline.orderedCommits();
+        if (ordered.orders(plan.target().table())) ordered.catchUp(plan.target().table());
     }
 
     private void admit(Operation operation, ReadPlan plan, Map<String, KeyCondition> keyConditions, int segments) {
@@ -277,6 +289,7 @@ public final class Items {
                     unprocessed.add(key);
                     continue;
                 }
+                catchUp(plan);
                 Page read = reads.read(plan);
                 if (bytes + read.bytesRead() > MAX_BATCH_GET_BYTES) {
                     cut = true;
@@ -316,6 +329,7 @@ public final class Items {
         List<ReadPlan> plans = new ArrayList<>(gets.size());
         List<byte[]> rowKeys = new ArrayList<>(gets.size());
         for (Get g : gets) {
+            TransactionItems.checkNotStronglyReplicated(g.table());
             ReadPlan plan = ReadPlan.item(g.table(), g.key(), true, g.projection(), true);
             plans.add(plan);
             rowKeys.add(plan.range().from());

@@ -129,7 +129,9 @@ public final class Tables {
 
     /** Deletes a table and its items; refused while deletion protection is on. Returns the definition it had. */
     public TableDefinition delete(String nameOrArn) {
-        TableDefinition deleted = catalog.delete(changeable(describe(nameOrArn)).name());
+        TableDefinition table = changeable(describe(nameOrArn));
+        GlobalTables.checkDeletable(table);
+        TableDefinition deleted = catalog.delete(table.name());
         meter.tableDeleted(deleted);
         observations.tableDeleted(deleted.id());
         indexBuilds.tableDeleted(deleted);

@@ -182,8 +182,17 @@ public final class StatorServer implements AutoCloseable {
                 throw e;
             }
         }
-        ReplicationEndpoint replication = ReplicationEndpoint.start(engine, options.region(), options.replication(),
-                options.clock());
+        ReplicationEndpoint replication;
+        try {
+            replication = ReplicationEndpoint.start(engine, options.region(), options.replication(), options.clock(),
+                    options.host(), options.inMemory() ? null : options.dataDirectory());
+        } catch (Exception | Error e) {
+            http.close();
+            if (metricsHttp != null) metricsHttp.close();
+            transfers.close();
+            engine.close();
+            throw e;
+        }
         ready.complete(new DynamoDbEndpoint(actions, signatures, accessControl, options.region(),
                 metrics.requests(), options.metricsOnMainPort() ? metrics : null,
                 RequestMemory.ofThisJvm(NettyHttpServer.maxDirectMemory()),

@@ -53,6 +53,8 @@ public enum ErrorType {
     INVALID_RESTORE_TIME("com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400, "message"),
     // The legacy (2017.11.29) global tables' operations: every name is one that does not exist.
     GLOBAL_TABLE_NOT_FOUND("com.amazonaws.dynamodb.v20120810#GlobalTableNotFoundException", 400, "message"),
+    // Global tables with multi-Region strong consistency: an item another region is writing.
+    REPLICATED_WRITE_CONFLICT("com.amazonaws.dynamodb.v20120810#ReplicatedWriteConflictException", 400, "message"),
     INTERNAL_SERVER_ERROR("com.amazonaws.dynamodb.v20120810#InternalServerError", 500, "message"),
     // DynamoDB Streams' own errors (botocore's dynamodbstreams service-2.json declares them; the
     // namespace is DynamoDB's, as the Streams endpoint answers them).

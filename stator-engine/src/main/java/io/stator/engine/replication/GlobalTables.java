@@ -7,6 +7,9 @@ import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.replication.strong.ConsensusGroups;
+import io.stator.engine.replication.strong.ConsensusSettings;
+import io.stator.engine.replication.strong.GroupMember;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.Catalog.NotFoundMessage;
@@ -85,11 +88,16 @@ public final class GlobalTables implements AutoCloseable {
         }
     }
 
+    /** One GlobalTableWitnessUpdates entry: a witness region to create, or to delete. */
+    public record WitnessUpdate(boolean create, String region) {}
+
     /** The messages regions send each other (their bodies are written and read here). */
     static final String CREATE_REPLICA = "create-replica";
     static final String MEMBERS = "members";
     static final String DELETE_REPLICA = "delete-replica";
     static final String APPLY = "apply";
+    static final String CONSENSUS_ADDRESS = "consensus-address";
+    static final String JOIN_GROUP = "join-group";
 
     static final String LOCAL_REGION = "Cannot add or delete the local region through ReplicaUpdates. "
             + "Use CreateTable, DeleteTable, or UpdateTable as required.";
@@ -114,6 +122,8 @@ public final class GlobalTables implements AutoCloseable {
     final ItemVersions versions;
     final ReplicationLog log;
     final ReplicationLatencies latencies = new ReplicationLatencies();
+    final StrongReplication strong;
+    private volatile String consensusAddress;
     private volatile PeerLinks links = PeerLinks.NONE;
     private volatile long tombstoneRetentionMillis = Duration.ofHours(24).toMillis();
     private Replicator replicator;
@@ -138,6 +148,8 @@ public final class GlobalTables implements AutoCloseable {
         this.hybridClock = new HybridClock(clock);
         this.versions = new ItemVersions(storage);
         this.log = new ReplicationLog(storage, hybridClock, region, clock, this::wake);
+        this.strong = new StrongReplication(storage, catalog, pipeline, versions, region);
+        pipeline.orderCommitsBy(strong);
         for (TableDefinition t : catalog.all()) {
             if (t.globalTable() == null) continue;
             register();
@@ -175,8 +187,26 @@ public final class GlobalTables implements AutoCloseable {
      *                           that is applied (DynamoDB keeps changes a region could not take for 24 hours)
      */
     public synchronized void connect(PeerLinks peers, Duration tombstoneRetention) {
+        connect(peers, tombstoneRetention, null);
+    }
+
+    /**
+     * As {@link #connect(PeerLinks, Duration)}, with this region's consensus server for tables
+     * with multi-Region strong consistency (Apache Ratis; its groups recovered from its directory).
+     *
+     * @param consensus null for none: MRSC tables are then refused
+     */
+    public synchronized void connect(PeerLinks peers, Duration tombstoneRetention, ConsensusSettings consensus) {
         this.links = peers;
         this.tombstoneRetentionMillis = tombstoneRetention.toMillis();
+        if (consensus != null && strong.groups() == null) {
+            try {
+                strong.connect(ConsensusGroups.start(consensus, strong::applier));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            consensusAddress = consensus.address();
+        }
         if (replicator == null && !peers.regions().isEmpty()) {
             replicator = new Replicator(this, catalog, peers, clock, locks);
             replicator.start();
@@ -213,27 +243,24 @@ public final class GlobalTables implements AutoCloseable {
      * @param consistency MultiRegionConsistency as given, or null
      */
     public TableDefinition updateReplicas(String nameOrArn, List<ReplicaUpdate> updates, String consistency,
-                                          boolean otherChanges) {
+                                          List<WitnessUpdate> witnesses, boolean otherChanges) {
         if (otherChanges) {
             throw DynamoDbException.validation("Requests that modify replicas or witnesses must not also modify other fields");
         }
         int createsAndDeletes = 0;
         for (ReplicaUpdate u : updates) {
             if (u.region().equals(region)) throw DynamoDbException.validation(LOCAL_REGION);
-            if (!links.regions().contains(u.region())) {
-                // DynamoDB's text, the regions being this one's peers; a Stator without says how to get some.
-                throw DynamoDbException.validation("Region " + u.region() + " is not supported. The latest version of "
-                        + "global tables are only supported in the following regions: "
-                        + new java.util.TreeSet<>(links.regions()) + "."
-                        + (links.regions().isEmpty() ? " This Stator has no peer regions: start it with --replica-peers." : ""));
-            }
+            checkRegion(u.region());
             if (u.kind() != ReplicaUpdate.Kind.UPDATE) createsAndDeletes++;
         }
-        if ("STRONG".equals(consistency)) {
-            throw DynamoDbException.validation("Multi-Region strong consistency (MultiRegionConsistency STRONG) "
-                    + "is not yet served by Stator");
+        for (WitnessUpdate w : witnesses) checkRegion(w.region());
+        StrongRules.checkRequest(updates, consistency, witnesses);
+        boolean strongly = "STRONG".equals(consistency);
+        if (strongly && strong.groups() == null) {
+            throw DynamoDbException.validation("Multi-Region strong consistency needs a consensus server in this region "
+                    + "(--consensus-port)");
         }
-        if (createsAndDeletes > 1) {
+        if (createsAndDeletes > 1 && !strongly) {
             throw DynamoDbException.validation("Update table operation with more than one create or delete replica "
                     + "actions not allowed");
         }
@@ -247,6 +274,15 @@ public final class GlobalTables implements AutoCloseable {
         TableDefinition updated = catalog.update(table.name(), t -> {
             GlobalTable g = t.globalTable();
             if (g != null && g.changing()) throw beingUpdated(t.name());
+            if (g != null && g.consistency() == GlobalTable.Consistency.STRONG) {
+                throw StrongRules.frozen(g, updates, consistency, witnesses);
+            }
+            if (strongly && g != null) throw DynamoDbException.validation(StrongRules.UNSUPPORTED_COUNT);
+            if (strongly) {
+                TableDefinition.Builder b = t.toBuilder();
+                b.globalTable = StrongRules.created(t, region, updates, witnesses, catalog.counters().itemCount(t.id()));
+                return b.build();
+            }
             if (g != null && consistency != null) {
                 throw DynamoDbException.validation("MultiRegionConsistency parameter is unsupported on existing global table");
             }
@@ -289,6 +325,16 @@ public final class GlobalTables implements AutoCloseable {
         return updated;
     }
 
+    /** A region a global table may have a replica or witness in: one of this region's peers. */
+    private void checkRegion(String r) {
+        if (r.equals(region) || links.regions().contains(r)) return;
+        // DynamoDB's text, the regions being this one's peers; a Stator without says how to get some.
+        throw DynamoDbException.validation("Region " + r + " is not supported. The latest version of "
+                + "global tables are only supported in the following regions: "
+                + new java.util.TreeSet<>(links.regions()) + "."
+                + (links.regions().isEmpty() ? " This Stator has no peer regions: start it with --replica-peers." : ""));
+    }
+
     private static DynamoDbException beingUpdated(String name) {
         return DynamoDbException.resourceInUse("Attempt to change a resource which is still in use: Table is being updated: "
                 + name);
@@ -304,6 +350,11 @@ public final class GlobalTables implements AutoCloseable {
             throw DynamoDbException.validation("Disabling the stream is not allowed for a table that is a replica "
                     + "of a Global Table: " + table.name());
         }
+    }
+
+    /** Refuses DeleteTable of one replica of a global table with multi-Region strong consistency. */
+    public static void checkDeletable(TableDefinition table) {
+        StrongRules.checkDeletable(table);
     }
 
     /** Refuses any other UpdateTable while replicas are being created or deleted. */
@@ -351,6 +402,23 @@ public final class GlobalTables implements AutoCloseable {
                 }
                 case DELETE_REPLICA -> {
                     if (catalog.find(in.readUTF()) instanceof TableDefinition t) dropTable.accept(t.name());
+                    yield new byte[0];
+                }
+                case CONSENSUS_ADDRESS -> {
+                    String address = consensusAddress;
+                    if (address == null) throw DynamoDbException.validation("This region has no consensus server");
+                    yield address.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                }
+                case JOIN_GROUP -> {
+                    String name = in.readUTF();
+                    int n = in.readInt();
+                    List<GroupMember> members = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        String r = in.readUTF();
+                        String address = in.readUTF();
+                        members.add(in.readBoolean() ? GroupMember.witness(r, address) : GroupMember.replica(r, address));
+                    }
+                    strong.join(name, members);
                     yield new byte[0];
                 }
                 case APPLY -> {
@@ -471,6 +539,28 @@ public final class GlobalTables implements AutoCloseable {
 
     // ---- what the replicator asks ---------------------------------------------------------------
 
+    /** A JOIN_GROUP message: an MRSC table's name and its group's members. */
+    static byte[] joinMessage(String name, List<GroupMember> members) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(name);
+            out.writeInt(members.size());
+            for (GroupMember m : members) {
+                out.writeUTF(m.region());
+                out.writeUTF(m.address());
+                out.writeBoolean(m.role() == GroupMember.Role.WITNESS);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** This region's consensus server's address (host:port), or null without one. */
+    String consensusAddress() {
+        return consensusAddress;
+    }
+
     /** A MEMBERS message: the table's definition, with its global table and the settings replicas share. */
     static byte[] membersMessage(TableDefinition table) {
         return TableCodec.encode(table);
@@ -522,5 +612,12 @@ public final class GlobalTables implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (replicator != null) replicator.close();
+        if (strong.groups() != null) {
+            try {
+                strong.groups().close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 }

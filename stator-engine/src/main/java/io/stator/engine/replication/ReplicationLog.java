@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Global tables' consumer of the change log (MREC): every change of a replica's item gets its
+ * Global tables' consumer of the change log: every change of a replica's item gets its
  * version here, in the change's own batch (a change made here a new one from the region's
  * {@link HybridClock}, a replicated one the version its region gave it), and a change made here
  * is also kept in the REPLICATION_LOG key space, in sequence order per table, until every other
@@ -65,7 +65,7 @@ final class ReplicationLog implements ChangeLog.Consumer {
 
     @Override
     public boolean wants(TableDefinition table) {
-        return table.globalTable() != null && table.globalTable().consistency() == GlobalTable.Consistency.EVENTUAL;
+        return table.globalTable() != null;
     }
 
     @Override
@@ -75,7 +75,10 @@ final class ReplicationLog implements ChangeLog.Consumer {
         long now = clock.millis();
         ItemVersion version = change.version() != null ? change.version() : new ItemVersion(hybridClock.next(), region);
         ItemVersions.stage(batch, change.rowKey(), version, change.newItem() == null, now);
-        if (change.origin() == ChangeRecord.Origin.REPLICATION) return;
+        // A replicated change is never shipped again; a strongly consistent table's are ordered by
+        // its consensus group instead.
+        if (change.origin() == ChangeRecord.Origin.REPLICATION
+                || table.globalTable().consistency() != GlobalTable.Consistency.EVENTUAL) return;
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
         ReplicatedChange shipped = new ReplicatedChange(RowKeys.keyOf(table.keySchema(), any), change.newItem(),
                 version, now);

@@ -7,6 +7,7 @@ import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.replication.strong.GroupMember;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.GlobalTable;
 import io.stator.engine.table.GlobalTable.Replica;
@@ -172,6 +173,10 @@ final class Replicator implements AutoCloseable {
             if (!r.region().equals(region)) sendMembers(table, g, r.region());
         }
         if (!region.equals(GlobalTables.driver(g))) return;
+        if (g.consistency() == GlobalTable.Consistency.STRONG) {
+            if (g.changing()) createStrong(table);
+            return;
+        }
         for (Replica r : g.replicas()) {
             if (r.status() == ReplicaStatus.CREATING) create(table, r.region());
             else if (r.status() == ReplicaStatus.DELETING) delete(table, r.region());
@@ -229,6 +234,53 @@ final class Replicator implements AutoCloseable {
             return r == null || r.status() != ReplicaStatus.CREATING ? current : current.withReplica(r.with(ReplicaStatus.ACTIVE));
         });
         wake();
+    }
+
+    /**
+     * Makes an MRSC table's three regions one Raft group: the replicas' tables created (empty,
+     * as the table must be), then every member, the witness included, joins the group with the
+     * members' consensus addresses; then the replicas and the witness are ACTIVE. Each step is
+     * safe to repeat, so a failure is tried again next round.
+     */
+    private void createStrong(TableDefinition table) {
+        GlobalTable g = table.globalTable();
+        List<GroupMember> members = new ArrayList<>();
+        try {
+            for (Replica r : g.replicas()) members.add(GroupMember.replica(r.region(), addressOf(r.region())));
+            if (g.witness() != null) members.add(GroupMember.witness(g.witness().region(), addressOf(g.witness().region())));
+            for (Replica r : g.replicas()) {
+                if (!r.region().equals(region)) links.send(r.region(), GlobalTables.CREATE_REPLICA, TableCodec.encode(table));
+            }
+            byte[] join = GlobalTables.joinMessage(table.name(), members);
+            for (GroupMember m : members) {
+                if (!m.region().equals(region)) links.send(m.region(), GlobalTables.JOIN_GROUP, join);
+            }
+        } catch (IOException e) {
+            return; // next round
+        }
+        tables.strong.join(table.name(), members);
+        tables.changeMembers(table.name(), current -> {
+            GlobalTable done = current;
+            for (Replica r : current.replicas()) {
+                if (r.status() == ReplicaStatus.CREATING) done = done.withReplica(r.with(ReplicaStatus.ACTIVE));
+            }
+            if (current.witness() != null) {
+                done = new GlobalTable(done.consistency(), done.epoch() + 1, done.replicas(),
+                        new GlobalTable.Witness(current.witness().region(), GlobalTable.WitnessStatus.ACTIVE));
+            }
+            return done;
+        });
+        wake();
+    }
+
+    private String addressOf(String member) throws IOException {
+        if (member.equals(region)) {
+            String own = tables.consensusAddress();
+            if (own == null) throw new IOException("no consensus server here");
+            return own;
+        }
+        return new String(links.send(member, GlobalTables.CONSENSUS_ADDRESS, new byte[0]),
+                java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Copies the table's items to the peer from one snapshot, with their versions; false if interrupted. */
@@ -293,7 +345,10 @@ final class Replicator implements AutoCloseable {
         if (now - lastCollection < COLLECT_EVERY_MILLIS) return;
         lastCollection = now;
         for (TableDefinition t : catalog.all()) {
-            if (t.globalTable() != null) tables.versions.collectTombstones(t.id(), now - tables.tombstoneRetentionMillis(), locks);
+            // A strongly consistent table's versions are its log's indexes, compared alike in every
+            // region: never collected, or regions would judge a write differently.
+            if (t.globalTable() == null || t.globalTable().consistency() != GlobalTable.Consistency.EVENTUAL) continue;
+            tables.versions.collectTombstones(t.id(), now - tables.tombstoneRetentionMillis(), locks);
         }
     }
 

@@ -56,7 +56,14 @@ public final class TimeToLive {
      * disables it (DISABLING, then DISABLED).
      */
     public void update(String nameOrArn, boolean enabled, String attributeName) {
-        String name = catalog.require(nameOrArn, NotFoundMessage.WITH_TABLE_NAME).name();
+        TableDefinition found = catalog.require(nameOrArn, NotFoundMessage.WITH_TABLE_NAME);
+        if (enabled && found.globalTable() != null
+                && found.globalTable().consistency() == io.stator.engine.table.GlobalTable.Consistency.STRONG) {
+            // DynamoDB does not support Time to Live on MRSC tables (developer guide); its text is not known.
+            throw DynamoDbException.validation("Time to Live is not supported for global tables with "
+                    + "MultiRegionConsistency set to STRONG: " + found.name());
+        }
+        String name = found.name();
         Instant now = clock.instant();
         catalog.update(name, table -> {
             TimeToLiveDescription ttl = table.timeToLive() == null ? TimeToLiveDescription.NEVER_ENABLED

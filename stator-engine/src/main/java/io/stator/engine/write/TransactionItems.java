@@ -74,6 +74,18 @@ public final class TransactionItems {
         }
     }
 
+    /**
+     * Refuses a transaction on a global table with multi-Region strong consistency: DynamoDB does
+     * not support transactions there (developer guide, global tables' MRSC); its text is not known.
+     */
+    public static void checkNotStronglyReplicated(io.stator.engine.table.TableDefinition table) {
+        io.stator.engine.table.GlobalTable g = table.globalTable();
+        if (g != null && g.consistency() == io.stator.engine.table.GlobalTable.Consistency.STRONG) {
+            throw DynamoDbException.validation("Transactions are not supported for global tables with "
+                    + "MultiRegionConsistency set to STRONG: " + table.name());
+        }
+    }
+
     /** The engine's own check of a transaction's items, by their storage keys. */
     public static void checkDistinct(List<byte[]> rowKeys) {
         TransactionItems items = new TransactionItems();

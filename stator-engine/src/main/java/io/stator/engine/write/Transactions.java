@@ -50,7 +50,10 @@ public final class Transactions {
     /** As {@link #write(List, ClientToken)}, of {@code operation} (ExecuteTransaction's). */
     public WriteOutcome write(List<ItemWrite> actions, ClientToken token, Operation operation) {
         List<byte[]> rowKeys = new ArrayList<>(actions.size());
-        for (ItemWrite action : actions) rowKeys.add(action.rowKey());
+        for (ItemWrite action : actions) {
+            TransactionItems.checkNotStronglyReplicated(action.table());
+            rowKeys.add(action.rowKey());
+        }
         TransactionItems.checkDistinct(rowKeys);
         if (token == null) return new WriteOutcome(pipeline.writeTransaction(actions, null, operation), false);
         // Outside the try: a retry refused because the first is still running must not end the

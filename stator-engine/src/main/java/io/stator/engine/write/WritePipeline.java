@@ -89,6 +89,7 @@ public final class WritePipeline {
     private final long itemCollectionLimitBytes;
     private final Observations observations;
     private final WriteIsolation defaultIsolation;
+    private volatile OrderedCommits ordered = OrderedCommits.NONE;
 
     /**
      * @param observations     where each metered write is recorded where the meter admits and
@@ -109,6 +110,16 @@ public final class WritePipeline {
         this.itemCollectionLimitBytes = itemCollectionLimitBytes;
         this.observations = observations;
         this.defaultIsolation = defaultIsolation;
+    }
+
+    /** Has the writes of some tables ordered by consensus (global tables with strong consistency). */
+    public void orderCommitsBy(OrderedCommits orderedCommits) {
+        this.ordered = orderedCommits;
+    }
+
+    /** Which tables' writes a consensus group orders. */
+    public OrderedCommits orderedCommits() {
+        return ordered;
     }
 
     /** Runs with a transaction's batch before it commits: the transaction's ClientRequestToken's record. */
@@ -176,11 +187,38 @@ public final class WritePipeline {
      * replica's region. Returns whether it was applied.
      */
     public boolean replicate(ItemWrite write, ItemVersion version, BooleanSupplier newer) {
-        return writeOne(write, ChangeRecord.Origin.REPLICATION, null, version, newer) != null;
+        Pending p = writeOne(write, ChangeRecord.Origin.REPLICATION, null, version, newer);
+        if (p == null) return false;
+        meter.chargeReplicated(p.table, p.usage(false));
+        return true;
     }
 
     private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin, Operation operation) {
         return writeOne(write, origin, operation, null, null);
+    }
+
+    /**
+     * A write the table's consensus group committed (multi-Region strong consistency), applied in
+     * the group's log order by its one apply thread, which alone commits that table's items (its
+     * requests propose, {@link OrderedCommits}): so without the item's hold, which the proposer
+     * may be holding while it waits for this. Through the same steps as a PutItem or DeleteItem,
+     * its change record carrying its version.
+     *
+     * @param charged whether it is billed here as replicated write units (a write proposed in
+     *                another region); the proposer's region admitted and billed it already
+     */
+    public void applyCommitted(ItemWrite write, ItemVersion version, boolean charged) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Pending p = writeHeld(write, ChangeRecord.Origin.REPLICATION, null, version);
+                if (!charged) return;
+                meter.chargeReplicated(p.table, p.usage(false));
+                return;
+            } catch (CommitLostException | RowHeldException e) {
+                if (attempt == MAX_ATTEMPTS) throw tooMuchContention();
+                pause(Math.min(attempt, 10));
+            }
+        }
     }
 
     /** @param applies null, or asked with the item held whether to write it at all (null returned when not) */
@@ -239,6 +277,7 @@ public final class WritePipeline {
         // Time to Live's deletions and restores are neither admitted nor charged.
         boolean metered = origin == ChangeRecord.Origin.REQUEST;
         TableDefinition table = current(write.table());
+        if (metered && ordered.orders(table)) return writeOrdered(write, table, operation);
         if (metered && writesPlainly(write, table)) return writePlainly(write, table, operation);
         Pending p = new Pending(write, table, read(write.rowKey()));
         p.origin = origin;
@@ -274,7 +313,32 @@ public final class WritePipeline {
             }
         }
         if (p.queuedIndexChanges) propagator.wake();
-        if (origin == ChangeRecord.Origin.REPLICATION) meter.chargeReplicated(p.table, p.usage(false));
+        return p;
+    }
+
+    /**
+     * A request's write to a table whose writes its consensus group orders: checked and computed
+     * against this region's store caught up with the group, admitted, then proposed with the
+     * version it was read at ({@link OrderedCommits}); committed here, as in every region, when the
+     * group applies it.
+     */
+    private Pending writeOrdered(ItemWrite write, TableDefinition table, Operation operation) {
+        long expected = ordered.versionBeforeRead(table, write.rowKey());
+        Pending p = new Pending(write, table, read(write.rowKey()));
+        try {
+            check(p);
+        } catch (ConditionalCheckFailedException e) {
+            Usage.Write usage = p.usage(false);
+            meter.chargeUncommitted(p.table, usage);
+            observeCharged(operation, p, meter.charge(usage), true);
+            throw e;
+        }
+        compute(p);
+        if (!p.changesNothing()) deriveIndexChanges(p);
+        admit(p, operation);
+        if (p.changesNothing()) return p;
+        ordered.propose(table, write.rowKey(), io.stator.engine.item.RowKeys.keyOf(table.keySchema(),
+                p.newItem != null ? p.newItem : p.oldItem), p.newItem, expected);
         return p;
     }
 

@@ -4,6 +4,7 @@ import static io.stator.server.api.checks.ExpressionParameters.member;
 
 import io.stator.engine.Engine;
 import io.stator.engine.replication.GlobalTables.ReplicaUpdate;
+import io.stator.engine.replication.GlobalTables.WitnessUpdate;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableUpdates;
 import io.stator.engine.table.UpdateTableSpec;
@@ -13,6 +14,7 @@ import io.stator.server.api.checks.NotYetSupported;
 import io.stator.server.api.checks.TableRequests;
 import io.stator.server.api.json.TableDescriptionJson;
 import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.request.GlobalTableWitnessGroupUpdate;
 import io.stator.server.protocol.request.ReplicationGroupUpdate;
 import io.stator.server.protocol.request.UpdateReplicationGroupMemberAction;
 import io.stator.server.protocol.request.UpdateTableInput;
@@ -36,8 +38,7 @@ final class UpdateTable implements Action<UpdateTableInput> {
 
     @Override
     public void execute(UpdateTableInput request, Authorizer access, ResponseBody response) throws IOException {
-        NotYetSupported.refuse(member("GlobalTableWitnessUpdates", request.globalTableWitnessUpdates()),
-                member("GlobalTableSettingsReplicationMode", request.globalTableSettingsReplicationMode()));
+        NotYetSupported.refuse(member("GlobalTableSettingsReplicationMode", request.globalTableSettingsReplicationMode()));
         UpdateTableSpec spec = TableRequests.updateTable(request);
         if (request.replicaUpdates() != null) {
             List<ReplicaUpdate> updates = replicaUpdates(request.replicaUpdates());
@@ -50,7 +51,8 @@ final class UpdateTable implements Action<UpdateTableInput> {
                 }
             }
             TableDefinition table = engine.globalTables().updateReplicas(request.tableName(), updates,
-                    request.multiRegionConsistency(), !TableUpdates.changes(spec).isEmpty());
+                    request.multiRegionConsistency(), witnessUpdates(request.globalTableWitnessUpdates()),
+                    !TableUpdates.changes(spec).isEmpty());
             response.json().writeFieldName("TableDescription");
             TableDescriptionJson.write(response.json(), table, engine.catalog(),
                     new TableDescriptionJson.View("UPDATING", true, null, false, true));
@@ -64,6 +66,16 @@ final class UpdateTable implements Action<UpdateTableInput> {
                 !result.billingModeSwitched(), result.warmThroughputStatus(), result.encryptionUpdating(), true);
         response.json().writeFieldName("TableDescription");
         TableDescriptionJson.write(response.json(), result.shown(), engine.catalog(), view);
+    }
+
+    private static List<WitnessUpdate> witnessUpdates(List<GlobalTableWitnessGroupUpdate> given) {
+        if (given == null) return List.of();
+        List<WitnessUpdate> out = new ArrayList<>(given.size());
+        for (GlobalTableWitnessGroupUpdate g : given) {
+            if (g.create() != null) out.add(new WitnessUpdate(true, g.create().regionName()));
+            if (g.delete() != null) out.add(new WitnessUpdate(false, g.delete().regionName()));
+        }
+        return out;
     }
 
     private static List<ReplicaUpdate> replicaUpdates(List<ReplicationGroupUpdate> given) {

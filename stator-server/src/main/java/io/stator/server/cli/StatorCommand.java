@@ -103,6 +103,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "be applied (default: 24h).")
     String tombstoneRetention = "24h";
 
+    @Option(names = "--consensus-port", paramLabel = "PORT", description = "Global tables with multi-Region strong "
+            + "consistency: the port of this region's consensus server (Apache Ratis), which peer regions reach on "
+            + "this server's host. Default: a free port, chosen at the first start and kept in the data directory.")
+    int consensusPort;
+
     @Option(names = "--clock-skew", paramLabel = "DURATION", hidden = true, description = "Tests only: run this "
             + "server's clock ahead by DURATION (-DURATION: behind).")
     String clockSkew;
@@ -313,8 +318,11 @@ public final class StatorCommand implements Callable<Integer> {
                 return fail("--replica-peers needs --replication-secret (or STATOR_REPLICATION_SECRET): peers "
                         + "accept only messages signed with the deployment's secret");
             }
+            if (consensusPort < 0 || consensusPort > 65535) {
+                return fail("--consensus-port must be between 0 and 65535, got " + consensusPort);
+            }
             replication = new ReplicationOptions(peers, replicationSecret,
-                    parseTimeout("--replica-tombstone-retention", tombstoneRetention), replicationFaults);
+                    parseTimeout("--replica-tombstone-retention", tombstoneRetention), replicationFaults, consensusPort);
             if (clockSkew != null) {
                 boolean behind = clockSkew.startsWith("-");
                 java.time.Duration skew = parseTimeout("--clock-skew", behind ? clockSkew.substring(1) : clockSkew);

@@ -6,7 +6,12 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
+import io.stator.engine.replication.strong.ConsensusSettings;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashMap;
@@ -47,13 +52,42 @@ public final class ReplicationEndpoint {
      * Connects the engine's global tables to the peers and returns the endpoint they send to, or
      * null when this region has no peers (every table stays regional).
      */
-    public static ReplicationEndpoint start(Engine engine, String region, ReplicationOptions options, Clock clock) {
+    public static ReplicationEndpoint start(Engine engine, String region, ReplicationOptions options, Clock clock,
+                                           String host, Path dataDirectory) throws IOException {
         if (options.peers().isEmpty()) return null;
         PeerSignatures signatures = new PeerSignatures(options.secret());
         ReplicationFaults faults = new ReplicationFaults();
+        Path consensus = dataDirectory == null ? Files.createTempDirectory("stator-consensus-")
+                : dataDirectory.resolve("consensus");
+        Files.createDirectories(consensus);
+        String address = advertised(host) + ":" + consensusPort(options.consensusPort(), consensus);
         engine.globalTables().connect(new HttpPeerLinks(region, options.peers(), signatures, clock, faults),
-                options.tombstoneRetention());
+                options.tombstoneRetention(), ConsensusSettings.of(region, address, consensus));
         return new ReplicationEndpoint(engine, signatures, clock, faults, options.faults());
+    }
+
+    /** The host peers reach this one's consensus server on: the host it listens on, or its name when on every address. */
+    private static String advertised(String host) throws IOException {
+        if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
+            return InetAddress.getLocalHost().getHostAddress();
+        }
+        return host;
+    }
+
+    /**
+     * The consensus server's port: the one given, else the one chosen at the first start (kept in
+     * its directory, since the Raft groups know this member by its address), else a free one now.
+     */
+    private static int consensusPort(int given, Path directory) throws IOException {
+        if (given != 0) return given;
+        Path kept = directory.resolve("port");
+        if (Files.exists(kept)) return Integer.parseInt(Files.readString(kept).trim());
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Files.writeString(kept, Integer.toString(port));
+        return port;
     }
 
     public static boolean isReplication(HttpRequestData request) {

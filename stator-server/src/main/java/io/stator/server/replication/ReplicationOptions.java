@@ -15,8 +15,15 @@ import java.util.Map;
  * @param secret             shared by every region of a deployment; null when there are no peers
  * @param tombstoneRetention how long a deleted item's version is kept (and the oldest change applied)
  * @param faults             whether POST /_stator/replication/faults may drop or delay messages to a peer
+ * @param consensusPort      where this region's consensus server (Apache Ratis, for multi-Region strong
+ *                           consistency) listens; 0: a free port, chosen once and kept in the data directory
  */
-public record ReplicationOptions(Map<String, URI> peers, String secret, Duration tombstoneRetention, boolean faults) {
+public record ReplicationOptions(Map<String, URI> peers, String secret, Duration tombstoneRetention, boolean faults,
+                                 int consensusPort) {
+
+    public ReplicationOptions(Map<String, URI> peers, String secret, Duration tombstoneRetention, boolean faults) {
+        this(peers, secret, tombstoneRetention, faults, 0);
+    }
 
     /** DynamoDB keeps a region's changes for 24 hours while it cannot take them. */
     public static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofHours(24);
