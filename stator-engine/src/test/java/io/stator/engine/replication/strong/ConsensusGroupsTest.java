@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -139,6 +140,21 @@ class ConsensusGroupsTest {
             ThreeRegions.await(() -> "away".equals(regions.store(follower).get("while")), Duration.ofSeconds(10),
                     "the restarted member to catch up");
             assertEquals(0, regions.store(follower).replayed(), "nothing at or below the snapshot was applied again");
+            assertEquals(regions.store(leader).log(), regions.store(follower).log());
+
+            // Without its snapshot (as after a crash before one), the member replays its whole log,
+            // and its store skips the indexes it holds.
+            regions.stop(follower);
+            Path machineDirectory = directory.resolve(follower).resolve("raft")
+                    .resolve(ConsensusGroups.groupId(ThreeRegions.TABLE).getUuid().toString()).resolve("sm");
+            try (var snapshots = Files.list(machineDirectory)) {
+                for (Path snapshot : snapshots.toList()) Files.delete(snapshot);
+            }
+            regions.start(follower);
+            regions.in(leader).propose(ThreeRegions.TABLE, put(leader, "after", "the crash"));
+            ThreeRegions.await(() -> "the crash".equals(regions.store(follower).get("after")), Duration.ofSeconds(10),
+                    "the member to replay and catch up");
+            assertEquals(11, regions.store(follower).replayed());
             assertEquals(regions.store(leader).log(), regions.store(follower).log());
         }
     }

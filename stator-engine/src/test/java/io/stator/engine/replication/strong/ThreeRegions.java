@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -111,7 +112,7 @@ final class ThreeRegions implements AutoCloseable {
     @Override
     public void close() throws IOException {
         List<Thread> closing = new ArrayList<>();
-        List<IOException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<IOException> failures = new CopyOnWriteArrayList<>();
         for (ConsensusGroups consensus : running.values()) {
             closing.add(Thread.ofPlatform().start(() -> {
                 try {
