@@ -138,7 +138,8 @@ public final class ConsensusGroups implements AutoCloseable {
 
     /**
      * Starts this process's consensus server, with the groups it was a member of. {@code appliers}
-     * gives each table's {@link Applier} (not asked for a table this region witnesses).
+     * gives each table's {@link Applier} (not asked for a table this region witnesses); recovered
+     * groups apply their logs' committed tail from here on, so the item stores must be open.
      */
     public static ConsensusGroups start(ConsensusSettings settings, Function<String, Applier> appliers)
             throws IOException {
