@@ -138,7 +138,8 @@ public final class ConsensusGroups implements AutoCloseable {
 
     /**
      * Starts this process's consensus server, with the groups it was a member of. {@code appliers}
-     * gives each table's {@link Applier} (not asked for a table this region witnesses).
+     * gives each table's {@link Applier} (not asked for a table this region witnesses); recovered
+     * groups apply their logs' committed tail from here on, so the item stores must be open.
      */
     public static ConsensusGroups start(ConsensusSettings settings, Function<String, Applier> appliers)
             throws IOException {
@@ -146,7 +147,9 @@ public final class ConsensusGroups implements AutoCloseable {
         try {
             consensus.server.start();
             for (RaftGroupId id : consensus.server.getGroupIds()) {
-                consensus.open(GroupRecord.read(consensus.record(id)));
+                GroupRecord record = GroupRecord.read(consensus.record(id));
+                consensus.recoverMembers(id, record);
+                consensus.open(record);
             }
         } catch (IOException | RuntimeException e) {
             consensus.close();
@@ -178,9 +181,7 @@ public final class ConsensusGroups implements AutoCloseable {
         RaftGroupId id = groupId(table);
         record.write(record(id));
         try {
-            RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(adminClient, self,
-                    adminCalls.incrementAndGet(), raftGroup(record)));
-            if (!reply.isSuccess()) throw new IOException("adding the group of " + table + " failed", reply.getException());
+            add(record, true);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(record(id));
             throw e;
@@ -193,10 +194,34 @@ public final class ConsensusGroups implements AutoCloseable {
         Group group = groups.remove(table);
         if (group == null) return;
         group.client().close();
-        RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(adminClient, self,
-                adminCalls.incrementAndGet(), group.id(), true, false));
-        if (!reply.isSuccess()) throw new IOException("removing the group of " + table + " failed", reply.getException());
+        remove(group.id(), true);
         Files.deleteIfExists(record(group.id()));
+    }
+
+    /**
+     * Ratis recovers a group from its directory by id, its members from the configuration entries
+     * in its log: a member stopped before the first one reached it comes back with none, and
+     * refuses every vote ("not in the conf"), so two regions could never elect a leader. Such a
+     * group is added again with its recorded members, on the same log.
+     */
+    private void recoverMembers(RaftGroupId id, GroupRecord record) throws IOException {
+        if (!server.getDivision(id).getRaftConf().getAllPeers().isEmpty()) return;
+        remove(id, false);
+        add(record, false);
+    }
+
+    /** Ratis' groupAdd on this server: a new log ({@code format}), or the one in its directory. */
+    private void add(GroupRecord record, boolean format) throws IOException {
+        RaftClientReply reply = server.groupManagement(GroupManagementRequest.newAdd(adminClient, self,
+                adminCalls.incrementAndGet(), raftGroup(record), format));
+        if (!reply.isSuccess()) throw new IOException("adding the group of " + record.table() + " failed", reply.getException());
+    }
+
+    /** Ratis' groupRemove on this server, its log deleted or kept. */
+    private void remove(RaftGroupId id, boolean deleteLog) throws IOException {
+        RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(adminClient, self,
+                adminCalls.incrementAndGet(), id, deleteLog, false));
+        if (!reply.isSuccess()) throw new IOException("removing the group " + id + " failed", reply.getException());
     }
 
     /**
@@ -356,7 +381,10 @@ public final class ConsensusGroups implements AutoCloseable {
     }
 
     private void open(GroupRecord record) {
+        // Asked first, this server always knows the group and names its leader if it has one; a
+        // member not yet joined would end the proposal (GroupMismatchException is not retried).
         RaftClient client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(raftGroup(record))
+                .setLeaderId(self)
                 .setRetryPolicy(RequestTypeDependentRetryPolicy.newBuilder()
                         .setRetryPolicy(TypeCase.WRITE, RetryPolicies.retryForeverWithSleep(millis(RETRY_SLEEP_MILLIS)))
                         .setRetryPolicy(TypeCase.READ, RetryPolicies.retryForeverWithSleep(millis(RETRY_SLEEP_MILLIS)))

@@ -55,6 +55,25 @@ class GroupLifecycleTest {
     }
 
     @Test
+    void aMemberStoppedBeforeItsGroupsFirstEntryStillVotesOnceRestarted() throws Exception {
+        try (ThreeRegions regions = new ThreeRegions(directory, null)) {
+            List<String> names = regions.regions();
+            List<GroupMember> members = regions.members();
+            // Alone in the group, the last region receives no entry, so no configuration, before it stops.
+            regions.in(names.get(2)).join("Late", members);
+            regions.stop(names.get(2));
+            regions.start(names.get(2));
+            // It and the first region are a majority only if it knows whom to vote for.
+            regions.in(names.get(0)).join("Late", members);
+            ThreeRegions.await(() -> regions.in(names.get(0)).leader("Late").isPresent(), Duration.ofSeconds(15),
+                    "a leader of the two");
+            regions.in(names.get(0)).propose("Late", put(names.get(0), "k", "two of three"));
+            assertEquals("two of three", regions.in(names.get(2)).readLinearizable("Late",
+                    () -> regions.store(names.get(2)).get("k")));
+        }
+    }
+
+    @Test
     void aGroupIsThreeDifferentRegionsThisOneAmongThemAndAtMostOneWitness() throws Exception {
         try (ThreeRegions regions = new ThreeRegions(directory, null)) {
             List<GroupMember> members = regions.members();

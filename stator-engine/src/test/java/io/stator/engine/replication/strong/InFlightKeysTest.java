@@ -3,6 +3,7 @@ package io.stator.engine.replication.strong;
 import static io.stator.engine.replication.strong.MemoryStore.put;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class InFlightKeysTest {
         InFlightKeys inFlight = new InFlightKeys();
         UUID held = UUID.randomUUID();
         inFlight.admit(held, put("us-east-1", "a", "1"));
-        StrongCommand both = new StrongCommand("us-west-2", java.util.List.of("b".getBytes(), "a".getBytes()), new byte[0]);
+        StrongCommand both = new StrongCommand("us-west-2", List.of("b".getBytes(), "a".getBytes()), new byte[0]);
         assertEquals(Optional.of("us-east-1"), inFlight.admit(UUID.randomUUID(), both));
         assertEquals(Optional.empty(), inFlight.admit(UUID.randomUUID(), put("us-east-1", "b", "2")));
         assertEquals(2, inFlight.size());

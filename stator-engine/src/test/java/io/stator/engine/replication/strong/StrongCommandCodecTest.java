@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class StrongCommandCodecTest {
     void theLayoutIsTheDocumentedOne() {
         byte[] bytes = StrongCommandCodec.encode(new UUID(1, 2), new StrongCommand("r", List.of(new byte[] {5}), new byte[] {6}));
         assertEquals("01" + "0000000000000001" + "0000000000000002" + "0001" + "72" + "00000001" + "00000001" + "05"
-                + "00000001" + "06", java.util.HexFormat.of().formatHex(bytes));
+                + "00000001" + "06", HexFormat.of().formatHex(bytes));
     }
 
     @Test

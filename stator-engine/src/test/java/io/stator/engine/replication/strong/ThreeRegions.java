@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -22,7 +23,8 @@ import java.util.function.BooleanSupplier;
 final class ThreeRegions implements AutoCloseable {
 
     static final String TABLE = "Orders";
-    static final Duration DEADLINE = Duration.ofSeconds(2);
+    /** The production default: proposals take milliseconds, but a loaded machine's elections do not. */
+    static final Duration DEADLINE = ConsensusSettings.DEFAULT_DEADLINE;
 
     private final Map<String, ConsensusSettings> settings = new LinkedHashMap<>();
     private final Map<String, MemoryStore> stores = new LinkedHashMap<>();
@@ -111,7 +113,7 @@ final class ThreeRegions implements AutoCloseable {
     @Override
     public void close() throws IOException {
         List<Thread> closing = new ArrayList<>();
-        List<IOException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<IOException> failures = new CopyOnWriteArrayList<>();
         for (ConsensusGroups consensus : running.values()) {
             closing.add(Thread.ofPlatform().start(() -> {
                 try {
