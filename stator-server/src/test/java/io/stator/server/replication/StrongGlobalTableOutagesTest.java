@@ -17,6 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.GlobalTableRegions;
+import io.stator.server.testing.History;
+import io.stator.server.testing.Linearizability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,6 +174,25 @@ class StrongGlobalTableOutagesTest {
         assertEquals(500, e.statusCode(), () -> "status of " + e);
         assertEquals("InternalServerError", e.awsErrorDetails().errorCode(), () -> "error of " + e);
         assertTrue(millis <= REFUSAL.toMillis() + 5_000, "refused after " + millis + " ms");
+    }
+
+    @Test
+    void aHistoryAcrossARegionPausedAndResumedIsLinearizable() throws Exception {
+        // A is where the table was made STRONG: likely its group's first leader, so a leader change is likely.
+        String table = StrongGlobalTables.threeReplicas(regions);
+        History history = new History();
+        try (StrongGlobalTables.RegisterClients clients = StrongGlobalTables.RegisterClients.start(regions, table,
+                history, 400, Duration.ofSeconds(15))) {
+            Eventually.sleep(3_000);
+            regions.regions().pause(A);
+            Eventually.sleep(5_000);
+            regions.regions().resume(A);
+            clients.awaitEnd(Duration.ofSeconds(120));
+        }
+        long acknowledged = history.operations().stream().filter(o -> o.outcome() == Linearizability.OK).count();
+        assertTrue(acknowledged > 50, acknowledged + " writes acknowledged");
+        Linearizability.Result result = history.check();
+        assertEquals(Linearizability.Verdict.LINEARIZABLE, result.verdict(), result.toString());
     }
 
     @ParameterizedTest(name = "{0} killed")

@@ -5,14 +5,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.stator.server.testing.Eventually;
 import io.stator.server.testing.GlobalTableRegions;
+import io.stator.server.testing.History;
+import io.stator.server.testing.Linearizability.ConditionalPut;
+import io.stator.server.testing.Linearizability.Delete;
+import io.stator.server.testing.Linearizability.Get;
+import io.stator.server.testing.Linearizability.Op;
+import io.stator.server.testing.Linearizability.Outcome;
+import io.stator.server.testing.Linearizability.Put;
+import io.stator.server.testing.Linearizability.Read;
+import io.stator.server.testing.Linearizability;
+import io.stator.server.testing.RegisterClient;
 import io.stator.server.testing.StatorTestServer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CreateGlobalTableWitnessGroupMemberAction;
@@ -154,5 +170,59 @@ final class StrongGlobalTables {
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < in.size(); i++) expected.add(v);
         assertEquals(expected, valuesReadStrongly(regions, table, in, key), "strong reads of " + key + " in " + in);
+    }
+
+    /**
+     * Two clients per region ({@link RegisterClient}s of the region's SDK client), each making
+     * random operations on ten keys (40% strong reads, 30% puts, 15% conditional puts on the value
+     * it last saw, 15% deletes; values unique) until it made {@code operationsPerClient} or
+     * {@code length} passed, recorded in one history. Six clients, so under the dozen per key that
+     * {@link Linearizability}'s search decides within its budget.
+     */
+    static final class RegisterClients implements AutoCloseable {
+        private final ExecutorService pool;
+        private final List<Future<?>> clients = new ArrayList<>();
+
+        private RegisterClients(ExecutorService pool) {
+            this.pool = pool;
+        }
+
+        static RegisterClients start(GlobalTableRegions regions, String table, History history, int operationsPerClient,
+                                     Duration length) {
+            List<String> all = List.of(A, B, C);
+            long end = System.nanoTime() + length.toNanos();
+            RegisterClients started = new RegisterClients(Executors.newFixedThreadPool(2 * all.size()));
+            for (int c = 0; c < 2 * all.size(); c++) {
+                int client = c;
+                RegisterClient register = new RegisterClient(history, client, regions.client(all.get(c % all.size())), table);
+                started.clients.add(started.pool.submit(() -> {
+                    SplittableRandom random = new SplittableRandom(client);
+                    Map<String, String> seen = new HashMap<>(); // the value this client last read or wrote, per key
+                    for (int i = 0; i < operationsPerClient && System.nanoTime() < end; i++) {
+                        String key = "k" + random.nextInt(10);
+                        String value = client + "-" + i;
+                        int dice = random.nextInt(100);
+                        Op op = dice < 40 ? new Get(key) : dice < 70 ? new Put(key, value)
+                                : dice < 85 ? new ConditionalPut(key, seen.get(key), value) : new Delete(key);
+                        Outcome outcome = register.run(op);
+                        if (outcome instanceof Read read) seen.put(key, read.value());
+                        if (outcome == Linearizability.OK) seen.put(key, op instanceof Delete ? null : value);
+                    }
+                    return null;
+                }));
+            }
+            return started;
+        }
+
+        /** Waits until every client has ended; fails if one threw or is still running after {@code deadline}. */
+        void awaitEnd(Duration deadline) throws Exception {
+            long end = System.nanoTime() + deadline.toNanos();
+            for (Future<?> f : clients) f.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
+        }
     }
 }

@@ -41,6 +41,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DeleteGlobalTableWitnessGroupMemberAction;
 import software.amazon.awssdk.services.dynamodb.model.Get;
 import software.amazon.awssdk.services.dynamodb.model.GlobalTableWitnessGroupUpdate;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
@@ -234,6 +235,27 @@ class StrongGlobalTablesTest {
         assertReadStrongly(regions, table, List.of(A, B), key("t"), null);
         a().putItem(r -> r.tableName(table).item(item("t", "still written")));
         assertReadStrongly(regions, table, List.of(A, B), key("t"), "still written");
+    }
+
+    @Test
+    void deletingTheReplicaAndTheWitnessTogetherLeavesARegionalTable() {
+        String table = StrongGlobalTables.twoReplicasAndAWitness(regions);
+        a().putItem(r -> r.tableName(table).item(item("kept", "1")));
+        // "The deletion of both a witness and replica converts the remaining replica to a single-Region table" (MODEL).
+        a().updateTable(r -> r.tableName(table).replicaUpdates(delete(B)).globalTableWitnessUpdates(
+                GlobalTableWitnessGroupUpdate.builder().delete(DeleteGlobalTableWitnessGroupMemberAction.builder()
+                        .regionName(C).build()).build()));
+        TableDescription regional = Eventually.until("a regional table in " + A, CREATION, () -> regions.describe(A, table),
+                t -> t.tableStatusAsString().equals("ACTIVE") && !t.hasReplicas() && witnesses(t).isEmpty());
+        assertNull(regional.globalTableVersion());
+        assertNull(regional.multiRegionConsistency());
+        Eventually.until("the replica in " + B + " deleted", CREATION, () -> regions.describe(B, table), t -> t == null);
+        assertEquals("1", regions.get(A, table, key("kept")).get("v").s());
+        a().putItem(r -> r.tableName(table).item(item("after", "1")));
+        assertEquals("1", regions.get(A, table, key("after")).get("v").s());
+        // The witness region never had a table: one of that name may be created there, on its own.
+        StatorTestServer.createTable(regions.client(C), table);
+        assertNull(regions.get(C, table, key("kept")));
     }
 
     @Test
