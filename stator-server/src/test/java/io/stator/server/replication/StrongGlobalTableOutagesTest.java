@@ -132,6 +132,9 @@ class StrongGlobalTableOutagesTest {
         String table = StrongGlobalTables.threeReplicas(regions);
         regions.client(A).putItem(r -> r.tableName(table).item(item("k", "before")));
         assertReadStrongly(regions, table, ALL, key("k"), "before");
+        // A's local copy has it too before A is cut off (a strong read may have been served by the leader).
+        Eventually.until(A + "'s local copy of k", ARRIVAL, () -> regions.client(A).getItem(r -> r.tableName(table)
+                .key(key("k"))).item(), item -> item != null && "before".equals(item.get("v").s()));
         regions.regions().pause(B);
         regions.regions().pause(C);
         try (DynamoDbClient survivor = regions.regions().newClient(A, REFUSAL.multipliedBy(3))) {
