@@ -98,6 +98,7 @@ public final class GlobalTables implements AutoCloseable {
     static final String APPLY = "apply";
     static final String CONSENSUS_ADDRESS = "consensus-address";
     static final String JOIN_GROUP = "join-group";
+    static final String LEAVE_GROUP = "leave-group";
 
     static final String LOCAL_REGION = "Cannot add or delete the local region through ReplicaUpdates. "
             + "Use CreateTable, DeleteTable, or UpdateTable as required.";
@@ -275,7 +276,9 @@ public final class GlobalTables implements AutoCloseable {
             GlobalTable g = t.globalTable();
             if (g != null && g.changing()) throw beingUpdated(t.name());
             if (g != null && g.consistency() == GlobalTable.Consistency.STRONG) {
-                throw StrongRules.frozen(g, updates, consistency, witnesses);
+                TableDefinition.Builder b = t.toBuilder();
+                b.globalTable = StrongRules.teardown(g, region, updates, consistency, witnesses);
+                return b.build();
             }
             if (strongly && g != null) throw DynamoDbException.validation(StrongRules.UNSUPPORTED_COUNT);
             if (strongly) {
@@ -401,7 +404,22 @@ public final class GlobalTables implements AutoCloseable {
                     yield new byte[0];
                 }
                 case DELETE_REPLICA -> {
-                    if (catalog.find(in.readUTF()) instanceof TableDefinition t) dropTable.accept(t.name());
+                    if (catalog.find(in.readUTF()) instanceof TableDefinition t) {
+                        if (strong.orders(t)) {
+                            // An MRSC table's teardown: out of its group, regional, then dropped.
+                            strong.leave(t.name());
+                            catalog.update(t.name(), d -> {
+                                TableDefinition.Builder b = d.toBuilder();
+                                b.globalTable = null;
+                                return b.build();
+                            });
+                        }
+                        dropTable.accept(t.name());
+                    }
+                    yield new byte[0];
+                }
+                case LEAVE_GROUP -> {
+                    strong.leave(in.readUTF());
                     yield new byte[0];
                 }
                 case CONSENSUS_ADDRESS -> {

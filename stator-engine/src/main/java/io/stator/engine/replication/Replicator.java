@@ -174,7 +174,10 @@ final class Replicator implements AutoCloseable {
         }
         if (!region.equals(GlobalTables.driver(g))) return;
         if (g.consistency() == GlobalTable.Consistency.STRONG) {
-            if (g.changing()) createStrong(table);
+            boolean deleting = g.witness() != null && g.witness().status() == GlobalTable.WitnessStatus.DELETING;
+            for (Replica r : g.replicas()) deleting |= r.status() == ReplicaStatus.DELETING;
+            if (deleting) tearDownStrong(table);
+            else if (g.changing()) createStrong(table);
             return;
         }
         for (Replica r : g.replicas()) {
@@ -270,6 +273,27 @@ final class Replicator implements AutoCloseable {
             }
             return done;
         });
+        wake();
+    }
+
+    /**
+     * An MRSC table's teardown: the other replicas' tables deleted, the witness out of the group,
+     * this region out of it too; the table is then regional here.
+     */
+    private void tearDownStrong(TableDefinition table) {
+        GlobalTable g = table.globalTable();
+        byte[] name = GlobalTables.nameMessage(table.name());
+        try {
+            for (Replica r : g.replicas()) {
+                if (r.status() == ReplicaStatus.DELETING) links.send(r.region(), GlobalTables.DELETE_REPLICA, name);
+            }
+            if (g.witness() != null) links.send(g.witness().region(), GlobalTables.LEAVE_GROUP, name);
+        } catch (IOException e) {
+            return; // next round
+        }
+        tables.strong.leave(table.name());
+        tables.changeMembers(table.name(), current -> new GlobalTable(current.consistency(), current.epoch() + 1,
+                List.of(current.replica(region)), null));
         wake();
     }
 

@@ -89,6 +89,7 @@ final class StrongReplication implements OrderedCommits {
         try {
             connected().readLinearizable(table.name(), () -> null);
         } catch (NoQuorumException e) {
+            System.err.println("stator: MRSC read of " + table.name() + ": " + e);
             throw noQuorum();
         }
     }
@@ -111,6 +112,7 @@ final class StrongReplication implements OrderedCommits {
         } catch (ReplicatedWriteConflictException e) {
             throw conflict();
         } catch (NoQuorumException e) {
+            System.err.println("stator: MRSC write of " + table.name() + ": " + e);
             throw noQuorum();
         }
         if (result.length == 0 || result[0] != APPLIED) throw conflict();
@@ -156,6 +158,15 @@ final class StrongReplication implements OrderedCommits {
     void join(String table, List<GroupMember> members) {
         try {
             connected().join(table, members);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Leaves the table's group (a witness's or a replica's, at the table's teardown). */
+    void leave(String table) {
+        try {
+            connected().leave(table);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

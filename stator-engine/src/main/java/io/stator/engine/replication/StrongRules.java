@@ -28,7 +28,9 @@ final class StrongRules {
     /** The request's own rules, before the table is looked up. */
     static void checkRequest(List<ReplicaUpdate> updates, String consistency, List<WitnessUpdate> witnesses) {
         boolean strong = "STRONG".equals(consistency);
-        if (!witnesses.isEmpty() && !strong) {
+        boolean createsWitness = false;
+        for (WitnessUpdate w : witnesses) createsWitness |= w.create();
+        if (createsWitness && !strong) {
             throw DynamoDbException.validation("MultiRegionConsistency must be set as STRONG when "
                     + "GlobalTableWitnessUpdates parameter is present.");
         }
@@ -42,25 +44,51 @@ final class StrongRules {
         }
     }
 
-    /** Any change of an MRSC table's members or mode: refused, it is frozen once made. */
-    static DynamoDbException frozen(GlobalTable g, List<ReplicaUpdate> updates, String consistency,
-                                    List<WitnessUpdate> witnesses) {
+    /**
+     * A change of an MRSC table's members: only its whole teardown, every other replica and the
+     * witness deleted in one UpdateTable, which leaves this region's table regional ("the deletion
+     * of both a witness and replica converts the remaining replica to a single-Region DynamoDB
+     * table", API reference). Returns the members with those DELETING, or DynamoDB's refusal.
+     */
+    static GlobalTable teardown(GlobalTable g, String region, List<ReplicaUpdate> updates, String consistency,
+                                List<WitnessUpdate> witnesses) {
         if (consistency != null) {
-            return DynamoDbException.validation("MultiRegionConsistency parameter is unsupported on existing global table");
+            throw DynamoDbException.validation("MultiRegionConsistency parameter is unsupported on existing global table");
         }
+        List<String> deleted = new ArrayList<>();
         for (ReplicaUpdate u : updates) {
             if (u.kind() == ReplicaUpdate.Kind.CREATE) {
-                return DynamoDbException.validation("Cannot add replicas to a global table with strong "
+                throw DynamoDbException.validation("Cannot add replicas to a global table with strong "
                         + "MultiRegionConsistency");
             }
+            if (u.kind() == ReplicaUpdate.Kind.DELETE) deleted.add(u.region());
         }
         boolean deletesWitness = false;
-        for (WitnessUpdate w : witnesses) deletesWitness |= !w.create();
-        if (g.witness() != null && !deletesWitness) {
-            return DynamoDbException.validation("Update table delete operation does not include all witnesses.");
+        for (WitnessUpdate w : witnesses) {
+            if (w.create() || g.witness() == null || !g.witness().region().equals(w.region())) {
+                throw DynamoDbException.validation("Update global table operation failed because one or more witnesses "
+                        + "were not part of the global table. Please retry the request without these witnesses: ["
+                        + w.region() + "].");
+            }
+            deletesWitness = true;
         }
-        return DynamoDbException.validation("Deleting the replicas of a global table with MultiRegionConsistency set to "
-                + "STRONG is not yet served by Stator");
+        if (g.witness() != null && !deletesWitness) {
+            throw DynamoDbException.validation("Update table delete operation does not include all witnesses.");
+        }
+        GlobalTable next = g;
+        for (Replica r : g.replicas()) {
+            if (r.region().equals(region)) continue;
+            if (!deleted.contains(r.region())) {
+                throw DynamoDbException.validation("Deletion of only one table replica is not supported for global tables "
+                        + "with MultiRegionConsistency set to STRONG.");
+            }
+            next = next.withReplica(r.with(ReplicaStatus.DELETING));
+        }
+        if (g.witness() != null) {
+            next = new GlobalTable(next.consistency(), next.epoch() + 1, next.replicas(),
+                    new GlobalTable.Witness(g.witness().region(), GlobalTable.WitnessStatus.DELETING));
+        }
+        return next;
     }
 
     /**

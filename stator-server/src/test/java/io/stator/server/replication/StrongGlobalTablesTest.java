@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -319,6 +320,8 @@ class StrongGlobalTablesTest {
     }
 
     @Test
+    @Disabled("Not built yet (issue 35): an MRSC table's stream enabled in every region, its records numbered from "
+            + "the Raft log's index so that every region's are identical")
     void streamRecordsAreTheSameInEveryRegionInTheSameOrder() {
         String table = StrongGlobalTables.threeReplicas(regions);
         a().updateTable(r -> r.tableName(table).streamSpecification(s -> s.streamEnabled(true)

@@ -285,17 +285,28 @@ public final class ConsensusGroups implements AutoCloseable {
     public <T> T readLinearizable(String table, Supplier<T> localRead) {
         Group group = replica(table, "reads");
         machine(group).checkStore();
-        try {
-            group.client().async().sendReadOnlyUnordered(Message.EMPTY, self)
-                    .get(settings.deadline().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            throw new NoQuorumException("MRSC table " + table + ": no linearizable read in " + settings.region()
-                    + " within " + settings.deadline().toMillis() + " ms (" + e.getCause() + ")");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new NoQuorumException("MRSC table " + table + ": interrupted while waiting for a read");
+        long end = System.nanoTime() + settings.deadline().toNanos();
+        while (true) {
+            try {
+                group.client().async().sendReadOnlyUnordered(Message.EMPTY, self)
+                        .get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return localRead.get();
+            } catch (ExecutionException e) {
+                // A leader changing (or not yet serving reads) refuses the read index: ask again
+                // while the deadline allows, as a proposal is retried.
+                if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_SLEEP_MILLIS) >= end) {
+                    throw new NoQuorumException("MRSC table " + table + ": no linearizable read in " + settings.region()
+                            + " within " + settings.deadline().toMillis() + " ms (" + e.getCause() + ")");
+                }
+                sleepQuietly(RETRY_SLEEP_MILLIS);
+            } catch (TimeoutException e) {
+                throw new NoQuorumException("MRSC table " + table + ": no linearizable read in " + settings.region()
+                        + " within " + settings.deadline().toMillis() + " ms");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new NoQuorumException("MRSC table " + table + ": interrupted while waiting for a read");
+            }
         }
-        return localRead.get();
     }
 
     /**
@@ -440,5 +451,14 @@ public final class ConsensusGroups implements AutoCloseable {
             if (t instanceof ReplicatedWriteConflictException conflict) return Optional.of(conflict);
         }
         return Optional.empty();
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new NoQuorumException("interrupted while waiting for a read");
+        }
     }
 }

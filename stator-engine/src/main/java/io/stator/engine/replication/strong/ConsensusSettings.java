@@ -13,11 +13,15 @@ import java.util.Objects;
 public record ConsensusSettings(String region, String address, Path directory, Duration deadline,
                                 Duration electionTimeoutMin, Duration electionTimeoutMax) {
 
-    /** Five seconds: a client's retry is cheaper than a request left hanging. */
-    public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(5);
-    /** One to two seconds: regions apart by a WAN round trip, and a GC pause is no election. */
-    public static final Duration DEFAULT_ELECTION_TIMEOUT_MIN = Duration.ofSeconds(1);
-    public static final Duration DEFAULT_ELECTION_TIMEOUT_MAX = Duration.ofSeconds(2);
+    /**
+     * Eight seconds: room for an election (a member that missed its leader's heartbeats through a
+     * loaded machine's pause) within one request; a client's retry is cheaper than a request
+     * left hanging longer.
+     */
+    public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(8);
+    /** 1.5 to 3 seconds: regions apart by a WAN round trip, and a pause of a loaded machine is no election. */
+    public static final Duration DEFAULT_ELECTION_TIMEOUT_MIN = Duration.ofMillis(1500);
+    public static final Duration DEFAULT_ELECTION_TIMEOUT_MAX = Duration.ofSeconds(3);
 
     public ConsensusSettings {
         Objects.requireNonNull(region, "region");
