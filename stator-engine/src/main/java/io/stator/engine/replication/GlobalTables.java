@@ -157,7 +157,24 @@ public final class GlobalTables implements AutoCloseable {
             alignedSettings.put(t.name(), ReplicaSettings.aligned(t));
         }
         catalog.onChange(this::changed);
+        catalog.checkDeletions(this::deleting);
     }
+
+    /**
+     * A replica deleted here by DeleteTable (MREC; an MRSC replica cannot be): the other regions
+     * are told it left, as DynamoDB's do, by the replicator once the table is gone.
+     */
+    private void deleting(TableDefinition t) {
+        GlobalTable g = t.globalTable();
+        if (g == null || g.consistency() != GlobalTable.Consistency.EVENTUAL || g.replica(region) == null) return;
+        TableDefinition.Builder b = t.toBuilder();
+        b.globalTable = g.without(region);
+        departed.put(t.name(), b.build());
+        wake();
+    }
+
+    /** Replicas deleted here, as the other regions are to hear of it, until they have. */
+    final Map<String, TableDefinition> departed = new ConcurrentHashMap<>();
 
     /**
      * Notes a change of a global table's shared settings made here (UpdateTable, UpdateTimeToLive):
@@ -309,11 +326,20 @@ public final class GlobalTables implements AutoCloseable {
                                     + "more replicas were not part of the global table. Please retry the request "
                                     + "without these replicas: [" + u.region() + "].");
                         }
-                        if (u.kind() == ReplicaUpdate.Kind.DELETE) g = g.withReplica(r.with(ReplicaStatus.DELETING));
+                        if (u.kind() == ReplicaUpdate.Kind.DELETE) {
+                            // One whose creation failed has no table to delete there (that region's
+                            // table of the name is someone else's): it is only forgotten.
+                            g = r.status() == ReplicaStatus.CREATION_FAILED ? g.without(r.region())
+                                    : g.withReplica(r.with(ReplicaStatus.DELETING));
+                        }
                     }
                 }
             }
             TableDefinition.Builder b = t.toBuilder();
+            if (g.replicas().size() <= 1) {
+                b.globalTable = null; // its one other replica, never created, forgotten: regional again
+                return b.build();
+            }
             b.globalTable = g;
             if (t.stream() == null || !t.stream().enabled()) {
                 // MREC replicates through the table's stream: DynamoDB enables one, NEW_AND_OLD_IMAGES.
@@ -404,7 +430,9 @@ public final class GlobalTables implements AutoCloseable {
                     yield new byte[0];
                 }
                 case DELETE_REPLICA -> {
-                    if (catalog.find(in.readUTF()) instanceof TableDefinition t) {
+                    // Only a replica is dropped: never a regional table of the same name.
+                    if (catalog.find(in.readUTF()) instanceof TableDefinition t && t.globalTable() != null
+                            && t.globalTable().replica(region) != null) {
                         if (strong.orders(t)) {
                             // An MRSC table's teardown: out of its group, regional, then dropped.
                             strong.leave(t.name());
@@ -489,7 +517,10 @@ public final class GlobalTables implements AutoCloseable {
         TableDefinition t = catalog.find(name);
         if (t == null || g == null) throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
         GlobalTable mine = t.globalTable();
-        if (mine != null && g.epoch() <= mine.epoch()) return;
+        // A table of that name here that is not a replica is not one to take over: the region that
+        // asked for a replica here gets DynamoDB's refusal when it sends the replica's creation.
+        if (mine == null) throw DynamoDbException.resourceInUse("Table already exists: " + name);
+        if (g.epoch() <= mine.epoch()) return;
         // Only this region left: the table is regional again, its stream left enabled (as DynamoDB leaves it).
         GlobalTable adopted = g.replica(region) == null || g.replicas().size() <= 1 ? null : g;
         if (adopted != null) register();

@@ -82,8 +82,7 @@ final class ReplicationLog implements ChangeLog.Consumer {
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
         ReplicatedChange shipped = new ReplicatedChange(RowKeys.keyOf(table.keySchema(), any), change.newItem(),
                 version, now);
-        long sequence = sequences(table.id()).getAndIncrement();
-        inFlight.computeIfAbsent(table.id(), id -> new ConcurrentSkipListSet<>()).add(sequence);
+        long sequence = take(table.id());
         staged.computeIfAbsent(batch, b -> new ArrayList<>(1)).add(new long[] {table.id(), sequence});
         batch.put(Keyspaces.REPLICATION_LOG, changeKey(table.id(), sequence), shipped.encode());
     }
@@ -94,6 +93,17 @@ final class ReplicationLog implements ChangeLog.Consumer {
         if (settled == null) return;
         for (long[] s : settled) inFlight.get(s[0]).remove(s[1]);
         committed.run();
+    }
+
+    /**
+     * A sequence for a change being staged, in flight at once: taken and marked together, so that
+     * {@link #safeHead} never sees a sequence taken and not yet in flight (a reader would move past
+     * it before it commits, and the change would never be shipped).
+     */
+    private synchronized long take(long tableId) {
+        long sequence = sequences(tableId).getAndIncrement();
+        inFlight.computeIfAbsent(tableId, id -> new ConcurrentSkipListSet<>()).add(sequence);
+        return sequence;
     }
 
     private AtomicLong sequences(long tableId) {
@@ -109,7 +119,7 @@ final class ReplicationLog implements ChangeLog.Consumer {
     }
 
     /** The sequence below which every change of the table has committed (or was abandoned). */
-    long safeHead(long tableId) {
+    synchronized long safeHead(long tableId) {
         long next = sequences(tableId).get();
         ConcurrentSkipListSet<Long> flying = inFlight.get(tableId);
         if (flying == null || flying.isEmpty()) return next;

@@ -155,6 +155,7 @@ final class Replicator implements AutoCloseable {
         while (!closed) {
             try {
                 tables.sendChangedSettings();
+                sendDepartures();
                 for (TableDefinition t : catalog.all()) {
                     if (closed) return;
                     if (t.globalTable() != null) controlOne(t);
@@ -167,10 +168,31 @@ final class Replicator implements AutoCloseable {
         }
     }
 
+    /** Tells the other regions of replicas deleted here by DeleteTable, once gone (kept until each has heard). */
+    private void sendDepartures() {
+        for (Map.Entry<String, TableDefinition> d : tables.departed.entrySet()) {
+            if (catalog.find(d.getKey()) != null) {
+                tables.departed.remove(d.getKey()); // the deletion did not happen
+                continue;
+            }
+            boolean all = true;
+            for (Replica r : d.getValue().globalTable().replicas()) {
+                try {
+                    links.send(r.region(), GlobalTables.MEMBERS, GlobalTables.membersMessage(d.getValue()));
+                } catch (PeerLinks.Refused e) {
+                    // That region has no such replica (any more): nothing to tell it.
+                } catch (IOException e) {
+                    all = false;
+                }
+            }
+            if (all) tables.departed.remove(d.getKey());
+        }
+    }
+
     private void controlOne(TableDefinition table) {
         GlobalTable g = table.globalTable();
         for (Replica r : g.replicas()) {
-            if (!r.region().equals(region)) sendMembers(table, g, r.region());
+            if (!r.region().equals(region) && r.status() != ReplicaStatus.CREATION_FAILED) sendMembers(table, g, r.region());
         }
         if (!region.equals(GlobalTables.driver(g))) return;
         if (g.consistency() == GlobalTable.Consistency.STRONG) {

@@ -372,6 +372,36 @@ class GlobalTablesTest {
         assertNull(regions.describe(B, table));
     }
 
+    @Test
+    void aRegionsOwnTableOfTheSameNameIsNotTakenOverAsAReplica() {
+        String table = newTable(A);
+        StatorTestServer.createTable(regions.client(B), table);
+        regions.client(B).putItem(r -> r.tableName(table).item(item("B's own", "1")));
+        addReplicaRequest(table, B);
+        regions.awaitReplica(A, table, B, "CREATION_FAILED");
+        assertEquals("ACTIVE", regions.describe(A, table).tableStatusAsString());
+        TableDescription inB = regions.describe(B, table);
+        assertFalse(inB.hasReplicas(), "B's table stays regional");
+        assertNotNull(regions.get(B, table, key("B's own")));
+        // The failed replica is only forgotten: B's own table is not deleted.
+        a().updateTable(r -> r.tableName(table).replicaUpdates(ReplicationGroupUpdate.builder()
+                .delete(DeleteReplicationGroupMemberAction.builder().regionName(B).build()).build()));
+        Eventually.until("A regional again", ARRIVAL, () -> regions.describe(A, table), t -> !t.hasReplicas());
+        Eventually.sleep(1_000);
+        assertNotNull(regions.get(B, table, key("B's own")));
+    }
+
+    @Test
+    void deleteTableOfAReplicaInItsOwnRegionTakesItOutOfTheGlobalTable() {
+        String table = newTable(A);
+        regions.addReplica(A, table, B);
+        regions.client(B).deleteTable(r -> r.tableName(table));
+        Eventually.until("A no longer lists B", ARRIVAL, () -> regions.describe(A, table),
+                t -> !t.hasReplicas() && t.globalTableVersion() == null);
+        a().putItem(r -> r.tableName(table).item(item("after", "1")));
+        assertNotNull(regions.get(A, table, key("after")));
+    }
+
     private static void addReplicaRequest(String table, String region) {
         a().updateTable(r -> r.tableName(table).replicaUpdates(create(region)));
     }
