@@ -429,13 +429,23 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--work-dir", description = "Data directories (deleted after) and server logs (default: target/stator-bench).")
         Path workDir;
 
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() throws IOException {
             if (duration < 1 || warmup < 0 || connections < 1) {
-                throw new IllegalArgumentException("--duration and --connections must be at least 1, --warmup at least 0");
+                throw new ParameterException(spec.commandLine(),
+                        "--duration and --connections must be at least 1, --warmup at least 0");
             }
-            ReplicationBench.Options options = new ReplicationBench.Options(
-                    rates.stream().map(ReplicationBench.Load::parse).toList(), connections, itemBytes,
+            List<ReplicationBench.Load> loads;
+            try {
+                loads = rates.stream().map(ReplicationBench.Load::parse).toList();
+                new BenchTable("replication", BenchTable.ITEMS_PER_PARTITION, itemBytes); // refuses a size too small
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            ReplicationBench.Options options = new ReplicationBench.Options(loads, connections, itemBytes,
                     Duration.ofSeconds(warmup), Duration.ofSeconds(duration));
             SectionOptions section = new SectionOptions();
             section.report = report;
