@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "stator-bench", mixinStandardHelpOptions = true, version = "stator-bench 0.1.0",
         description = "Load generator for DynamoDB-compatible servers, and Stator's comparison with its peers.",
         subcommands = {BenchCommand.Run.class, BenchCommand.CompareCommand.class, BenchCommand.SoakCommand.class, BenchCommand.StreamsCommand.class,
-                BenchCommand.VectorsCommand.class, BenchCommand.Trivial.class, CassandraBench.class})
+                BenchCommand.VectorsCommand.class, BenchCommand.ReplicationCommand.class, BenchCommand.Trivial.class,
+                CassandraBench.class})
 public final class BenchCommand implements Runnable {
 
     @Override
@@ -390,6 +391,69 @@ public final class BenchCommand implements Runnable {
             List<VectorBench.ShapeOutcome> outcomes = VectorBench.run(options, section.places());
             section.write(ReportSection.VECTORS, VectorReport.markdown(options, outcomes, machine,
                     "bin/stator-bench " + System.getProperty("stator.bench.args", "vectors").trim()));
+            return 0;
+        }
+    }
+
+    @Command(name = "replication", mixinStandardHelpOptions = true,
+            description = "Measures global tables' replication: starts two Stator regions (bin/stator, RocksDB) "
+                    + "as peers, makes a table of A global with a replica in B, puts new items on A at each --rate, "
+                    + "and reports the items B applied per second, its ReplicationLatency p50 and p99 (from B's "
+                    + "/metrics) and when it caught up; writes the report's replication section.")
+    static final class ReplicationCommand implements Callable<Integer> {
+        @Option(names = "--rate", split = ",", paramLabel = "PUTS|max|drain", description = "Loads on A, each on a "
+                + "table of its own: puts per second (an open loop); max, as fast as A accepts them; drain, as fast "
+                + "with shipping to B cut (the test-only fault hook), then B's catch-up timed "
+                + "(default: ${DEFAULT-VALUE}).")
+        List<String> rates = List.of("2000", "max", "drain");
+
+        @Option(names = "--duration", paramLabel = "SECONDS", description = "Length of each load's measurement "
+                + "(default: ${DEFAULT-VALUE}).")
+        int duration = 20;
+
+        @Option(names = "--warmup", paramLabel = "SECONDS", description = "Load before each measurement: the "
+                + "servers start cold, and a backlog from their first seconds would count in the window "
+                + "(default: ${DEFAULT-VALUE}).")
+        int warmup = 5;
+
+        @Option(names = "--connections", description = "Connections putting on A (default: ${DEFAULT-VALUE}).")
+        int connections = 4;
+
+        @Option(names = "--item-size", paramLabel = "BYTES", description = "Item size as DynamoDB measures it (default: ${DEFAULT-VALUE}).")
+        int itemBytes = 1024;
+
+        @Option(names = "--report", description = "The report to write the section into; the rest of it is kept "
+                + "(default: target/stator-bench/benchmarks.md).")
+        Path report;
+
+        @Option(names = "--work-dir", description = "Data directories (deleted after) and server logs (default: target/stator-bench).")
+        Path workDir;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            if (duration < 1 || warmup < 0 || connections < 1) {
+                throw new ParameterException(spec.commandLine(),
+                        "--duration and --connections must be at least 1, --warmup at least 0");
+            }
+            List<ReplicationBench.Load> loads;
+            try {
+                loads = rates.stream().map(ReplicationBench.Load::parse).toList();
+                new BenchTable("replication", BenchTable.ITEMS_PER_PARTITION, itemBytes); // refuses a size too small
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            ReplicationBench.Options options = new ReplicationBench.Options(loads, connections, itemBytes,
+                    Duration.ofSeconds(warmup), Duration.ofSeconds(duration));
+            SectionOptions section = new SectionOptions();
+            section.report = report;
+            section.workDir = workDir;
+            String machine = Machine.describe();
+            List<ReplicationBench.Run> runs = ReplicationBench.run(options, section.places());
+            section.write(ReportSection.REPLICATION, ReplicationBench.markdown(options, runs, machine,
+                    "bin/stator-bench " + System.getProperty("stator.bench.args", "replication").trim()));
             return 0;
         }
     }

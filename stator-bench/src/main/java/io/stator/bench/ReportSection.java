@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 /**
  * A section of the report written by its own subcommand ({@code soak}, {@code streams},
- * {@code vectors}) rather than by {@code compare}: it lies between two HTML comments, so that its
+ * {@code vectors}, {@code replication}) rather than by {@code compare}: it lies between two HTML comments, so that its
  * next run replaces it in place and a {@code compare} run keeps it.
  */
 record ReportSection(String name) {
@@ -14,9 +14,10 @@ record ReportSection(String name) {
     static final ReportSection SOAK = new ReportSection("soak");
     static final ReportSection STREAMS = new ReportSection("streams");
     static final ReportSection VECTORS = new ReportSection("vectors");
+    static final ReportSection REPLICATION = new ReportSection("replication");
 
     /** Every section compare keeps, in the order they go after its own text. */
-    static final ReportSection[] KEPT = {STREAMS, SOAK, VECTORS};
+    static final ReportSection[] KEPT = {STREAMS, SOAK, VECTORS, REPLICATION};
 
     String begin() { return "<!-- " + name + ": written by stator-bench " + name + " -->"; }
 
