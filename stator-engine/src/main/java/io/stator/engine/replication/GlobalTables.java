@@ -173,6 +173,46 @@ public final class GlobalTables implements AutoCloseable {
         wake();
     }
 
+    /**
+     * Per global table, the other region's definition whose shared settings this region's replica
+     * is to take, until it has: a step refused now (an index still being built, the table
+     * UPDATING) is tried again by the replicator's next round.
+     */
+    private final Map<String, TableDefinition> unaligned = new ConcurrentHashMap<>();
+
+    /** Aligns each replica still behind another region's shared settings, as far as it can now. */
+    void alignPending() {
+        synchronized (alignment) {
+            alignPendingHeld();
+        }
+    }
+
+    /** Adopting another region's copy and aligning to it, one at a time: an alignment's changes are never sent back. */
+    private final Object alignment = new Object();
+
+    private void alignPendingHeld() {
+        for (Map.Entry<String, TableDefinition> e : unaligned.entrySet()) {
+            String name = e.getKey();
+            TableDefinition local = catalog.find(name);
+            if (local == null || local.globalTable() == null) {
+                unaligned.remove(name, e.getValue());
+                continue;
+            }
+            if (ReplicaSettings.aligned(local).equals(ReplicaSettings.aligned(e.getValue()))) {
+                unaligned.remove(name, e.getValue());
+                continue;
+            }
+            aligning.add(name);
+            try {
+                ReplicaSettings.align(local, e.getValue(), settings);
+            } catch (RuntimeException refused) {
+                // Tried again next round.
+            } finally {
+                aligning.remove(name);
+            }
+        }
+    }
+
     /** Replicas deleted here, as the other regions are to hear of it, until they have. */
     final Map<String, TableDefinition> departed = new ConcurrentHashMap<>();
 
@@ -212,9 +252,15 @@ public final class GlobalTables implements AutoCloseable {
      * As {@link #connect(PeerLinks, Duration)}, with this region's consensus server for tables
      * with multi-Region strong consistency (Apache Ratis; its groups recovered from its directory).
      *
-     * @param consensus null for none: MRSC tables are then refused
+     * @param consensusAddress the host:port its consensus server listens on (and peers reach it on)
+     * @param consensusDirectory where that server keeps its Raft logs
      */
-    public synchronized void connect(PeerLinks peers, Duration tombstoneRetention, ConsensusSettings consensus) {
+    public synchronized void connect(PeerLinks peers, Duration tombstoneRetention, String consensusAddress,
+                                     java.nio.file.Path consensusDirectory) {
+        connect(peers, tombstoneRetention, ConsensusSettings.of(region, consensusAddress, consensusDirectory));
+    }
+
+    private synchronized void connect(PeerLinks peers, Duration tombstoneRetention, ConsensusSettings consensus) {
         this.links = peers;
         this.tombstoneRetentionMillis = tombstoneRetention.toMillis();
         if (consensus != null && strong.groups() == null) {
@@ -512,6 +558,12 @@ public final class GlobalTables implements AutoCloseable {
      * replica shares, which this region's replica then aligns to.
      */
     private void adopt(String from, TableDefinition source) {
+        synchronized (alignment) {
+            adoptHeld(from, source);
+        }
+    }
+
+    private void adoptHeld(String from, TableDefinition source) {
         String name = source.name();
         GlobalTable g = source.globalTable();
         TableDefinition t = catalog.find(name);
@@ -534,13 +586,14 @@ public final class GlobalTables implements AutoCloseable {
             learned(updated, mine, adopted, from);
             if (adopted != null) {
                 alignedSettings.put(name, ReplicaSettings.aligned(source));
-                if (!ReplicaSettings.aligned(updated).equals(ReplicaSettings.aligned(source))) {
-                    ReplicaSettings.align(updated, source, settings);
-                }
+                unaligned.put(name, source);
+            } else {
+                unaligned.remove(name);
             }
         } finally {
             aligning.remove(name);
         }
+        alignPendingHeld();
         wake();
     }
 

@@ -155,6 +155,7 @@ final class Replicator implements AutoCloseable {
         while (!closed) {
             try {
                 tables.sendChangedSettings();
+                tables.alignPending();
                 sendDepartures();
                 for (TableDefinition t : catalog.all()) {
                     if (closed) return;
@@ -171,8 +172,10 @@ final class Replicator implements AutoCloseable {
     /** Tells the other regions of replicas deleted here by DeleteTable, once gone (kept until each has heard). */
     private void sendDepartures() {
         for (Map.Entry<String, TableDefinition> d : tables.departed.entrySet()) {
-            if (catalog.find(d.getKey()) != null) {
-                tables.departed.remove(d.getKey()); // the deletion did not happen
+            TableDefinition now = catalog.find(d.getKey());
+            if (now != null) {
+                // Being deleted (told before its deletion commits), or the deletion did not happen.
+                if (now.id() != d.getValue().id()) tables.departed.remove(d.getKey(), d.getValue());
                 continue;
             }
             boolean all = true;

@@ -587,74 +587,6 @@ public final class WritePipeline {
 
     // ---- the stages -------------------------------------------------------------------------
 
-    /** One item's write on its way through the stages. */
-    private static final class Pending {
-        final ItemWrite write;
-        TableDefinition table;
-        /** The item as stored when read (what a commit on shared storage expects), or null. */
-        final byte[] oldStored;
-        final Map<String, AttributeValue> oldItem;
-        Map<String, AttributeValue> newItem;
-        long oldSize;
-        long newSize;
-        List<IndexChange> indexChanges = List.of();
-        long collectionSize = -1;
-        boolean queuedIndexChanges;
-        ChangeRecord.Origin origin = ChangeRecord.Origin.REQUEST;
-        /** A replicated change's version (global tables), else null. */
-        ItemVersion version;
-        /** What the write consumed, once admitted. */
-        ConsumedCapacity consumed;
-
-        Pending(ItemWrite write, TableDefinition table, byte[] oldStored) {
-            this.write = write;
-            this.table = table;
-            this.oldStored = oldStored;
-            this.oldItem = oldStored == null ? null : ItemCodec.decode(oldStored);
-            this.newItem = oldItem; // until computed; a ConditionCheck keeps it
-            this.oldSize = oldItem == null ? 0 : ItemSize.of(oldItem);
-        }
-
-        boolean changesNothing() {
-            return oldItem == null && newItem == null;
-        }
-
-        /**
-         * What the write is billed on: the larger of the item before and after, and its index
-         * changes; a write that changes nothing (or only checks) on the item as it is.
-         */
-        Usage.Write usage(boolean transactional) {
-            boolean written = !write.isConditionCheck() && !changesNothing();
-            List<Usage.IndexWrite> indexes = List.of();
-            if (!indexChanges.isEmpty()) {
-                indexes = new ArrayList<>(indexChanges.size());
-                for (IndexChange c : indexChanges) indexes.add(c.usage());
-            }
-            return new Usage.Write(oldSize, written ? newSize : 0, indexes, transactional,
-                    KeyLayout.hashOf(write.rowKey()));
-        }
-
-        WriteResult result(ConsumedCapacity consumed) {
-            return new WriteResult(write, oldItem, newItem, consumed, collectionSize);
-        }
-
-        /** The write as the advisor records it. */
-        ObservedWrite observed() {
-            List<ObservedWrite.IndexChange> changes = List.of();
-            if (!indexChanges.isEmpty()) {
-                changes = new ArrayList<>(indexChanges.size());
-                for (IndexChange c : indexChanges) {
-                    boolean removed = c.before() != null && (c.after() == null || c.moved());
-                    changes.add(new ObservedWrite.IndexChange(c.index(), removed ? c.before().key() : null,
-                            removed ? c.before().size() : -1, c.after() == null ? null : c.after().key(),
-                            c.after() == null ? -1 : c.after().size()));
-                }
-            }
-            boolean written = !write.isConditionCheck() && !changesNothing();
-            return new ObservedWrite(table, write.action(), write.rowKey(), write.condition(), write.updateShape(),
-                    oldItem, newItem, oldSize, written ? newSize : oldSize, changes, written);
-        }
-    }
 
     /**
      * The table's definition as it is now, not as the request found it: an index created in
@@ -688,18 +620,6 @@ public final class WritePipeline {
         p.newSize = p.newItem == null ? 0 : ItemSize.of(p.newItem);
     }
 
-    /** One index's entry before and after a write, when the write changes it. */
-    private record IndexChange(IndexDefinition index, IndexEntry before, IndexEntry after) {
-        boolean moved() {
-            return before != null && !IndexEntry.sameKey(before, after);
-        }
-
-        Usage.IndexWrite usage() {
-            return new Usage.IndexWrite(index.name(), index.id(), index.global(), index.isVector(),
-                    moved() ? before.size() : -1,
-                    after == null ? -1 : after.size(), KeyLayout.hashOf((after != null ? after : before).key()));
-        }
-    }
 
     /** What the write changes in the table's secondary indexes (those not being deleted). */
     private static void deriveIndexChanges(Pending p) {

@@ -6,7 +6,6 @@ import io.stator.core.error.DynamoDbException;
 import io.stator.engine.Engine;
 import io.stator.server.http.HttpReply;
 import io.stator.server.http.HttpRequestData;
-import io.stator.engine.replication.strong.ConsensusSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -62,7 +61,7 @@ public final class ReplicationEndpoint {
         Files.createDirectories(consensus);
         String address = advertised(host) + ":" + consensusPort(options.consensusPort(), consensus);
         engine.globalTables().connect(new HttpPeerLinks(region, options.peers(), signatures, clock, faults),
-                options.tombstoneRetention(), ConsensusSettings.of(region, address, consensus));
+                options.tombstoneRetention(), address, consensus);
         return new ReplicationEndpoint(engine, signatures, clock, faults, options.faults());
     }
 
