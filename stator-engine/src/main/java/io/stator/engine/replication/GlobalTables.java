@@ -420,7 +420,7 @@ public final class GlobalTables implements AutoCloseable {
      * enabled while the table is global (its texts as AWS-verified tests match them).
      */
     public static void checkStreamChange(TableDefinition table, boolean enabling) {
-        if (table.globalTable() == null || table.globalTable().consistency() != GlobalTable.Consistency.EVENTUAL) return;
+        if (!table.eventuallyReplicated()) return;
         if (!enabling) {
             throw DynamoDbException.validation("Disabling the stream is not allowed for a table that is a replica "
                     + "of a Global Table: " + table.name());

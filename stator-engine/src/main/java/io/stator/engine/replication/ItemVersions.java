@@ -80,9 +80,4 @@ final class ItemVersions {
         }
         return collected;
     }
-
-    /** Drops every version of a deleted table. */
-    void dropTable(long tableId) {
-        storage.deleteRange(Keyspaces.ITEM_VERSIONS, KeyLayout.tablePrefix(tableId), KeyLayout.tableUpperBound(tableId));
-    }
 }

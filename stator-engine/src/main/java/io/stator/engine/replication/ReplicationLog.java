@@ -6,7 +6,6 @@ import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.keyspace.Keyspaces;
-import io.stator.engine.table.GlobalTable;
 import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
 import io.stator.storage.Snapshot;
@@ -78,7 +77,7 @@ final class ReplicationLog implements ChangeLog.Consumer {
         // A replicated change is never shipped again; a strongly consistent table's are ordered by
         // its consensus group instead.
         if (change.origin() == ChangeRecord.Origin.REPLICATION
-                || table.globalTable().consistency() != GlobalTable.Consistency.EVENTUAL) return;
+                || !table.eventuallyReplicated()) return;
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
         ReplicatedChange shipped = new ReplicatedChange(RowKeys.keyOf(table.keySchema(), any), change.newItem(),
                 version, now);
@@ -147,11 +146,6 @@ final class ReplicationLog implements ChangeLog.Consumer {
         return out;
     }
 
-    /** How many changes of the table are logged from {@code from} on (PendingReplicationCount). */
-    long pending(long tableId, long from) {
-        return Math.max(0, sequences(tableId).get() - from);
-    }
-
     /** The region's cursor: the first sequence it has not been sent; -1 when it has none. */
     long cursor(long tableId, String peer) {
         byte[] row = storage.get(Keyspaces.REPLICATION_LOG, cursorKey(tableId, peer));
@@ -175,14 +169,6 @@ final class ReplicationLog implements ChangeLog.Consumer {
     /** Drops the changes below {@code sequence}: every region has them. */
     void trim(long tableId, long sequence) {
         if (sequence > 0) storage.deleteRange(Keyspaces.REPLICATION_LOG, changeKey(tableId, 0), changeKey(tableId, sequence));
-    }
-
-    /** Drops a deleted table's log and cursors. */
-    void dropTable(long tableId) {
-        byte[] upper = ByteBuffer.allocate(8).putLong(tableId + 1).array();
-        storage.deleteRange(Keyspaces.REPLICATION_LOG, ByteBuffer.allocate(8).putLong(tableId).array(), upper);
-        nextSequence.remove(tableId);
-        inFlight.remove(tableId);
     }
 
     private static byte[] changeKey(long tableId, long sequence) {

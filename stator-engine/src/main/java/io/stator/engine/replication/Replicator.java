@@ -396,7 +396,7 @@ final class Replicator implements AutoCloseable {
         for (TableDefinition t : catalog.all()) {
             // A strongly consistent table's versions are its log's indexes, compared alike in every
             // region: never collected, or regions would judge a write differently.
-            if (t.globalTable() == null || t.globalTable().consistency() != GlobalTable.Consistency.EVENTUAL) continue;
+            if (!t.eventuallyReplicated()) continue;
             tables.versions.collectTombstones(t.id(), now - tables.tombstoneRetentionMillis(), locks);
         }
     }

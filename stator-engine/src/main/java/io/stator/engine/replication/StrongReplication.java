@@ -14,7 +14,6 @@ import io.stator.engine.replication.strong.NoQuorumException;
 import io.stator.engine.replication.strong.ReplicatedWriteConflictException;
 import io.stator.engine.replication.strong.StrongCommand;
 import io.stator.engine.table.Catalog;
-import io.stator.engine.table.GlobalTable;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.write.ItemWrite;
 import io.stator.engine.write.OrderedCommits;
@@ -74,8 +73,7 @@ final class StrongReplication implements OrderedCommits {
 
     @Override
     public boolean orders(TableDefinition table) {
-        GlobalTable g = table.globalTable();
-        return g != null && g.consistency() == GlobalTable.Consistency.STRONG;
+        return table.stronglyReplicated();
     }
 
     private ConsensusGroups connected() {

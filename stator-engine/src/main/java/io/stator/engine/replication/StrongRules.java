@@ -141,7 +141,7 @@ final class StrongRules {
 
     /** DeleteTable of one replica of an MRSC table: refused (DynamoDB's text, observed). */
     static void checkDeletable(TableDefinition table) {
-        if (table.globalTable() != null && table.globalTable().consistency() == GlobalTable.Consistency.STRONG) {
+        if (table.stronglyReplicated()) {
             throw DynamoDbException.validation("Deletion of only one table replica is not supported for global tables "
                     + "with MultiRegionConsistency set to STRONG.");
         }

@@ -287,22 +287,7 @@ public final class TableCodec {
         }
     }
 
-    /** A global table alone, as its replicas send it to each other: opt(global table) as above. */
-    public static byte[] encodeGlobalTable(GlobalTable g) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            writeGlobalTable(out, g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    public static GlobalTable decodeGlobalTable(DataInputStream in) throws IOException {
-        return readGlobalTable(in);
-    }
-
-    static void writeGlobalTable(DataOutputStream out, GlobalTable g) throws IOException {
+    private static void writeGlobalTable(DataOutputStream out, GlobalTable g) throws IOException {
         out.writeBoolean(g != null);
         if (g == null) return;
         out.writeUTF(g.consistency().name());
@@ -322,7 +307,7 @@ public final class TableCodec {
         }
     }
 
-    static GlobalTable readGlobalTable(DataInputStream in) throws IOException {
+    private static GlobalTable readGlobalTable(DataInputStream in) throws IOException {
         if (!in.readBoolean()) return null;
         GlobalTable.Consistency consistency = GlobalTable.Consistency.valueOf(in.readUTF());
         long epoch = in.readLong();

@@ -85,6 +85,20 @@ public record TableDefinition(
     public record RestoreSummary(String sourceBackupArn, String sourceTableArn, Instant restoreDateTime,
                                  boolean inProgress) {}
 
+    /**
+     * True for a replica of a global table with multi-Region strong consistency (MRSC): its writes
+     * are ordered by its regions' consensus group, and DynamoDB refuses transactions and Time to
+     * Live on it.
+     */
+    public boolean stronglyReplicated() {
+        return globalTable != null && globalTable.consistency() == GlobalTable.Consistency.STRONG;
+    }
+
+    /** True for a replica of a global table with multi-Region eventual consistency (MREC). */
+    public boolean eventuallyReplicated() {
+        return globalTable != null && globalTable.consistency() == GlobalTable.Consistency.EVENTUAL;
+    }
+
     /** True while a restore fills the table. */
     public boolean restoring() {
         return restore != null && restore.inProgress();

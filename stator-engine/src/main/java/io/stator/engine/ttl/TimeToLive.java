@@ -57,8 +57,7 @@ public final class TimeToLive {
      */
     public void update(String nameOrArn, boolean enabled, String attributeName) {
         TableDefinition found = catalog.require(nameOrArn, NotFoundMessage.WITH_TABLE_NAME);
-        if (enabled && found.globalTable() != null
-                && found.globalTable().consistency() == io.stator.engine.table.GlobalTable.Consistency.STRONG) {
+        if (enabled && found.stronglyReplicated()) {
             // DynamoDB does not support Time to Live on MRSC tables (developer guide); its text is not known.
             throw DynamoDbException.validation("Time to Live is not supported for global tables with "
                     + "MultiRegionConsistency set to STRONG: " + found.name());

@@ -79,8 +79,7 @@ public final class TransactionItems {
      * not support transactions there (developer guide, global tables' MRSC); its text is not known.
      */
     public static void checkNotStronglyReplicated(io.stator.engine.table.TableDefinition table) {
-        io.stator.engine.table.GlobalTable g = table.globalTable();
-        if (g != null && g.consistency() == io.stator.engine.table.GlobalTable.Consistency.STRONG) {
+        if (table.stronglyReplicated()) {
             throw DynamoDbException.validation("Transactions are not supported for global tables with "
                     + "MultiRegionConsistency set to STRONG: " + table.name());
         }
