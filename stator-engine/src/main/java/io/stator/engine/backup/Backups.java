@@ -101,7 +101,7 @@ public final class Backups {
         for (Backup b : backups.all()) {
             if (b.status() == Backup.Status.CREATING) {
                 LOG.info("backup " + b.arn() + " was being created when the server stopped; copying it again");
-                lane.submit(job(b.id()), () -> copy(b.id()));
+                lane.adopt(job(b.id()), () -> copy(b.id()));
             } else if (beforeImages.hasImages(b.id())) {
                 lane.submit(() -> beforeImages.drop(b.id())); // on the lane, as every write at start
             }
@@ -114,7 +114,7 @@ public final class Backups {
      */
     public void resumeCopies() {
         for (Backup b : backups.all()) {
-            if (b.status() == Backup.Status.CREATING) lane.submit(job(b.id()), () -> copy(b.id()));
+            if (b.status() == Backup.Status.CREATING) lane.adopt(job(b.id()), () -> copy(b.id()));
         }
     }
 

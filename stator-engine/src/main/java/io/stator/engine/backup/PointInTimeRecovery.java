@@ -65,7 +65,7 @@ public final class PointInTimeRecovery {
                 if (!t.pointInTimeRecovery().baseReady()) {
                     LOG.info("point-in-time recovery's base copy of table " + t.name() + " was in progress when the "
                             + "server stopped; starting over");
-                    submitBaseCopy(t.id());
+                    submitBaseCopy(t.id(), true);
                 }
             }
         }
@@ -77,20 +77,25 @@ public final class PointInTimeRecovery {
      */
     public void resumeBaseCopies() {
         for (TableDefinition t : catalog.all()) {
-            if (t.pointInTimeRecovery() != null && !t.pointInTimeRecovery().baseReady()) submitBaseCopy(t.id());
+            if (t.pointInTimeRecovery() != null && !t.pointInTimeRecovery().baseReady()) submitBaseCopy(t.id(), true);
         }
     }
 
-    /** Copies the base where this server holds the copy's lease, unless it is ready meanwhile. */
-    private void submitBaseCopy(long tableId) {
-        lane.submit("pitr-base/" + tableId, () -> {
+    /**
+     * Copies the base where this server holds the copy's lease, unless it is ready meanwhile;
+     * {@code found} by a start or a sweep rather than enabled here ({@link JobRunner.Lane#adopt}).
+     */
+    private void submitBaseCopy(long tableId, boolean found) {
+        Runnable copy = () -> {
             TableDefinition known = catalog.findById(tableId);
             TableDefinition now = known == null ? null : catalog.current(known.name());
             if (now != null && now.id() == tableId && now.pointInTimeRecovery() != null
                     && !now.pointInTimeRecovery().baseReady()) {
                 copyBase(tableId);
             }
-        });
+        };
+        if (found) lane.adopt("pitr-base/" + tableId, copy);
+        else lane.submit("pitr-base/" + tableId, copy);
     }
 
     /**
@@ -177,7 +182,7 @@ public final class PointInTimeRecovery {
         long tableId = updated.id();
         if (started[0]) {
             LOG.info("point-in-time recovery of table " + updated.name() + " enabled (" + days + " days)");
-            submitBaseCopy(tableId);
+            submitBaseCopy(tableId, false);
         } else if (!enabled && table.pointInTimeRecovery() != null) {
             LOG.info("point-in-time recovery of table " + updated.name() + " disabled; its history is dropped");
             lane.submit(() -> {
@@ -235,13 +240,20 @@ public final class PointInTimeRecovery {
 
     /**
      * On shared storage, waits until every server has read the catalog that enabled recovery (see
-     * {@link #copyBase}). Real time, not the engine's clock: it waits for servers. False when closing.
+     * {@link #copyBase}). Real time, not the engine's clock: it waits for servers. False when closing
+     * or when the copy's lease went to another server. Asks {@link JobRunner.Lane#closed} every half
+     * second, which renews the lease: one sleep of the whole settle time let a lease shorter than it
+     * expire, and the servers took the copy from each other round after round, never copying it.
      */
     private boolean untilEveryServerKeepsHistory() {
         long settle = catalog.deployment().catalogSettleMillis();
         if (settle == 0) return true;
+        long until = System.nanoTime() + settle * 1_000_000;
         try {
-            Thread.sleep(settle);
+            for (long left; (left = until - System.nanoTime()) > 0; ) {
+                if (lane.closed()) return false;
+                Thread.sleep(Math.min(500, Math.max(1, left / 1_000_000)));
+            }
             return !lane.closed();
         } catch (InterruptedException e) {
             return false; // closing: the next start copies it again

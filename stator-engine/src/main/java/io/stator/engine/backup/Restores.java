@@ -58,7 +58,7 @@ public final class Restores {
      */
     public void resume() {
         for (TableDefinition t : catalog.all()) {
-            if (t.restoring()) lane.submit(job(t.id()), () -> fill(t.id()));
+            if (t.restoring()) lane.adopt(job(t.id()), () -> fill(t.id()));
         }
     }
 

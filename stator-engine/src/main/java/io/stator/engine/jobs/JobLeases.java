@@ -7,13 +7,19 @@ import io.stator.storage.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Which server runs a job, when several share the store: a lease per job, a row of the BACKUPS
  * key space taken and renewed by compare-and-set ({@link WriteBatch#expect}), with an expiry.
  *
- * <p>A server takes a job's lease when its row is absent, expired, or its own; it renews it while
+ * <p>The server that starts a job takes its lease when its row is absent, expired, or its own; a
+ * server that finds the job in a sweep ({@link #adopt}) takes it only when it is expired, or absent
+ * for a whole lease by this server's watch: the job's own server takes the lease an instant after
+ * it writes the job's record, and a sweep in between must not take the job from it (it did, and
+ * the job ran on the server that had not started it). A server renews a lease while
  * it runs the job (every third of the lease, from the job's own checks between items, {@link
  * JobRunner#closed}), and drops it when the job ends. A server that dies stops renewing: once the
  * lease expires, the next server to sweep its jobs ({@code Deployment.Upkeep#resumeJobs}) takes it
@@ -37,6 +43,8 @@ public final class JobLeases {
     private final Storage storage;
     private final long leaseMillis;
     private final byte[] owner;
+    /** Jobs a sweep found without a lease, and since when (epoch ms): adopted a lease later. */
+    private final Map<String, Long> unleasedSince = new ConcurrentHashMap<>();
 
     /** @param leaseMillis how long a lease lasts without renewal */
     public JobLeases(Storage storage, long leaseMillis) {
@@ -54,6 +62,18 @@ public final class JobLeases {
 
     /** Takes or renews the job's lease; false when another server holds it. */
     public boolean hold(String job) {
+        return hold(job, false);
+    }
+
+    /**
+     * Takes the lease of a job a sweep found (another server may have started it a moment ago):
+     * false while another server holds it, or while it has had no lease for less than a lease.
+     */
+    public boolean adopt(String job) {
+        return hold(job, true);
+    }
+
+    private boolean hold(String job, boolean adopting) {
         byte[] key = key(job);
         // A lost compare-and-set is read again: another server took the lease (false), or the
         // commit lost to something else with the lease still free (on Cassandra, a timeout under
@@ -62,7 +82,14 @@ public final class JobLeases {
         for (int attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
             byte[] current = storage.get(Keyspaces.BACKUPS, key);
             long now = System.currentTimeMillis();
-            if (current != null && !mine(current) && ByteBuffer.wrap(current, 16, 8).getLong() > now) return false;
+            if (current != null && !mine(current) && ByteBuffer.wrap(current, 16, 8).getLong() > now) {
+                unleasedSince.remove(job);
+                return false;
+            }
+            if (adopting && current == null && now - unleasedSince.computeIfAbsent(job, j -> now) < leaseMillis) {
+                return false;
+            }
+            unleasedSince.remove(job);
             if (write(key, current, ByteBuffer.allocate(24).put(owner).putLong(now + leaseMillis).array())) return true;
         }
         return false;

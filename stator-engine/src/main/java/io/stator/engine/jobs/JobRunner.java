@@ -89,6 +89,8 @@ public final class JobRunner implements AutoCloseable {
         private volatile boolean stopped;
         /** The named jobs queued or running here (a sweep does not queue one twice). */
         private final java.util.Set<String> named = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        /** The named jobs this server started: its own, though this server's sweep queued one first. */
+        private final java.util.Set<String> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
         /** The named job running, and when its lease was last renewed (nanoTime); on the lane's thread. */
         private volatile String running;
         private long renewedAt;
@@ -137,14 +139,28 @@ public final class JobRunner implements AutoCloseable {
          * job again and a server takes the lease once it expired). Not queued twice here.
          */
         public void submit(String job, Runnable work) {
+            submit(job, work, false);
+        }
+
+        /**
+         * Runs a named job a sweep or a start found in the store, which another server may have
+         * just started: here only once its lease expired, or was never taken for a whole lease
+         * ({@link JobLeases#adopt}). On one server, as {@link #submit(String, Runnable)}.
+         */
+        public void adopt(String job, Runnable work) {
+            submit(job, work, true);
+        }
+
+        private void submit(String job, Runnable work, boolean adopting) {
             if (leases == null) {
                 submit(work);
                 return;
             }
+            if (!adopting) started.add(job);
             if (!named.add(job)) return;
             schedule(() -> {
                 try {
-                    if (!leases.hold(job)) return;
+                    if (!(started.contains(job) ? leases.hold(job) : leases.adopt(job))) return;
                     renewedAt = System.nanoTime();
                     leaseLost = false;
                     running = job;
@@ -157,6 +173,7 @@ public final class JobRunner implements AutoCloseable {
                         if (!lost) leases.release(job);
                     }
                 } finally {
+                    started.remove(job);
                     named.remove(job);
                 }
             }, 0, false);

@@ -134,6 +134,13 @@ public final class Streams {
             refreshShared();
             s = catalog.enabledOf(table.id());
         }
+        if (s == null || !s.label().equals(table.latestStreamLabel())) {
+            // Disabled since this write read its table (an UpdateTable meanwhile): the write began
+            // with the stream on, and its record goes into that stream, whose readers read on for
+            // a second past the disable (records()).
+            StreamInfo named = catalog.find(table.name(), StreamRecords.parseLabel(table.latestStreamLabel()));
+            if (named != null && named.tableId() == table.id()) return named;
+        }
         if (s == null) throw new IllegalStateException("no stream " + table.latestStreamLabel() + " of table " + table.name());
         return s;
     }

@@ -61,7 +61,7 @@ public final class Exports implements AutoCloseable {
         for (ExportDescription d : exports.all()) {
             if (d.status() == ExportDescription.Status.IN_PROGRESS) {
                 LOG.info("export " + d.exportArn() + " was in progress when the server stopped; starting over");
-                submit(d);
+                submit(d, true);
             }
         }
     }
@@ -72,15 +72,17 @@ public final class Exports implements AutoCloseable {
      */
     public void sweep() {
         for (ExportDescription d : exports.all()) {
-            if (d.status() == ExportDescription.Status.IN_PROGRESS) submit(d);
+            if (d.status() == ExportDescription.Status.IN_PROGRESS) submit(d, true);
         }
     }
 
-    /** Runs the export where this server holds its lease, unless it ended meanwhile. */
-    private void submit(ExportDescription d) {
-        lane.submit("export/" + d.exportId(), () -> {
+    /** Runs the export where this server holds its lease, unless it ended meanwhile ({@code found}: adopted). */
+    private void submit(ExportDescription d, boolean found) {
+        Runnable export = () -> {
             if (exports.inProgress(d.exportId())) run(d);
-        });
+        };
+        if (found) lane.adopt("export/" + d.exportId(), export);
+        else lane.submit("export/" + d.exportId(), export);
     }
 
     /** ExportTableToPointInTime: the export's description, IN_PROGRESS. */
@@ -147,7 +149,7 @@ public final class Exports implements AutoCloseable {
                         : request.viewType()) : null, parameters, false);
         exports.save(id, started);
         LOG.info("export " + started.exportArn() + " of table " + table.name() + " started");
-        submit(started);
+        submit(started, false);
         return started; // answered as it started, whatever its job has done meanwhile
     }
 

@@ -90,15 +90,17 @@ public final class Imports implements AutoCloseable {
         for (ImportDescription d : imports.all()) {
             if (d.status() != ImportDescription.Status.IN_PROGRESS) continue;
             TableDefinition table = catalog.find(d.tableName());
-            if (table != null && d.importArn().equals(table.importArn())) submit(d, table);
+            if (table != null && d.importArn().equals(table.importArn())) submit(d, table, true);
         }
     }
 
-    /** Runs the import where this server holds its lease, unless it ended meanwhile. */
-    private void submit(ImportDescription d, TableDefinition table) {
-        lane.submit("import/" + d.importId(), () -> {
+    /** Runs the import where this server holds its lease, unless it ended meanwhile ({@code found}: adopted). */
+    private void submit(ImportDescription d, TableDefinition table, boolean found) {
+        Runnable load = () -> {
             if (imports.inProgress(d.importId())) run(d, table);
-        });
+        };
+        if (found) lane.adopt("import/" + d.importId(), load);
+        else lane.submit("import/" + d.importId(), load);
     }
 
     /** Runs again the imports a stopped server left in progress; fails those it cannot finish. */
@@ -110,7 +112,7 @@ public final class Imports implements AutoCloseable {
             if (table != null && d.importArn().equals(table.importArn())) {
                 LOG.info("import " + d.importArn() + " was in progress when the server stopped; starting over");
                 running.add(d.importArn());
-                submit(d, table);
+                submit(d, table, true);
             } else {
                 // Only a server older than the one commit left an import without its table. On the
                 // jobs' lane, as every write at start (a server may start on a full disk).
@@ -176,7 +178,7 @@ public final class Imports implements AutoCloseable {
         });
         imports.show(id, started[0]);
         LOG.info("import " + importArn + " into table " + tableName + " started");
-        submit(started[0], table);
+        submit(started[0], table, false);
         // ImportTable answers the import as it started (IN_PROGRESS), whatever its job has
         // done by the time the answer is written.
         return started[0];

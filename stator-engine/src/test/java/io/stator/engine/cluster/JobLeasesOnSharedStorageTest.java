@@ -48,4 +48,35 @@ class JobLeasesOnSharedStorageTest {
             assertEquals(1, store.toLose.get(), "not even tried");
         }
     }
+
+    /**
+     * A job a sweep finds (its record written by another server an instant ago) is left to the
+     * server that started it: adopted only once its lease expired, or once it has had none for a
+     * whole lease. Seen on Cassandra: a restore run by the server that had not started it, whose
+     * sweep took the lease before the starting server's lane did.
+     */
+    @Test
+    void aJobASweepFindsIsLeftToItsOwnServerForALease(@TempDir Path dir) throws Exception {
+        long lease = 400;
+        try (RocksStorage rocks = RocksStorage.open(dir, Keyspaces.ALL)) {
+            SharedStorage storage = new SharedStorage(new LockingCollectionStore(rocks, Keyspaces.ITEMS),
+                    Clock.systemUTC(), null);
+            JobLeases sweeper = new JobLeases(storage, lease);
+            JobLeases starter = new JobLeases(storage, lease);
+
+            assertFalse(sweeper.adopt("restore/1"), "no lease yet: its own server is about to take it");
+            assertTrue(starter.hold("restore/1"));
+            assertFalse(sweeper.adopt("restore/1"), "held");
+
+            // Never taken (its server died before): adopted once a whole lease has passed without one.
+            assertFalse(sweeper.adopt("restore/2"));
+            Thread.sleep(lease + 100);
+            assertTrue(sweeper.adopt("restore/2"));
+
+            // Taken and not renewed (its server died after): adopted at once when it expired.
+            assertTrue(starter.hold("restore/3"));
+            Thread.sleep(lease + 100);
+            assertTrue(sweeper.adopt("restore/3"));
+        }
+    }
 }
