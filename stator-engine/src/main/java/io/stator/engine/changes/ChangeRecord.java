@@ -12,13 +12,17 @@ import java.util.Map;
  * @param rowKey  the item's storage key
  * @param version a replicated change's version, as the region that made it gave it; null for a
  *                change made here (global tables' replication gives it one as it stages it)
+ * @param streamSequence the sequence number its stream record carries, given by the table's Raft
+ *                log so that it is the same in every region (multi-Region strong consistency); 0
+ *                for one the stream draws here
  */
 public record ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, AttributeValue> oldItem,
-                           Map<String, AttributeValue> newItem, Origin origin, ItemVersion version) {
+                           Map<String, AttributeValue> newItem, Origin origin, ItemVersion version,
+                           long streamSequence) {
 
     public ChangeRecord(TableDefinition table, byte[] rowKey, Map<String, AttributeValue> oldItem,
                         Map<String, AttributeValue> newItem, Origin origin) {
-        this(table, rowKey, oldItem, newItem, origin, null);
+        this(table, rowKey, oldItem, newItem, origin, null, 0);
     }
 
     /** DynamoDB Streams' event name for this change. */

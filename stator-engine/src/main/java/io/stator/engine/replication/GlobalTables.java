@@ -9,6 +9,7 @@ import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.replication.strong.ConsensusGroups;
 import io.stator.engine.replication.strong.ConsensusSettings;
+import io.stator.engine.replication.strong.ConsensusTls;
 import io.stator.engine.replication.strong.GroupMember;
 import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
@@ -97,6 +98,7 @@ public final class GlobalTables implements AutoCloseable {
     static final String DELETE_REPLICA = "delete-replica";
     static final String APPLY = "apply";
     static final String CONSENSUS_ADDRESS = "consensus-address";
+    static final String CONSENSUS_CERTIFICATE = "consensus-certificate";
     static final String JOIN_GROUP = "join-group";
     static final String LEAVE_GROUP = "leave-group";
 
@@ -125,6 +127,7 @@ public final class GlobalTables implements AutoCloseable {
     final ReplicationLatencies latencies = new ReplicationLatencies();
     final StrongReplication strong;
     private volatile String consensusAddress;
+    private volatile ConsensusTls consensusTls;
     private volatile PeerLinks links = PeerLinks.NONE;
     private volatile long tombstoneRetentionMillis = Duration.ofHours(24).toMillis();
     private Replicator replicator;
@@ -149,7 +152,7 @@ public final class GlobalTables implements AutoCloseable {
         this.hybridClock = new HybridClock(clock);
         this.versions = new ItemVersions(storage);
         this.log = new ReplicationLog(storage, hybridClock, region, clock, this::wake);
-        this.strong = new StrongReplication(storage, catalog, pipeline, versions, region);
+        this.strong = new StrongReplication(storage, catalog, pipeline, versions, region, clock);
         pipeline.orderCommitsBy(strong);
         for (TableDefinition t : catalog.all()) {
             if (t.globalTable() == null) continue;
@@ -157,20 +160,29 @@ public final class GlobalTables implements AutoCloseable {
             alignedSettings.put(t.name(), ReplicaSettings.aligned(t));
         }
         catalog.onChange(this::changed);
-        catalog.checkDeletions(this::deleting);
+        catalog.stageWithDeletions(this::deleting);
+        departed.putAll(log.departures());
     }
 
     /**
      * A replica deleted here by DeleteTable (MREC; an MRSC replica cannot be): the other regions
-     * are told it left, as DynamoDB's do, by the replicator once the table is gone.
+     * are told it left, as DynamoDB's do, by the replicator once the table is gone. Committed with
+     * the deletion, so that a region stopped before they heard tells them after its restart.
      */
-    private void deleting(TableDefinition t) {
+    private void deleting(WriteBatch batch, TableDefinition t) {
         GlobalTable g = t.globalTable();
         if (g == null || g.consistency() != GlobalTable.Consistency.EVENTUAL || g.replica(region) == null) return;
         TableDefinition.Builder b = t.toBuilder();
         b.globalTable = g.without(region);
-        departed.put(t.name(), b.build());
+        TableDefinition without = b.build();
+        log.stageDeparture(batch, without);
+        departed.put(t.name(), without);
         wake();
+    }
+
+    /** Every other region heard of a departure, or it did not happen: forgotten, durably. */
+    void departureHeard(String table, TableDefinition departure) {
+        if (departed.remove(table, departure)) log.departureHeard(table);
     }
 
     /**
@@ -257,7 +269,13 @@ public final class GlobalTables implements AutoCloseable {
      */
     public synchronized void connect(PeerLinks peers, Duration tombstoneRetention, String consensusAddress,
                                      java.nio.file.Path consensusDirectory) {
-        connect(peers, tombstoneRetention, ConsensusSettings.of(region, consensusAddress, consensusDirectory));
+        ConsensusTls tls;
+        try {
+            tls = ConsensusTls.open(consensusDirectory.resolve("tls"), region);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        connect(peers, tombstoneRetention, ConsensusSettings.of(region, consensusAddress, consensusDirectory).withTls(tls));
     }
 
     private synchronized void connect(PeerLinks peers, Duration tombstoneRetention, ConsensusSettings consensus) {
@@ -270,6 +288,7 @@ public final class GlobalTables implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
             consensusAddress = consensus.address();
+            consensusTls = consensus.tls();
         }
         if (replicator == null && !peers.regions().isEmpty()) {
             replicator = new Replicator(this, catalog, peers, clock, locks);
@@ -496,6 +515,11 @@ public final class GlobalTables implements AutoCloseable {
                     strong.leave(in.readUTF());
                     yield new byte[0];
                 }
+                case CONSENSUS_CERTIFICATE -> {
+                    ConsensusTls tls = consensusTls;
+                    if (tls == null) throw DynamoDbException.validation("This region has no consensus server");
+                    yield tls.certificate();
+                }
                 case CONSENSUS_ADDRESS -> {
                     String address = consensusAddress;
                     if (address == null) throw DynamoDbException.validation("This region has no consensus server");
@@ -659,6 +683,11 @@ public final class GlobalTables implements AutoCloseable {
     }
 
     /** This region's consensus server's address (host:port), or null without one. */
+    /** This region's consensus TLS, or null without a consensus server. */
+    ConsensusTls consensusTls() {
+        return consensusTls;
+    }
+
     String consensusAddress() {
         return consensusAddress;
     }

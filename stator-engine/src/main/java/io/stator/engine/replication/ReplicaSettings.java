@@ -17,6 +17,12 @@ import java.util.TreeMap;
  * mode with them), and how a replica brings its own in line with another region's: through the
  * engine's own UpdateTable and UpdateTimeToLive, so that an index is built and Time to Live starts
  * exactly as if asked here. Read capacity, the table class and the KMS key may differ per replica.
+ *
+ * <p>With multi-Region strong consistency the stream is shared too: DynamoDB documents it as the
+ * table's, "not required and can be changed", its records "identical on every replica" (the
+ * CloudFormation GlobalTable's StreamSpecification), so enabling, disabling or changing it in one
+ * region does so in every region. (With eventual consistency it is always on, NEW_AND_OLD_IMAGES
+ * unless it was already KEYS_ONLY or another type before the table turned global.)
  */
 public interface ReplicaSettings {
 
@@ -32,6 +38,7 @@ public interface ReplicaSettings {
         TimeToLiveDescription ttl = t.timeToLive();
         b.append("ttl=").append(ttl != null && ttl.active() ? ttl.attributeName() : "-");
         b.append(";billing=").append(t.billingMode());
+        if (t.stronglyReplicated()) b.append(";stream=").append(streamOf(t));
         if (t.billingMode() == BillingMode.PROVISIONED) b.append(";write=").append(t.throughput().writeCapacityUnits());
         for (IndexDefinition i : byName(t.globalIndexes()).values()) {
             b.append(";gsi=").append(i.name()).append(i.partitionKey()).append(i.sortKey()).append(i.projectionType())
@@ -56,6 +63,16 @@ public interface ReplicaSettings {
         if (wantOn != haveOn || (wantOn && !want.attributeName().equals(have.attributeName()))) {
             if (haveOn) settings.updateTimeToLive(local.name(), false, have.attributeName());
             if (wantOn) settings.updateTimeToLive(local.name(), true, want.attributeName());
+        }
+        if (source.stronglyReplicated() && !streamOf(source).equals(streamOf(local))) {
+            // Off first where one is on: DynamoDB enables a stream only on a table without one.
+            if (local.stream() != null && local.stream().enabled()) {
+                settings.updateTable(streamUpdate(local.name(), new TableSpecs.Stream(false, null)));
+            }
+            if (source.stream() != null && source.stream().enabled()) {
+                settings.updateTable(streamUpdate(local.name(),
+                        new TableSpecs.Stream(true, source.stream().viewType().name())));
+            }
         }
         boolean billing = source.billingMode() != local.billingMode();
         boolean write = source.billingMode() == BillingMode.PROVISIONED
@@ -84,6 +101,15 @@ public interface ReplicaSettings {
                         null, null, null, null, null, null));
             }
         }
+    }
+
+    /** The stream's view type, or "-" without one. */
+    private static String streamOf(TableDefinition t) {
+        return t.stream() != null && t.stream().enabled() ? t.stream().viewType().name() : "-";
+    }
+
+    private static UpdateTableSpec streamUpdate(String table, TableSpecs.Stream stream) {
+        return new UpdateTableSpec(table, null, null, null, stream, null, null, null, null, null, null, null);
     }
 
     private static Map<String, IndexDefinition> byName(List<IndexDefinition> indexes) {

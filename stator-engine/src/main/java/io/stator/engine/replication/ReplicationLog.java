@@ -6,6 +6,7 @@ import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.keyspace.Keyspaces;
+import io.stator.engine.table.TableCodec;
 import io.stator.engine.table.TableDefinition;
 import io.stator.storage.Cursor;
 import io.stator.storage.Snapshot;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,7 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Rows: {@code [table id][i64 sequence]} a change ({@link ReplicatedChange}); {@code [table
  * id][0xFF x 8][region, UTF-8]} the sequence the region has not yet been sent (its cursor),
- * sorting after the table's changes.
+ * sorting after the table's changes; {@code [0xFF x 8]['D'][table name, UTF-8]} a replica deleted
+ * here by DeleteTable, the table's definition as the other regions are to hear it (without this
+ * region), committed with the deletion and kept until each has heard (no table has id -1).
  *
  * <p>A sequence is taken when the change is staged and committed a moment later, so sequences
  * can commit out of order; a reader stops before the lowest sequence still in flight
@@ -41,6 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ReplicationLog implements ChangeLog.Consumer {
 
     private static final byte[] CURSORS = {-1, -1, -1, -1, -1, -1, -1, -1};
+    private static final byte DEPARTURE = 'D';
 
     private final Storage storage;
     private final HybridClock hybridClock;
@@ -169,6 +174,39 @@ final class ReplicationLog implements ChangeLog.Consumer {
     /** Drops the changes below {@code sequence}: every region has them. */
     void trim(long tableId, long sequence) {
         if (sequence > 0) storage.deleteRange(Keyspaces.REPLICATION_LOG, changeKey(tableId, 0), changeKey(tableId, sequence));
+    }
+
+    // ---- Departures -------------------------------------------------------------------------------------
+
+    /** Stages a replica's departure (DeleteTable here) in the deletion's batch. */
+    void stageDeparture(WriteBatch batch, TableDefinition withoutThisRegion) {
+        batch.put(Keyspaces.REPLICATION_LOG, departureKey(withoutThisRegion.name()), TableCodec.encode(withoutThisRegion));
+    }
+
+    /** The departures not yet heard by every other region, by table name. */
+    Map<String, TableDefinition> departures() {
+        Map<String, TableDefinition> out = new HashMap<>();
+        byte[] from = departureKey("");
+        byte[] to = Arrays.copyOf(from, from.length);
+        to[to.length - 1]++;
+        try (Cursor c = storage.range(null, Keyspaces.REPLICATION_LOG, from, to, false)) {
+            while (c.next()) out.put(new String(c.key(), from.length, c.key().length - from.length,
+                    StandardCharsets.UTF_8), TableCodec.decode(c.value()));
+        }
+        return out;
+    }
+
+    /** Every other region has heard of the departure (or the table is back): its row goes. */
+    void departureHeard(String table) {
+        try (WriteBatch batch = storage.newBatch()) {
+            batch.delete(Keyspaces.REPLICATION_LOG, departureKey(table));
+            storage.commit(batch);
+        }
+    }
+
+    private static byte[] departureKey(String table) {
+        byte[] name = table.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(9 + name.length).put(CURSORS).put(DEPARTURE).put(name).array();
     }
 
     private static byte[] changeKey(long tableId, long sequence) {

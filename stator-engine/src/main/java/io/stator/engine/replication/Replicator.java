@@ -7,6 +7,7 @@ import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
+import io.stator.engine.replication.strong.ConsensusTls;
 import io.stator.engine.replication.strong.GroupMember;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.GlobalTable;
@@ -154,6 +155,7 @@ final class Replicator implements AutoCloseable {
     private void control() {
         while (!closed) {
             try {
+                pinConsensusCertificates();
                 tables.sendChangedSettings();
                 tables.alignPending();
                 sendDepartures();
@@ -169,13 +171,33 @@ final class Replicator implements AutoCloseable {
         }
     }
 
+    /**
+     * Pins each peer region's consensus certificate ({@link ConsensusTls}), asked of the peer over
+     * this channel, which the replication secret authenticates: once, and again for every peer
+     * after a certificate not pinned was refused (a peer with a new key).
+     */
+    private void pinConsensusCertificates() {
+        ConsensusTls tls = tables.consensusTls();
+        if (tls == null) return;
+        boolean again = tls.stale();
+        for (String peer : links.regions()) {
+            if (closed) return;
+            if (tls.pinned(peer) && !again) continue;
+            try {
+                tls.pin(peer, links.send(peer, GlobalTables.CONSENSUS_CERTIFICATE, new byte[0]));
+            } catch (IOException e) {
+                // Away, or without a consensus server: asked again next round.
+            }
+        }
+    }
+
     /** Tells the other regions of replicas deleted here by DeleteTable, once gone (kept until each has heard). */
     private void sendDepartures() {
         for (Map.Entry<String, TableDefinition> d : tables.departed.entrySet()) {
             TableDefinition now = catalog.find(d.getKey());
             if (now != null) {
                 // Being deleted (told before its deletion commits), or the deletion did not happen.
-                if (now.id() != d.getValue().id()) tables.departed.remove(d.getKey(), d.getValue());
+                if (now.id() != d.getValue().id()) tables.departureHeard(d.getKey(), d.getValue());
                 continue;
             }
             boolean all = true;
@@ -188,7 +210,7 @@ final class Replicator implements AutoCloseable {
                     all = false;
                 }
             }
-            if (all) tables.departed.remove(d.getKey());
+            if (all) tables.departureHeard(d.getKey(), d.getValue());
         }
     }
 

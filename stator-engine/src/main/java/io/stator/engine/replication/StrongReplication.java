@@ -27,6 +27,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -53,9 +54,13 @@ final class StrongReplication implements OrderedCommits {
     private final WritePipeline pipeline;
     private final ItemVersions versions;
     private final String region;
+    /** This region's clock: a proposal's time, where its stream record's number starts. */
+    private final Clock clock;
     private volatile ConsensusGroups groups;
 
-    StrongReplication(Storage storage, Catalog catalog, WritePipeline pipeline, ItemVersions versions, String region) {
+    StrongReplication(Storage storage, Catalog catalog, WritePipeline pipeline, ItemVersions versions, String region,
+                      Clock clock) {
+        this.clock = clock;
         this.storage = storage;
         this.catalog = catalog;
         this.pipeline = pipeline;
@@ -105,8 +110,8 @@ final class StrongReplication implements OrderedCommits {
         byte[] result;
         try {
             // Conflicts are found on the item's key, the same bytes in every region (row keys are not).
-            result = connected().propose(table.name(), new StrongCommand(region, List.of(ItemCodec.encode(key)),
-                    payload(key, expectedVersion, newItem)));
+            result = connected().propose(table.name(), new StrongCommand(region, clock.millis(),
+                    List.of(ItemCodec.encode(key)), payload(key, expectedVersion, newItem)));
         } catch (ReplicatedWriteConflictException e) {
             throw conflict();
         } catch (NoQuorumException e) {
@@ -127,7 +132,7 @@ final class StrongReplication implements OrderedCommits {
 
     /** The applier of a table's committed commands, in this region (see {@link Applier}'s contract). */
     Applier applier(String tableName) {
-        return (index, command) -> {
+        return (index, sequence, command) -> {
             Decoded d = decode(command.payload());
             TableDefinition table = catalog.find(tableName);
             if (table == null) return new byte[] {REFUSED};
@@ -147,7 +152,7 @@ final class StrongReplication implements OrderedCommits {
             ItemWrite write = d.newItem() == null
                     ? ItemWrite.delete(table, d.key(), null, ReturnValues.NONE, false)
                     : ItemWrite.put(table, d.newItem(), null, ReturnValues.NONE, false, false);
-            pipeline.applyCommitted(write, version, !command.originRegion().equals(region));
+            pipeline.applyCommitted(write, version, sequence, !command.originRegion().equals(region));
             return new byte[] {APPLIED};
         };
     }

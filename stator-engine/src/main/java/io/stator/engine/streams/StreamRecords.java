@@ -113,7 +113,13 @@ final class StreamRecords implements ChangeLog.Consumer {
         long sequence;
         StreamInfo stream;
         ShardLineage.Node node;
-        if (deployment.numbersShardsByHeadRow()) {
+        if (change.streamSequence() > 0) {
+            // Numbered by the table's Raft log (multi-Region strong consistency), the same in every
+            // region: strictly increasing in the log's order, which its one apply thread commits in.
+            sequence = change.streamSequence();
+            stream = streamOf(table);
+            node = stream.lineage().at(hash, SequenceNumbers.millisOf(sequence));
+        } else if (deployment.numbersShardsByHeadRow()) {
             // The node by the clock, then by the number its head row gives, should that be past
             // the node's end (a split taking effect meanwhile).
             stream = streamOf(table);

@@ -398,6 +398,15 @@ public final class Catalog {
     }
 
     private final List<Consumer<TableDefinition>> deletionChecks = new CopyOnWriteArrayList<>();
+    private final List<AlsoStaged> deletionRows = new CopyOnWriteArrayList<>();
+
+    /**
+     * Has {@code also} stage its rows in every deletion's batch (given the deleted definition):
+     * what must be known after a table is gone, durably, as its deletion commits.
+     */
+    public void stageWithDeletions(AlsoStaged also) {
+        deletionRows.add(also);
+    }
 
     /**
      * Has {@code check} consulted before each deletion, under the catalog's change lock: it
@@ -446,6 +455,7 @@ public final class Catalog {
                     batch.delete(Keyspaces.CATALOG, tableRow(name));
                     batch.put(Keyspaces.CATALOG, droppedRow, new byte[0]);
                     also.stage(batch, table);
+                    for (AlsoStaged rows : deletionRows) rows.stage(batch, table);
                     storage.commit(batch);
                 } catch (CommitLostException e) {
                     reread(name);

@@ -30,6 +30,8 @@ final class Pending {
     ChangeRecord.Origin origin = ChangeRecord.Origin.REQUEST;
     /** A replicated change's version (global tables), else null. */
     ItemVersion version;
+    /** Its stream record's sequence number as the table's Raft log gives it (MRSC), else 0. */
+    long streamSequence;
     /** What the write consumed, once admitted. */
     ConsumedCapacity consumed;
 

@@ -204,13 +204,14 @@ public final class WritePipeline {
      * may be holding while it waits for this. Through the same steps as a PutItem or DeleteItem,
      * its change record carrying its version.
      *
+     * @param streamSequence its stream record's number, from the group's log (the same in every region)
      * @param charged whether it is billed here as replicated write units (a write proposed in
      *                another region); the proposer's region admitted and billed it already
      */
-    public void applyCommitted(ItemWrite write, ItemVersion version, boolean charged) {
+    public void applyCommitted(ItemWrite write, ItemVersion version, long streamSequence, boolean charged) {
         for (int attempt = 1; ; attempt++) {
             try {
-                Pending p = writeHeld(write, ChangeRecord.Origin.REPLICATION, null, version);
+                Pending p = writeHeld(write, ChangeRecord.Origin.REPLICATION, null, version, streamSequence);
                 if (!charged) return;
                 meter.chargeReplicated(p.table, p.usage(false));
                 return;
@@ -229,7 +230,7 @@ public final class WritePipeline {
             if (applies != null && !applies.getAsBoolean()) return null;
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return writeHeld(write, origin, operation, version);
+                    return writeHeld(write, origin, operation, version, 0);
                 } catch (CommitLostException e) {
                     // Another server changed the item since it was read (shared storage only):
                     // read it again and start over, as its own writer would have. The lost
@@ -273,7 +274,8 @@ public final class WritePipeline {
         return DynamoDbException.internal("Internal server error");
     }
 
-    private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin, Operation operation, ItemVersion version) {
+    private Pending writeHeld(ItemWrite write, ChangeRecord.Origin origin, Operation operation, ItemVersion version,
+                              long streamSequence) {
         // Time to Live's deletions and restores are neither admitted nor charged.
         boolean metered = origin == ChangeRecord.Origin.REQUEST;
         TableDefinition table = current(write.table());
@@ -282,6 +284,7 @@ public final class WritePipeline {
         Pending p = new Pending(write, table, read(write.rowKey()));
         p.origin = origin;
         p.version = version;
+        p.streamSequence = streamSequence;
         try {
             check(p);
         } catch (ConditionalCheckFailedException e) {
@@ -678,7 +681,7 @@ public final class WritePipeline {
                     p.oldItem != null ? p.oldItem : p.newItem, p.newSize - p.oldSize + localBytes);
         }
         if (changeLog.wanted()) changeLog.stage(batch, new ChangeRecord(table, p.write.rowKey(), p.oldItem, p.newItem,
-                p.origin, p.version));
+                p.origin, p.version, p.streamSequence));
     }
 
     /** Per write, the larger of its item's sizes before and after (see {@link BeforeCommit}). */

@@ -104,8 +104,8 @@ public final class StatorCommand implements Callable<Integer> {
     String tombstoneRetention = "24h";
 
     @Option(names = "--consensus-port", paramLabel = "PORT", description = "Global tables with multi-Region strong "
-            + "consistency: the port of this region's consensus server (Apache Ratis), which peer regions reach on "
-            + "this server's host. Default: a free port, chosen at the first start and kept in the data directory.")
+            + "consistency: the port of this region's consensus server (Apache Ratis, mutual TLS with the peer regions' "
+            + "keys), which peer regions reach on this server's host. Default: a free port, chosen at the first start and kept in the data directory.")
     int consensusPort;
 
     @Option(names = "--clock-skew", paramLabel = "DURATION", hidden = true, description = "Tests only: run this "

@@ -2,6 +2,7 @@ package io.stator.server.replication;
 
 import static io.stator.server.testing.GlobalTableRegions.item;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.Eventually;
@@ -12,15 +13,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * A region of a global table away (paused with SIGSTOP for a minute, or the shipping region
  * killed with SIGKILL in the middle of its batches): nothing acknowledged is lost, the backlog
- * drains when the region returns, and ReplicationLatency shows the outage, then recovers.
+ * drains when the region returns, and ReplicationLatency shows the outage, then recovers; a
+ * replica's deletion its region could not announce before it was killed is announced after.
  */
 class GlobalTableOutagesTest {
 
@@ -103,6 +107,29 @@ class GlobalTableOutagesTest {
         regions.regions().restart(A);
         Eventually.until("every acknowledged item in B", DRAIN, () -> countIn(B, table), n -> n == acknowledged.size());
         assertEquals(acknowledged.size(), countIn(A, table));
+    }
+
+    /**
+     * A replica deleted by DeleteTable in a region that is killed before the other region heard of
+     * it: the restarted region tells it then (the departure is committed with the deletion), and
+     * the other region's table turns regional again rather than listing the replica for ever.
+     */
+    @Test
+    void aReplicaDeletedJustBeforeItsRegionIsKilledIsAnnouncedAfterTheRestart() throws Exception {
+        String table = globalTable();
+        regions.faults(B, Set.of(A), Map.of()); // B's messages to A are lost
+        regions.client(B).deleteTable(r -> r.tableName(table));
+        Eventually.until("the replica gone in " + B, DRAIN, () -> regions.client(B).listTables().tableNames(),
+                names -> !names.contains(table));
+        Eventually.sleep(1_500); // a round or two of the departure's sending, each lost
+        assertTrue(regions.describe(A, table).hasReplicas(), "A has not heard");
+
+        regions.regions().kill(B);
+        regions.regions().restart(B); // its faults gone with the process
+        TableDescription regional = Eventually.until(A + " hears " + B + " left", DRAIN, () -> regions.describe(A, table),
+                t -> !t.hasReplicas());
+        assertNull(regional.globalTableVersion());
+        regions.client(A).putItem(r -> r.tableName(table).item(item("after", "1"))); // still served
     }
 
     /** A statistic of ReplicationLatency for the table in the region, from its /metrics. */

@@ -25,13 +25,28 @@ import io.stator.server.testing.Eventually;
 import io.stator.server.testing.GlobalTableRegions;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.server.testing.StreamReading;
+import io.stator.server.testing.TestCertificates;
+import java.io.IOException;
 import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -320,8 +335,6 @@ class StrongGlobalTablesTest {
     }
 
     @Test
-    @Disabled("Not built yet (issue 35): an MRSC table's stream enabled in every region, its records numbered from "
-            + "the Raft log's index so that every region's are identical")
     void streamRecordsAreTheSameInEveryRegionInTheSameOrder() {
         String table = StrongGlobalTables.threeReplicas(regions);
         a().updateTable(r -> r.tableName(table).streamSpecification(s -> s.streamEnabled(true)
@@ -357,15 +370,13 @@ class StrongGlobalTablesTest {
 
         List<String> inA = null;
         for (String region : List.of(A, B, C)) {
-            List<Record> records = Eventually.until("24 records in " + region + "'s stream", ARRIVAL,
+            // Shard after shard (the table's partitions' shards), each in its records' order.
+            List<Record> inShards = Eventually.until("24 records in " + region + "'s stream", ARRIVAL,
                     () -> streamRecords(region, table), l -> l.size() >= 24);
+            // Across shards, the sequence numbers give the writes' order: the log's.
+            List<Record> records = inShards.stream()
+                    .sorted(Comparator.comparing(rec -> new BigInteger(rec.dynamodb().sequenceNumber()))).toList();
             assertEquals(expected, records.stream().map(StrongGlobalTablesTest::change).toList(), region);
-            BigInteger previous = BigInteger.valueOf(-1);
-            for (Record rec : records) {
-                BigInteger sequence = new BigInteger(rec.dynamodb().sequenceNumber());
-                assertTrue(sequence.compareTo(previous) > 0, region + ": sequence numbers rise: " + records);
-                previous = sequence;
-            }
             List<String> withSequenceNumbers = records.stream()
                     .map(rec -> rec.dynamodb().sequenceNumber() + " " + change(rec)).toList();
             if (inA == null) {
@@ -373,6 +384,105 @@ class StrongGlobalTablesTest {
             } else {
                 assertEquals(inA, withSequenceNumbers, region + "'s records against " + A + "'s");
             }
+        }
+
+        // The stream is the table's: disabled in another region, it is disabled in every region.
+        regions.client(B).updateTable(r -> r.tableName(table).streamSpecification(s -> s.streamEnabled(false)));
+        for (String region : List.of(A, B, C)) {
+            Eventually.until("the stream off in " + region, CREATION, () -> regions.describe(region, table),
+                    t -> t.streamSpecification() == null || !t.streamSpecification().streamEnabled());
+        }
+    }
+
+    /**
+     * The consensus port (Raft's votes and log entries, which write the tables' items) answers
+     * only the peer regions, over mutual TLS with their pinned certificates: not a client without
+     * a certificate, not one with a certificate from elsewhere, not one speaking plain HTTP/2.
+     * (Every other test here runs its groups over that TLS.)
+     */
+    @Test
+    void theConsensusPortAnswersOnlyThePeerRegions() throws Exception {
+        StrongGlobalTables.threeReplicas(regions); // the groups up, their members speaking TLS to each other
+        int port = Integer.parseInt(Files.readString(regions.regions().dataDirectory(A).resolve("consensus")
+                .resolve("port")).trim());
+
+        // A peer region's key is answered: the server's HTTP/2 settings come back.
+        try (SSLSocket peer = open(port, tlsClient(keys(regions.regions().dataDirectory(B).resolve("consensus")
+                .resolve("tls").resolve("consensus.p12"), "stator-consensus")))) {
+            peer.startHandshake();
+            peer.getOutputStream().write(HTTP2_PREFACE);
+            peer.getOutputStream().flush();
+            assertTrue(peer.getInputStream().read() >= 0, "a peer region is answered");
+        }
+        assertRefused(port, tlsClient(null));
+        assertRefused(port, tlsClient(keys(TestCertificates.get().directory().resolve("server.p12"), "stator-test")));
+        try (Socket plain = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            plain.setSoTimeout(10_000);
+            plain.getOutputStream().write(HTTP2_PREFACE);
+            int first;
+            try {
+                first = plain.getInputStream().read();
+            } catch (IOException reset) {
+                first = -1;
+            }
+            assertTrue(first == -1 || first == 0x15, "plain HTTP/2 got an answer other than a TLS alert: " + first);
+        }
+    }
+
+    private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** A TLS client that trusts any server and presents {@code keys}' certificate (none when null). */
+    private static SSLContext tlsClient(KeyManager[] keys) throws Exception {
+        TrustManager trustAll = new X509TrustManager() {
+            @Override public void checkClientTrusted(X509Certificate[] chain, String authType) { }
+            @Override public void checkServerTrusted(X509Certificate[] chain, String authType) { }
+            @Override public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }
+        };
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys, new TrustManager[] {trustAll}, null);
+        return context;
+    }
+
+    private static KeyManager[] keys(java.nio.file.Path store, String password) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(store)) {
+            keys.load(in, password.toCharArray());
+        }
+        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(keys, password.toCharArray());
+        return factory.getKeyManagers();
+    }
+
+    /** A TLS 1.3 connection offering HTTP/2, not yet shaken hands. */
+    private static SSLSocket open(int port, SSLContext client) throws IOException {
+        SSLSocket socket = (SSLSocket) client.getSocketFactory().createSocket(InetAddress.getLoopbackAddress(), port);
+        socket.setSoTimeout(10_000);
+        SSLParameters p = socket.getSSLParameters();
+        p.setProtocols(new String[] {"TLSv1.3"});
+        p.setApplicationProtocols(new String[] {"h2"});
+        socket.setSSLParameters(p);
+        return socket;
+    }
+
+    /** The handshake fails, or the server closes the connection before answering anything. */
+    private static void assertRefused(int port, SSLContext client) throws Exception {
+        try (SSLSocket socket = open(port, client)) {
+            try {
+                socket.startHandshake();
+                socket.getOutputStream().write(HTTP2_PREFACE);
+                socket.getOutputStream().flush();
+            } catch (IOException refused) {
+                return; // refused in the handshake
+            }
+            assertNoAnswer(socket); // TLS 1.3: the server's refusal of the client's certificate comes after
+        }
+    }
+
+    private static void assertNoAnswer(Socket socket) {
+        try {
+            assertEquals(-1, socket.getInputStream().read(), "the consensus server answered a stranger");
+        } catch (IOException refused) {
+            // refused: reset, or a TLS alert
         }
     }
 

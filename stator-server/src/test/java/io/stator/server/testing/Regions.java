@@ -179,6 +179,9 @@ public final class Regions implements AutoCloseable {
      */
     public DynamoDbClient client(String region) { return member(region).client; }
 
+    /** The region's data directory. */
+    public Path dataDirectory(String region) { return member(region).data; }
+
     /**
      * A new client of the region that gives up on a request after {@code timeout} (to see that a
      * paused region does not answer, say). Close it when done.

@@ -11,7 +11,8 @@ package io.stator.engine.replication.strong;
  *       same state and the proposer gets the same result bytes wherever it stands.</li>
  *   <li><b>One thread, increasing indexes.</b> Calls come from the group's apply thread, each
  *       index once in a process's life, in increasing order. The index is the same on every
- *       replica: stream records derive their sequence numbers from it.</li>
+ *       replica, and so is the stream sequence number given with it ({@link TableStateMachine}),
+ *       which the command's stream record carries.</li>
  *   <li><b>Durable on return, index included.</b> The effect and the index are committed together
  *       (one storage batch), since a snapshot records the applied index and a restart replays
  *       only the log after it.</li>
@@ -28,7 +29,7 @@ package io.stator.engine.replication.strong;
 public interface Applier {
 
     /** A witness's: it keeps the log and the applied index, and no items. */
-    Applier NOTHING = (index, command) -> new byte[0];
+    Applier NOTHING = (index, sequence, command) -> new byte[0];
 
-    byte[] apply(long index, StrongCommand command);
+    byte[] apply(long index, long sequence, StrongCommand command);
 }

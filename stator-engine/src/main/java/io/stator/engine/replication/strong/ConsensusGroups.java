@@ -24,7 +24,9 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcFactory;
 import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto.TypeCase;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
@@ -76,8 +78,8 @@ import org.apache.ratis.util.TimeDuration;
  * <p><b>Ratis 3.1.3, and what is set.</b>
  * <ul>
  *   <li>Transport gRPC ({@code ratis-grpc}): Ratis' default and the most used (Ozone, IoTDB),
- *       with TLS and mTLS available ({@code GrpcTlsConfig}) for peers across networks, one port
- *       for server, client and admin traffic. Ratis shades its gRPC, Netty and protobuf under
+ *       one port for server, client and admin traffic, over mutual TLS when the settings give a
+ *       {@link ConsensusTls} (the server's does: its peers' certificates pinned). Ratis shades its gRPC, Netty and protobuf under
  *       {@code org.apache.ratis.thirdparty} ({@code ratis-thirdparty-misc}), so they never meet
  *       the HTTP server's Netty 4.2. {@code ratis-netty} would be the smaller stack, but is the
  *       less used one.</li>
@@ -116,6 +118,8 @@ public final class ConsensusGroups implements AutoCloseable {
     private final ConsensusSettings settings;
     private final Function<String, Applier> appliers;
     private final RaftProperties properties;
+    /** Ratis' parameters: the mutual TLS of {@link ConsensusTls}, or none. */
+    private final Parameters parameters;
     private final RaftPeerId self;
     private final Path records;
     private final RaftServer server;
@@ -129,10 +133,11 @@ public final class ConsensusGroups implements AutoCloseable {
         this.settings = settings;
         this.appliers = appliers;
         this.properties = properties(settings);
+        this.parameters = settings.tls() == null ? new Parameters() : GrpcFactory.newRaftParameters(settings.tls().config());
         this.self = RaftPeerId.valueOf(settings.region());
         this.records = settings.directory().resolve("groups");
         Files.createDirectories(records);
-        this.server = RaftServer.newBuilder().setServerId(self).setProperties(properties)
+        this.server = RaftServer.newBuilder().setServerId(self).setProperties(properties).setParameters(parameters)
                 .setStateMachineRegistry(this::stateMachine).setOption(RaftStorage.StartupOption.RECOVER).build();
     }
 
@@ -394,7 +399,8 @@ public final class ConsensusGroups implements AutoCloseable {
     private void open(GroupRecord record) {
         // Asked first, this server always knows the group and names its leader if it has one; a
         // member not yet joined would end the proposal (GroupMismatchException is not retried).
-        RaftClient client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(raftGroup(record))
+        RaftClient client = RaftClient.newBuilder().setProperties(properties).setParameters(parameters)
+                .setRaftGroup(raftGroup(record))
                 .setLeaderId(self)
                 .setRetryPolicy(RequestTypeDependentRetryPolicy.newBuilder()
                         .setRetryPolicy(TypeCase.WRITE, RetryPolicies.retryForeverWithSleep(millis(RETRY_SLEEP_MILLIS)))

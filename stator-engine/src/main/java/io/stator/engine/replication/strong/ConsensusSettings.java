@@ -7,11 +7,13 @@ import java.util.Objects;
 /**
  * A process's consensus server: its region (its Raft peer id in every group), the host:port it
  * listens on, the directory its Raft logs and group records live in (under the data directory),
- * the deadline of a proposal or a linearizable read without a quorum, and the Raft election
- * timeout's range (a follower that hears no leader for a random time in it stands for election).
+ * the deadline of a proposal or a linearizable read without a quorum, the Raft election
+ * timeout's range (a follower that hears no leader for a random time in it stands for election),
+ * and its mutual TLS with the peer regions ({@link ConsensusTls}; null: plain, for tests of the
+ * consensus alone).
  */
 public record ConsensusSettings(String region, String address, Path directory, Duration deadline,
-                                Duration electionTimeoutMin, Duration electionTimeoutMax) {
+                                Duration electionTimeoutMin, Duration electionTimeoutMax, ConsensusTls tls) {
 
     /**
      * Eight seconds: room for an election (a member that missed its leader's heartbeats through a
@@ -36,15 +38,19 @@ public record ConsensusSettings(String region, String address, Path directory, D
 
     public static ConsensusSettings of(String region, String address, Path directory) {
         return new ConsensusSettings(region, address, directory, DEFAULT_DEADLINE, DEFAULT_ELECTION_TIMEOUT_MIN,
-                DEFAULT_ELECTION_TIMEOUT_MAX);
+                DEFAULT_ELECTION_TIMEOUT_MAX, null);
     }
 
     public ConsensusSettings withDeadline(Duration deadline) {
-        return new ConsensusSettings(region, address, directory, deadline, electionTimeoutMin, electionTimeoutMax);
+        return new ConsensusSettings(region, address, directory, deadline, electionTimeoutMin, electionTimeoutMax, tls);
     }
 
     public ConsensusSettings withElectionTimeout(Duration min, Duration max) {
-        return new ConsensusSettings(region, address, directory, deadline, min, max);
+        return new ConsensusSettings(region, address, directory, deadline, min, max, tls);
+    }
+
+    public ConsensusSettings withTls(ConsensusTls tls) {
+        return new ConsensusSettings(region, address, directory, deadline, electionTimeoutMin, electionTimeoutMax, tls);
     }
 
     String host() {

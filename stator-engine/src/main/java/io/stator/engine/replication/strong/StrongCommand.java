@@ -6,12 +6,20 @@ import java.util.Objects;
 
 /**
  * One write of an MRSC table as its Raft group orders it: opaque bytes (the engine's full item
- * image: key, new image or delete) with the region the write came from and the keys of the items
- * it touches. Conflicts are found on the keys ({@link ConsensusGroups}); the payload is the
- * {@link Applier}'s alone. The arrays are copied in and out, so a command is a value: equal
+ * image: key, new image or delete) with the region the write came from, when by its clock, and the
+ * keys of the items it touches. Conflicts are found on the keys ({@link ConsensusGroups}); the
+ * payload is the {@link Applier}'s alone; the time is where its stream record's number starts
+ * ({@link TableStateMachine}). The arrays are copied in and out, so a command is a value: equal
  * commands have equal contents.
+ *
+ * @param proposedMillis the proposing region's clock at the proposal, epoch milliseconds
  */
-public record StrongCommand(String originRegion, List<byte[]> keys, byte[] payload) {
+public record StrongCommand(String originRegion, long proposedMillis, List<byte[]> keys, byte[] payload) {
+
+    /** A command without a time (tests of the consensus alone). */
+    public StrongCommand(String originRegion, List<byte[]> keys, byte[] payload) {
+        this(originRegion, 0, keys, payload);
+    }
 
     public StrongCommand {
         Objects.requireNonNull(originRegion, "originRegion");
@@ -30,7 +38,10 @@ public record StrongCommand(String originRegion, List<byte[]> keys, byte[] paylo
     @Override
     public boolean equals(Object other) {
         if (!(other instanceof StrongCommand that)) return false;
-        if (!originRegion.equals(that.originRegion) || !Arrays.equals(payload, that.payload)) return false;
+        if (!originRegion.equals(that.originRegion) || proposedMillis != that.proposedMillis
+                || !Arrays.equals(payload, that.payload)) {
+            return false;
+        }
         if (keys.size() != that.keys.size()) return false;
         for (int i = 0; i < keys.size(); i++) {
             if (!Arrays.equals(keys.get(i), that.keys.get(i))) return false;
@@ -40,7 +51,7 @@ public record StrongCommand(String originRegion, List<byte[]> keys, byte[] paylo
 
     @Override
     public int hashCode() {
-        int hash = originRegion.hashCode() * 31 + Arrays.hashCode(payload);
+        int hash = (originRegion.hashCode() * 31 + Long.hashCode(proposedMillis)) * 31 + Arrays.hashCode(payload);
         for (byte[] key : keys) hash = hash * 31 + Arrays.hashCode(key);
         return hash;
     }

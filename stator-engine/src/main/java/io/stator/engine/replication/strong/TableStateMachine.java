@@ -48,9 +48,17 @@ import org.apache.ratis.util.MD5FileUtil;
  * log; applying (or Ratis cancelling the append) releases them, and a change of leader clears
  * them ({@link InFlightKeys#clear}).
  *
+ * <p>Stream sequence numbers: each command's stream record is numbered here, the same on every
+ * member: the command's proposal time (in the shape of the engine's numbers, milliseconds times a
+ * million) or, should that not be past the previous command's number (another region's clock
+ * behind, several in one millisecond), the previous number plus one. Strictly increasing in the
+ * log's order, so a stream reader never finds a record behind one it read; a function of the log
+ * alone, so the number survives restarts through the snapshot.
+ *
  * <p>Snapshots: the items live in the engine's storage, durable as applied (the Applier's
- * contract), so a snapshot is only the applied term and index, in a file named by them ({@link
- * SimpleStateMachineStorage}) holding them again, 17 bytes: u8 format 1, i64 term, i64 index. A restarted member resumes from it and replays its log after it;
+ * contract), so a snapshot is only the applied term and index and the last stream number, in a
+ * file named by them ({@link SimpleStateMachineStorage}), 25 bytes: u8 format 2, i64 term, i64
+ * index, i64 stream number (format 1: 17 bytes, without the number, read as 0). A restarted member resumes from it and replays its log after it;
  * the Applier skips what its store already holds. Ratis' own install of a leader's snapshot is
  * off ({@link ConsensusGroups}): it would move the index without the items. A member that falls
  * behind the leader's purged log is told so here, loudly, and stays behind; purging waits for
@@ -62,7 +70,7 @@ import org.apache.ratis.util.MD5FileUtil;
 final class TableStateMachine extends BaseStateMachine {
 
     private static final Logger LOG = System.getLogger(TableStateMachine.class.getName());
-    private static final byte SNAPSHOT_FORMAT = 1;
+    private static final byte SNAPSHOT_FORMAT = 2;
 
     private final String table;
     private final Applier applier;
@@ -70,6 +78,9 @@ final class TableStateMachine extends BaseStateMachine {
     private final InFlightKeys inFlight = new InFlightKeys();
     private final Map<UUID, CompletableFuture<byte[]>> waiting = new ConcurrentHashMap<>();
     private volatile RuntimeException storeFailure;
+    /** The last applied command's stream number, moved with the applied index (under this lock). */
+    private long lastSequence;
+    private final Object progress = new Object();
 
     TableStateMachine(String table, GroupMember.Role role, Applier applier) {
         this.table = table;
@@ -120,11 +131,15 @@ final class TableStateMachine extends BaseStateMachine {
         SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
         if (snapshot == null) return;
         ByteBuffer content = ByteBuffer.wrap(Files.readAllBytes(snapshot.getFile().getPath()));
-        if (content.remaining() != 17 || content.get() != SNAPSHOT_FORMAT || content.getLong() != snapshot.getTerm()
-                || content.getLong() != snapshot.getIndex()) {
+        int format = content.remaining() == 17 ? 1 : SNAPSHOT_FORMAT;
+        if (content.remaining() != (format == 1 ? 17 : 25) || content.get() != format
+                || content.getLong() != snapshot.getTerm() || content.getLong() != snapshot.getIndex()) {
             throw new IOException("corrupt MRSC snapshot " + snapshot.getFile().getPath());
         }
-        setLastAppliedTermIndex(snapshot.getTermIndex());
+        synchronized (progress) {
+            lastSequence = format == 1 ? 0 : content.getLong();
+            setLastAppliedTermIndex(snapshot.getTermIndex());
+        }
     }
 
     @Override
@@ -139,13 +154,18 @@ final class TableStateMachine extends BaseStateMachine {
 
     @Override
     public long takeSnapshot() throws IOException {
-        TermIndex last = getLastAppliedTermIndex();
+        TermIndex last;
+        long sequence;
+        synchronized (progress) {
+            last = getLastAppliedTermIndex();
+            sequence = lastSequence;
+        }
         if (last == null || last.getIndex() < 0) return RaftLog.INVALID_LOG_INDEX;
         File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
         if (!file.exists()) {
             File written = new File(file.getPath() + ".tmp");
-            Files.write(written.toPath(), ByteBuffer.allocate(17).put(SNAPSHOT_FORMAT).putLong(last.getTerm())
-                    .putLong(last.getIndex()).array());
+            Files.write(written.toPath(), ByteBuffer.allocate(25).put(SNAPSHOT_FORMAT).putLong(last.getTerm())
+                    .putLong(last.getIndex()).putLong(sequence).array());
             Files.move(written.toPath(), file.toPath(), StandardCopyOption.ATOMIC_MOVE);
         }
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(
@@ -189,8 +209,9 @@ final class TableStateMachine extends BaseStateMachine {
                 StrongCommandCodec.decode(log.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
         if (storeFailure != null) return CompletableFuture.failedFuture(storeFailure);
         byte[] result;
+        long sequence = Math.max(lastSequence + 1, entry.command().proposedMillis() * 1_000_000L);
         try {
-            result = applier.apply(log.getIndex(), entry.command());
+            result = applier.apply(log.getIndex(), sequence, entry.command());
         } catch (RuntimeException e) {
             storeFailure = e;
             LOG.log(Level.ERROR, "MRSC table " + table + ": applying index " + log.getIndex()
@@ -198,7 +219,10 @@ final class TableStateMachine extends BaseStateMachine {
             Optional.ofNullable(waiting.remove(entry.proposal())).ifPresent(w -> w.completeExceptionally(e));
             return CompletableFuture.failedFuture(e);
         }
-        updateLastAppliedTermIndex(log.getTerm(), log.getIndex());
+        synchronized (progress) {
+            lastSequence = sequence;
+            updateLastAppliedTermIndex(log.getTerm(), log.getIndex());
+        }
         inFlight.release(entry.proposal(), entry.command().keys());
         Optional.ofNullable(waiting.remove(entry.proposal())).ifPresent(w -> w.complete(result));
         return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(result)));
@@ -207,7 +231,10 @@ final class TableStateMachine extends BaseStateMachine {
     /** Ratis' own entries (configurations, metadata) move the index too, but never past a failure. */
     @Override
     public void notifyTermIndexUpdated(long term, long index) {
-        if (storeFailure == null) super.notifyTermIndexUpdated(term, index);
+        if (storeFailure != null) return;
+        synchronized (progress) {
+            super.notifyTermIndexUpdated(term, index);
+        }
     }
 
     /** A linearizable read's barrier: Ratis calls it once this member applied the read index. */

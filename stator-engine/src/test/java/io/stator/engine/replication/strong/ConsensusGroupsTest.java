@@ -46,7 +46,10 @@ class ConsensusGroupsTest {
             List<String> followers = regions.regions().stream().filter(r -> !r.equals(leader)).toList();
             for (int i = 0; i < 10; i++) {
                 for (String follower : followers) {
-                    byte[] result = regions.in(follower).propose(ThreeRegions.TABLE, put(follower, "k" + i, follower + i));
+                    // The second follower's clock a minute behind: its commands' stream numbers still rise.
+                    long clock = System.currentTimeMillis() - (follower.equals(followers.get(1)) ? 60_000 : 0);
+                    byte[] result = regions.in(follower).propose(ThreeRegions.TABLE, put(follower, clock, "k" + i,
+                            follower + i));
                     MemoryStore.Applied last = regions.store(follower).log().getLast();
                     assertEquals("applied " + follower + i + " at " + last.index(), new String(result, StandardCharsets.UTF_8),
                             "the proposer gets its own store's result, once applied there");
@@ -55,6 +58,13 @@ class ConsensusGroupsTest {
             regions.awaitSameAppliedIndex();
             List<MemoryStore.Applied> log = regions.store(leader).log();
             assertEquals(20, log.size());
+            for (int i = 1; i < log.size(); i++) {
+                assertTrue(log.get(i).sequence() > log.get(i - 1).sequence(), "stream numbers rise in log order: " + log);
+            }
+            for (MemoryStore.Applied a : log) {
+                assertTrue(a.sequence() >= a.command().proposedMillis() * 1_000_000L, "from the proposal's time on");
+            }
+            // Applied records compare index, stream number and command: the same in every region.
             for (String region : regions.regions()) {
                 assertEquals(log, regions.store(region).log(), region);
                 // Ratis' own entries (configurations, commit metadata) take indexes too.

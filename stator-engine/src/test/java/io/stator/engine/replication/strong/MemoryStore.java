@@ -16,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
  */
 final class MemoryStore implements Applier {
 
-    record Applied(long index, StrongCommand command) {}
+    record Applied(long index, long sequence, StrongCommand command) {}
 
     private final List<Applied> log = new ArrayList<>();
     private final Map<ByteBuffer, String> items = new HashMap<>();
@@ -26,7 +26,7 @@ final class MemoryStore implements Applier {
     private volatile boolean failing;
 
     @Override
-    public byte[] apply(long index, StrongCommand command) {
+    public byte[] apply(long index, long sequence, StrongCommand command) {
         CountDownLatch held = gate;
         if (held != null) {
             try {
@@ -42,7 +42,7 @@ final class MemoryStore implements Applier {
                 return new byte[0];
             }
             lastIndex = index;
-            log.add(new Applied(index, command));
+            log.add(new Applied(index, sequence, command));
             String value = new String(command.payload(), StandardCharsets.UTF_8);
             for (byte[] key : command.keys()) items.put(ByteBuffer.wrap(key), value);
             return ("applied " + value + " at " + index).getBytes(StandardCharsets.UTF_8);
@@ -74,6 +74,12 @@ final class MemoryStore implements Applier {
     }
 
     static StrongCommand put(String origin, String key, String value) {
-        return new StrongCommand(origin, List.of(key.getBytes(StandardCharsets.UTF_8)), value.getBytes(StandardCharsets.UTF_8));
+        return put(origin, System.currentTimeMillis(), key, value);
+    }
+
+    /** A put proposed at {@code millis} by the proposer's clock. */
+    static StrongCommand put(String origin, long millis, String key, String value) {
+        return new StrongCommand(origin, millis, List.of(key.getBytes(StandardCharsets.UTF_8)),
+                value.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class StrongCommandCodecTest {
 
-    private static final StrongCommand COMMAND = new StrongCommand("eu-west-3",
+    private static final StrongCommand COMMAND = new StrongCommand("eu-west-3", 1_796_000_000_000L,
             List.of(new byte[] {1, 2, 3}, new byte[0]), new byte[] {9, 8, 7, 6});
 
     @Test
@@ -24,9 +24,18 @@ class StrongCommandCodecTest {
 
     @Test
     void theLayoutIsTheDocumentedOne() {
-        byte[] bytes = StrongCommandCodec.encode(new UUID(1, 2), new StrongCommand("r", List.of(new byte[] {5}), new byte[] {6}));
-        assertEquals("01" + "0000000000000001" + "0000000000000002" + "0001" + "72" + "00000001" + "00000001" + "05"
-                + "00000001" + "06", HexFormat.of().formatHex(bytes));
+        byte[] bytes = StrongCommandCodec.encode(new UUID(1, 2),
+                new StrongCommand("r", 0x10203, List.of(new byte[] {5}), new byte[] {6}));
+        assertEquals("02" + "0000000000000001" + "0000000000000002" + "0001" + "72" + "0000000000010203" + "00000001"
+                + "00000001" + "05" + "00000001" + "06", HexFormat.of().formatHex(bytes));
+    }
+
+    @Test
+    void anEntryOfTheFirstFormatHasNoTime() {
+        byte[] first = HexFormat.of().parseHex("01" + "0000000000000001" + "0000000000000002" + "0001" + "72"
+                + "00000001" + "00000001" + "05" + "00000001" + "06");
+        assertEquals(new StrongCommand("r", 0, List.of(new byte[] {5}), new byte[] {6}),
+                StrongCommandCodec.decode(ByteBuffer.wrap(first)).command());
     }
 
     @Test
@@ -39,10 +48,10 @@ class StrongCommandCodecTest {
         byte[] trailing = Arrays.copyOf(bytes, bytes.length + 1);
         assertThrows(IllegalArgumentException.class, () -> StrongCommandCodec.decode(ByteBuffer.wrap(trailing)));
         byte[] format = bytes.clone();
-        format[0] = 2;
+        format[0] = 3;
         assertThrows(IllegalArgumentException.class, () -> StrongCommandCodec.decode(ByteBuffer.wrap(format)));
         byte[] count = bytes.clone();
-        ByteBuffer.wrap(count).putInt(1 + 16 + 2 + "eu-west-3".length(), Integer.MAX_VALUE);
+        ByteBuffer.wrap(count).putInt(1 + 16 + 2 + "eu-west-3".length() + 8, Integer.MAX_VALUE);
         assertThrows(IllegalArgumentException.class, () -> StrongCommandCodec.decode(ByteBuffer.wrap(count)));
     }
 
