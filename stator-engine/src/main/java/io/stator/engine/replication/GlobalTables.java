@@ -64,17 +64,26 @@ import java.util.function.Consumer;
  */
 public final class GlobalTables implements AutoCloseable {
 
-    /** What one ReplicationGroupUpdate of UpdateTable's ReplicaUpdates asks. */
-    public record ReplicaUpdate(Kind kind, String region) {
+    /**
+     * What one ReplicationGroupUpdate of UpdateTable's ReplicaUpdates asks.
+     *
+     * @param overrides what a Create or an Update sets for that replica alone, or null
+     */
+    public record ReplicaUpdate(Kind kind, String region, GlobalTable.Overrides overrides) {
         public enum Kind { CREATE, UPDATE, DELETE }
+
+        public ReplicaUpdate(Kind kind, String region) {
+            this(kind, region, null);
+        }
 
         /**
          * One ReplicationGroupUpdate as given: its Create's, Update's and Delete's RegionName (null
          * when absent); exactly one, and an Update that changes something (DynamoDB's texts, observed).
          *
-         * @param updateChanges whether the Update carries a setting besides its RegionName
+         * @param overrides the Create's or Update's settings besides its RegionName, or null without any
          */
-        public static ReplicaUpdate of(String create, String update, boolean updateChanges, String delete) {
+        public static ReplicaUpdate of(String create, String update, GlobalTable.Overrides overrides, String delete) {
+            boolean updateChanges = overrides != null;
             int given = (create != null ? 1 : 0) + (update != null ? 1 : 0) + (delete != null ? 1 : 0);
             if (given > 1) {
                 throw DynamoDbException.validation("Update table operation with more than one type of replica actions "
@@ -84,8 +93,9 @@ public final class GlobalTables implements AutoCloseable {
                 throw DynamoDbException.validation("There are no actions specified in the Replica Update Action of the "
                         + "request.");
             }
-            return create != null ? new ReplicaUpdate(Kind.CREATE, create)
-                    : update != null ? new ReplicaUpdate(Kind.UPDATE, update) : new ReplicaUpdate(Kind.DELETE, delete);
+            return create != null ? new ReplicaUpdate(Kind.CREATE, create, overrides)
+                    : update != null ? new ReplicaUpdate(Kind.UPDATE, update, overrides)
+                    : new ReplicaUpdate(Kind.DELETE, delete);
         }
     }
 
@@ -178,6 +188,26 @@ public final class GlobalTables implements AutoCloseable {
         log.stageDeparture(batch, without);
         departed.put(t.name(), without);
         wake();
+    }
+
+    /**
+     * Applies to this region's replica of {@code t} what it sets for itself (ReplicaUpdates'
+     * overrides), once it is ACTIVE here; refused now, tried again next round.
+     */
+    void applyOverrides(TableDefinition t) {
+        GlobalTable g = t.globalTable();
+        GlobalTable.Replica mine = g == null ? null : g.replica(region);
+        if (mine == null || mine.overrides() == null || mine.status() != GlobalTable.ReplicaStatus.ACTIVE) return;
+        synchronized (alignment) {
+            aligning.add(t.name());
+            try {
+                ReplicaSettings.override(t, mine.overrides(), settings);
+            } catch (RuntimeException refused) {
+                // Tried again next round.
+            } finally {
+                aligning.remove(t.name());
+            }
+        }
     }
 
     /** Every other region heard of a departure, or it did not happen: forgotten, durably. */
@@ -383,7 +413,8 @@ public final class GlobalTables implements AutoCloseable {
                             throw DynamoDbException.validation("Failed to create a the new replica of table with name: '"
                                     + t.name() + "' because one or more replicas already existed as tables.");
                         }
-                        g = g.withReplica(new Replica(u.region(), ReplicaStatus.CREATING, 0, null, null));
+                        ReplicaSettings.checkOverrides(t, u.overrides());
+                        g = g.withReplica(new Replica(u.region(), ReplicaStatus.CREATING, 0, null, null, u.overrides()));
                     }
                     case UPDATE, DELETE -> {
                         if (r == null) {
@@ -391,7 +422,10 @@ public final class GlobalTables implements AutoCloseable {
                                     + "more replicas were not part of the global table. Please retry the request "
                                     + "without these replicas: [" + u.region() + "].");
                         }
-                        if (u.kind() == ReplicaUpdate.Kind.DELETE) {
+                        if (u.kind() == ReplicaUpdate.Kind.UPDATE) {
+                            ReplicaSettings.checkOverrides(t, u.overrides());
+                            g = g.withReplica(r.overridden(u.overrides()));
+                        } else {
                             // One whose creation failed has no table to delete there (that region's
                             // table of the name is someone else's): it is only forgotten.
                             g = r.status() == ReplicaStatus.CREATION_FAILED ? g.without(r.region())
@@ -682,12 +716,12 @@ public final class GlobalTables implements AutoCloseable {
         return bytes.toByteArray();
     }
 
-    /** This region's consensus server's address (host:port), or null without one. */
     /** This region's consensus TLS, or null without a consensus server. */
     ConsensusTls consensusTls() {
         return consensusTls;
     }
 
+    /** This region's consensus server's address (host:port), or null without one. */
     String consensusAddress() {
         return consensusAddress;
     }

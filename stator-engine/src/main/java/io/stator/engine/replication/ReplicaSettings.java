@@ -1,5 +1,7 @@
 package io.stator.engine.replication;
 
+import io.stator.core.error.DynamoDbException;
+import io.stator.engine.table.GlobalTable;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableDefinition.BillingMode;
@@ -100,6 +102,67 @@ public interface ReplicaSettings {
                         List.of(new TableSpecs.GlobalIndexUpdate(indexSpec(source, i), null, null)),
                         null, null, null, null, null, null));
             }
+        }
+    }
+
+    /**
+     * Refuses overrides the table cannot take: a provisioned read capacity on an on-demand table,
+     * or an index it does not have (DynamoDB's texts for these are not known: Stator's words).
+     */
+    static void checkOverrides(TableDefinition t, GlobalTable.Overrides o) {
+        if (o == null) return;
+        boolean onDemand = t.billingMode() == TableDefinition.BillingMode.PAY_PER_REQUEST;
+        boolean provisionedRead = o.readCapacityUnits() != null
+                || o.indexes().stream().anyMatch(i -> i.readCapacityUnits() != null);
+        if (onDemand && provisionedRead) {
+            throw DynamoDbException.validation("One or more parameter values were invalid: ProvisionedThroughputOverride "
+                    + "is not allowed for a table in PAY_PER_REQUEST billing mode: " + t.name());
+        }
+        for (GlobalTable.IndexOverride i : o.indexes()) {
+            if (i.maxReadRequestUnits() != null) {
+                throw DynamoDbException.validation("A global secondary index's OnDemandThroughputOverride in "
+                        + "ReplicaUpdates is not supported by Stator yet");
+            }
+            if (t.globalIndexes().stream().noneMatch(g -> g.name().equals(i.indexName()))) {
+                throw DynamoDbException.validation("One or more parameter values were invalid: Global secondary index "
+                        + i.indexName() + " does not exist in table " + t.name());
+            }
+        }
+    }
+
+    /**
+     * Brings this region's replica in line with what it sets for itself ({@link
+     * GlobalTable.Overrides}: ReplicaUpdates' overrides), one engine operation at a time; a step
+     * refused now (the table UPDATING) is tried again next round.
+     */
+    static void override(TableDefinition local, GlobalTable.Overrides o, ReplicaSettings settings) {
+        boolean provisioned = local.billingMode() == BillingMode.PROVISIONED;
+        if (provisioned && o.readCapacityUnits() != null
+                && local.throughput().readCapacityUnits() != o.readCapacityUnits()) {
+            settings.updateTable(new UpdateTableSpec(local.name(), null, null, new TableSpecs.Throughput(
+                    o.readCapacityUnits(), local.throughput().writeCapacityUnits()), null, null, null, null, null, null,
+                    null, null));
+        }
+        if (!provisioned && o.maxReadRequestUnits() != null && (local.onDemandThroughput() == null
+                || local.onDemandThroughput().maxReadRequestUnits() != o.maxReadRequestUnits())) {
+            settings.updateTable(new UpdateTableSpec(local.name(), null, null, null, null, null, null, null, null,
+                    new TableSpecs.OnDemand(o.maxReadRequestUnits(), null), null, null));
+        }
+        String tableClass = local.tableClass() == null ? "STANDARD" : local.tableClass().name();
+        if (o.tableClass() != null && !o.tableClass().equals(tableClass)) {
+            settings.updateTable(new UpdateTableSpec(local.name(), null, null, null, null, null, null, o.tableClass(),
+                    null, null, null, null));
+        }
+        for (IndexDefinition i : local.globalIndexes()) {
+            GlobalTable.IndexOverride io = o.index(i.name());
+            if (!provisioned || io == null || io.readCapacityUnits() == null || i.throughput() == null
+                    || i.throughput().readCapacityUnits() == io.readCapacityUnits()) {
+                continue;
+            }
+            settings.updateTable(new UpdateTableSpec(local.name(), null, null, null, null, List.of(
+                    new TableSpecs.GlobalIndexUpdate(null, new TableSpecs.IndexUpdate(i.name(), new TableSpecs.Throughput(
+                            io.readCapacityUnits(), i.throughput().writeCapacityUnits())), null)),
+                    null, null, null, null, null, null));
         }
     }
 

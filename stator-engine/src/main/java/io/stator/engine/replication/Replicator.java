@@ -215,6 +215,7 @@ final class Replicator implements AutoCloseable {
     }
 
     private void controlOne(TableDefinition table) {
+        tables.applyOverrides(table);
         GlobalTable g = table.globalTable();
         for (Replica r : g.replicas()) {
             if (!r.region().equals(region) && r.status() != ReplicaStatus.CREATION_FAILED) sendMembers(table, g, r.region());
@@ -270,8 +271,7 @@ final class Replicator implements AutoCloseable {
             if (!e.getMessage().startsWith("ResourceInUseException")) return;
             tables.changeMembers(table.name(), current -> {
                 Replica r = current.replica(peer);
-                return r == null ? current : current.withReplica(new Replica(peer, ReplicaStatus.CREATION_FAILED, 0,
-                        e.getMessage(), null));
+                return r == null ? current : current.withReplica(r.failed(e.getMessage()));
             });
             return;
         } catch (IOException e) {
@@ -396,7 +396,7 @@ final class Replicator implements AutoCloseable {
         tables.changeMembers(table.name(), current -> {
             Replica r = current.replica(peer);
             if (r == null || r.status() != ReplicaStatus.CREATING) return current;
-            return current.withReplica(new Replica(peer, ReplicaStatus.CREATING, percent, null, null));
+            return current.withReplica(r.creating(percent));
         });
     }
 

@@ -134,7 +134,10 @@ final class StrongRules {
         }
         List<Replica> replicas = new ArrayList<>();
         replicas.add(new Replica(region, ReplicaStatus.ACTIVE, 0, null, null));
-        for (ReplicaUpdate u : updates) replicas.add(new Replica(u.region(), ReplicaStatus.CREATING, 0, null, null));
+        for (ReplicaUpdate u : updates) {
+            ReplicaSettings.checkOverrides(table, u.overrides());
+            replicas.add(new Replica(u.region(), ReplicaStatus.CREATING, 0, null, null, u.overrides()));
+        }
         return new GlobalTable(GlobalTable.Consistency.STRONG, 0, replicas,
                 witness == null ? null : new GlobalTable.Witness(witness, GlobalTable.WitnessStatus.CREATING));
     }

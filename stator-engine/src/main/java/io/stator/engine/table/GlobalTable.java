@@ -35,15 +35,76 @@ public record GlobalTable(Consistency consistency, long epoch, List<Replica> rep
      *
      * @param percentProgress  while CREATING: how much of the table's items it has been sent
      * @param inaccessibleSince when it was first found unreachable (REGION_DISABLED), else null
+     * @param overrides        what it sets for itself (ReplicaUpdates' Create or Update), or null
      */
     public record Replica(String region, ReplicaStatus status, int percentProgress, String statusDescription,
-                          Instant inaccessibleSince) {
+                          Instant inaccessibleSince, Overrides overrides) {
+
+        public Replica(String region, ReplicaStatus status, int percentProgress, String statusDescription,
+                       Instant inaccessibleSince) {
+            this(region, status, percentProgress, statusDescription, inaccessibleSince, null);
+        }
 
         public Replica with(ReplicaStatus newStatus) {
             return new Replica(region, newStatus, newStatus == ReplicaStatus.CREATING ? percentProgress : 0,
-                    null, newStatus == ReplicaStatus.REGION_DISABLED ? inaccessibleSince : null);
+                    null, newStatus == ReplicaStatus.REGION_DISABLED ? inaccessibleSince : null, overrides);
+        }
+
+        /** This replica, CREATING with that much of the table sent. */
+        public Replica creating(int percent) {
+            return new Replica(region, ReplicaStatus.CREATING, percent, null, null, overrides);
+        }
+
+        /** This replica, its creation failed for that reason. */
+        public Replica failed(String description) {
+            return new Replica(region, ReplicaStatus.CREATION_FAILED, 0, description, null, overrides);
+        }
+
+        /** This replica with {@code given} set over its overrides. */
+        public Replica overridden(Overrides given) {
+            return new Replica(region, status, percentProgress, statusDescription, inaccessibleSince,
+                    overrides == null ? given : overrides.with(given));
         }
     }
+
+    /**
+     * What one replica sets for itself rather than share (DynamoDB's ReplicaUpdates Create and
+     * Update: ProvisionedThroughputOverride, OnDemandThroughputOverride, TableClassOverride,
+     * KMSMasterKeyId, and per global index its throughput overrides). Null members were not given;
+     * the replica's own region applies them to its table ({@code ReplicaSettings}).
+     */
+    public record Overrides(Long readCapacityUnits, Long maxReadRequestUnits, String tableClass, String kmsMasterKeyId,
+                            List<IndexOverride> indexes) {
+
+        public Overrides {
+            indexes = List.copyOf(indexes);
+        }
+
+        /** These, with what {@code given} sets over them (an index's, per index). */
+        public Overrides with(Overrides given) {
+            List<IndexOverride> merged = new ArrayList<>(indexes);
+            for (IndexOverride i : given.indexes()) {
+                IndexOverride had = index(i.indexName());
+                merged.remove(had);
+                merged.add(had == null ? i : new IndexOverride(i.indexName(),
+                        i.readCapacityUnits() != null ? i.readCapacityUnits() : had.readCapacityUnits(),
+                        i.maxReadRequestUnits() != null ? i.maxReadRequestUnits() : had.maxReadRequestUnits()));
+            }
+            return new Overrides(given.readCapacityUnits != null ? given.readCapacityUnits : readCapacityUnits,
+                    given.maxReadRequestUnits != null ? given.maxReadRequestUnits : maxReadRequestUnits,
+                    given.tableClass != null ? given.tableClass : tableClass,
+                    given.kmsMasterKeyId != null ? given.kmsMasterKeyId : kmsMasterKeyId, merged);
+        }
+
+        /** The override of that index, or null. */
+        public IndexOverride index(String name) {
+            for (IndexOverride i : indexes) if (i.indexName().equals(name)) return i;
+            return null;
+        }
+    }
+
+    /** A replica's own throughput of one global index; null members were not given. */
+    public record IndexOverride(String indexName, Long readCapacityUnits, Long maxReadRequestUnits) {}
 
     public record Witness(String region, WitnessStatus status) {}
 

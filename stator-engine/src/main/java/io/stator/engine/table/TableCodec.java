@@ -74,7 +74,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 8;
+    private static final int VERSION = 9;
 
     private TableCodec() {}
 
@@ -280,7 +280,7 @@ public final class TableCodec {
             if (version >= 7) {
                 b.vectorIndexes = readIndexes(in, true, true);
             }
-            if (version >= 8) b.globalTable = readGlobalTable(in);
+            if (version >= 8) b.globalTable = readGlobalTable(in, version);
             return b.build();
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt table catalog entry", e);
@@ -299,6 +299,7 @@ public final class TableCodec {
             out.writeInt(r.percentProgress());
             writeString(out, r.statusDescription());
             writeInstant(out, r.inaccessibleSince());
+            writeOverrides(out, r.overrides());
         }
         out.writeBoolean(g.witness() != null);
         if (g.witness() != null) {
@@ -307,7 +308,7 @@ public final class TableCodec {
         }
     }
 
-    private static GlobalTable readGlobalTable(DataInputStream in) throws IOException {
+    private static GlobalTable readGlobalTable(DataInputStream in, int version) throws IOException {
         if (!in.readBoolean()) return null;
         GlobalTable.Consistency consistency = GlobalTable.Consistency.valueOf(in.readUTF());
         long epoch = in.readLong();
@@ -315,11 +316,44 @@ public final class TableCodec {
         List<GlobalTable.Replica> replicas = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             replicas.add(new GlobalTable.Replica(in.readUTF(), GlobalTable.ReplicaStatus.valueOf(in.readUTF()),
-                    in.readInt(), readString(in), readInstant(in)));
+                    in.readInt(), readString(in), readInstant(in), version >= 9 ? readOverrides(in) : null));
         }
         GlobalTable.Witness witness = in.readBoolean()
                 ? new GlobalTable.Witness(in.readUTF(), GlobalTable.WitnessStatus.valueOf(in.readUTF())) : null;
         return new GlobalTable(consistency, epoch, replicas, witness);
+    }
+
+    /** A replica's overrides (v9): present; read units, max read units (-1: not given), class, KMS key; indexes. */
+    private static void writeOverrides(DataOutputStream out, GlobalTable.Overrides o) throws IOException {
+        out.writeBoolean(o != null);
+        if (o == null) return;
+        out.writeLong(o.readCapacityUnits() == null ? -1 : o.readCapacityUnits());
+        out.writeLong(o.maxReadRequestUnits() == null ? -1 : o.maxReadRequestUnits());
+        writeString(out, o.tableClass());
+        writeString(out, o.kmsMasterKeyId());
+        out.writeInt(o.indexes().size());
+        for (GlobalTable.IndexOverride i : o.indexes()) {
+            out.writeUTF(i.indexName());
+            out.writeLong(i.readCapacityUnits() == null ? -1 : i.readCapacityUnits());
+            out.writeLong(i.maxReadRequestUnits() == null ? -1 : i.maxReadRequestUnits());
+        }
+    }
+
+    private static GlobalTable.Overrides readOverrides(DataInputStream in) throws IOException {
+        if (!in.readBoolean()) return null;
+        Long read = given(in.readLong());
+        Long maxRead = given(in.readLong());
+        String tableClass = readString(in);
+        String kms = readString(in);
+        int n = in.readInt();
+        List<GlobalTable.IndexOverride> indexes = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) indexes.add(new GlobalTable.IndexOverride(in.readUTF(), given(in.readLong()),
+                given(in.readLong())));
+        return new GlobalTable.Overrides(read, maxRead, tableClass, kms, indexes);
+    }
+
+    private static Long given(long value) {
+        return value < 0 ? null : value;
     }
 
     private static void writeIndex(DataOutputStream out, IndexDefinition index) throws IOException {

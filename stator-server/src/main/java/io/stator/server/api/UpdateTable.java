@@ -5,6 +5,7 @@ import static io.stator.server.api.checks.ExpressionParameters.member;
 import io.stator.engine.Engine;
 import io.stator.engine.replication.GlobalTables.ReplicaUpdate;
 import io.stator.engine.replication.GlobalTables.WitnessUpdate;
+import io.stator.engine.table.GlobalTable;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableUpdates;
 import io.stator.engine.table.UpdateTableSpec;
@@ -14,7 +15,11 @@ import io.stator.server.api.checks.NotYetSupported;
 import io.stator.server.api.checks.TableRequests;
 import io.stator.server.api.json.TableDescriptionJson;
 import io.stator.server.protocol.ResponseBody;
+import io.stator.server.protocol.request.CreateReplicationGroupMemberAction;
 import io.stator.server.protocol.request.GlobalTableWitnessGroupUpdate;
+import io.stator.server.protocol.request.OnDemandThroughputOverride;
+import io.stator.server.protocol.request.ProvisionedThroughputOverride;
+import io.stator.server.protocol.request.ReplicaGlobalSecondaryIndex;
 import io.stator.server.protocol.request.ReplicationGroupUpdate;
 import io.stator.server.protocol.request.UpdateReplicationGroupMemberAction;
 import io.stator.server.protocol.request.UpdateTableInput;
@@ -81,14 +86,38 @@ final class UpdateTable implements Action<UpdateTableInput> {
     private static List<ReplicaUpdate> replicaUpdates(List<ReplicationGroupUpdate> given) {
         List<ReplicaUpdate> out = new ArrayList<>(given.size());
         for (ReplicationGroupUpdate g : given) {
+            CreateReplicationGroupMemberAction create = g.create();
             UpdateReplicationGroupMemberAction update = g.update();
-            boolean updateChanges = update != null && (update.kmsMasterKeyId() != null
-                    || update.provisionedThroughputOverride() != null || update.onDemandThroughputOverride() != null
-                    || update.globalSecondaryIndexes() != null || update.tableClassOverride() != null);
-            out.add(ReplicaUpdate.of(g.create() == null ? null : g.create().regionName(),
-                    update == null ? null : update.regionName(), updateChanges,
+            GlobalTable.Overrides overrides = create != null
+                    ? overrides(create.kmsMasterKeyId(), create.provisionedThroughputOverride(),
+                            create.onDemandThroughputOverride(), create.globalSecondaryIndexes(), create.tableClassOverride())
+                    : update != null
+                    ? overrides(update.kmsMasterKeyId(), update.provisionedThroughputOverride(),
+                            update.onDemandThroughputOverride(), update.globalSecondaryIndexes(), update.tableClassOverride())
+                    : null;
+            out.add(ReplicaUpdate.of(create == null ? null : create.regionName(),
+                    update == null ? null : update.regionName(), overrides,
                     g.delete() == null ? null : g.delete().regionName()));
         }
         return out;
+    }
+
+    /** A Create's or Update's settings for its replica alone; null when it gives none. */
+    private static GlobalTable.Overrides overrides(String kmsMasterKeyId, ProvisionedThroughputOverride provisioned,
+                                                   OnDemandThroughputOverride onDemand,
+                                                   List<ReplicaGlobalSecondaryIndex> indexes, String tableClass) {
+        if (kmsMasterKeyId == null && provisioned == null && onDemand == null && indexes == null && tableClass == null) {
+            return null;
+        }
+        List<GlobalTable.IndexOverride> perIndex = new ArrayList<>();
+        if (indexes != null) {
+            for (ReplicaGlobalSecondaryIndex i : indexes) {
+                perIndex.add(new GlobalTable.IndexOverride(i.indexName(),
+                        i.provisionedThroughputOverride() == null ? null : i.provisionedThroughputOverride().readCapacityUnits(),
+                        i.onDemandThroughputOverride() == null ? null : i.onDemandThroughputOverride().maxReadRequestUnits()));
+            }
+        }
+        return new GlobalTable.Overrides(provisioned == null ? null : provisioned.readCapacityUnits(),
+                onDemand == null ? null : onDemand.maxReadRequestUnits(), tableClass, kmsMasterKeyId, perIndex);
     }
 }

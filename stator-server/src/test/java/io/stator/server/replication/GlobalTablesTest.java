@@ -47,6 +47,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReplicaDescription;
 import software.amazon.awssdk.services.dynamodb.model.ReplicationGroupUpdate;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableClass;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -350,6 +351,47 @@ class GlobalTablesTest {
         ErrorAssertions.assertErrorMatches("ValidationException", ".*DynamoDB global tables version 2017\\.11\\.29 is not "
                 + "supported.*", () -> a().createGlobalTable(r -> r.globalTableName(table).replicationGroup(g -> g.regionName(B))));
         assertTrue(a().listGlobalTables(r -> { }).globalTables().isEmpty());
+    }
+
+    /**
+     * ReplicaUpdates' Update sets what one replica has for itself (its read capacity, its table
+     * class): shown in Replicas in the other regions, taken by that replica's table alone.
+     */
+    @Test
+    void aReplicaUpdateOverridesThatReplicasOwnReadCapacityAndTableClass() {
+        String table = newTable(A);
+        a().updateTable(r -> r.tableName(table).billingMode(BillingMode.PROVISIONED)
+                .provisionedThroughput(t -> t.readCapacityUnits(5L).writeCapacityUnits(5L)));
+        regions.addReplica(A, table, B);
+        a().updateTable(r -> r.tableName(table).replicaUpdates(ReplicationGroupUpdate.builder().update(u -> u
+                .regionName(B).provisionedThroughputOverride(p -> p.readCapacityUnits(7L))
+                .tableClassOverride(TableClass.STANDARD_INFREQUENT_ACCESS)).build()));
+
+        ReplicaDescription shown = replica(regions.describe(A, table), B);
+        assertEquals(7L, shown.provisionedThroughputOverride().readCapacityUnits());
+        assertEquals(TableClass.STANDARD_INFREQUENT_ACCESS, shown.replicaTableClassSummary().tableClass());
+        TableDescription inB = Eventually.until(B + "'s table takes its overrides", ARRIVAL,
+                () -> regions.describe(B, table), t -> t.provisionedThroughput().readCapacityUnits() == 7
+                        && t.tableClassSummary() != null
+                        && t.tableClassSummary().tableClass() == TableClass.STANDARD_INFREQUENT_ACCESS);
+        assertEquals(5L, inB.provisionedThroughput().writeCapacityUnits(), "write capacity stays shared");
+        TableDescription inA = regions.describe(A, table);
+        assertEquals(5L, inA.provisionedThroughput().readCapacityUnits(), "the other replica keeps its own");
+        assertNull(replica(regions.describe(B, table), A).provisionedThroughputOverride());
+
+        // A later Update keeps what it does not give; an index the table lacks is refused.
+        a().updateTable(r -> r.tableName(table).replicaUpdates(ReplicationGroupUpdate.builder().update(u -> u
+                .regionName(B).provisionedThroughputOverride(p -> p.readCapacityUnits(9L))).build()));
+        shown = replica(regions.describe(A, table), B);
+        assertEquals(9L, shown.provisionedThroughputOverride().readCapacityUnits());
+        assertEquals(TableClass.STANDARD_INFREQUENT_ACCESS, shown.replicaTableClassSummary().tableClass());
+        ErrorAssertions.assertError("ValidationException", "One or more parameter values were invalid: Global "
+                + "secondary index nope does not exist in table " + table, () -> a().updateTable(r -> r.tableName(table)
+                        .replicaUpdates(ReplicationGroupUpdate.builder().update(u -> u.regionName(B)
+                                .globalSecondaryIndexes(i -> i.indexName("nope")
+                                        .provisionedThroughputOverride(p -> p.readCapacityUnits(3L)))).build())));
+        Eventually.until(B + "'s table at 9", ARRIVAL, () -> regions.describe(B, table),
+                t -> t.provisionedThroughput().readCapacityUnits() == 9);
     }
 
     @Test

@@ -176,6 +176,43 @@ public final class TableDescriptionJson {
     }
 
     /**
+     * What a replica sets for itself, as it was given ("If not described, uses the source table's
+     * provisioned throughput settings": ReplicaDescription in the API reference).
+     */
+    private static void writeOverrides(JsonGenerator g, GlobalTable.Overrides o) throws IOException {
+        if (o.kmsMasterKeyId() != null) g.writeStringField("KMSMasterKeyId", o.kmsMasterKeyId());
+        if (o.readCapacityUnits() != null) {
+            g.writeObjectFieldStart("ProvisionedThroughputOverride");
+            g.writeNumberField("ReadCapacityUnits", o.readCapacityUnits());
+            g.writeEndObject();
+        }
+        if (o.maxReadRequestUnits() != null) {
+            g.writeObjectFieldStart("OnDemandThroughputOverride");
+            g.writeNumberField("MaxReadRequestUnits", o.maxReadRequestUnits());
+            g.writeEndObject();
+        }
+        if (!o.indexes().isEmpty()) {
+            g.writeArrayFieldStart("GlobalSecondaryIndexes");
+            for (GlobalTable.IndexOverride i : o.indexes()) {
+                g.writeStartObject();
+                g.writeStringField("IndexName", i.indexName());
+                if (i.readCapacityUnits() != null) {
+                    g.writeObjectFieldStart("ProvisionedThroughputOverride");
+                    g.writeNumberField("ReadCapacityUnits", i.readCapacityUnits());
+                    g.writeEndObject();
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        if (o.tableClass() != null) {
+            g.writeObjectFieldStart("ReplicaTableClassSummary");
+            g.writeStringField("TableClass", o.tableClass());
+            g.writeEndObject();
+        }
+    }
+
+    /**
      * A global table's members: Replicas lists the other regions only (as DynamoDB's does, observed
      * in 2026: "never lists itself"), with GlobalTableVersion and the settings' replication mode
      * of a same-account global table; a regional table has none of them.
@@ -193,6 +230,7 @@ public final class TableDescriptionJson {
                 g.writeStringField("ReplicaStatusPercentProgress", Integer.toString(r.percentProgress()));
             }
             if (r.inaccessibleSince() != null) writeTime(g, "ReplicaInaccessibleDateTime", r.inaccessibleSince());
+            if (r.overrides() != null) writeOverrides(g, r.overrides());
             g.writeStringField("GlobalTableSettingsReplicationMode", "ENABLED_WITH_OVERRIDES");
             g.writeEndObject();
         }
