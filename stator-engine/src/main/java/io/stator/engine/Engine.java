@@ -109,8 +109,8 @@ public final class Engine implements AutoCloseable {
     public Engine(Storage storage, EngineConfig config, CapacityMeter meter) {
         this.storage = storage;
         this.deployment = Deployment.of(storage);
-        this.jobs = deployment.jobLeaseMillis() > 0
-                ? new JobRunner(new JobLeases(storage, deployment.jobLeaseMillis())) : new JobRunner();
+        JobLeases leases = deployment.jobLeaseMillis() > 0 ? new JobLeases(storage, deployment.jobLeaseMillis()) : null;
+        this.jobs = leases != null ? new JobRunner(leases) : new JobRunner();
         this.config = config;
         this.meter = meter;
         this.catalog = new Catalog(storage, deployment, new TableArns(config.region(), config.accountId()), config.clock());
@@ -157,7 +157,7 @@ public final class Engine implements AutoCloseable {
                     public void updateTable(UpdateTableSpec spec) {
                         tables.update(spec);
                     }
-                });
+                }, leases, deployment.catalogSettleMillis());
         indexBuilds.follow();
         backups.resume();
         recovery.resume();

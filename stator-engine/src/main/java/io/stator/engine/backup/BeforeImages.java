@@ -160,7 +160,7 @@ final class BeforeImages implements ChangeLog.Consumer {
     }
 
     @Override
-    public void settle(WriteBatch batch) {
+    public void settle(WriteBatch batch, boolean committed) {
         batchViews.remove(batch);
     }
 

@@ -89,7 +89,7 @@ final class RecoveryLog implements ChangeLog.Consumer {
     }
 
     @Override
-    public void settle(WriteBatch batch) {
+    public void settle(WriteBatch batch, boolean committed) {
         batchTimes.remove(batch);
     }
 

@@ -27,8 +27,11 @@ public final class ChangeLog {
          * The batch it staged into is committed, or abandoned: called once per batch, after
          * the commit, whether it succeeded or threw (a stream's sequence numbers stop being in
          * flight).
+         *
+         * @param committed whether the commit returned; false when it threw (on shared storage,
+         *                  its outcome may then be unknown to this server)
          */
-        default void settle(WriteBatch batch) { }
+        default void settle(WriteBatch batch, boolean committed) { }
 
         /**
          * Whether it keeps changes of this table (a stream's, a backup's being made): a write
@@ -62,8 +65,8 @@ public final class ChangeLog {
     }
 
     /** Tells every consumer that the batch is committed or abandoned (see {@link Consumer#settle}). */
-    public void settle(WriteBatch batch) {
-        for (Consumer c : consumers) c.settle(batch);
+    public void settle(WriteBatch batch, boolean committed) {
+        for (Consumer c : consumers) c.settle(batch, committed);
     }
 
     /** Hands one change to every consumer, in the batch that will commit it. */

@@ -32,5 +32,8 @@ public final class ReservedKinds {
      */
     public static final int COLLECTION_SIZE = -4;
 
+    /** A global table's item's version, or a deleted item's tombstone ({@code replication/ItemVersions}). */
+    public static final int ITEM_VERSION = -5;
+
     private ReservedKinds() {}
 }

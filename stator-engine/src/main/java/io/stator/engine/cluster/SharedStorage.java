@@ -68,6 +68,7 @@ import java.util.function.Function;
  *       ({@link RecoveryRows}), so that a change's history row commits in the item's own
  *       compare-and-set; a batch of them alone (a base copy, a fold) commits collection by
  *       collection.</li>
+ *   <li><b>Global tables' rows</b>, item versions and the replication log: {@link ReplicationRows}.</li>
  *   <li><b>Not yet on shared storage</b>: counters' additions (ItemCount, TableSizeBytes and the
  *       indexes' figures are counted again by a walk after writes, {@link #takeWrittenTables};
  *       an item collection's size is instead a row of the collection, written with its items:
@@ -94,6 +95,7 @@ final class SharedStorage implements Storage {
 
     /** How long a transaction may stay undecided before whoever meets it may abort it. */
     static final long STALE_TRANSACTION_MILLIS = 10_000;
+    private static final long LOG_TABLE = metaTable(Keyspaces.REPLICATION_LOG);
 
     private final CollectionStore store;
     private final CasTransactions transactions;
@@ -109,6 +111,7 @@ final class SharedStorage implements Storage {
         for (Keyspace k : META) store.createTable(metaTable(k));
         store.createTable(metaTable(Keyspaces.BACKUPS));
         store.createTable(metaTable(Keyspaces.STREAM_RECORDS));
+        store.createTable(LOG_TABLE);
     }
 
     /** The store itself, for what the servers exchange beside the storage contract ({@link SharedCapacity}). */
@@ -140,13 +143,13 @@ final class SharedStorage implements Storage {
     /** Not kept on shared storage yet: read as empty, never written. */
     private static boolean isAbsent(Keyspace k) {
         return !isMeta(k) && k != Keyspaces.ITEMS && k != Keyspaces.STREAM_RECORDS && k != Keyspaces.BACKUPS
-                && k != Keyspaces.RECOVERY;
+                && k != Keyspaces.RECOVERY && k != Keyspaces.ITEM_VERSIONS && k != Keyspaces.REPLICATION_LOG;
     }
 
     /** Rows kept in CasTransactions' envelopes: they commit with items, in one transaction. */
     private static boolean isTransactional(Keyspace k) {
         return k == Keyspaces.ITEMS || k == Keyspaces.TRANSACTION_TOKENS || k == Keyspaces.STREAM_RECORDS
-                || k == Keyspaces.RECOVERY;
+                || k == Keyspaces.RECOVERY || k == Keyspaces.ITEM_VERSIONS;
     }
 
     /**
@@ -251,6 +254,8 @@ final class SharedStorage implements Storage {
         if (keyspace == Keyspaces.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
         if (keyspace == Keyspaces.STREAM_RECORDS) return transactions.read(streamRow(key));
         if (keyspace == Keyspaces.RECOVERY) return transactions.read(RecoveryRows.row(key));
+        if (keyspace == Keyspaces.ITEM_VERSIONS) return transactions.read(ReplicationRows.versionRow(key));
+        if (keyspace == Keyspaces.REPLICATION_LOG) return store.get(ReplicationRows.logRow(LOG_TABLE, key), Consistency.COMMITTED);
         if (isMeta(keyspace)) return store.get(metaRow(keyspace, key), Consistency.STRONG);
         if (keyspace == Keyspaces.BACKUPS) return store.get(backupRow(key), Consistency.STRONG);
         return null;
@@ -265,13 +270,15 @@ final class SharedStorage implements Storage {
      */
     @Override
     public byte[] getCommitted(Keyspace keyspace, byte[] key) {
-        if (keyspace != Keyspaces.ITEMS) return get(keyspace, key);
-        byte[] stored = store.get(key, Consistency.COMMITTED);
+        boolean version = keyspace == Keyspaces.ITEM_VERSIONS; // a global table's write expects it as read
+        if (keyspace != Keyspaces.ITEMS && !version) return get(keyspace, key);
+        byte[] row = version ? ReplicationRows.versionRow(key) : key;
+        byte[] stored = store.get(row, Consistency.COMMITTED);
         if (CasTransactions.claimed(stored)) {
             lastRead.remove();
-            return transactions.read(key);
+            return transactions.read(row);
         }
-        lastRead.set(new CasTransactions.Read(key, stored));
+        if (!version) lastRead.set(new CasTransactions.Read(key, stored));
         return CasTransactions.committedOf(stored);
     }
 
@@ -368,6 +375,9 @@ final class SharedStorage implements Storage {
             Cursor rows = store.scan(RecoveryRows.tableOf(from), kinds[0], 0, 0, null, Consistency.STRONG);
             return RecoveryRows.within(new Committed(rows, false), from, to);
         }
+        if (keyspace == Keyspaces.ITEM_VERSIONS) return ReplicationRows.versionsWithin(new Committed(store.scan(
+                RowKeyFraming.tableId(from), ReplicationRows.VERSION_KIND, 0, 0, null, Consistency.STRONG), false), from, to);
+        if (keyspace == Keyspaces.REPLICATION_LOG) return ReplicationRows.logRange(store, LOG_TABLE, from, to, reverse);
         if (isMeta(keyspace)) {
             byte[] within = metaRow(keyspace, new byte[0]);
             Cursor rows = store.range(within, from == null ? null : metaRow(keyspace, from),
@@ -486,7 +496,9 @@ final class SharedStorage implements Storage {
 
         @Override
         public void expect(Keyspace keyspace, byte[] key, byte[] value) {
-            if (isAbsent(keyspace)) throw new IllegalStateException(keyspace.storedName() + " is not kept on shared storage yet");
+            if (isAbsent(keyspace) || keyspace == Keyspaces.REPLICATION_LOG) {
+                throw new IllegalStateException(keyspace.storedName() + " is not compared and set on shared storage");
+            }
             Key k = new Key(rowKey(keyspace, key));
             expected.put(k, value);
             expectedIn.put(k, keyspace);
@@ -516,6 +528,8 @@ final class SharedStorage implements Storage {
     private byte[] rowKey(Keyspace keyspace, byte[] key) {
         if (keyspace == Keyspaces.BACKUPS) return backupRow(key);
         if (keyspace == Keyspaces.RECOVERY) return RecoveryRows.row(key);
+        if (keyspace == Keyspaces.ITEM_VERSIONS) return ReplicationRows.versionRow(key);
+        if (keyspace == Keyspaces.REPLICATION_LOG) return ReplicationRows.logRow(LOG_TABLE, key);
         return keyspace == Keyspaces.ITEMS ? key : keyspace == Keyspaces.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
     }
 
@@ -572,15 +586,18 @@ final class SharedStorage implements Storage {
         List<byte[]> hints = new ArrayList<>();
         for (byte[] r : meta) {
             Write w = batch.writes.get(new Key(r));
-            if (w != null && (w.keyspace() == Keyspaces.EXPIRIES || w.keyspace() == Keyspaces.BACKUPS)
-                    && w.value() != null) {
-                hints.add(r);
-            }
+            boolean hint = w != null && (w.keyspace() == Keyspaces.EXPIRIES || w.keyspace() == Keyspaces.BACKUPS);
+            if (hint && w.value() != null) hints.add(r);
         }
         if (!hints.isEmpty() && !items.isEmpty()) {
             meta.removeAll(hints);
             commitMeta(batch, hints);
         }
+        // The replication log's rows: plain writes, before the items they log (ReplicationRows).
+        List<Change> logged = new ArrayList<>();
+        meta.removeIf(r -> batch.writes.get(new Key(r)) instanceof Write w && w.keyspace() == Keyspaces.REPLICATION_LOG
+                && logged.add(new Change(r, w.value())));
+        ReplicationRows.writeLog(store, logged);
         if (!items.isEmpty()) {
             if (oneCollection(items)) commitCollection(batch, items);
             else if (onlyRecovery(batch, items)) commitEachCollection(batch, items);
@@ -725,6 +742,10 @@ final class SharedStorage implements Storage {
                     }
                 }
             }
+        } else if (keyspace == Keyspaces.REPLICATION_LOG) {
+            ReplicationRows.deleteLogRange(store, LOG_TABLE, from, to);
+        } else if (keyspace == Keyspaces.ITEM_VERSIONS && !ReplicationRows.wholeTable(from, to)) {
+            throw new IllegalArgumentException("item versions are deleted with their table"); // dropped with its items
         } else if (isMeta(keyspace) || keyspace == Keyspaces.BACKUPS) {
             deleteRows(metaRow(keyspace, new byte[0]), metaRow(keyspace, from), metaRow(keyspace, to));
         }

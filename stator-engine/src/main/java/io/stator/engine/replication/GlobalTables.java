@@ -5,6 +5,7 @@ import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.item.RowKeys;
+import io.stator.engine.jobs.JobLeases;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.replication.strong.ConsensusGroups;
@@ -102,16 +103,6 @@ public final class GlobalTables implements AutoCloseable {
     /** One GlobalTableWitnessUpdates entry: a witness region to create, or to delete. */
     public record WitnessUpdate(boolean create, String region) {}
 
-    /** The messages regions send each other (their bodies are written and read here). */
-    static final String CREATE_REPLICA = "create-replica";
-    static final String MEMBERS = "members";
-    static final String DELETE_REPLICA = "delete-replica";
-    static final String APPLY = "apply";
-    static final String CONSENSUS_ADDRESS = "consensus-address";
-    static final String CONSENSUS_CERTIFICATE = "consensus-certificate";
-    static final String JOIN_GROUP = "join-group";
-    static final String LEAVE_GROUP = "leave-group";
-
     static final String LOCAL_REGION = "Cannot add or delete the local region through ReplicaUpdates. "
             + "Use CreateTable, DeleteTable, or UpdateTable as required.";
 
@@ -134,6 +125,11 @@ public final class GlobalTables implements AutoCloseable {
     private final HybridClock hybridClock;
     final ItemVersions versions;
     final ReplicationLog log;
+    final ServerLogs serverLogs;
+    /** Where several servers share the store: leases (the logs', the control plane's), else null. */
+    final JobLeases leases;
+    /** How long after a catalog change every server of this region follows it (0 on one server). */
+    final long settleMillis;
     final ReplicationLatencies latencies = new ReplicationLatencies();
     final StrongReplication strong;
     private volatile String consensusAddress;
@@ -141,14 +137,19 @@ public final class GlobalTables implements AutoCloseable {
     private volatile PeerLinks links = PeerLinks.NONE;
     private volatile long tombstoneRetentionMillis = Duration.ofHours(24).toMillis();
     private Replicator replicator;
-    private boolean registered;
+    private volatile boolean registered;
 
     /**
      * @param dropTable deletes a table as DeleteTable does (a replica's deletion, asked by another region)
      * @param settings  how this region changes a replica's shared settings to match another region's
+     * @param leases    where several servers share the store (one region of several servers), the
+     *                  leases by which one of them ships each server's log and one runs the control
+     *                  plane; null on one server
+     * @param settleMillis how long after a catalog change every server follows it (0 on one server)
      */
     public GlobalTables(Storage storage, Catalog catalog, Streams streams, WritePipeline pipeline, ChangeLog changeLog,
-                        ItemLocks locks, Clock clock, String region, Consumer<String> dropTable, ReplicaSettings settings) {
+                        ItemLocks locks, Clock clock, String region, Consumer<String> dropTable, ReplicaSettings settings,
+                        JobLeases leases, long settleMillis) {
         this.storage = storage;
         this.catalog = catalog;
         this.streams = streams;
@@ -161,7 +162,10 @@ public final class GlobalTables implements AutoCloseable {
         this.settings = settings;
         this.hybridClock = new HybridClock(clock);
         this.versions = new ItemVersions(storage);
-        this.log = new ReplicationLog(storage, hybridClock, region, clock, this::wake);
+        this.leases = leases;
+        this.settleMillis = settleMillis;
+        this.log = new ReplicationLog(storage, hybridClock, region, clock, this::wake, leases);
+        this.serverLogs = new ServerLogs(log, leases);
         this.strong = new StrongReplication(storage, catalog, pipeline, versions, region, clock);
         pipeline.orderCommitsBy(strong);
         for (TableDefinition t : catalog.all()) {
@@ -263,6 +267,7 @@ public final class GlobalTables implements AutoCloseable {
      * the replicator then sends the table to every member, which aligns its own.
      */
     private void changed(TableDefinition t) {
+        if (t.globalTable() != null) register(); // turned global through another server of this region
         if (t.globalTable() == null || aligning.contains(t.name())) return;
         String now = ReplicaSettings.aligned(t);
         String before = alignedSettings.put(t.name(), now);
@@ -334,11 +339,28 @@ public final class GlobalTables implements AutoCloseable {
     public ReplicationLatencies latencies() { return latencies; }
 
     /** Makes every write stage its version and log row, before a table turns global. Never undone. */
-    private synchronized void register() {
-        if (!registered) {
-            changeLog.register(log);
-            registered = true;
+    private void register() {
+        if (registered) return; // without the lock: called under the catalog's (changed)
+        synchronized (this) {
+            if (!registered) {
+                changeLog.register(log);
+                registered = true;
+            }
         }
+    }
+
+    /** Whether several servers share this region's store (Cassandra). */
+    boolean severalServers() {
+        return leases != null;
+    }
+
+    /**
+     * Whether this region serves multi-Region strong consistency (a consensus server to connect):
+     * not yet where several servers share the store, which would need one consensus member per
+     * region that the others forward to.
+     */
+    public boolean servesStrongConsistency() {
+        return !severalServers();
     }
 
     private void wake() {
@@ -369,6 +391,10 @@ public final class GlobalTables implements AutoCloseable {
         for (WitnessUpdate w : witnesses) checkRegion(w.region());
         StrongRules.checkRequest(updates, consistency, witnesses);
         boolean strongly = "STRONG".equals(consistency);
+        if (strongly && severalServers()) {
+            throw DynamoDbException.validation("Multi-Region strong consistency is not yet served by Stator on Apache "
+                    + "Cassandra (--storage cassandra): a global table there is MultiRegionConsistency EVENTUAL");
+        }
         if (strongly && strong.groups() == null) {
             throw DynamoDbException.validation("Multi-Region strong consistency needs a consensus server in this region "
                     + "(--consensus-port)");
@@ -495,17 +521,27 @@ public final class GlobalTables implements AutoCloseable {
      * replica fills a new one from a snapshot and starts its own shipping at the snapshot; every
      * other region ships the new one what the filler had not yet acknowledged of its changes, so
      * that each of its changes reaches the new replica either through the snapshot or directly.
+     * Several servers: so in every server's log, the filler's cursor there copied before this
+     * region acknowledges (a log without it is sent whole, from its start).
      */
     private void learned(TableDefinition table, GlobalTable before, GlobalTable after, String from) {
         Set<String> had = new HashSet<>(before == null ? List.of() : before.regions());
         Set<String> has = new HashSet<>(after == null ? List.of() : after.regions());
         String driver = after == null ? null : driver(after);
+        List<Long> logs = severalServers() ? log.registeredLogs() : List.of(log.ownLog());
         for (String r : has) {
-            if (had.contains(r) || r.equals(region) || region.equals(driver) || log.cursor(table.id(), r) >= 0) continue;
-            long start = driver == null ? -1 : log.cursor(table.id(), driver);
-            log.saveCursor(table.id(), r, start >= 0 ? start : log.safeHead(table.id()));
+            if (had.contains(r) || r.equals(region) || region.equals(driver)) continue;
+            for (long l : logs) {
+                if (log.cursor(table.id(), r, l) >= 0) continue;
+                long start = driver == null ? -1 : log.cursor(table.id(), driver, l);
+                long otherwise = severalServers() ? ReplicationLog.start(l) : log.safeHead(table.id());
+                log.saveCursor(table.id(), r, l, start >= 0 ? start : otherwise);
+            }
         }
-        for (String r : had) if (!has.contains(r) && !r.equals(region)) log.dropCursor(table.id(), r);
+        for (String r : had) {
+            if (has.contains(r) || r.equals(region)) continue;
+            for (long l : logs) log.dropCursor(table.id(), r, l);
+        }
     }
 
     /** The region that creates, fills and deletes replicas: the first active one, in the order they joined. */
@@ -520,15 +556,15 @@ public final class GlobalTables implements AutoCloseable {
     public byte[] receive(String from, String message, byte[] body) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
             return switch (message) {
-                case CREATE_REPLICA -> {
+                case RegionMessages.CREATE_REPLICA -> {
                     createReplica(TableCodec.decode(body));
                     yield new byte[0];
                 }
-                case MEMBERS -> {
+                case RegionMessages.MEMBERS -> {
                     adopt(from, TableCodec.decode(body));
                     yield new byte[0];
                 }
-                case DELETE_REPLICA -> {
+                case RegionMessages.DELETE_REPLICA -> {
                     // Only a replica is dropped: never a regional table of the same name.
                     if (catalog.find(in.readUTF()) instanceof TableDefinition t && t.globalTable() != null
                             && t.globalTable().replica(region) != null) {
@@ -545,21 +581,21 @@ public final class GlobalTables implements AutoCloseable {
                     }
                     yield new byte[0];
                 }
-                case LEAVE_GROUP -> {
+                case RegionMessages.LEAVE_GROUP -> {
                     strong.leave(in.readUTF());
                     yield new byte[0];
                 }
-                case CONSENSUS_CERTIFICATE -> {
+                case RegionMessages.CONSENSUS_CERTIFICATE -> {
                     ConsensusTls tls = consensusTls;
                     if (tls == null) throw DynamoDbException.validation("This region has no consensus server");
                     yield tls.certificate();
                 }
-                case CONSENSUS_ADDRESS -> {
+                case RegionMessages.CONSENSUS_ADDRESS -> {
                     String address = consensusAddress;
                     if (address == null) throw DynamoDbException.validation("This region has no consensus server");
                     yield address.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 }
-                case JOIN_GROUP -> {
+                case RegionMessages.JOIN_GROUP -> {
                     String name = in.readUTF();
                     int n = in.readInt();
                     List<GroupMember> members = new ArrayList<>(n);
@@ -571,7 +607,7 @@ public final class GlobalTables implements AutoCloseable {
                     strong.join(name, members);
                     yield new byte[0];
                 }
-                case APPLY -> {
+                case RegionMessages.APPLY -> {
                     String name = in.readUTF();
                     int applied = apply(from, name, ReplicatedChange.decodeAll(in));
                     yield ByteBuffer.allocate(4).putInt(applied).array();
@@ -608,7 +644,11 @@ public final class GlobalTables implements AutoCloseable {
         }
         TableDefinition created = catalog.create(b);
         streams.tableChanged(created.name());
-        for (String r : created.globalTable().regions()) if (!r.equals(region)) log.saveCursor(created.id(), r, 0);
+        log.startOwnLog();
+        long own = log.ownLog();
+        for (String r : created.globalTable().regions()) {
+            if (!r.equals(region)) log.saveCursor(created.id(), r, own, ReplicationLog.start(own));
+        }
     }
 
     /**
@@ -682,12 +722,16 @@ public final class GlobalTables implements AutoCloseable {
                 ? ItemWrite.delete(table, c.key(), null, ReturnValues.NONE, false)
                 : ItemWrite.put(table, image, null, ReturnValues.NONE, false, false);
         return pipeline.replicate(write, version, () -> {
-            ItemVersions.Stored stored = versions.read(rowKey);
+            byte[] storedRow = storage.get(Keyspaces.ITEM_VERSIONS, rowKey);
+            ItemVersions.Stored stored = ItemVersions.decode(storedRow);
             boolean newer = stored == null ? !beyondRetention : version.newerThan(stored.version());
             if (newer && image == null && storage.get(Keyspaces.ITEMS, rowKey) == null) {
                 // A delete of an item not here: nothing to write but its tombstone, so that an
-                // older put arriving later does not bring it back.
+                // older put arriving later does not bring it back. Expected as read: another
+                // server of this region may write the item meanwhile.
                 try (WriteBatch batch = storage.newBatch()) {
+                    batch.expect(Keyspaces.ITEMS, rowKey, null);
+                    batch.expect(Keyspaces.ITEM_VERSIONS, rowKey, storedRow);
                     ItemVersions.stage(batch, rowKey, version, true, now);
                     storage.commit(batch);
                 }
@@ -699,23 +743,6 @@ public final class GlobalTables implements AutoCloseable {
 
     // ---- what the replicator asks ---------------------------------------------------------------
 
-    /** A JOIN_GROUP message: an MRSC table's name and its group's members. */
-    static byte[] joinMessage(String name, List<GroupMember> members) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeUTF(name);
-            out.writeInt(members.size());
-            for (GroupMember m : members) {
-                out.writeUTF(m.region());
-                out.writeUTF(m.address());
-                out.writeBoolean(m.role() == GroupMember.Role.WITNESS);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
     /** This region's consensus TLS, or null without a consensus server. */
     ConsensusTls consensusTls() {
         return consensusTls;
@@ -724,33 +751,6 @@ public final class GlobalTables implements AutoCloseable {
     /** This region's consensus server's address (host:port), or null without one. */
     String consensusAddress() {
         return consensusAddress;
-    }
-
-    /** A MEMBERS message: the table's definition, with its global table and the settings replicas share. */
-    static byte[] membersMessage(TableDefinition table) {
-        return TableCodec.encode(table);
-    }
-
-    /** An APPLY message: the table's name and changes already encoded. */
-    static byte[] applyMessage(String name, List<byte[]> changes) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeUTF(name);
-            out.write(ReplicatedChange.encodeAll(changes));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    static byte[] nameMessage(String name) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeUTF(name);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
     }
 
     /** The driver's change of its own copy of the members (a replica created or deleted). */
@@ -770,7 +770,7 @@ public final class GlobalTables implements AutoCloseable {
     /** Sets a new replica's cursor where its fill starts: the changes committed from here on. */
     long startShipping(TableDefinition table, String peer) {
         long head = log.safeHead(table.id());
-        log.saveCursor(table.id(), peer, head);
+        log.saveCursor(table.id(), peer, log.ownLog(), head);
         return head;
     }
 

@@ -43,7 +43,7 @@ final class ItemVersions {
         return decode(storage.get(snapshot, Keyspaces.ITEM_VERSIONS, rowKey));
     }
 
-    private static Stored decode(byte[] row) {
+    static Stored decode(byte[] row) {
         if (row == null) return null;
         ByteBuffer b = ByteBuffer.wrap(row);
         boolean deleted = (b.get() & DELETED) != 0;

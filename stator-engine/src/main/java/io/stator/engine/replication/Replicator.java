@@ -33,6 +33,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * sends each member the table's latest {@link GlobalTable}, and, in the region that drives the
  * table's changes (its first active replica), creates and fills new replicas and deletes
  * removed ones, and collects tombstones past their retention.
+ *
+ * <p>Where several servers share the region's store, each runs a replicator: each ships the logs
+ * it holds ({@link ServerLogs}), and the one holding the control plane's lease runs the control
+ * plane (the others only take their part of what other regions sent them: settings to align).
  */
 final class Replicator implements AutoCloseable {
 
@@ -54,7 +58,11 @@ final class Replicator implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final Object signal = new Object();
     private final Map<String, Long> ackedEpochs = new ConcurrentHashMap<>();
-    private final Map<Long, Long> lastTrim = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastTrim = new ConcurrentHashMap<>();
+    /** Replicas this server saw CREATING, and since when: several servers fill one once every server knows of it. */
+    private final Map<String, Long> creatingSince = new ConcurrentHashMap<>();
+    private long controlHeldAt;
+    private boolean controlHeld;
     private volatile boolean closed;
     private long lastCollection;
 
@@ -99,8 +107,10 @@ final class Replicator implements AutoCloseable {
             boolean sent = false;
             try {
                 for (TableDefinition t : catalog.all()) {
-                    if (closed) return;
-                    if (shipOne(t, peer)) sent = true;
+                    for (long log : tables.serverLogs.shipped()) {
+                        if (closed) return;
+                        if (shipOne(t, peer, log)) sent = true;
+                    }
                 }
                 backoff = 0;
             } catch (IOException e) {
@@ -117,37 +127,65 @@ final class Replicator implements AutoCloseable {
         }
     }
 
-    /** Sends the peer one batch of the table's changes; false when it has nothing to send. */
-    private boolean shipOne(TableDefinition table, String peer) throws IOException {
+    /** Sends the peer one batch of the table's changes in a log; false when it has nothing to send. */
+    private boolean shipOne(TableDefinition table, String peer, long log) throws IOException {
         GlobalTable g = table.globalTable();
         if (g == null || g.consistency() != GlobalTable.Consistency.EVENTUAL) return false;
         Replica r = g.replica(peer);
         if (r == null || r.status() == ReplicaStatus.DELETING) return false;
-        long cursor = tables.log.cursor(table.id(), peer);
-        if (cursor < 0) return false;
-        List<ReplicationLog.Logged> batch = tables.log.read(table.id(), cursor, BATCH_CHANGES, BATCH_BYTES);
-        if (batch.isEmpty()) return false;
+        long cursor = tables.log.cursor(table.id(), peer, log);
+        if (cursor < 0) {
+            // Several servers: a log without the peer's cursor ships to it from its start once the
+            // replica is filled (one server: its cursor is set where the fill starts, create()).
+            if (!tables.severalServers() || r.status() != ReplicaStatus.ACTIVE) return false;
+            cursor = ReplicationLog.start(log);
+        }
+        List<ReplicationLog.Logged> batch = tables.log.read(table.id(), log, cursor, BATCH_CHANGES, BATCH_BYTES);
+        if (batch.isEmpty()) {
+            trim(table, g, log);
+            return false;
+        }
         List<byte[]> changes = new ArrayList<>(batch.size());
-        for (ReplicationLog.Logged l : batch) changes.add(l.change());
-        links.send(peer, GlobalTables.APPLY, GlobalTables.applyMessage(table.name(), changes));
-        tables.log.saveCursor(table.id(), peer, batch.get(batch.size() - 1).sequence() + 1);
-        trim(table, g);
+        for (ReplicationLog.Logged l : batch) if (committed(table, log, l)) changes.add(l.change());
+        if (!changes.isEmpty()) links.send(peer, RegionMessages.APPLY, RegionMessages.apply(table.name(), changes));
+        tables.log.saveCursor(table.id(), peer, log, batch.get(batch.size() - 1).sequence() + 1);
+        trim(table, g, log);
         return true;
     }
 
-    /** Drops the changes every peer has, at most once a second per table. */
-    private void trim(TableDefinition table, GlobalTable g) {
+    /**
+     * Whether a logged change committed: yes, unless its commit threw or its log is a server's
+     * gone (on shared storage its row was written before the commit), when it is shipped only if
+     * its item still holds its version (if not, a later change holds it, which ships itself).
+     */
+    private boolean committed(TableDefinition table, long log, ReplicationLog.Logged l) {
+        if (!tables.serverLogs.adopted(log) && !tables.log.doubtful(table.id(), l.sequence())) return true;
+        ReplicatedChange c = ReplicatedChange.decode(l.change());
+        ItemVersions.Stored stored = tables.versions.read(RowKeys.of(table, c.key()));
+        return stored != null && stored.version().equals(c.version()) && stored.deleted() == (c.newImage() == null);
+    }
+
+    /** Drops a log's changes every peer has, at most once a second per table and log. */
+    private void trim(TableDefinition table, GlobalTable g, long log) {
         long now = clock.millis();
-        Long last = lastTrim.get(table.id());
+        String key = table.id() + "/" + log;
+        Long last = lastTrim.get(key);
         if (last != null && now - last < TRIM_EVERY_MILLIS) return;
-        lastTrim.put(table.id(), now);
+        lastTrim.put(key, now);
         long lowest = Long.MAX_VALUE;
-        for (String r : g.regions()) {
-            if (r.equals(region)) continue;
-            long c = tables.log.cursor(table.id(), r);
+        // Several servers: every peer's cursor counts, of a replica this server has not heard of yet
+        // too; and a replica without a cursor in this log is sent it whole once filled.
+        java.util.Collection<String> peers = tables.severalServers() ? links.regions() : g.regions();
+        for (String p : peers) {
+            if (p.equals(region)) continue;
+            long c = tables.log.cursor(table.id(), p, log);
+            Replica r = g.replica(p);
             if (c >= 0) lowest = Math.min(lowest, c);
+            else if (tables.severalServers() && r != null && r.status() != ReplicaStatus.CREATION_FAILED) {
+                lowest = ReplicationLog.start(log);
+            }
         }
-        if (lowest != Long.MAX_VALUE) tables.log.trim(table.id(), lowest);
+        if (lowest != Long.MAX_VALUE) tables.log.trim(table.id(), log, lowest);
     }
 
     // ---- members, creation, deletion ---------------------------------------------------------
@@ -158,6 +196,15 @@ final class Replicator implements AutoCloseable {
                 pinConsensusCertificates();
                 tables.sendChangedSettings();
                 tables.alignPending();
+                List<TableDefinition> global = new ArrayList<>();
+                for (TableDefinition t : catalog.all()) if (t.globalTable() != null) global.add(t);
+                tables.serverLogs.tend(global, List.copyOf(links.regions()));
+                if (!controlling()) {
+                    idle(IDLE_MILLIS * 2);
+                    continue;
+                }
+                // Several servers: a replica deleted through another server left its departure in the store.
+                if (tables.severalServers()) tables.departed.putAll(tables.log.departures());
                 sendDepartures();
                 for (TableDefinition t : catalog.all()) {
                     if (closed) return;
@@ -172,6 +219,22 @@ final class Replicator implements AutoCloseable {
     }
 
     /**
+     * Whether this server runs the region's control plane: always on one server; where several
+     * share the store, the one holding its lease (renewed every third of a lease).
+     */
+    private boolean controlling() {
+        if (tables.leases == null) return true;
+        long now = System.currentTimeMillis();
+        if (now - controlHeldAt >= tables.leases.leaseMillis() / 3) {
+            controlHeld = tables.leases.hold(CONTROL_LEASE);
+            controlHeldAt = now;
+        }
+        return controlHeld;
+    }
+
+    private static final String CONTROL_LEASE = "replication-control";
+
+    /**
      * Pins each peer region's consensus certificate ({@link ConsensusTls}), asked of the peer over
      * this channel, which the replication secret authenticates: once, and again for every peer
      * after a certificate not pinned was refused (a peer with a new key).
@@ -184,7 +247,7 @@ final class Replicator implements AutoCloseable {
             if (closed) return;
             if (tls.pinned(peer) && !again) continue;
             try {
-                tls.pin(peer, links.send(peer, GlobalTables.CONSENSUS_CERTIFICATE, new byte[0]));
+                tls.pin(peer, links.send(peer, RegionMessages.CONSENSUS_CERTIFICATE, new byte[0]));
             } catch (IOException e) {
                 // Away, or without a consensus server: asked again next round.
             }
@@ -203,7 +266,7 @@ final class Replicator implements AutoCloseable {
             boolean all = true;
             for (Replica r : d.getValue().globalTable().replicas()) {
                 try {
-                    links.send(r.region(), GlobalTables.MEMBERS, GlobalTables.membersMessage(d.getValue()));
+                    links.send(r.region(), RegionMessages.MEMBERS, RegionMessages.members(d.getValue()));
                 } catch (PeerLinks.Refused e) {
                     // That region has no such replica (any more): nothing to tell it.
                 } catch (IOException e) {
@@ -239,7 +302,7 @@ final class Replicator implements AutoCloseable {
         Long acked = ackedEpochs.get(key);
         if (acked != null && acked >= g.epoch()) return true;
         try {
-            links.send(peer, GlobalTables.MEMBERS, GlobalTables.membersMessage(table));
+            links.send(peer, RegionMessages.MEMBERS, RegionMessages.members(table));
             ackedEpochs.put(key, g.epoch());
             return true;
         } catch (IOException e) {
@@ -265,7 +328,7 @@ final class Replicator implements AutoCloseable {
             if (!acked(table, m.region(), g.epoch())) return; // next round
         }
         try {
-            links.send(peer, GlobalTables.CREATE_REPLICA, TableCodec.encode(table));
+            links.send(peer, RegionMessages.CREATE_REPLICA, TableCodec.encode(table));
         } catch (PeerLinks.Refused e) {
             // The region has a table of that name that is not a replica: DynamoDB fails the replica's creation.
             if (!e.getMessage().startsWith("ResourceInUseException")) return;
@@ -277,8 +340,17 @@ final class Replicator implements AutoCloseable {
         } catch (IOException e) {
             return; // unreachable: next round
         }
-        if (tables.log.cursor(table.id(), peer) < 0) tables.startShipping(table, peer);
+        if (tables.severalServers()) {
+            // Filled once every server of this region knows of the replica, so logs its changes:
+            // what they wrote before is in the walk's copy, what after in their logs.
+            long now = System.currentTimeMillis();
+            long since = creatingSince.computeIfAbsent(table.id() + "/" + peer, k -> now);
+            if (now - since < tables.settleMillis) return;
+        } else if (tables.log.cursor(table.id(), peer, tables.log.ownLog()) < 0) {
+            tables.startShipping(table, peer);
+        }
         if (!fill(table, peer)) return;
+        creatingSince.remove(table.id() + "/" + peer);
         tables.changeMembers(table.name(), current -> {
             Replica r = current.replica(peer);
             return r == null || r.status() != ReplicaStatus.CREATING ? current : current.withReplica(r.with(ReplicaStatus.ACTIVE));
@@ -299,11 +371,11 @@ final class Replicator implements AutoCloseable {
             for (Replica r : g.replicas()) members.add(GroupMember.replica(r.region(), addressOf(r.region())));
             if (g.witness() != null) members.add(GroupMember.witness(g.witness().region(), addressOf(g.witness().region())));
             for (Replica r : g.replicas()) {
-                if (!r.region().equals(region)) links.send(r.region(), GlobalTables.CREATE_REPLICA, TableCodec.encode(table));
+                if (!r.region().equals(region)) links.send(r.region(), RegionMessages.CREATE_REPLICA, TableCodec.encode(table));
             }
-            byte[] join = GlobalTables.joinMessage(table.name(), members);
+            byte[] join = RegionMessages.join(table.name(), members);
             for (GroupMember m : members) {
-                if (!m.region().equals(region)) links.send(m.region(), GlobalTables.JOIN_GROUP, join);
+                if (!m.region().equals(region)) links.send(m.region(), RegionMessages.JOIN_GROUP, join);
             }
         } catch (IOException e) {
             return; // next round
@@ -329,12 +401,12 @@ final class Replicator implements AutoCloseable {
      */
     private void tearDownStrong(TableDefinition table) {
         GlobalTable g = table.globalTable();
-        byte[] name = GlobalTables.nameMessage(table.name());
+        byte[] name = RegionMessages.name(table.name());
         try {
             for (Replica r : g.replicas()) {
-                if (r.status() == ReplicaStatus.DELETING) links.send(r.region(), GlobalTables.DELETE_REPLICA, name);
+                if (r.status() == ReplicaStatus.DELETING) links.send(r.region(), RegionMessages.DELETE_REPLICA, name);
             }
-            if (g.witness() != null) links.send(g.witness().region(), GlobalTables.LEAVE_GROUP, name);
+            if (g.witness() != null) links.send(g.witness().region(), RegionMessages.LEAVE_GROUP, name);
         } catch (IOException e) {
             return; // next round
         }
@@ -350,7 +422,7 @@ final class Replicator implements AutoCloseable {
             if (own == null) throw new IOException("no consensus server here");
             return own;
         }
-        return new String(links.send(member, GlobalTables.CONSENSUS_ADDRESS, new byte[0]),
+        return new String(links.send(member, RegionMessages.CONSENSUS_ADDRESS, new byte[0]),
                 java.nio.charset.StandardCharsets.UTF_8);
     }
 
@@ -374,7 +446,7 @@ final class Replicator implements AutoCloseable {
                 batch.add(change);
                 bytes += change.length;
                 if (batch.size() >= BATCH_CHANGES || bytes >= BATCH_BYTES) {
-                    links.send(peer, GlobalTables.APPLY, GlobalTables.applyMessage(table.name(), batch));
+                    links.send(peer, RegionMessages.APPLY, RegionMessages.apply(table.name(), batch));
                     sent += batch.size();
                     batch = new ArrayList<>();
                     bytes = 0;
@@ -385,7 +457,7 @@ final class Replicator implements AutoCloseable {
                     }
                 }
             }
-            if (!batch.isEmpty()) links.send(peer, GlobalTables.APPLY, GlobalTables.applyMessage(table.name(), batch));
+            if (!batch.isEmpty()) links.send(peer, RegionMessages.APPLY, RegionMessages.apply(table.name(), batch));
             return true;
         } catch (IOException e) {
             return false; // started over next round
@@ -403,7 +475,7 @@ final class Replicator implements AutoCloseable {
     /** Deletes the peer's replica (its table and items), then drops it from the members. */
     private void delete(TableDefinition table, String peer) {
         try {
-            links.send(peer, GlobalTables.DELETE_REPLICA, GlobalTables.nameMessage(table.name()));
+            links.send(peer, RegionMessages.DELETE_REPLICA, RegionMessages.name(table.name()));
         } catch (IOException e) {
             return; // next round
         }

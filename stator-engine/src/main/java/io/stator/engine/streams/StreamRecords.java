@@ -209,7 +209,7 @@ final class StreamRecords implements ChangeLog.Consumer {
     }
 
     @Override
-    public void settle(WriteBatch batch) {
+    public void settle(WriteBatch batch, boolean committed) {
         heads.remove(batch);
         List<Long> numbers = taken.remove(batch);
         if (numbers != null) for (long n : numbers) sequences.settle(n);

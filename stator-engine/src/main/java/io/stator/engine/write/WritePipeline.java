@@ -227,9 +227,10 @@ public final class WritePipeline {
     private Pending writeOne(ItemWrite write, ChangeRecord.Origin origin, Operation operation, ItemVersion version,
                              BooleanSupplier applies) {
         try (ItemLocks.Held item = lockForWrite(write.rowKey())) {
-            if (applies != null && !applies.getAsBoolean()) return null;
             for (int attempt = 1; ; attempt++) {
                 try {
+                    // Asked again after a lost commit: another server may have changed the item.
+                    if (applies != null && !applies.getAsBoolean()) return null;
                     return writeHeld(write, origin, operation, version, 0);
                 } catch (CommitLostException e) {
                     // Another server changed the item since it was read (shared storage only):
@@ -308,11 +309,13 @@ public final class WritePipeline {
         if (metered) admit(p, operation);
         try (ItemLocks.Held collection = lockCollectionOf(p);
              WriteBatch batch = storage.newBatch()) {
+            boolean committed = false;
             try {
                 stage(batch, p, null);
                 storage.commit(batch);
+                committed = true;
             } finally {
-                if (changeLog.wanted()) changeLog.settle(batch);
+                if (changeLog.wanted()) changeLog.settle(batch, committed);
             }
         }
         if (p.queuedIndexChanges) propagator.wake();
@@ -533,6 +536,7 @@ public final class WritePipeline {
         boolean queued = false;
         try (ItemLocks.Held collections = lockCollectionsOf(pending);
              WriteBatch batch = storage.newBatch()) {
+            boolean committed = false;
             try {
                 Map<CollectionKey, Long> collectionSizes = new HashMap<>();
                 for (int i = 0; i < n; i++) {
@@ -577,8 +581,9 @@ public final class WritePipeline {
                 }
                 if (beforeCommit != null) beforeCommit.stage(batch, largerItemSizes(pending));
                 storage.commit(batch);
+                committed = true;
             } finally {
-                if (changeLog.wanted()) changeLog.settle(batch);
+                if (changeLog.wanted()) changeLog.settle(batch, committed);
             }
         }
         if (queued) propagator.wake();

@@ -310,13 +310,13 @@ public final class StatorCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         try {
             java.util.Map<String, java.net.URI> peers = ReplicationOptions.parsePeers(replicaPeers, region);
-            if (!peers.isEmpty() && cassandraOptions != null) {
-                return fail("--replica-peers is not yet served with --storage cassandra: global tables replicate "
-                        + "between regions on RocksDB for now");
-            }
             if (!peers.isEmpty() && (replicationSecret == null || replicationSecret.isBlank())) {
                 return fail("--replica-peers needs --replication-secret (or STATOR_REPLICATION_SECRET): peers "
                         + "accept only messages signed with the deployment's secret");
+            }
+            if (consensusPort != 0 && cassandraOptions != null) {
+                return fail("--consensus-port is not served with --storage cassandra: multi-Region strong consistency "
+                        + "is not yet served on Cassandra");
             }
             if (consensusPort < 0 || consensusPort > 65535) {
                 return fail("--consensus-port must be between 0 and 65535, got " + consensusPort);

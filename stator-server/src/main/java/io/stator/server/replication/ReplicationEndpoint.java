@@ -56,12 +56,17 @@ public final class ReplicationEndpoint {
         if (options.peers().isEmpty()) return null;
         PeerSignatures signatures = new PeerSignatures(options.secret());
         ReplicationFaults faults = new ReplicationFaults();
+        HttpPeerLinks links = new HttpPeerLinks(region, options.peers(), signatures, clock, faults);
+        if (!engine.globalTables().servesStrongConsistency()) {
+            // Several servers on Cassandra: no consensus server (MRSC is refused there for now).
+            engine.globalTables().connect(links, options.tombstoneRetention());
+            return new ReplicationEndpoint(engine, signatures, clock, faults, options.faults());
+        }
         Path consensus = dataDirectory == null ? Files.createTempDirectory("stator-consensus-")
                 : dataDirectory.resolve("consensus");
         Files.createDirectories(consensus);
         String address = advertised(host) + ":" + consensusPort(options.consensusPort(), consensus);
-        engine.globalTables().connect(new HttpPeerLinks(region, options.peers(), signatures, clock, faults),
-                options.tombstoneRetention(), address, consensus);
+        engine.globalTables().connect(links, options.tombstoneRetention(), address, consensus);
         return new ReplicationEndpoint(engine, signatures, clock, faults, options.faults());
     }
 

@@ -279,8 +279,8 @@ class StatorCommandTest {
         assertRefused(launch("--port", "0", "--data-dir", data, "--replication-secret", "s", "--replica-peers",
                 "us-west-2=ftp://x"), "wants an http(s)://host:port URL");
         assertRefused(launch("--port", "0", "--storage", "cassandra", "--cassandra", "127.0.0.1", "--replication-secret",
-                "s", "--replica-peers", "us-west-2=http://127.0.0.1:1"), "--replica-peers is not yet served with "
-                + "--storage cassandra");
+                "s", "--replica-peers", "us-west-2=http://127.0.0.1:1", "--consensus-port", "7000"),
+                "--consensus-port is not served with --storage cassandra");
         assertRefused(launch("--port", "0", "--data-dir", data, "--replication-secret", "s", "--replica-peers",
                 "us-west-2=http://127.0.0.1:1", "--consensus-port", "65536"),
                 "--consensus-port must be between 0 and 65535, got 65536");

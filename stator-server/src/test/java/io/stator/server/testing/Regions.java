@@ -76,7 +76,8 @@ public final class Regions implements AutoCloseable {
         }
 
         void start() throws IOException, InterruptedException {
-            process = StatorProcess.start(data, stderr, JVM_OPTIONS, options);
+            // On Cassandra (TestBackend) a region is a keyspace of its own, named in its options.
+            process = StatorProcess.start(TestBackend.cassandra() ? null : data, stderr, JVM_OPTIONS, options);
             paused = false;
             if (process.endpoint().getPort() != endpoint.getPort()) {
                 throw new IllegalStateException(region + " listens on " + process.endpoint() + ", not " + endpoint);
@@ -114,6 +115,7 @@ public final class Regions implements AutoCloseable {
         for (String region : regions) {
             List<String> command = new ArrayList<>(List.of("--region", region,
                     "--port", Integer.toString(endpoints.get(region).getPort())));
+            command.addAll(backendOptions(directory, region));
             command.addAll(options.of(region, given));
             Path own = Files.createDirectories(directory.resolve(region));
             members.put(region, new Member(region, endpoints.get(region), own, List.copyOf(command)));
@@ -148,6 +150,20 @@ public final class Regions implements AutoCloseable {
         } finally {
             pool.shutdown();
         }
+    }
+
+    /**
+     * The region's storage options: none on RocksDB (a data directory each); on Cassandra
+     * (TestBackend), the tests' cluster and a keyspace of the region's own, named after these
+     * regions' directory, so that a restart finds the region's data again.
+     */
+    private static List<String> backendOptions(Path directory, String region) {
+        if (!TestBackend.cassandra()) return List.of();
+        String contactPoints = io.stator.storage.cassandra.CassandraCluster.shared().contactPoints().stream()
+                .map(a -> a.getHostString() + ":" + a.getPort()).collect(java.util.stream.Collectors.joining(","));
+        String id = Integer.toUnsignedString(directory.getFileName().toString().hashCode(), 36);
+        String keyspace = ("stator_rg_" + id + "_" + region).replace('-', '_'); // at most 48 characters
+        return List.of("--storage", "cassandra", "--cassandra", contactPoints, "--keyspace", keyspace, "--replication", "3");
     }
 
     /** {@code count} distinct ports free now: all are held open until each is chosen. */
