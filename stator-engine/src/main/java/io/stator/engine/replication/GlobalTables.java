@@ -1,12 +1,8 @@
 package io.stator.engine.replication;
 
 import io.stator.core.error.DynamoDbException;
-import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
-import io.stator.engine.changes.ItemVersion;
-import io.stator.engine.item.RowKeys;
 import io.stator.engine.jobs.JobLeases;
-import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.replication.strong.ConsensusGroups;
 import io.stator.engine.replication.strong.ConsensusSettings;
@@ -22,15 +18,11 @@ import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.TableCodec;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableSettings;
-import io.stator.engine.write.ItemWrite;
-import io.stator.engine.write.ReturnValues;
 import io.stator.engine.write.WritePipeline;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -131,6 +123,7 @@ public final class GlobalTables implements AutoCloseable {
     /** How long after a catalog change every server of this region follows it (0 on one server). */
     final long settleMillis;
     final ReplicationLatencies latencies = new ReplicationLatencies();
+    private final ReplicatedChanges changesIn;
     final StrongReplication strong;
     private volatile String consensusAddress;
     private volatile ConsensusTls consensusTls;
@@ -166,6 +159,8 @@ public final class GlobalTables implements AutoCloseable {
         this.settleMillis = settleMillis;
         this.log = new ReplicationLog(storage, hybridClock, region, clock, this::wake, leases);
         this.serverLogs = new ServerLogs(log, leases);
+        this.changesIn = new ReplicatedChanges(storage, catalog, pipeline, versions, hybridClock, latencies, clock,
+                () -> tombstoneRetentionMillis, leases != null);
         this.strong = new StrongReplication(storage, catalog, pipeline, versions, region, clock);
         pipeline.orderCommitsBy(strong);
         for (TableDefinition t : catalog.all()) {
@@ -609,7 +604,7 @@ public final class GlobalTables implements AutoCloseable {
                 }
                 case RegionMessages.APPLY -> {
                     String name = in.readUTF();
-                    int applied = apply(from, name, ReplicatedChange.decodeAll(in));
+                    int applied = changesIn.apply(from, name, ReplicatedChange.decodeAll(in));
                     yield ByteBuffer.allocate(4).putInt(applied).array();
                 }
                 default -> throw DynamoDbException.validation("Unknown replication message: " + message);
@@ -693,52 +688,6 @@ public final class GlobalTables implements AutoCloseable {
         }
         alignPendingHeld();
         wake();
-    }
-
-    /** Applies another region's changes of a table, each only if newer than the item here. */
-    private int apply(String from, String name, List<ReplicatedChange> changes) {
-        TableDefinition t = catalog.find(name);
-        if (t == null || t.globalTable() == null) {
-            throw DynamoDbException.resourceNotFound(NotFoundMessage.WITH_TABLE_NAME.text(name));
-        }
-        long now = clock.millis();
-        int applied = 0;
-        for (ReplicatedChange c : changes) {
-            hybridClock.observe(c.version().clock());
-            latencies.record(name, from, now - c.writtenAtMillis());
-            if (applyOne(t, c, now)) applied++;
-        }
-        return applied;
-    }
-
-    private boolean applyOne(TableDefinition table, ReplicatedChange c, long now) {
-        byte[] rowKey = RowKeys.of(table, c.key());
-        ItemVersion version = c.version();
-        // Older than the tombstones kept: the item may have been deleted since, its tombstone
-        // collected. (Version 0 is an item that was there before its table turned global: a copy.)
-        boolean beyondRetention = version.clock() != 0 && version.millis() < now - tombstoneRetentionMillis;
-        Map<String, AttributeValue> image = c.newImage();
-        ItemWrite write = image == null
-                ? ItemWrite.delete(table, c.key(), null, ReturnValues.NONE, false)
-                : ItemWrite.put(table, image, null, ReturnValues.NONE, false, false);
-        return pipeline.replicate(write, version, () -> {
-            byte[] storedRow = storage.get(Keyspaces.ITEM_VERSIONS, rowKey);
-            ItemVersions.Stored stored = ItemVersions.decode(storedRow);
-            boolean newer = stored == null ? !beyondRetention : version.newerThan(stored.version());
-            if (newer && image == null && storage.get(Keyspaces.ITEMS, rowKey) == null) {
-                // A delete of an item not here: nothing to write but its tombstone, so that an
-                // older put arriving later does not bring it back. Expected as read: another
-                // server of this region may write the item meanwhile.
-                try (WriteBatch batch = storage.newBatch()) {
-                    batch.expect(Keyspaces.ITEMS, rowKey, null);
-                    batch.expect(Keyspaces.ITEM_VERSIONS, rowKey, storedRow);
-                    ItemVersions.stage(batch, rowKey, version, true, now);
-                    storage.commit(batch);
-                }
-                return false;
-            }
-            return newer;
-        });
     }
 
     // ---- what the replicator asks ---------------------------------------------------------------

@@ -439,8 +439,19 @@ final class Replicator implements AutoCloseable {
             long now = clock.millis();
             while (c.next()) {
                 if (closed) return false;
-                Map<String, AttributeValue> item = ItemCodec.decode(c.value());
-                ItemVersions.Stored stored = tables.versions.read(snapshot, c.key());
+                ItemVersions.Stored stored;
+                byte[] value = c.value();
+                if (tables.severalServers()) {
+                    // No snapshot of the store: the version read first, the item then (one round
+                    // trip each), so the image sent is as new as its version or newer, and the
+                    // change that made it newer, logged with a later version, is applied after it.
+                    stored = ItemVersions.decode(storage.getCommitted(Keyspaces.ITEM_VERSIONS, c.key()));
+                    value = storage.getCommitted(Keyspaces.ITEMS, c.key());
+                    if (value == null) continue; // deleted since: its tombstone is in a log
+                } else {
+                    stored = tables.versions.read(snapshot, c.key());
+                }
+                Map<String, AttributeValue> item = ItemCodec.decode(value);
                 ItemVersion version = stored != null ? stored.version() : ItemVersion.initial(region);
                 byte[] change = new ReplicatedChange(RowKeys.keyOf(table.keySchema(), item), item, version, now).encode();
                 batch.add(change);
