@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.Eventually;
+import io.stator.server.testing.Regions;
 import io.stator.server.testing.StatorProcess;
 import io.stator.server.testing.StatorTestServer;
 import io.stator.storage.cassandra.CassandraCluster;
 import io.stator.storage.cassandra.CassandraClusterExtension;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -76,7 +75,7 @@ class GlobalTablesOnCassandraTest {
     void regions(CassandraCluster cluster) throws Exception {
         east = new ServersOnOneKeyspace(cluster, "stator_gt_east_");
         west = new ServersOnOneKeyspace(cluster, "stator_gt_west_");
-        List<Integer> ports = freePorts(3);
+        List<Integer> ports = Regions.freePorts(3);
         eastPorts.addAll(ports.subList(0, 2));
         westPort = ports.get(2);
         ExecutorService pool = Executors.newFixedThreadPool(3);
@@ -120,16 +119,6 @@ class GlobalTablesOnCassandraTest {
     private DynamoDbClient client(String region, int port) {
         return StatorTestServer.newClient(URI.create("http://127.0.0.1:" + port), region, StatorTestServer.ACCESS_KEY,
                 StatorTestServer.SECRET_KEY);
-    }
-
-    private static List<Integer> freePorts(int count) throws Exception {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-            return held.stream().map(ServerSocket::getLocalPort).toList();
-        } finally {
-            for (ServerSocket s : held) s.close();
-        }
     }
 
     @Test

@@ -167,7 +167,7 @@ public final class Regions implements AutoCloseable {
     }
 
     /** {@code count} distinct ports free now: all are held open until each is chosen. */
-    private static List<Integer> freePorts(int count) throws IOException {
+    public static List<Integer> freePorts(int count) throws IOException {
         List<ServerSocket> held = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
