@@ -140,6 +140,9 @@ final class Parser {
                 enter();
                 Condition inner = parseCondition();
                 expect(Type.RPAREN);
+                // "(size(b)) = :v": a parenthesized operand after all, which DynamoDB accepts.
+                Token after = peek();
+                if (comparator(after) != null || after.isKeyword("BETWEEN") || after.isKeyword("IN")) throw error();
                 depth--;
                 if (parenthesized.contains(inner)) redundantParentheses = true;
                 parenthesized.add(inner);
@@ -213,6 +216,11 @@ final class Parser {
                 Operand inner = update ? parseSetValue() : parseOperand(false);
                 expect(Type.RPAREN);
                 depth--;
+                if (inner instanceof Operand.PathOperand path && (peek().is(Type.DOT) || peek().is(Type.LBRACKET))) {
+                    // "(a).d": DynamoDB parses it, then refuses it as redundant parentheses.
+                    redundantParentheses = true;
+                    return new Operand.PathOperand(pathFrom(new ArrayList<>(path.path().elements())));
+                }
                 if (parenthesized.contains(inner)) redundantParentheses = true;
                 parenthesized.add(inner);
                 return inner;
@@ -250,6 +258,11 @@ final class Parser {
     private Path parsePath() {
         List<Path.Element> elements = new ArrayList<>();
         elements.add(pathName(next()));
+        return pathFrom(elements);
+    }
+
+    /** The path's further elements ({@code .name}, {@code [index]}), after {@code elements}. */
+    private Path pathFrom(List<Path.Element> elements) {
         while (true) {
             Token t = peek();
             if (t.is(Type.DOT)) {

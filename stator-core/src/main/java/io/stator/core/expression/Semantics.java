@@ -63,7 +63,10 @@ final class Semantics {
         checkLimits();
         if (parsed.redundantParentheses()) throw invalid("The expression has redundant parentheses;");
         forEachFunction(c, call -> {
-            if (!CONDITION_FUNCTIONS.containsKey(call.name())) throw unknownFunction(call.name());
+            // An update's function in a condition is known, only misplaced (issue 36).
+            if (!CONDITION_FUNCTIONS.containsKey(call.name())) {
+                throw UPDATE_FUNCTIONS.containsKey(call.name()) ? misused(call.name()) : unknownFunction(call.name());
+            }
         });
         checkConditionFunctionUse(c);
         forEachPath(c, this::checkReserved);

@@ -256,7 +256,10 @@ public final class Streams {
                 if (n < shard.firstSequence() || n >= shard.endSequence(now)) {
                     throw DynamoDbException.validation("Invalid SequenceNumber for the shard");
                 }
-                if (n < trim) throw trimmed();
+                // Trimmed only where records were (a shard's StartingSequenceNumber lies before the
+                // trim point of an old stream, and reading from it reads from the oldest record kept,
+                // as GetRecords does; issue 36).
+                if (n < trim && anyRecord(s, shard.slot(), n, trim)) throw trimmed();
                 position = type.equals("AFTER_SEQUENCE_NUMBER") ? n + 1 : n;
             }
         }

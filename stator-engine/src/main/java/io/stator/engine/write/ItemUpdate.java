@@ -96,9 +96,15 @@ public sealed interface ItemUpdate {
             return item;
         }
 
+        /**
+         * DELETE alone (of attributes, or of a set's elements) on a missing item creates nothing:
+         * "DELETE - Nothing happens; there is no attribute to delete" (API reference,
+         * AttributeValueUpdate, for an item not found).
+         */
         @Override
         public boolean removesOnly() {
-            return false;
+            for (AttributeUpdate u : updates.values()) if (u.action() != AttributeUpdate.Action.DELETE) return false;
+            return !updates.isEmpty();
         }
     }
 

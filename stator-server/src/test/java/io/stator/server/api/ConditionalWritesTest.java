@@ -228,6 +228,9 @@ class ConditionalWritesTest {
                 fails("contains(ns, :a)"), fails("contains(m, :n1)"), fails("contains(nothere, :a)"),
                 holds("contains(ss, l[0])"), holds("contains(m.y, :deep)"), fails("contains(el, :a)")));
         // size: characters, bytes, members, elements, entries; nothing for other types.
+        // A parenthesized operand, a function's too, as DynamoDB accepts it (issue 36).
+        c.addAll(List.of(holds("(size(s)) = :n3"), holds("(s) = :s"), fails("(size(s)) < :n3"),
+                holds("(size(s)) BETWEEN :n1 AND :n5"), holds("(n) IN (:n1, :n5)")));
         c.addAll(List.of(holds("size(s) = :n3"), holds("size(es) = :n0"), holds("size(mb) = :n2"),
                 holds("size(b) = :n3"), holds("size(ss) = :n2"), holds("size(ns) = :n2"), holds("size(bs) = :n2"),
                 holds("size(l) = :n4"), holds("size(el) = :n0"), holds("size(m) = :n2"), holds("size(em) = :n0"),

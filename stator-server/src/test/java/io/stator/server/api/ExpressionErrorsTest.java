@@ -182,6 +182,10 @@ class ExpressionErrorsTest {
                 UPDATE + "Invalid function name; function: LIST_APPEND"));
         c.add(refused("condition function as an operand", "PutItem", condition("a = attribute_exists(b)"),
                 CONDITION + "The function is not allowed to be used this way in an expression; function: attribute_exists"));
+        // An update function in a condition: known, misplaced (DynamoDB's text, as clients' tests record it).
+        c.add(refused("if_not_exists in a condition", "PutItem",
+                all(condition("if_not_exists(a, :v) = :v"), values(":v", S)),
+                CONDITION + "The function is not allowed to be used this way in an expression; function: if_not_exists"));
         c.add(refused("size as a condition", "PutItem", condition("size(a)"),
                 CONDITION + "The function is not allowed to be used this way in an expression; function: size"));
         c.add(refused("nested list_append", "UpdateItem",
@@ -239,6 +243,9 @@ class ExpressionErrorsTest {
         c.add(accepted("BETWEEN bounds equal", "PutItem", all(condition("NOT a BETWEEN :one AND :one"), values(":one", N1))));
         c.add(refused("redundant parentheses", "PutItem", condition("((attribute_not_exists(pk)))"),
                 CONDITION + "The expression has redundant parentheses;"));
+        // A path continued after its parentheses: parsed, then refused as DynamoDB refuses it (issue 36).
+        c.add(refused("a path continued after parentheses", "PutItem", all(condition("(a).d = :v"), values(":v", S)),
+                CONDITION + "The expression has redundant parentheses;"));
     }
 
     private static void paths(List<Case> c) {
@@ -292,6 +299,9 @@ class ExpressionErrorsTest {
                 "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\""));
         c.add(refused("name key with a dash", "DeleteItem", all(condition("attribute_exists(#a-b)"), names("#a-b", "a")),
                 "ExpressionAttributeNames contains invalid key: Syntax error; key: \"#a-b\""));
+        // An empty name (issue 36; DynamoDB's text, as recorded by clients' tests).
+        c.add(refused("empty attribute name", "GetItem", all("'ProjectionExpression': '#n'", names("#n", "")),
+                "ExpressionAttributeNames contains invalid value: Empty attribute name for key #n"));
         c.add(refused("value key without :", "UpdateItem", all(update("SET a = :v"), values("v", S)),
                 "ExpressionAttributeValues contains invalid key: Syntax error; key: \"v\""));
         c.add(refused("empty number set value", "DeleteItem", all(condition("a = :b"), values(":b", "{'NS': []}")),

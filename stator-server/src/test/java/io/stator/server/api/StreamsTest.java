@@ -269,6 +269,33 @@ class StreamsTest {
         assertTrue(trimmed.getMessage().startsWith("The operation attempted to read past the oldest stream record"));
     }
 
+    /**
+     * AT_SEQUENCE_NUMBER at a shard's StartingSequenceNumber reads the shard from its start, as
+     * TRIM_HORIZON does (issue 36: it answered TrimmedDataAccessException, the shard's start lying
+     * before the trim point though no record was trimmed).
+     */
+    @Test
+    void anIteratorAtAShardsStartingSequenceNumberReadsItFromItsStart() {
+        String table = createTable(StreamViewType.KEYS_ONLY);
+        String arn = streamArn(table);
+        for (int i = 0; i < 8; i++) {
+            String id = "s" + i;
+            dynamo.putItem(b -> b.tableName(table).item(item(id, "1")));
+        }
+        int read = 0;
+        for (Shard shard : streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards()) {
+            String at = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.AT_SEQUENCE_NUMBER)
+                    .sequenceNumber(shard.sequenceNumberRange().startingSequenceNumber())).shardIterator();
+            String horizon = streams.getShardIterator(b -> b.streamArn(arn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            List<Record> fromStart = streams.getRecords(b -> b.shardIterator(at)).records();
+            assertEquals(streams.getRecords(b -> b.shardIterator(horizon)).records(), fromStart, shard.shardId());
+            read += fromStart.size();
+        }
+        assertEquals(8, read);
+    }
+
     @Test
     void errorsAreDynamoDbs() {
         String table = createTable(StreamViewType.KEYS_ONLY);

@@ -620,6 +620,26 @@ class UpdateItemTest {
         assertSameItem(expected, read(item));
     }
 
+    /**
+     * DELETE actions alone on an item that is not there create nothing (API reference,
+     * AttributeValueUpdate: for an item not found, "DELETE - Nothing happens; there is no attribute
+     * to delete"), as REMOVE alone does; a PUT or ADD among them creates it.
+     */
+    @Test
+    void attributeUpdatesThatOnlyDeleteCreateNoItem() {
+        Map<String, AttributeValue> absent = ANY_SHAPE.newKey();
+        Map<String, AttributeValueUpdate> deletes = new java.util.LinkedHashMap<>();
+        deletes.put("a", AttributeValueUpdate.builder().action(AttributeAction.DELETE).build());
+        deletes.put("ss", attributeUpdate(AttributeAction.DELETE, ss("x")));
+        update(ANY_SHAPE, absent, b -> b.attributeUpdates(deletes));
+        assertNull(read(absent), "DELETE alone created the item");
+
+        Map<String, AttributeValueUpdate> withPut = new java.util.LinkedHashMap<>(deletes);
+        withPut.put("p", attributeUpdate(AttributeAction.PUT, s("v")));
+        update(ANY_SHAPE, absent, b -> b.attributeUpdates(withPut));
+        assertSameItem(with(absent, "p", s("v")), read(absent));
+    }
+
     @Test
     void attributeUpdatesAreCheckedWithTheirOwnMessages() {
         Map<String, AttributeValue> item = stored("s", s("x"), "ss", ss("a"));

@@ -71,10 +71,15 @@ public final class ExpressionParameters {
     public static ExpressionContext context(Map<String, String> names, Unvalidated<Map<String, AttributeValue>> values) {
         if (names != null) {
             if (names.isEmpty()) throw DynamoDbException.validation("ExpressionAttributeNames must not be empty");
-            for (String key : names.keySet()) {
+            for (Map.Entry<String, String> e : names.entrySet()) {
+                String key = e.getKey();
                 if (!NAME_KEY.matcher(key).matches()) {
                     throw DynamoDbException.validation(
                             "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + key + "\"");
+                }
+                if (e.getValue() != null && e.getValue().isEmpty()) {
+                    throw DynamoDbException.validation("ExpressionAttributeNames contains invalid value: Empty attribute name "
+                            + "for key " + key);
                 }
             }
         }
