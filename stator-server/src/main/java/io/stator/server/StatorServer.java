@@ -185,7 +185,8 @@ public final class StatorServer implements AutoCloseable {
         ReplicationEndpoint replication;
         try {
             replication = ReplicationEndpoint.start(engine, options.region(), options.replication(), options.clock(),
-                    options.host(), options.inMemory() ? null : options.dataDirectory());
+                    options.host(), (tls == null ? "http://" : "https://") + "%s:" + http.port(),
+                    options.inMemory() ? null : options.dataDirectory());
         } catch (Exception | Error e) {
             http.close();
             if (metricsHttp != null) metricsHttp.close();

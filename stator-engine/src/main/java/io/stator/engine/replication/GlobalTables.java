@@ -26,6 +26,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -293,12 +294,15 @@ public final class GlobalTables implements AutoCloseable {
     /**
      * As {@link #connect(PeerLinks, Duration)}, with this region's consensus server for tables
      * with multi-Region strong consistency (Apache Ratis; its groups recovered from its directory).
+     * Several servers sharing the store: this one hosts the region's member, and the others hand
+     * it their MRSC work at {@code endpoint} ({@link RelayedConsensus}).
      *
      * @param consensusAddress the host:port its consensus server listens on (and peers reach it on)
      * @param consensusDirectory where that server keeps its Raft logs
+     * @param endpoint where the region's other servers reach this one (its URL)
      */
     public synchronized void connect(PeerLinks peers, Duration tombstoneRetention, String consensusAddress,
-                                     java.nio.file.Path consensusDirectory) {
+                                     java.nio.file.Path consensusDirectory, String endpoint) {
         ConsensusTls tls;
         try {
             tls = ConsensusTls.open(consensusDirectory.resolve("tls"), region);
@@ -306,12 +310,13 @@ public final class GlobalTables implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         connect(peers, tombstoneRetention, ConsensusSettings.of(region, consensusAddress, consensusDirectory).withTls(tls));
+        if (severalServers()) RelayedConsensus.register(storage, endpoint);
     }
 
     private synchronized void connect(PeerLinks peers, Duration tombstoneRetention, ConsensusSettings consensus) {
         this.links = peers;
         this.tombstoneRetentionMillis = tombstoneRetention.toMillis();
-        if (consensus != null && strong.groups() == null) {
+        if (consensus != null && strong.hosted() == null) {
             try {
                 strong.connect(ConsensusGroups.start(consensus, strong::applier));
             } catch (IOException e) {
@@ -319,6 +324,8 @@ public final class GlobalTables implements AutoCloseable {
             }
             consensusAddress = consensus.address();
             consensusTls = consensus.tls();
+        } else if (consensus == null && severalServers() && strong.consensus() == null) {
+            strong.connect(new RelayedConsensus(storage, peers));
         }
         if (replicator == null && !peers.regions().isEmpty()) {
             replicator = new Replicator(this, catalog, peers, clock, locks);
@@ -345,17 +352,8 @@ public final class GlobalTables implements AutoCloseable {
     }
 
     /** Whether several servers share this region's store (Cassandra). */
-    boolean severalServers() {
+    public boolean severalServers() {
         return leases != null;
-    }
-
-    /**
-     * Whether this region serves multi-Region strong consistency (a consensus server to connect):
-     * not yet where several servers share the store, which would need one consensus member per
-     * region that the others forward to.
-     */
-    public boolean servesStrongConsistency() {
-        return !severalServers();
     }
 
     private void wake() {
@@ -386,13 +384,10 @@ public final class GlobalTables implements AutoCloseable {
         for (WitnessUpdate w : witnesses) checkRegion(w.region());
         StrongRules.checkRequest(updates, consistency, witnesses);
         boolean strongly = "STRONG".equals(consistency);
-        if (strongly && severalServers()) {
-            throw DynamoDbException.validation("Multi-Region strong consistency is not yet served by Stator on Apache "
-                    + "Cassandra (--storage cassandra): a global table there is MultiRegionConsistency EVENTUAL");
-        }
-        if (strongly && strong.groups() == null) {
+        if (strongly && (strong.consensus() == null
+                || strong.consensus() instanceof RelayedConsensus relay && !relay.hosted())) {
             throw DynamoDbException.validation("Multi-Region strong consistency needs a consensus server in this region "
-                    + "(--consensus-port)");
+                    + "(--consensus-port" + (severalServers() ? " on one of its servers)" : ")"));
         }
         if (createsAndDeletes > 1 && !strongly) {
             throw DynamoDbException.validation("Update table operation with more than one create or delete replica "
@@ -580,15 +575,19 @@ public final class GlobalTables implements AutoCloseable {
                     strong.leave(in.readUTF());
                     yield new byte[0];
                 }
+                case RegionMessages.STRONG_PROPOSE, RegionMessages.STRONG_CATCH_UP ->
+                        RelayedConsensus.answer(strong.consensus(), message, in);
                 case RegionMessages.CONSENSUS_CERTIFICATE -> {
+                    if (strong.consensus() instanceof RelayedConsensus relay) yield forward(relay, message, body);
                     ConsensusTls tls = consensusTls;
                     if (tls == null) throw DynamoDbException.validation("This region has no consensus server");
                     yield tls.certificate();
                 }
                 case RegionMessages.CONSENSUS_ADDRESS -> {
+                    if (strong.consensus() instanceof RelayedConsensus relay) yield forward(relay, message, body);
                     String address = consensusAddress;
                     if (address == null) throw DynamoDbException.validation("This region has no consensus server");
-                    yield address.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    yield address.getBytes(StandardCharsets.UTF_8);
                 }
                 case RegionMessages.JOIN_GROUP -> {
                     String name = in.readUTF();
@@ -611,6 +610,15 @@ public final class GlobalTables implements AutoCloseable {
             };
         } catch (IOException e) {
             throw DynamoDbException.validation("Malformed replication message " + message + ": " + e.getMessage());
+        }
+    }
+
+    /** A message for the region's consensus member, handed to the server hosting it; a failure is answered as one. */
+    private static byte[] forward(RelayedConsensus relay, String message, byte[] body) {
+        try {
+            return relay.forward(message, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -697,8 +705,12 @@ public final class GlobalTables implements AutoCloseable {
         return consensusTls;
     }
 
-    /** This region's consensus server's address (host:port), or null without one. */
-    String consensusAddress() {
+    /** This region's consensus server's address (host:port), asked of the server hosting it if another. */
+    String consensusAddress() throws IOException {
+        if (strong.consensus() instanceof RelayedConsensus relay) {
+            return new String(relay.forward(RegionMessages.CONSENSUS_ADDRESS, new byte[0]), StandardCharsets.UTF_8);
+        }
+        if (consensusAddress == null) throw new IOException("no consensus server here");
         return consensusAddress;
     }
 
@@ -726,9 +738,9 @@ public final class GlobalTables implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (replicator != null) replicator.close();
-        if (strong.groups() != null) {
+        if (strong.consensus() != null) {
             try {
-                strong.groups().close();
+                strong.consensus().close();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -21,6 +21,16 @@ public interface PeerLinks {
      */
     byte[] send(String region, String message, byte[] body) throws IOException;
 
+    /**
+     * Sends one message to another server of this region, at the endpoint it registered (several
+     * servers sharing the region's store), and returns its reply.
+     *
+     * @throws IOException as {@link #send}
+     */
+    default byte[] sendToServer(String endpoint, String message, byte[] body) throws IOException {
+        throw new IOException("no link to other servers of this region");
+    }
+
     /** A peer's answer that is an error (DynamoDB's type and message): sending it again will not help. */
     final class Refused extends IOException {
         public Refused(String type, String message) {

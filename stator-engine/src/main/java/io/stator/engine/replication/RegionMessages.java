@@ -1,6 +1,7 @@
 package io.stator.engine.replication;
 
 import io.stator.engine.replication.strong.GroupMember;
+import io.stator.engine.replication.strong.StrongCommand;
 import io.stator.engine.table.TableCodec;
 import io.stator.engine.table.TableDefinition;
 import java.io.ByteArrayOutputStream;
@@ -23,6 +24,9 @@ final class RegionMessages {
     static final String CONSENSUS_CERTIFICATE = "consensus-certificate";
     static final String JOIN_GROUP = "join-group";
     static final String LEAVE_GROUP = "leave-group";
+    /** From another server of this region to the one hosting its consensus member ({@link RelayedConsensus}). */
+    static final String STRONG_PROPOSE = "strong-propose";
+    static final String STRONG_CATCH_UP = "strong-catch-up";
 
     private RegionMessages() {}
 
@@ -55,6 +59,16 @@ final class RegionMessages {
     /** A message that names a table (DELETE_REPLICA, LEAVE_GROUP). */
     static byte[] name(String name) {
         return write(out -> out.writeUTF(name));
+    }
+
+    /** A STRONG_PROPOSE message: the table's name and the command ({@link StrongCommand#encode}). */
+    static byte[] propose(String name, StrongCommand command) {
+        return write(out -> {
+            out.writeUTF(name);
+            byte[] c = command.encode();
+            out.writeInt(c.length);
+            out.write(c);
+        });
     }
 
     private interface Body {

@@ -53,7 +53,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code [0xFF x 8]['D'][table name, UTF-8]} a replica deleted here by DeleteTable, the table's
  * definition as the other regions are to hear it (without this region), committed with the
  * deletion and kept until each has heard (no table has id -1); {@code [0xFF x 8]['S'][log id, 3
- * bytes]} a server's log, while it may hold changes.
+ * bytes]} a server's log, while it may hold changes; {@code [0xFF x 8]['M']} the server hosting
+ * the region's consensus member ({@link RelayedConsensus}).
  *
  * <p>A sequence is taken when the change is staged and committed a moment later, so sequences
  * can commit out of order; a reader of this server's log stops before the lowest sequence still in

@@ -417,11 +417,7 @@ final class Replicator implements AutoCloseable {
     }
 
     private String addressOf(String member) throws IOException {
-        if (member.equals(region)) {
-            String own = tables.consensusAddress();
-            if (own == null) throw new IOException("no consensus server here");
-            return own;
-        }
+        if (member.equals(region)) return tables.consensusAddress();
         return new String(links.send(member, RegionMessages.CONSENSUS_ADDRESS, new byte[0]),
                 java.nio.charset.StandardCharsets.UTF_8);
     }

@@ -8,6 +8,7 @@ import io.stator.engine.changes.ItemVersion;
 import io.stator.engine.item.RowKeys;
 import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.replication.strong.Applier;
+import io.stator.engine.replication.strong.Consensus;
 import io.stator.engine.replication.strong.ConsensusGroups;
 import io.stator.engine.replication.strong.GroupMember;
 import io.stator.engine.replication.strong.NoQuorumException;
@@ -41,6 +42,8 @@ import java.util.Map;
  * the proposer answers as ReplicatedWriteConflictException. An item's version is the log index of
  * its last write (ITEM_VERSIONS), so applying a command twice (after a restart) changes nothing.
  * Strongly consistent reads catch up first; eventually consistent reads read this region's store.
+ * Where several servers share the region's store, one of them hosts the region's member and the
+ * others hand it their proposals and catch-ups ({@link RelayedConsensus}).
  */
 final class StrongReplication implements OrderedCommits {
 
@@ -56,7 +59,8 @@ final class StrongReplication implements OrderedCommits {
     private final String region;
     /** This region's clock: a proposal's time, where its stream record's number starts. */
     private final Clock clock;
-    private volatile ConsensusGroups groups;
+    /** This process's member of the groups, or the relay to the server of the region that hosts it. */
+    private volatile Consensus consensus;
 
     StrongReplication(Storage storage, Catalog catalog, WritePipeline pipeline, ItemVersions versions, String region,
                       Clock clock) {
@@ -68,12 +72,17 @@ final class StrongReplication implements OrderedCommits {
         this.region = region;
     }
 
-    void connect(ConsensusGroups consensus) {
-        this.groups = consensus;
+    void connect(Consensus consensus) {
+        this.consensus = consensus;
     }
 
-    ConsensusGroups groups() {
-        return groups;
+    Consensus consensus() {
+        return consensus;
+    }
+
+    /** This process's own member of the groups, or null (none, or one on another server of the region). */
+    ConsensusGroups hosted() {
+        return consensus instanceof ConsensusGroups g ? g : null;
     }
 
     @Override
@@ -81,8 +90,8 @@ final class StrongReplication implements OrderedCommits {
         return table.stronglyReplicated();
     }
 
-    private ConsensusGroups connected() {
-        ConsensusGroups g = groups;
+    private Consensus connected() {
+        Consensus g = consensus;
         if (g == null) throw DynamoDbException.internal("Internal server error: this region has no consensus server");
         return g;
     }
@@ -90,7 +99,7 @@ final class StrongReplication implements OrderedCommits {
     @Override
     public void catchUp(TableDefinition table) {
         try {
-            connected().readLinearizable(table.name(), () -> null);
+            connected().catchUp(table.name());
         } catch (NoQuorumException e) {
             System.err.println("stator: MRSC read of " + table.name() + ": " + e);
             throw noQuorum();
@@ -135,6 +144,11 @@ final class StrongReplication implements OrderedCommits {
         return (index, sequence, command) -> {
             Decoded d = decode(command.payload());
             TableDefinition table = catalog.find(tableName);
+            if (table == null || !table.stronglyReplicated()) {
+                // Several servers: another one made it STRONG, and this one's copy is older.
+                catalog.refresh();
+                table = catalog.find(tableName);
+            }
             if (table == null) return new byte[] {REFUSED};
             byte[] rowKey = RowKeys.of(table, d.key());
             ItemVersions.Stored stored = versions.read(rowKey);

@@ -119,6 +119,12 @@ final class StreamRecords implements ChangeLog.Consumer {
             sequence = change.streamSequence();
             stream = streamOf(table);
             node = stream.lineage().at(hash, SequenceNumbers.millisOf(sequence));
+            if (deployment.numbersShardsByHeadRow()) {
+                // Shared storage: the shard's head row moves to it, where LATEST starts (one server
+                // of the region applies the group's log, in its order).
+                Shard shard = new Shard(table.id(), stream.createdMillis(), node.number());
+                if (nextInShard(batch, shard, 0) <= sequence) takeInShard(batch, shard, sequence);
+            }
         } else if (deployment.numbersShardsByHeadRow()) {
             // The node by the clock, then by the number its head row gives, should that be past
             // the node's end (a split taking effect meanwhile).

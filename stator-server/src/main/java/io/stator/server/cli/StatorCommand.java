@@ -45,8 +45,9 @@ public final class StatorCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Port to listen on (default: ${DEFAULT-VALUE}).")
     int port = 8000;
 
-    /** Null when not given: --storage cassandra refuses it. */
-    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where data is stored (default: stator-data).")
+    /** Null when not given: --storage cassandra refuses it, unless for the consensus server's log. */
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where data is stored (default: stator-data). "
+            + "With --storage cassandra, only with --consensus-port: where the consensus server keeps its Raft logs.")
     Path dataDir;
 
     @Option(names = "--in-memory", description = "Keep everything in memory; nothing is written to disk.")
@@ -105,7 +106,9 @@ public final class StatorCommand implements Callable<Integer> {
 
     @Option(names = "--consensus-port", paramLabel = "PORT", description = "Global tables with multi-Region strong "
             + "consistency: the port of this region's consensus server (Apache Ratis, mutual TLS with the peer regions' "
-            + "keys), which peer regions reach on this server's host. Default: a free port, chosen at the first start and kept in the data directory.")
+            + "keys), which peer regions reach on this server's host. Default: a free port, chosen at the first start and "
+            + "kept in the data directory. With --storage cassandra, given to one server of the region, which hosts "
+            + "the region's consensus member for all of them.")
     int consensusPort;
 
     @Option(names = "--clock-skew", paramLabel = "DURATION", hidden = true, description = "Tests only: run this "
@@ -314,10 +317,6 @@ public final class StatorCommand implements Callable<Integer> {
                 return fail("--replica-peers needs --replication-secret (or STATOR_REPLICATION_SECRET): peers "
                         + "accept only messages signed with the deployment's secret");
             }
-            if (consensusPort != 0 && cassandraOptions != null) {
-                return fail("--consensus-port is not served with --storage cassandra: multi-Region strong consistency "
-                        + "is not yet served on Cassandra");
-            }
             if (consensusPort < 0 || consensusPort > 65535) {
                 return fail("--consensus-port must be between 0 and 65535, got " + consensusPort);
             }
@@ -404,7 +403,10 @@ public final class StatorCommand implements Callable<Integer> {
                             + "of the cluster to reach it through)");
                 }
                 String inCluster = " is for --storage rocksdb: with --storage cassandra the data is in the cluster";
-                if (dataDir != null) throw new IllegalArgumentException("--data-dir" + inCluster);
+                if (dataDir != null && consensusPort == 0) {
+                    throw new IllegalArgumentException("--data-dir" + inCluster + " (with --consensus-port, it holds "
+                            + "the consensus server's Raft logs)");
+                }
                 if (inMemory) throw new IllegalArgumentException("--in-memory" + inCluster);
                 if (fsync) {
                     throw new IllegalArgumentException("--fsync" + inCluster + ", whose nodes sync their commit logs "

@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * The engine's {@link PeerLinks} over HTTP: each message a signed POST to the peer's
  * {@code /_stator/replication/v1/<message>} ({@link ReplicationEndpoint}), with short timeouts
- * so that a paused or dead region only delays the work meant for it.
+ * so that a paused or dead region only delays the work meant for it. The same to another server of
+ * this region, at the endpoint it registered (several servers sharing the region's store).
  */
 final class HttpPeerLinks implements PeerLinks {
 
@@ -49,8 +50,30 @@ final class HttpPeerLinks implements PeerLinks {
         if (base == null) throw new IOException("no peer region " + peer);
         if (faults.drops(peer)) throw new IOException("dropped by the fault hook: " + message + " to " + peer);
         long delay = faults.delayMillis(peer);
+        if (delay > 0) {
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+        return post(peer, base, message, body);
+    }
+
+    @Override
+    public byte[] sendToServer(String endpoint, String message, byte[] body) throws IOException {
+        URI base;
         try {
-            if (delay > 0) Thread.sleep(delay);
+            base = URI.create(endpoint);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("not a server's endpoint: " + endpoint, e);
+        }
+        return post(endpoint, base, message, body);
+    }
+
+    private byte[] post(String to, URI base, String message, byte[] body) throws IOException {
+        try {
             long now = clock.millis();
             HttpRequest request = HttpRequest.newBuilder(base.resolve(ReplicationEndpoint.PREFIX + message))
                     .timeout(REQUEST_TIMEOUT)
@@ -66,7 +89,7 @@ final class HttpPeerLinks implements PeerLinks {
             if (response.statusCode() == 400 && colon > 0) {
                 throw new Refused(text.substring(0, colon), text.substring(colon + 2));
             }
-            throw new IOException(peer + " answered " + response.statusCode() + ": " + text);
+            throw new IOException(to + " answered " + response.statusCode() + ": " + text);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

@@ -49,24 +49,30 @@ public final class ReplicationEndpoint {
 
     /**
      * Connects the engine's global tables to the peers and returns the endpoint they send to, or
-     * null when this region has no peers (every table stays regional).
+     * null when this region has no peers (every table stays regional). Several servers sharing
+     * the store (Cassandra): the one given {@code --consensus-port} hosts the region's consensus
+     * member, and the others hand it their MRSC work.
+     *
+     * @param endpoint this server's URL with {@code %s} for its host, where the region's other
+     *                 servers reach it
      */
     public static ReplicationEndpoint start(Engine engine, String region, ReplicationOptions options, Clock clock,
-                                           String host, Path dataDirectory) throws IOException {
+                                           String host, String endpoint, Path dataDirectory) throws IOException {
         if (options.peers().isEmpty()) return null;
         PeerSignatures signatures = new PeerSignatures(options.secret());
         ReplicationFaults faults = new ReplicationFaults();
         HttpPeerLinks links = new HttpPeerLinks(region, options.peers(), signatures, clock, faults);
-        if (!engine.globalTables().servesStrongConsistency()) {
-            // Several servers on Cassandra: no consensus server (MRSC is refused there for now).
+        if (engine.globalTables().severalServers() && options.consensusPort() == 0) {
             engine.globalTables().connect(links, options.tombstoneRetention());
             return new ReplicationEndpoint(engine, signatures, clock, faults, options.faults());
         }
         Path consensus = dataDirectory == null ? Files.createTempDirectory("stator-consensus-")
                 : dataDirectory.resolve("consensus");
         Files.createDirectories(consensus);
-        String address = advertised(host) + ":" + consensusPort(options.consensusPort(), consensus);
-        engine.globalTables().connect(links, options.tombstoneRetention(), address, consensus);
+        String advertised = advertised(host);
+        String address = advertised + ":" + consensusPort(options.consensusPort(), consensus);
+        engine.globalTables().connect(links, options.tombstoneRetention(), address, consensus,
+                endpoint.formatted(advertised.contains(":") ? "[" + advertised + "]" : advertised));
         return new ReplicationEndpoint(engine, signatures, clock, faults, options.faults());
     }
 

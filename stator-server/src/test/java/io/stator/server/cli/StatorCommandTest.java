@@ -278,9 +278,6 @@ class StatorCommandTest {
                 "us-east-1=http://127.0.0.1:1"), "--replica-peers names this server's own region us-east-1");
         assertRefused(launch("--port", "0", "--data-dir", data, "--replication-secret", "s", "--replica-peers",
                 "us-west-2=ftp://x"), "wants an http(s)://host:port URL");
-        assertRefused(launch("--port", "0", "--storage", "cassandra", "--cassandra", "127.0.0.1", "--replication-secret",
-                "s", "--replica-peers", "us-west-2=http://127.0.0.1:1", "--consensus-port", "7000"),
-                "--consensus-port is not served with --storage cassandra");
         assertRefused(launch("--port", "0", "--data-dir", data, "--replication-secret", "s", "--replica-peers",
                 "us-west-2=http://127.0.0.1:1", "--consensus-port", "65536"),
                 "--consensus-port must be between 0 and 65535, got 65536");
@@ -317,7 +314,8 @@ class StatorCommandTest {
     void rocksDbsOptionsWithStorageCassandraAreRefusedWithOneLine() throws Exception {
         String[] cassandra = {"--port", "0", "--storage", "cassandra", "--cassandra", "127.0.0.1:1"};
         assertRefused(launch(concat(cassandra, "--data-dir", dir.resolve("data").toString())),
-                "--data-dir is for --storage rocksdb: with --storage cassandra the data is in the cluster");
+                "--data-dir is for --storage rocksdb: with --storage cassandra the data is in the cluster (with "
+                        + "--consensus-port, it holds the consensus server's Raft logs)");
         assertRefused(launch(concat(cassandra, "--in-memory")), "--in-memory is for --storage rocksdb");
         assertRefused(launch(concat(cassandra, "--fsync")), "--fsync is for --storage rocksdb");
         assertFalse(Files.exists(dir.resolve("data")));

@@ -106,16 +106,22 @@ public final class Regions implements AutoCloseable {
         }
         Path directory = Files.createTempDirectory("stator-regions-");
         Map<String, URI> endpoints = new LinkedHashMap<>();
-        List<Integer> ports = freePorts(regions.size());
+        // On Cassandra each region's server hosts its MRSC consensus member on a port of its own.
+        List<Integer> ports = freePorts(regions.size() * (TestBackend.cassandra() ? 2 : 1));
         for (int i = 0; i < regions.size(); i++) {
             endpoints.put(regions.get(i), URI.create("http://127.0.0.1:" + ports.get(i)));
         }
         Map<String, URI> given = Collections.unmodifiableMap(endpoints);
         Map<String, Member> members = new LinkedHashMap<>();
-        for (String region : regions) {
+        for (int i = 0; i < regions.size(); i++) {
+            String region = regions.get(i);
             List<String> command = new ArrayList<>(List.of("--region", region,
                     "--port", Integer.toString(endpoints.get(region).getPort())));
             command.addAll(backendOptions(directory, region));
+            if (TestBackend.cassandra()) {
+                command.addAll(List.of("--consensus-port", Integer.toString(ports.get(regions.size() + i)),
+                        "--data-dir", directory.resolve(region).resolve("data").toString()));
+            }
             command.addAll(options.of(region, given));
             Path own = Files.createDirectories(directory.resolve(region));
             members.put(region, new Member(region, endpoints.get(region), own, List.copyOf(command)));
@@ -155,7 +161,8 @@ public final class Regions implements AutoCloseable {
     /**
      * The region's storage options: none on RocksDB (a data directory each); on Cassandra
      * (TestBackend), the tests' cluster and a keyspace of the region's own, named after these
-     * regions' directory, so that a restart finds the region's data again.
+     * regions' directory, so that a restart finds the region's data again (and, added by the
+     * caller, a consensus port and the directory of its Raft logs).
      */
     private static List<String> backendOptions(Path directory, String region) {
         if (!TestBackend.cassandra()) return List.of();

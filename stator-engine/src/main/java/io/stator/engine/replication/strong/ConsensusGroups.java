@@ -106,7 +106,7 @@ import org.apache.ratis.util.TimeDuration;
  *       Ratis' default in /tmp.</li>
  * </ul>
  */
-public final class ConsensusGroups implements AutoCloseable {
+public final class ConsensusGroups implements Consensus {
 
     static final long SNAPSHOT_EVERY = 10_000;
     static final long RETRY_SLEEP_MILLIS = 50;
@@ -173,6 +173,7 @@ public final class ConsensusGroups implements AutoCloseable {
      * most one witness. The group has a leader once two members joined. Joining again with the
      * same members does nothing (a restarted process recovered its groups).
      */
+    @Override
     public void join(String table, List<GroupMember> members) throws IOException {
         checkTopology(members);
         GroupRecord record = new GroupRecord(table, members);
@@ -195,6 +196,7 @@ public final class ConsensusGroups implements AutoCloseable {
     }
 
     /** Leaves the table's group and deletes this member's log of it. */
+    @Override
     public void leave(String table) throws IOException {
         Group group = groups.remove(table);
         if (group == null) return;
@@ -239,6 +241,7 @@ public final class ConsensusGroups implements AutoCloseable {
      * @throws IllegalStateException this member's store failed ({@link Applier}), or this region
      *     witnesses the table
      */
+    @Override
     public byte[] propose(String table, StrongCommand command) {
         Group group = replica(table, "writes");
         TableStateMachine machine = machine(group);
@@ -312,6 +315,11 @@ public final class ConsensusGroups implements AutoCloseable {
                 throw new NoQuorumException("MRSC table " + table + ": interrupted while waiting for a read");
             }
         }
+    }
+
+    @Override
+    public void catchUp(String table) {
+        readLinearizable(table, () -> null);
     }
 
     /**

@@ -1,8 +1,10 @@
 package io.stator.engine.replication.strong;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * One write of an MRSC table as its Raft group orders it: opaque bytes (the engine's full item
@@ -27,6 +29,19 @@ public record StrongCommand(String originRegion, long proposedMillis, List<byte[
         if (keys.isEmpty()) throw new IllegalArgumentException("a command touches at least one item");
         keys = keys.stream().map(byte[]::clone).toList();
         payload = payload.clone();
+    }
+
+    /**
+     * The command as bytes, in its log entry's layout ({@link StrongCommandCodec}, without a
+     * proposal of its own): what a server hands the server of its region that hosts the member.
+     */
+    public byte[] encode() {
+        return StrongCommandCodec.encode(new UUID(0, 0), this);
+    }
+
+    /** A command from {@link #encode}'s bytes; IllegalArgumentException when they are not one. */
+    public static StrongCommand decode(byte[] bytes) {
+        return StrongCommandCodec.decode(ByteBuffer.wrap(bytes)).command();
     }
 
     @Override
