@@ -1,8 +1,10 @@
 package io.stator.engine.replication;
 
 import io.stator.core.error.DynamoDbException;
+import io.stator.core.key.KeyLayout;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.jobs.JobLeases;
+import io.stator.engine.keyspace.Keyspaces;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.replication.strong.ConsensusGroups;
 import io.stator.engine.replication.strong.ConsensusSettings;
@@ -19,6 +21,7 @@ import io.stator.engine.table.TableCodec;
 import io.stator.engine.table.TableDefinition;
 import io.stator.engine.table.TableSettings;
 import io.stator.engine.write.WritePipeline;
+import io.stator.storage.Cursor;
 import io.stator.storage.Storage;
 import io.stator.storage.WriteBatch;
 import java.io.ByteArrayInputStream;
@@ -400,6 +403,7 @@ public final class GlobalTables implements AutoCloseable {
         }
         register();
         streams.register();
+        boolean empty = !strongly || empty(table);
         TableDefinition updated = catalog.update(table.name(), t -> {
             GlobalTable g = t.globalTable();
             if (g != null && g.changing()) throw beingUpdated(t.name());
@@ -411,7 +415,7 @@ public final class GlobalTables implements AutoCloseable {
             if (strongly && g != null) throw DynamoDbException.validation(StrongRules.UNSUPPORTED_COUNT);
             if (strongly) {
                 TableDefinition.Builder b = t.toBuilder();
-                b.globalTable = StrongRules.created(t, region, updates, witnesses, catalog.counters().itemCount(t.id()));
+                b.globalTable = StrongRules.created(t, region, updates, witnesses, empty);
                 return b.build();
             }
             if (g != null && consistency != null) {
@@ -493,6 +497,14 @@ public final class GlobalTables implements AutoCloseable {
         if (!enabling) {
             throw DynamoDbException.validation("Disabling the stream is not allowed for a table that is a replica "
                     + "of a Global Table: " + table.name());
+        }
+    }
+
+    /** Whether the table holds no item, read from the store: on shared storage the item counts lag. */
+    private boolean empty(TableDefinition table) {
+        try (Cursor c = storage.range(null, Keyspaces.ITEMS, KeyLayout.indexPrefix(table.id(), 0),
+                KeyLayout.indexUpperBound(table.id(), 0), false)) {
+            return !c.next();
         }
     }
 

@@ -95,10 +95,10 @@ final class StrongRules {
      * The new MRSC global table: this region's replica ACTIVE, the others and the witness
      * CREATING, or DynamoDB's refusal.
      *
-     * @param items the table's item count (it must be empty)
+     * @param empty whether the table holds no item (it must be empty)
      */
     static GlobalTable created(TableDefinition table, String region, List<ReplicaUpdate> updates,
-                               List<WitnessUpdate> witnesses, long items) {
+                               List<WitnessUpdate> witnesses, boolean empty) {
         String witness = null;
         for (WitnessUpdate w : witnesses) {
             if (!w.create()) {
@@ -120,7 +120,7 @@ final class StrongRules {
                         + "creating a global table with MultiRegionConsistency set to STRONG.");
             }
         }
-        if (items > 0) {
+        if (!empty) {
             throw DynamoDbException.validation("One or more parameter values were invalid: the table must be empty to "
                     + "create a global table with MultiRegionConsistency set to STRONG");
         }

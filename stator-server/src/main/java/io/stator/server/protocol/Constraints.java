@@ -90,7 +90,7 @@ public final class Constraints {
                 continue;
             }
             String path = parent + lowerFirst(name);
-            unechoed = member.unechoed() ? name : null;
+            unechoed = member.unechoed() ? inModelNames(path) : null;
             checkValue(value, member.shape(), path);
             unechoed = null;
         }
@@ -248,6 +248,26 @@ public final class Constraints {
         if (l.max() != null && length > l.max()) {
             fail(value, path, "Member must have length less than or equal to " + l.max());
         }
+    }
+
+    /**
+     * A member's path in the model's own names, as DynamoDB names an unechoed member:
+     * {@code requestItems.t.member.keys} is {@code RequestItems.t.member.Keys}. The segments that
+     * are members' names are those followed by no {@code member} (a map's key and a list's index
+     * are), and not {@code member} itself.
+     */
+    static String inModelNames(String path) {
+        String[] segments = path.split("\\.", -1);
+        StringBuilder out = new StringBuilder(path.length());
+        for (int i = 0; i < segments.length; i++) {
+            String segment = segments[i];
+            boolean memberName = !segment.equals("member")
+                    && (i + 1 == segments.length || !segments[i + 1].equals("member"));
+            if (i > 0) out.append('.');
+            out.append(memberName && !segment.isEmpty()
+                    ? Character.toUpperCase(segment.charAt(0)) + segment.substring(1) : segment);
+        }
+        return out.toString();
     }
 
     private void fail(Object value, String path, String constraint) {

@@ -118,11 +118,15 @@ public final class ServiceModel {
      * (docs/dynamodb/query-scan.md), and the dynoxide and ExtendDB emulators' live captures.
      * SearchVectors' IndexName and SearchVector: dynoxide's captures of 2026-08-13, byte-identical in
      * eu-west-2 and us-east-1 (docs/dynamodb/vector-search.md section 5.1), while its TopK is echoed
-     * ("Value '0' at 'topK' ...") like any other member.
+     * ("Value '0' at 'topK' ...") like any other member. A nested member is named by its path in
+     * the model's names.
      */
     private static final Map<String, Set<String>> SERVER_UNECHOED = Map.of(
             "QueryInput", Set.of("Limit"),
-            "SearchVectorsInput", Set.of("IndexName", "SearchVector"));
+            "SearchVectorsInput", Set.of("IndexName", "SearchVector"),
+            // BatchGetItem's keys of one table: "Value at 'RequestItems.<table>.member.Keys' ..."
+            // (issue 36; dynoxide's and Floci's captures).
+            "KeysAndAttributes", Set.of("Keys"));
 
     /** The package of DynamoDB's Java model classes, which some of its messages name. */
     static final String JAVA_MODEL_PACKAGE = "com.amazonaws.dynamodb.v20120810.";

@@ -85,12 +85,15 @@ public final class ReplicationEndpoint {
     }
 
     /**
-     * The consensus server's port: the one given, else the one chosen at the first start (kept in
-     * its directory, since the Raft groups know this member by its address), else a free one now.
+     * The consensus server's port: the one given, else the one kept in its directory (the Raft
+     * groups know this member by its address), else a free one now; kept there.
      */
     private static int consensusPort(int given, Path directory) throws IOException {
-        if (given != 0) return given;
         Path kept = directory.resolve("port");
+        if (given != 0) {
+            Files.writeString(kept, Integer.toString(given));
+            return given;
+        }
         if (Files.exists(kept)) return Integer.parseInt(Files.readString(kept).trim());
         int port;
         try (ServerSocket free = new ServerSocket(0)) {

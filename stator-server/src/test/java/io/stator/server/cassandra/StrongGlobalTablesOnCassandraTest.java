@@ -1,6 +1,7 @@
 package io.stator.server.cassandra;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.stator.server.testing.Eventually;
@@ -52,7 +53,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * that does not host the member, so their messages about the groups are handed on too. A write
  * through any server of any region is read strongly everywhere at once, concurrent writes to one
  * item from two regions either commit or are refused as ReplicatedWriteConflictException and end
- * the same everywhere, and the stream records carry the same sequence numbers in every region.
+ * the same everywhere, the stream records carry the same sequence numbers in every region, and the
+ * hosting server killed ({@code kill -9}) loses nothing: the other regions go on, and us-east-1
+ * catches up once it is back.
  */
 @ExtendWith(CassandraClusterExtension.class)
 class StrongGlobalTablesOnCassandraTest {
@@ -72,6 +75,7 @@ class StrongGlobalTablesOnCassandraTest {
     /** us-east-1's server hosting the member, its other server, us-east-2's, us-west-2's. */
     private final Map<String, DynamoDbClient> clients = new LinkedHashMap<>();
     private final Map<String, URI> endpoints = new LinkedHashMap<>();
+    private List<String> memberOptions;
 
     @BeforeEach
     void regions(CassandraCluster cluster) throws Exception {
@@ -84,9 +88,9 @@ class StrongGlobalTablesOnCassandraTest {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<StatorProcess>> started = new ArrayList<>();
-            started.add(pool.submit(() -> east.process(dir.resolve("east-member.err"), jvm(),
-                    with(options(A, ports.get(0), B + "=" + b + "," + C + "=" + c), "--consensus-port",
-                            Integer.toString(ports.get(4)), "--data-dir", dir.resolve("east-consensus").toString()))));
+            memberOptions = with(options(A, ports.get(0), B + "=" + b + "," + C + "=" + c), "--consensus-port",
+                    Integer.toString(ports.get(4)), "--data-dir", dir.resolve("east-consensus").toString());
+            started.add(pool.submit(() -> east.process(dir.resolve("east-member.err"), jvm(), memberOptions)));
             started.add(pool.submit(() -> east.process(dir.resolve("east-relay.err"), jvm(),
                     options(A, ports.get(1), B + "=" + b + "," + C + "=" + c))));
             started.add(pool.submit(() -> StatorProcess.start(dir.resolve("b"), dir.resolve("b.err"), jvm(),
@@ -210,6 +214,35 @@ class StrongGlobalTablesOnCassandraTest {
         }
     }
 
+    @Test
+    void theHostingServerKilledLosesNothingAndItsRegionCatchesUpOnceItIsBack() throws Exception {
+        makeStrong();
+        clients.get("relay").putItem(r -> r.tableName(TABLE).item(item("before", 1)));
+        processes.get(0).kill();
+        // The other two regions are a quorum: they go on.
+        clients.get(B).putItem(r -> r.tableName(TABLE).item(item("during", 2)));
+        assertEquals(Integer.valueOf(2), value(C, "during"));
+        // us-east-1's other server cannot reach the group: an MRSC write or strong read there fails
+        // (as a region without a quorum does), an eventually consistent read is served.
+        try (DynamoDbClient once = clientWithoutRetries(A, endpoints.get("relay"))) {
+            software.amazon.awssdk.services.dynamodb.model.DynamoDbException refused = assertThrows(
+                    software.amazon.awssdk.services.dynamodb.model.DynamoDbException.class,
+                    () -> once.putItem(r -> r.tableName(TABLE).item(item("refused", 3))));
+            assertEquals(500, refused.statusCode());
+            assertEquals("InternalServerError", refused.awsErrorDetails().errorCode());
+        }
+        assertEquals("1", clients.get("relay").getItem(r -> r.tableName(TABLE).key(key("before"))).item().get("v").n());
+
+        // Back on its Raft logs: the region catches up with what the others committed meanwhile.
+        processes.set(0, east.process(dir.resolve("east-member.err"), jvm(), memberOptions));
+        Eventually.until("us-east-1 caught up", CREATION, () -> valueOrNull("relay", "during"), v -> v != null && v == 2);
+        assertEquals(Integer.valueOf(2), value("member", "during"));
+        assertEquals(Integer.valueOf(1), value(B, "before"));
+        assertEquals(null, value(C, "refused"));
+        clients.get("relay").putItem(r -> r.tableName(TABLE).item(item("after", 4)));
+        for (String reader : clients.keySet()) assertEquals(Integer.valueOf(4), value(reader, "after"), reader);
+    }
+
     // ---- helpers --------------------------------------------------------------------------------
 
     /** The table created through us-east-1's relaying server, made STRONG there, ACTIVE everywhere. */
@@ -257,6 +290,15 @@ class StrongGlobalTablesOnCassandraTest {
         Map<String, AttributeValue> item = clients.get(server).getItem(r -> r.tableName(TABLE).key(key(pk))
                 .consistentRead(true)).item();
         return item == null || item.isEmpty() ? null : Integer.valueOf(item.get("v").n());
+    }
+
+    /** A strongly consistent read's value, or null while the read fails (the region catching up). */
+    private Integer valueOrNull(String server, String pk) {
+        try {
+            return value(server, pk);
+        } catch (software.amazon.awssdk.core.exception.SdkException e) {
+            return null;
+        }
     }
 
     private static Map<String, AttributeValue> key(String pk) {
