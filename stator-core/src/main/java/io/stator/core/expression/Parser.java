@@ -60,6 +60,8 @@ final class Parser {
     private String repeatedClause;
     private int operatorCount;
     private int largestInList;
+    /** The first list index past the int range, as written: refused once the expression has parsed. */
+    private String indexOutOfRange;
 
     private Parser(ExpressionKind kind, String text) {
         this.kind = kind;
@@ -91,6 +93,11 @@ final class Parser {
             default -> condition = parseCondition();
         }
         expect(Type.EOF);
+        if (indexOutOfRange != null) {
+            // DynamoDB's text (AWS's DAX client words it so too); a syntax error anywhere comes first.
+            throw DynamoDbException.validation(kind.errorPrefix() + "List index is not within the allowable range; "
+                    + "index: [" + indexOutOfRange + "]");
+        }
         return new ParsedExpression(kind, text, condition, actions, projection, redundantParentheses,
                 repeatedClause, operatorCount, largestInList);
     }
@@ -276,7 +283,8 @@ final class Parser {
                 try {
                     value = Integer.parseInt(index.text());
                 } catch (NumberFormatException e) {
-                    throw errorAt(consumed);
+                    if (indexOutOfRange == null) indexOutOfRange = index.text();
+                    value = Integer.MAX_VALUE;
                 }
                 expect(Type.RBRACKET);
                 elements.add(new Path.Index(value));

@@ -180,6 +180,15 @@ final class Semantics {
                                     + "lower bound; " + bounds);
                         }
                     }
+                    // Values of a type without an order (lists, maps, sets, booleans, nulls) are no
+                    // bounds: refused as the ordering comparators refuse them, not a failed condition.
+                    for (Operand o : List.of(b.value(), b.lower(), b.upper())) {
+                        Type t = staticType(o);
+                        if (t != null && !t.isScalarKeyType()) {
+                            throw invalid("Incorrect operand type for operator or function; operator or function: "
+                                    + "BETWEEN, operand type: " + t);
+                        }
+                    }
                 }
                 default -> { }
             }

@@ -43,6 +43,8 @@ final class RelayedConsensus implements Consensus {
 
     private final Storage storage;
     private final PeerLinks links;
+    /** The hosting server's endpoint as last read, or null: read again after a failure to reach it. */
+    private volatile String member;
 
     RelayedConsensus(Storage storage, PeerLinks links) {
         this.storage = storage;
@@ -66,11 +68,21 @@ final class RelayedConsensus implements Consensus {
 
     /** Hands a message to the server hosting the member; its reply. */
     byte[] forward(String message, byte[] body) throws IOException {
-        byte[] endpoint = storage.get(Keyspaces.REPLICATION_LOG, MEMBER_KEY);
+        String endpoint = member;
         if (endpoint == null) {
-            throw new IOException("no server of this region hosts its consensus member (--consensus-port)");
+            byte[] stored = storage.get(Keyspaces.REPLICATION_LOG, MEMBER_KEY);
+            if (stored == null) {
+                throw new IOException("no server of this region hosts its consensus member (--consensus-port)");
+            }
+            endpoint = new String(stored, StandardCharsets.UTF_8);
+            member = endpoint;
         }
-        return links.sendToServer(new String(endpoint, StandardCharsets.UTF_8), message, body);
+        try {
+            return links.sendToServer(endpoint, message, body);
+        } catch (IOException e) {
+            member = null; // it may have moved (another server given --consensus-port since)
+            throw e;
+        }
     }
 
     @Override

@@ -121,6 +121,15 @@ class ExpressionErrorsTest {
                 UPDATE + "Syntax error; token: \"<EOF>\", near: \"3\""));
         c.add(refused("name after placeholder", "UpdateItem", all(update("SET #a a = :v"), names("#a", "a"), values(":v", S)),
                 UPDATE + "Syntax error; token: \"a\", near: \"#a a =\""));
+        // A list index past the int range (issue 36): refused once parsed, DynamoDB's text (AWS's
+        // DAX client words it so); a syntax error elsewhere comes first.
+        c.add(refused("list index past the int range", "GetItem", projection("a[2147483648]"),
+                PROJECTION + "List index is not within the allowable range; index: [2147483648]"));
+        c.add(refused("huge list index in an update", "UpdateItem", all(update("SET a[99999999999999] = :v"),
+                values(":v", S)), UPDATE + "List index is not within the allowable range; index: [99999999999999]"));
+        c.add(accepted("the largest list index", "GetItem", projection("a[2147483647]")));
+        c.add(refused("huge list index then a syntax error", "GetItem", projection("a[99999999999999] !"),
+                PROJECTION + "Syntax error; token: \"!\", near: \"] !\""));
         c.add(refused("function in REMOVE", "UpdateItem", update("REMOVE if_not_exists(a,b)"),
                 UPDATE + "Syntax error; token: \"(\", near: \"if_not_exists(a\""));
         c.add(refused("two values in DELETE", "UpdateItem", all(update("DELETE attr :val foobar"), values(":val", SS)),
@@ -241,6 +250,13 @@ class ExpressionErrorsTest {
                 CONDITION + "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "
                         + "lower bound operand: AttributeValue: {N:2}, upper bound operand: AttributeValue: {N:1}"));
         c.add(accepted("BETWEEN bounds equal", "PutItem", all(condition("NOT a BETWEEN :one AND :one"), values(":one", N1))));
+        // Bounds of a type without an order: refused as the comparators refuse it, not a failed condition (issue 36).
+        c.add(refused("BETWEEN lists", "PutItem", all(condition("a BETWEEN :l AND :l"), values(":l", L)),
+                CONDITION + "Incorrect operand type for operator or function; operator or function: BETWEEN, "
+                        + "operand type: L"));
+        c.add(refused("BETWEEN a path and a list", "DeleteItem", all(condition("a BETWEEN b AND :l"), values(":l", L)),
+                CONDITION + "Incorrect operand type for operator or function; operator or function: BETWEEN, "
+                        + "operand type: L"));
         c.add(refused("redundant parentheses", "PutItem", condition("((attribute_not_exists(pk)))"),
                 CONDITION + "The expression has redundant parentheses;"));
         // A path continued after its parentheses: parsed, then refused as DynamoDB refuses it (issue 36).

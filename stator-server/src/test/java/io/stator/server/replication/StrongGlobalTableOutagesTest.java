@@ -229,7 +229,13 @@ class StrongGlobalTableOutagesTest {
                     return null;
                 }));
             }
+            // Killed once it has had writes acknowledged (a loaded machine's first writes can take
+            // longer than a fixed wait: the group's first election, a first ReadIndex).
             Eventually.sleep(3_000);
+            long ready = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < ready && acknowledged.stream().noneMatch(id -> id.startsWith(killed + "-"))) {
+                Eventually.sleep(100);
+            }
             regions.regions().kill(killed);
             killedYet.set(true);
             // Writing on until each survivor has had writes acknowledged since (a new leader elected, if need be).
