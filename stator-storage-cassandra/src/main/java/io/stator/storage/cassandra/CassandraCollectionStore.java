@@ -80,6 +80,18 @@ public final class CassandraCollectionStore implements CollectionStore {
         session.execute(SimpleStatement.newInstance("CREATE KEYSPACE IF NOT EXISTS " + keyspace
                 + " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': " + replication + "}")
                 .setTimeout(Duration.ofSeconds(60)));
+        // Another server creating it a moment before: this statement changed nothing, so the driver
+        // did not wait for the nodes to agree on the schema, and a node yet to hear of the keyspace
+        // refused the next statement ("Keyspace ... doesn't exist"; two servers started at once).
+        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!session.checkSchemaAgreement() && System.nanoTime() < end) {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** The prepared statements of one table. */
