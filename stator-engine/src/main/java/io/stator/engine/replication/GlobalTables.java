@@ -388,7 +388,7 @@ public final class GlobalTables implements AutoCloseable {
         StrongRules.checkRequest(updates, consistency, witnesses);
         boolean strongly = "STRONG".equals(consistency);
         if (strongly && (strong.consensus() == null
-                || strong.consensus() instanceof RelayedConsensus relay && !relay.hosted())) {
+                || strong.consensus() instanceof RelayedConsensus relay && !relay.memberRegistered())) {
             throw DynamoDbException.validation("Multi-Region strong consistency needs a consensus server in this region "
                     + "(--consensus-port" + (severalServers() ? " on one of its servers)" : ")"));
         }
@@ -556,6 +556,12 @@ public final class GlobalTables implements AutoCloseable {
 
     /** A message another region sent (through the front end's authenticated endpoint); its reply. */
     public byte[] receive(String from, String message, byte[] body) {
+        // Handed on by another server of this region to the one it read as hosting the member: a
+        // server that does not host it refuses rather than hand it on again (to itself, in a loop).
+        if (from.equals(region) && strong.consensus() instanceof RelayedConsensus
+                && RegionMessages.forTheMember(message)) {
+            throw DynamoDbException.validation(RelayedConsensus.NOT_HOSTED);
+        }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(body))) {
             return switch (message) {
                 case RegionMessages.CREATE_REPLICA -> {

@@ -30,6 +30,14 @@ final class RegionMessages {
 
     private RegionMessages() {}
 
+    /** Whether the message is for the region's consensus member (handed on to the server hosting it). */
+    static boolean forTheMember(String message) {
+        return switch (message) {
+            case STRONG_PROPOSE, STRONG_CATCH_UP, CONSENSUS_ADDRESS, CONSENSUS_CERTIFICATE, JOIN_GROUP, LEAVE_GROUP -> true;
+            default -> false;
+        };
+    }
+
     /** A JOIN_GROUP message: an MRSC table's name and its group's members. */
     static byte[] join(String name, List<GroupMember> members) {
         return write(out -> {

@@ -40,6 +40,7 @@ final class RelayedConsensus implements Consensus {
     private static final byte ANSWERED = 0;
     private static final byte CONFLICT = 1;
     private static final byte NO_QUORUM = 2;
+    static final String NOT_HOSTED = "This server does not host the region's consensus member";
 
     private final Storage storage;
     private final PeerLinks links;
@@ -62,7 +63,7 @@ final class RelayedConsensus implements Consensus {
     }
 
     /** Whether a server of the region registered as hosting its member. */
-    boolean hosted() {
+    boolean memberRegistered() {
         return storage.get(Keyspaces.REPLICATION_LOG, MEMBER_KEY) != null;
     }
 
@@ -116,7 +117,7 @@ final class RelayedConsensus implements Consensus {
     /** The hosting server's answer to a {@link #propose} or {@link #catchUp} another server relayed. */
     static byte[] answer(Consensus member, String message, DataInputStream in) throws IOException {
         if (!(member instanceof ConsensusGroups)) {
-            throw DynamoDbException.validation("This server does not host the region's consensus member");
+            throw DynamoDbException.validation(NOT_HOSTED);
         }
         String table = in.readUTF();
         try {
