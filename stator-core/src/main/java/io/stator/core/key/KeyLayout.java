@@ -20,7 +20,11 @@ import java.util.List;
  * interleave with partition key "ab"). The sort key comes last, in its order-preserving encoding,
  * so that a partition's rows are sorted by sort key and Query is one range read.
  *
- * <h2>Stored format (version 1). Versioned: it must never change silently.</h2>
+ * <h2>Stored format (versions 1 and 2). Versioned: it must never change silently.</h2>
+ * A table keeps the layout it was created with, named by its {@link PartitionHash}: version 1
+ * ({@link PartitionHash#XXH64}) for tables created before version 2, version 2
+ * ({@link PartitionHash#DYNAMODB}, DynamoDB's hash and so DynamoDB's Scan order) since. They
+ * differ only in the hash and in the 8 bytes version 2 adds to an index entry.
  * All integers big-endian, so that unsigned byte order is numeric order.
  * <pre>
  * base-table item (and any row unique by its own partition and sort key):
@@ -36,6 +40,8 @@ import java.util.List;
  *   [table id 8][index id 4][hash of index partition key 8][length 2][index partition key]
  *   [index sort key, if the index has one: N encoding, or S/B in the delimited form of
  *    {@link KeyEncoding#writeDelimited} since it is no longer last]
+ *   [version 2 only: {@link PartitionHash#ofItemKey} of the base key 8, which orders the items
+ *    sharing an index key as DynamoDB does]
  *   [base partition key length 2][base partition key][base sort key, raw, if the table has one]
  * </pre>
  * Bounds: {@link #tableUpperBound} is the 8-byte prefix of table id + 1, {@link #indexUpperBound}
@@ -79,13 +85,13 @@ public final class KeyLayout {
      *
      * @param sortKeyOrNull the sort key, or null for a table (or index) without one
      */
-    public static byte[] encodeItemKey(long tableId, int indexId, AttributeValue partitionKey,
+    public static byte[] encodeItemKey(PartitionHash hash, long tableId, int indexId, AttributeValue partitionKey,
                                        AttributeValue sortKeyOrNull) {
         byte[] pk = KeyEncoding.encode(partitionKey);
         byte[] sk = sortKeyOrNull == null ? null : KeyEncoding.encode(sortKeyOrNull);
         int skLen = sk == null ? 0 : sk.length;
         byte[] key = new byte[PARTITION_KEY_OFFSET + checkPrefixed(pk.length) + skLen];
-        writePartitionPrefix(key, tableId, indexId, pk);
+        writePartitionPrefix(key, tableId, indexId, pk, hash.of(partitionKey));
         if (sk != null) System.arraycopy(sk, 0, key, PARTITION_KEY_OFFSET + pk.length, skLen);
         return key;
     }
@@ -97,7 +103,7 @@ public final class KeyLayout {
      * @param indexSortKeyOrNull null for an index without a sort key
      * @param baseSortKeyOrNull  null for a base table without a sort key
      */
-    public static byte[] encodeIndexKey(long tableId, int indexId,
+    public static byte[] encodeIndexKey(PartitionHash hash, long tableId, int indexId,
                                         AttributeValue indexPartitionKey, AttributeValue indexSortKeyOrNull,
                                         AttributeValue basePartitionKey, AttributeValue baseSortKeyOrNull) {
         byte[] pk = KeyEncoding.encode(indexPartitionKey);
@@ -117,14 +123,16 @@ public final class KeyLayout {
         byte[] bsk = baseSortKeyOrNull == null ? null : KeyEncoding.encode(baseSortKeyOrNull);
         int bskLen = bsk == null ? 0 : bsk.length;
 
-        byte[] key = new byte[PARTITION_KEY_OFFSET + pk.length + iskLen + LENGTH_PREFIX_BYTES + bpk.length + bskLen];
-        writePartitionPrefix(key, tableId, indexId, pk);
+        int tie = hash.ordersIndexTiesByHash() ? HASH_BYTES : 0;
+        byte[] key = new byte[PARTITION_KEY_OFFSET + pk.length + iskLen + tie + LENGTH_PREFIX_BYTES + bpk.length + bskLen];
+        writePartitionPrefix(key, tableId, indexId, pk, hash.of(indexPartitionKey));
         int p = PARTITION_KEY_OFFSET + pk.length;
         if (iskNumber != null) {
             p = KeyEncoding.writeNumber(iskNumber.value(), key, p);
         } else if (isk != null) {
             p = KeyEncoding.writeDelimited(isk, key, p);
         }
+        p = writeTie(hash, key, p, basePartitionKey, baseSortKeyOrNull);
         writeShort(key, p, bpk.length);
         p += LENGTH_PREFIX_BYTES;
         System.arraycopy(bpk, 0, key, p, bpk.length);
@@ -181,15 +189,17 @@ public final class KeyLayout {
     }
 
     /** The prefix of every entry of one index partition key. */
-    public static byte[] indexPartitionPrefix(long tableId, int indexId, List<AttributeValue> partitionParts) {
+    public static byte[] indexPartitionPrefix(PartitionHash hash, long tableId, int indexId,
+                                              List<AttributeValue> partitionParts) {
         byte[] pk = indexPartitionBytes(partitionParts);
         byte[] key = new byte[PARTITION_KEY_OFFSET + checkPrefixed(pk.length)];
-        writePartitionPrefix(key, tableId, indexId, pk);
+        writePartitionPrefix(key, tableId, indexId, pk, hash.of(partitionParts));
         return key;
     }
 
     /** The row key of an index entry (see above). */
-    public static byte[] encodeIndexEntryKey(long tableId, int indexId, List<AttributeValue> partitionParts,
+    public static byte[] encodeIndexEntryKey(PartitionHash hash, long tableId, int indexId,
+                                             List<AttributeValue> partitionParts,
                                              List<AttributeValue> sortParts, AttributeValue basePartitionKey,
                                              AttributeValue baseSortKeyOrNull) {
         byte[] pk = indexPartitionBytes(partitionParts);
@@ -199,11 +209,13 @@ public final class KeyLayout {
         checkPrefixed(bpk.length);
         byte[] bsk = baseSortKeyOrNull == null ? null : KeyEncoding.encode(baseSortKeyOrNull);
         int bskLen = bsk == null ? 0 : bsk.length;
-        byte[] key = new byte[PARTITION_KEY_OFFSET + pk.length + sk.length + LENGTH_PREFIX_BYTES + bpk.length + bskLen];
-        writePartitionPrefix(key, tableId, indexId, pk);
+        int tie = hash.ordersIndexTiesByHash() ? HASH_BYTES : 0;
+        byte[] key = new byte[PARTITION_KEY_OFFSET + pk.length + sk.length + tie + LENGTH_PREFIX_BYTES + bpk.length + bskLen];
+        writePartitionPrefix(key, tableId, indexId, pk, hash.of(partitionParts));
         int p = PARTITION_KEY_OFFSET + pk.length;
         System.arraycopy(sk, 0, key, p, sk.length);
         p += sk.length;
+        p = writeTie(hash, key, p, basePartitionKey, baseSortKeyOrNull);
         writeShort(key, p, bpk.length);
         p += LENGTH_PREFIX_BYTES;
         System.arraycopy(bpk, 0, key, p, bpk.length);
@@ -216,10 +228,10 @@ public final class KeyLayout {
      * The prefix shared by all rows of one partition key in one table or index: the Query range
      * is {@code [partitionPrefix, prefixUpperBound(partitionPrefix))}, narrowed by the sort key.
      */
-    public static byte[] partitionPrefix(long tableId, int indexId, AttributeValue partitionKey) {
+    public static byte[] partitionPrefix(PartitionHash hash, long tableId, int indexId, AttributeValue partitionKey) {
         byte[] pk = KeyEncoding.encode(partitionKey);
         byte[] key = new byte[PARTITION_KEY_OFFSET + checkPrefixed(pk.length)];
-        writePartitionPrefix(key, tableId, indexId, pk);
+        writePartitionPrefix(key, tableId, indexId, pk, hash.of(partitionKey));
         return key;
     }
 
@@ -370,7 +382,7 @@ public final class KeyLayout {
      *
      * @throws IllegalArgumentException if the bytes are not such a row key
      */
-    public static DecodedIndexKey decodeIndexKey(byte[] rowKey,
+    public static DecodedIndexKey decodeIndexKey(PartitionHash hash, byte[] rowKey,
                                                  AttributeValue.Type indexPartitionKeyType,
                                                  AttributeValue.Type indexSortKeyTypeOrNull,
                                                  AttributeValue.Type basePartitionKeyType,
@@ -389,6 +401,7 @@ public final class KeyLayout {
         } else if (indexSortKeyTypeOrNull != null) {
             throw new IllegalArgumentException("Not a key attribute type: " + indexSortKeyTypeOrNull);
         }
+        if (hash.ordersIndexTiesByHash()) p += HASH_BYTES;
         if (p + LENGTH_PREFIX_BYTES > rowKey.length) throw KeyEncoding.malformed("no base partition key");
         int bpkLen = readShort(rowKey, p);
         p += LENGTH_PREFIX_BYTES;
@@ -406,12 +419,20 @@ public final class KeyLayout {
 
     // ---------------------------------------------------------------------------------------
 
-    private static void writePartitionPrefix(byte[] key, long tableId, int indexId, byte[] pk) {
+    private static void writePartitionPrefix(byte[] key, long tableId, int indexId, byte[] pk, long hash) {
         LONG_BE.set(key, 0, checkTableId(tableId));
         INT_BE.set(key, TABLE_ID_BYTES, checkIndexId(indexId));
         writeShort(key, PARTITION_KEY_LENGTH_OFFSET, pk.length);
         System.arraycopy(pk, 0, key, PARTITION_KEY_OFFSET, pk.length);
-        LONG_BE.set(key, HASH_OFFSET, PartitionHash.hash(key, PARTITION_KEY_OFFSET, pk.length));
+        LONG_BE.set(key, HASH_OFFSET, hash);
+    }
+
+    /** Key layout 2's hash of the table's key in an index entry, ordering items that share an index key. */
+    private static int writeTie(PartitionHash hash, byte[] key, int p, AttributeValue basePartitionKey,
+                                AttributeValue baseSortKeyOrNull) {
+        if (!hash.ordersIndexTiesByHash()) return p;
+        LONG_BE.set(key, p, hash.ofItemKey(basePartitionKey, baseSortKeyOrNull));
+        return p + HASH_BYTES;
     }
 
     /** The offset just past the partition key of a row key. */

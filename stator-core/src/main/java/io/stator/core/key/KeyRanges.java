@@ -29,24 +29,24 @@ public final class KeyRanges {
      * One partition of a table (or of any index keyed like one: a single partition attribute
      * and a sort key stored last), optionally narrowed by a sort-key condition.
      */
-    public static KeyRange partition(long tableId, int indexId, AttributeValue partitionKey, SortKeyCondition sortKey) {
-        byte[] prefix = KeyLayout.partitionPrefix(tableId, indexId, partitionKey);
+    public static KeyRange partition(PartitionHash hash, long tableId, int indexId, AttributeValue partitionKey, SortKeyCondition sortKey) {
+        byte[] prefix = KeyLayout.partitionPrefix(hash, tableId, indexId, partitionKey);
         byte[] end = KeyLayout.prefixUpperBound(prefix);
         if (sortKey == null) return new KeyRange(prefix, end);
         return switch (sortKey) {
-            case SortKeyCondition.Equal e -> item(key(tableId, indexId, partitionKey, e.value()));
-            case SortKeyCondition.LessThan lt -> new KeyRange(prefix, key(tableId, indexId, partitionKey, lt.value()));
+            case SortKeyCondition.Equal e -> item(key(hash, tableId, indexId, partitionKey, e.value()));
+            case SortKeyCondition.LessThan lt -> new KeyRange(prefix, key(hash, tableId, indexId, partitionKey, lt.value()));
             case SortKeyCondition.LessOrEqual le ->
-                    new KeyRange(prefix, KeyLayout.successor(key(tableId, indexId, partitionKey, le.value())));
+                    new KeyRange(prefix, KeyLayout.successor(key(hash, tableId, indexId, partitionKey, le.value())));
             case SortKeyCondition.GreaterThan gt ->
-                    new KeyRange(KeyLayout.successor(key(tableId, indexId, partitionKey, gt.value())), end);
-            case SortKeyCondition.GreaterOrEqual ge -> new KeyRange(key(tableId, indexId, partitionKey, ge.value()), end);
-            case SortKeyCondition.Between b -> new KeyRange(key(tableId, indexId, partitionKey, b.lower()),
-                    KeyLayout.successor(key(tableId, indexId, partitionKey, b.upper())));
+                    new KeyRange(KeyLayout.successor(key(hash, tableId, indexId, partitionKey, gt.value())), end);
+            case SortKeyCondition.GreaterOrEqual ge -> new KeyRange(key(hash, tableId, indexId, partitionKey, ge.value()), end);
+            case SortKeyCondition.Between b -> new KeyRange(key(hash, tableId, indexId, partitionKey, b.lower()),
+                    KeyLayout.successor(key(hash, tableId, indexId, partitionKey, b.upper())));
             case SortKeyCondition.BeginsWith bw -> {
                 // S and B sort keys are stored as their raw bytes, last in the key, so every key
                 // that begins with the prefix shares the prefix's row-key bytes.
-                byte[] start = key(tableId, indexId, partitionKey, bw.prefix());
+                byte[] start = key(hash, tableId, indexId, partitionKey, bw.prefix());
                 yield new KeyRange(start, KeyLayout.prefixUpperBound(start));
             }
         };
@@ -57,9 +57,9 @@ public final class KeyRanges {
      * by equality on its first sort-key attributes ({@code sortKeyPrefix}) and a condition on the
      * next one, attribute by attribute in their self-delimiting form.
      */
-    public static KeyRange indexPartition(long tableId, int indexId, List<AttributeValue> partitionKey,
+    public static KeyRange indexPartition(PartitionHash hash, long tableId, int indexId, List<AttributeValue> partitionKey,
                                           List<AttributeValue> sortKeyPrefix, SortKeyCondition sortKey) {
-        byte[] prefix = concat(KeyLayout.indexPartitionPrefix(tableId, indexId, partitionKey),
+        byte[] prefix = concat(KeyLayout.indexPartitionPrefix(hash, tableId, indexId, partitionKey),
                 KeyLayout.components(sortKeyPrefix));
         byte[] end = KeyLayout.prefixUpperBound(prefix);
         if (sortKey == null) return new KeyRange(prefix, end);
@@ -77,8 +77,9 @@ public final class KeyRanges {
         };
     }
 
-    private static byte[] key(long tableId, int indexId, AttributeValue partitionKey, AttributeValue sortKey) {
-        return KeyLayout.encodeItemKey(tableId, indexId, partitionKey, sortKey);
+    private static byte[] key(PartitionHash hash, long tableId, int indexId, AttributeValue partitionKey,
+                              AttributeValue sortKey) {
+        return KeyLayout.encodeItemKey(hash, tableId, indexId, partitionKey, sortKey);
     }
 
     private static KeyRange under(byte[] prefix) {

@@ -54,8 +54,8 @@ class KeyEncodingFuzzTest {
             AttributeValue partitionKey = FuzzedValues.keyValue(data, first);
             AttributeValue sortKey = second == null ? null : FuzzedValues.keyValue(data, second);
             bytes = decoder == 2
-                    ? KeyLayout.encodeItemKey(1, 0, partitionKey, sortKey)
-                    : KeyLayout.encodeIndexKey(1, 2, partitionKey, sortKey, FuzzedValues.keyValue(data, third),
+                    ? KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, partitionKey, sortKey)
+                    : KeyLayout.encodeIndexKey(PartitionHash.XXH64, 1, 2, partitionKey, sortKey, FuzzedValues.keyValue(data, third),
                             fourth == null ? null : FuzzedValues.keyValue(data, fourth));
             int changes = data.consumeInt(1, 3);
             for (int i = 0; i < changes; i++) bytes[data.consumeInt(0, bytes.length - 1)] = data.consumeByte();
@@ -76,7 +76,7 @@ class KeyEncodingFuzzTest {
                     assertArrayEquals(Arrays.copyOf(bytes, end), again);
                 }
                 case 2 -> KeyLayout.decodeItemKey(bytes, first, second);
-                default -> KeyLayout.decodeIndexKey(bytes, first, second, third, fourth);
+                default -> KeyLayout.decodeIndexKey(PartitionHash.XXH64, bytes, first, second, third, fourth);
             }
         } catch (IllegalArgumentException expected) {
             // The decoders' documented failure for bytes that are not such a key.
@@ -91,7 +91,7 @@ class KeyEncodingFuzzTest {
         AttributeValue partitionKey = FuzzedValues.keyValue(data, partitionType);
         AttributeValue sortKey = sortType == null ? null : FuzzedValues.keyValue(data, sortType);
 
-        byte[] itemKey = KeyLayout.encodeItemKey(tableId, indexId, partitionKey, sortKey);
+        byte[] itemKey = KeyLayout.encodeItemKey(PartitionHash.XXH64, tableId, indexId, partitionKey, sortKey);
         assertEquals(new DecodedKey(tableId, indexId, KeyLayout.hashOf(itemKey), partitionKey, sortKey),
                 KeyLayout.decodeItemKey(itemKey, partitionType, sortType));
 
@@ -99,10 +99,10 @@ class KeyEncodingFuzzTest {
         Type baseSortType = data.consumeBoolean() ? FuzzedValues.keyType(data) : null;
         AttributeValue basePartitionKey = FuzzedValues.keyValue(data, basePartitionType);
         AttributeValue baseSortKey = baseSortType == null ? null : FuzzedValues.keyValue(data, baseSortType);
-        byte[] indexKey = KeyLayout.encodeIndexKey(tableId, indexId, partitionKey, sortKey, basePartitionKey, baseSortKey);
+        byte[] indexKey = KeyLayout.encodeIndexKey(PartitionHash.XXH64, tableId, indexId, partitionKey, sortKey, basePartitionKey, baseSortKey);
         assertEquals(new DecodedIndexKey(tableId, indexId, KeyLayout.hashOf(indexKey), partitionKey, sortKey,
                         basePartitionKey, baseSortKey),
-                KeyLayout.decodeIndexKey(indexKey, partitionType, sortType, basePartitionType, baseSortType));
+                KeyLayout.decodeIndexKey(PartitionHash.XXH64, indexKey, partitionType, sortType, basePartitionType, baseSortType));
 
         if (sortType == null) return;
         // A second sort key of the same type, in the same partition: the bytes order the two keys
@@ -112,9 +112,9 @@ class KeyEncodingFuzzTest {
         AttributeValue otherBasePartitionKey = FuzzedValues.keyValue(data, basePartitionType);
         int expected = Integer.signum(compare(sortKey, otherSortKey));
         assertEquals(expected, Integer.signum(Arrays.compareUnsigned(itemKey,
-                KeyLayout.encodeItemKey(tableId, indexId, partitionKey, otherSortKey))), "table order");
+                KeyLayout.encodeItemKey(PartitionHash.XXH64, tableId, indexId, partitionKey, otherSortKey))), "table order");
         if (expected != 0) {
-            assertEquals(expected, Integer.signum(Arrays.compareUnsigned(indexKey, KeyLayout.encodeIndexKey(
+            assertEquals(expected, Integer.signum(Arrays.compareUnsigned(indexKey, KeyLayout.encodeIndexKey(PartitionHash.XXH64, 
                     tableId, indexId, partitionKey, otherSortKey, otherBasePartitionKey, null))), "index order");
         }
     }

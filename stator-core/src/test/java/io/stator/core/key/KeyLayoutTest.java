@@ -35,21 +35,21 @@ class KeyLayoutTest {
 
     @Test
     void itemKeyLayoutIsPinned() {
-        byte[] key = KeyLayout.encodeItemKey(7, 0, s("user#1"), n("1"));
+        byte[] key = KeyLayout.encodeItemKey(PartitionHash.XXH64, 7, 0, s("user#1"), n("1"));
         assertEquals("0000000000000007" + "00000000" + "171C6DF4BA3DF95E" + "0006" + "757365722331" + "038214",
                 HEX.formatHex(key));
         assertEquals(0x171C6DF4BA3DF95EL, KeyLayout.hashOf(key));
         assertEquals(7, KeyLayout.tableIdOf(key));
         assertEquals(0, KeyLayout.indexIdOf(key));
 
-        byte[] hashOnly = KeyLayout.encodeItemKey(7, 0, s("user#1"), null);
+        byte[] hashOnly = KeyLayout.encodeItemKey(PartitionHash.XXH64, 7, 0, s("user#1"), null);
         assertEquals("0000000000000007" + "00000000" + "171C6DF4BA3DF95E" + "0006" + "757365722331", HEX.formatHex(hashOnly));
-        assertArrayEquals(hashOnly, KeyLayout.partitionPrefix(7, 0, s("user#1")));
+        assertArrayEquals(hashOnly, KeyLayout.partitionPrefix(PartitionHash.XXH64, 7, 0, s("user#1")));
     }
 
     @Test
     void indexKeyLayoutIsPinned() {
-        byte[] key = KeyLayout.encodeIndexKey(7, 3, s("user#1"), b(0x61, 0x00), s("p"), n("1"));
+        byte[] key = KeyLayout.encodeIndexKey(PartitionHash.XXH64, 7, 3, s("user#1"), b(0x61, 0x00), s("p"), n("1"));
         assertEquals("0000000000000007" + "00000003" + "171C6DF4BA3DF95E" + "0006" + "757365722331"
                 + "6100FF0001" + "0001" + "70" + "038214", HEX.formatHex(key));
     }
@@ -80,7 +80,7 @@ class KeyLayoutTest {
             List<AttributeValue> sortKeys = new ArrayList<>();
             for (int i = 0; i < 40; i++) sortKeys.add(randomKey(r, sortKeyType));
             for (AttributeValue sk : distinct(sortKeys)) {
-                rows.add(new Row(p, 0, sk, KeyLayout.encodeItemKey(42, 0, partitionKeys.get(p), sk)));
+                rows.add(new Row(p, 0, sk, KeyLayout.encodeItemKey(PartitionHash.XXH64, 42, 0, partitionKeys.get(p), sk)));
             }
         }
         rows.sort((x, y) -> Arrays.compareUnsigned(x.key, y.key));
@@ -99,7 +99,7 @@ class KeyLayoutTest {
         }
         // The Query range of each partition holds exactly its rows.
         for (int p = 0; p < partitionKeys.size(); p++) {
-            byte[] from = KeyLayout.partitionPrefix(42, 0, partitionKeys.get(p));
+            byte[] from = KeyLayout.partitionPrefix(PartitionHash.XXH64, 42, 0, partitionKeys.get(p));
             KeyRange range = new KeyRange(from, KeyLayout.prefixUpperBound(from));
             for (Row row : rows) assertEquals(row.partition == p, range.contains(row.key));
         }
@@ -115,7 +115,7 @@ class KeyLayoutTest {
         List<Row> rows = new ArrayList<>();
         for (int p = 0; p < partitionKeys.size(); p++) {
             for (int i = 0; i < 10; i++) {
-                rows.add(new Row(p, 0, null, KeyLayout.encodeItemKey(1, 0, partitionKeys.get(p), randomKey(r, Type.B))));
+                rows.add(new Row(p, 0, null, KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, partitionKeys.get(p), randomKey(r, Type.B))));
             }
         }
         rows.sort((x, y) -> Arrays.compareUnsigned(x.key, y.key));
@@ -143,8 +143,8 @@ class KeyLayoutTest {
                     AttributeValue pk = randomKey(r, Type.B);
                     AttributeValue sk = r.nextBoolean() ? null : randomKey(r, Type.B);
                     byte[] key = x == 0 || r.nextBoolean()
-                            ? KeyLayout.encodeItemKey(tables[t], indexes[x], pk, sk)
-                            : KeyLayout.encodeIndexKey(tables[t], indexes[x], pk, sk, randomKey(r, Type.S), null);
+                            ? KeyLayout.encodeItemKey(PartitionHash.XXH64, tables[t], indexes[x], pk, sk)
+                            : KeyLayout.encodeIndexKey(PartitionHash.XXH64, tables[t], indexes[x], pk, sk, randomKey(r, Type.S), null);
                     rows.add(new Row(t, x, null, key));
                 }
             }
@@ -219,7 +219,7 @@ class KeyLayoutTest {
     void realRowsFallInTheirSegment() {
         Random r = new Random(8);
         for (int i = 0; i < 2000; i++) {
-            byte[] row = KeyLayout.encodeItemKey(9, 0, randomKey(r, Type.S), randomKey(r, Type.N));
+            byte[] row = KeyLayout.encodeItemKey(PartitionHash.XXH64, 9, 0, randomKey(r, Type.S), randomKey(r, Type.N));
             int total = 1 + r.nextInt(100);
             int s = KeyLayout.segmentOf(KeyLayout.hashOf(row), total);
             assertTrue(KeyLayout.segmentBounds(9, 0, s, total).contains(row));
@@ -247,9 +247,9 @@ class KeyLayoutTest {
                     AttributeValue sk = skType == null ? null : randomKey(r, skType);
                     long table = r.nextLong() & Long.MAX_VALUE;
                     int index = r.nextInt() & Integer.MAX_VALUE;
-                    byte[] key = KeyLayout.encodeItemKey(table, index, pk, sk);
+                    byte[] key = KeyLayout.encodeItemKey(PartitionHash.XXH64, table, index, pk, sk);
                     DecodedKey decoded = KeyLayout.decodeItemKey(key, pkType, skType);
-                    assertEquals(new DecodedKey(table, index, PartitionHash.of(pk), pk, sk), decoded);
+                    assertEquals(new DecodedKey(table, index, PartitionHash.XXH64.of(pk), pk, sk), decoded);
                 }
             }
         }
@@ -270,16 +270,16 @@ class KeyLayoutTest {
                     AttributeValue isk = iskType == null ? null : randomKey(r, iskType);
                     AttributeValue bpk = randomKey(r, bpkType);
                     AttributeValue bsk = bskType == null ? null : randomKey(r, bskType);
-                    byte[] key = KeyLayout.encodeIndexKey(3, 1, anyIpk, isk, bpk, bsk);
-                    assertEquals(new DecodedIndexKey(3, 1, PartitionHash.of(anyIpk), anyIpk, isk, bpk, bsk),
-                            KeyLayout.decodeIndexKey(key, ipkType, iskType, bpkType, bskType));
+                    byte[] key = KeyLayout.encodeIndexKey(PartitionHash.XXH64, 3, 1, anyIpk, isk, bpk, bsk);
+                    assertEquals(new DecodedIndexKey(3, 1, PartitionHash.XXH64.of(anyIpk), anyIpk, isk, bpk, bsk),
+                            KeyLayout.decodeIndexKey(PartitionHash.XXH64, key, ipkType, iskType, bpkType, bskType));
 
                     // Entries of one index partition key, for the order check below.
                     AttributeValue sameBpk = randomKey(r, Type.B);
-                    entries.add(new Object[] {isk, sameBpk, KeyLayout.encodeIndexKey(3, 1, ipk, isk, sameBpk, bsk)});
+                    entries.add(new Object[] {isk, sameBpk, KeyLayout.encodeIndexKey(PartitionHash.XXH64, 3, 1, ipk, isk, sameBpk, bsk)});
                 }
                 entries.sort((x, y) -> Arrays.compareUnsigned((byte[]) x[2], (byte[]) y[2]));
-                byte[] prefix = KeyLayout.partitionPrefix(3, 1, ipk);
+                byte[] prefix = KeyLayout.partitionPrefix(PartitionHash.XXH64, 3, 1, ipk);
                 KeyRange partition = new KeyRange(prefix, KeyLayout.prefixUpperBound(prefix));
                 for (int i = 0; i < entries.size(); i++) {
                     assertTrue(partition.contains((byte[]) entries.get(i)[2]));
@@ -294,37 +294,37 @@ class KeyLayoutTest {
 
     @Test
     void equalIndexKeysOfDifferentItemsAreDistinctEntries() {
-        byte[] a = KeyLayout.encodeIndexKey(1, 1, s("g"), s("x"), s("item1"), null);
-        byte[] b = KeyLayout.encodeIndexKey(1, 1, s("g"), s("x"), s("item2"), null);
+        byte[] a = KeyLayout.encodeIndexKey(PartitionHash.XXH64, 1, 1, s("g"), s("x"), s("item1"), null);
+        byte[] b = KeyLayout.encodeIndexKey(PartitionHash.XXH64, 1, 1, s("g"), s("x"), s("item2"), null);
         assertNotEquals(0, Arrays.compareUnsigned(a, b));
         // An index sort key that extends another still sorts after it, whatever base key follows.
-        byte[] shorter = KeyLayout.encodeIndexKey(1, 1, s("g"), s("a"), b(0xFF, 0xFF), null);
-        byte[] longer = KeyLayout.encodeIndexKey(1, 1, s("g"), s("a\u0000"), b(0x00), null);
+        byte[] shorter = KeyLayout.encodeIndexKey(PartitionHash.XXH64, 1, 1, s("g"), s("a"), b(0xFF, 0xFF), null);
+        byte[] longer = KeyLayout.encodeIndexKey(PartitionHash.XXH64, 1, 1, s("g"), s("a\u0000"), b(0x00), null);
         assertTrue(Arrays.compareUnsigned(shorter, longer) < 0);
     }
 
     @Test
     void malformedRowKeysAreRejected() {
-        byte[] key = KeyLayout.encodeItemKey(1, 0, s("abc"), s("x"));
+        byte[] key = KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, s("abc"), s("x"));
         assertThrows(IllegalArgumentException.class, () -> KeyLayout.decodeItemKey(Arrays.copyOf(key, 21), Type.S, Type.S));
         assertThrows(IllegalArgumentException.class, () -> KeyLayout.decodeItemKey(Arrays.copyOf(key, 24), Type.S, Type.S));
         assertThrows(IllegalArgumentException.class, () -> KeyLayout.decodeItemKey(key, Type.S, null));
         assertThrows(IllegalArgumentException.class, () -> KeyLayout.decodeItemKey(key, Type.S, Type.N));
-        byte[] index = KeyLayout.encodeIndexKey(1, 1, s("g"), s("x"), s("item"), null);
+        byte[] index = KeyLayout.encodeIndexKey(PartitionHash.XXH64, 1, 1, s("g"), s("x"), s("item"), null);
         assertThrows(IllegalArgumentException.class,
-                () -> KeyLayout.decodeIndexKey(Arrays.copyOf(index, index.length - 5), Type.S, Type.S, Type.S, null));
+                () -> KeyLayout.decodeIndexKey(PartitionHash.XXH64, Arrays.copyOf(index, index.length - 5), Type.S, Type.S, Type.S, null));
     }
 
     @Test
     void invalidArgumentsAreRejected() {
-        assertThrows(IllegalArgumentException.class, () -> KeyLayout.encodeItemKey(-1, 0, s("a"), null));
-        assertThrows(IllegalArgumentException.class, () -> KeyLayout.encodeItemKey(1, -1, s("a"), null));
+        assertThrows(IllegalArgumentException.class, () -> KeyLayout.encodeItemKey(PartitionHash.XXH64, -1, 0, s("a"), null));
+        assertThrows(IllegalArgumentException.class, () -> KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, -1, s("a"), null));
         assertThrows(IllegalArgumentException.class, () -> KeyLayout.tablePrefix(-1));
         assertThrows(IllegalArgumentException.class,
-                () -> KeyLayout.encodeItemKey(1, 0, new AttributeValue.B(new byte[65536]), null));
-        assertThrows(IllegalArgumentException.class, () -> KeyLayout.encodeItemKey(1, 0, AttributeValue.BOOL.TRUE, null));
+                () -> KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, new AttributeValue.B(new byte[65536]), null));
+        assertThrows(IllegalArgumentException.class, () -> KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, AttributeValue.BOOL.TRUE, null));
         // The largest partition key the 2-byte length can describe still works.
-        byte[] big = KeyLayout.encodeItemKey(1, 0, new AttributeValue.B(new byte[65535]), null);
+        byte[] big = KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, new AttributeValue.B(new byte[65535]), null);
         assertEquals(65535, ((AttributeValue.B) KeyLayout.decodeItemKey(big, Type.B, null).partitionKey()).value().length);
     }
 
@@ -336,8 +336,8 @@ class KeyLayoutTest {
         assertArrayEquals(new byte[] {1, 3}, KeyLayout.prefixUpperBound(new byte[] {1, 2, (byte) 0xFF, (byte) 0xFF}));
         assertNull(KeyLayout.prefixUpperBound(new byte[] {(byte) 0xFF}));
         // Exclusive start: the next row of the partition, never the start row itself.
-        byte[] start = KeyLayout.encodeItemKey(1, 0, s("p"), s("b"));
-        byte[] next = KeyLayout.encodeItemKey(1, 0, s("p"), s("b\u0000"));
+        byte[] start = KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, s("p"), s("b"));
+        byte[] next = KeyLayout.encodeItemKey(PartitionHash.XXH64, 1, 0, s("p"), s("b\u0000"));
         assertTrue(Arrays.compareUnsigned(KeyLayout.successor(start), start) > 0);
         assertTrue(Arrays.compareUnsigned(KeyLayout.successor(start), next) <= 0);
     }
@@ -396,5 +396,30 @@ class KeyLayoutTest {
             return Arrays.compare(x.value().codePoints().toArray(), y.value().codePoints().toArray());
         }
         return UNSIGNED.compare(((AttributeValue.B) a).value(), ((AttributeValue.B) b).value());
+    }
+
+    /** Key layout 2: an index entry carries the table key's hash, which orders equal index keys. */
+    @Test
+    void layoutTwoIndexKeysDecodeBackAndOrderEqualIndexKeysByTheTableKeysHash() {
+        AttributeValue ipk = new AttributeValue.S("C");
+        AttributeValue isk = new AttributeValue.N(DynamoNumber.of(5));
+        List<byte[]> entries = new ArrayList<>();
+        for (String[] k : new String[][] {{"a", "a"}, {"b", "b"}, {"c", "e"}, {"c", "d"}, {"d", "a"}, {"e", "a"}}) {
+            AttributeValue bpk = new AttributeValue.S(k[0]);
+            AttributeValue bsk = new AttributeValue.S(k[1]);
+            byte[] key = KeyLayout.encodeIndexKey(PartitionHash.DYNAMODB, 3, 1, ipk, isk, bpk, bsk);
+            assertEquals(new DecodedIndexKey(3, 1, PartitionHash.DYNAMODB.of(ipk), ipk, isk, bpk, bsk),
+                    KeyLayout.decodeIndexKey(PartitionHash.DYNAMODB, key, Type.S, Type.N, Type.S, Type.S));
+            assertArrayEquals(key, KeyLayout.encodeIndexEntryKey(PartitionHash.DYNAMODB, 3, 1, List.of(ipk), List.of(isk),
+                    bpk, bsk));
+            entries.add(key);
+        }
+        entries.sort(Arrays::compareUnsigned);
+        List<String> order = new ArrayList<>();
+        for (byte[] e : entries) {
+            DecodedIndexKey d = KeyLayout.decodeIndexKey(PartitionHash.DYNAMODB, e, Type.S, Type.N, Type.S, Type.S);
+            order.add(((AttributeValue.S) d.basePartitionKey()).value() + ((AttributeValue.S) d.baseSortKey()).value());
+        }
+        assertEquals(List.of("bb", "aa", "ce", "ea", "da", "cd"), order); // dynalite's GSI query test, against DynamoDB
     }
 }

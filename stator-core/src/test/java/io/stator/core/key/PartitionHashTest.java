@@ -7,7 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.HexFormat;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -60,8 +65,8 @@ class PartitionHashTest {
     })
     void xxHash64MatchesReferenceVectors(int len, String seed0, String seedPrime32) {
         byte[] buf = sanityBuffer(len);
-        assertEquals(Long.parseUnsignedLong(seed0, 16), PartitionHash.xxHash64(buf, 0, len, 0));
-        assertEquals(Long.parseUnsignedLong(seedPrime32, 16), PartitionHash.xxHash64(buf, 0, len, PRIME32));
+        assertEquals(Long.parseUnsignedLong(seed0, 16), XxHash64.hash(buf, 0, len, 0));
+        assertEquals(Long.parseUnsignedLong(seedPrime32, 16), XxHash64.hash(buf, 0, len, PRIME32));
     }
 
     @ParameterizedTest(name = "\"{0}\"")
@@ -75,26 +80,26 @@ class PartitionHashTest {
     })
     void xxHash64OfStrings(String text, String expected) {
         assertEquals(Long.parseUnsignedLong(expected, 16),
-                PartitionHash.hash(text.getBytes(StandardCharsets.UTF_8)));
+                XxHash64.hash(text.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Pins the partition hash of concrete keys: the stored order of every table depends on it. */
     @Test
     void partitionHashOfKeyValuesIsPinned() {
-        assertEquals(0x171C6DF4BA3DF95EL, PartitionHash.of(new AttributeValue.S("user#1")));
-        assertEquals(0x8EEBAD97F27C1856L, PartitionHash.of(new AttributeValue.S("é😀")));
-        assertEquals(0xD184D3C63D2708E8L, PartitionHash.of(new AttributeValue.B(new byte[] {0, 1, 2, (byte) 0xFF})));
+        assertEquals(0x171C6DF4BA3DF95EL, PartitionHash.XXH64.of(new AttributeValue.S("user#1")));
+        assertEquals(0x8EEBAD97F27C1856L, PartitionHash.XXH64.of(new AttributeValue.S("é😀")));
+        assertEquals(0xD184D3C63D2708E8L, PartitionHash.XXH64.of(new AttributeValue.B(new byte[] {0, 1, 2, (byte) 0xFF})));
         // N hashes its order-preserving encoding: 1 -> 03 82 14, 0 -> 02.
-        assertEquals(0x6E7E30744207783CL, PartitionHash.of(new AttributeValue.N(DynamoNumber.of(1))));
-        assertEquals(0x4B79B8C95732B0E7L, PartitionHash.of(new AttributeValue.N(DynamoNumber.ZERO)));
+        assertEquals(0x6E7E30744207783CL, PartitionHash.XXH64.of(new AttributeValue.N(DynamoNumber.of(1))));
+        assertEquals(0x4B79B8C95732B0E7L, PartitionHash.XXH64.of(new AttributeValue.N(DynamoNumber.ZERO)));
     }
 
     @Test
     void equalNumbersHashAlikeHoweverSpelled() {
-        long h = PartitionHash.of(new AttributeValue.N(DynamoNumber.parse("1.50")));
-        assertEquals(h, PartitionHash.of(new AttributeValue.N(DynamoNumber.parse("15E-1"))));
-        assertEquals(h, PartitionHash.of(new AttributeValue.N(DynamoNumber.parse("001.5000"))));
-        assertNotEquals(h, PartitionHash.of(new AttributeValue.N(DynamoNumber.parse("-1.5"))));
+        long h = PartitionHash.XXH64.of(new AttributeValue.N(DynamoNumber.parse("1.50")));
+        assertEquals(h, PartitionHash.XXH64.of(new AttributeValue.N(DynamoNumber.parse("15E-1"))));
+        assertEquals(h, PartitionHash.XXH64.of(new AttributeValue.N(DynamoNumber.parse("001.5000"))));
+        assertNotEquals(h, PartitionHash.XXH64.of(new AttributeValue.N(DynamoNumber.parse("-1.5"))));
     }
 
     @Test
@@ -104,15 +109,129 @@ class PartitionHashTest {
         random.nextBytes(buf);
         for (int off = 0; off < 40; off++) {
             for (int len = 0; off + len <= buf.length; len += 7) {
-                assertEquals(PartitionHash.hash(Arrays.copyOfRange(buf, off, off + len)),
-                        PartitionHash.hash(buf, off, len), () -> HexFormat.of().formatHex(buf));
+                assertEquals(XxHash64.hash(Arrays.copyOfRange(buf, off, off + len)),
+                        XxHash64.hash(buf, off, len, 0), () -> HexFormat.of().formatHex(buf));
             }
         }
     }
 
     @Test
     void rejectsRangeOutsideArray() {
-        assertThrows(IndexOutOfBoundsException.class, () -> PartitionHash.hash(new byte[4], 2, 3));
-        assertThrows(IndexOutOfBoundsException.class, () -> PartitionHash.hash(new byte[4], -1, 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> XxHash64.hash(new byte[4], 2, 3, 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> XxHash64.hash(new byte[4], -1, 1, 0));
+    }
+
+    // ---- Key layout 2: DynamoDB's hash ---------------------------------------------------------
+    // The orders and segments below are those dynalite's test suite (test/scan.js, test/query.js)
+    // asserts, a suite that runs against DynamoDB itself as well: facts about DynamoDB.
+
+    /** "should return items in string hash order": a Scan of these 14 keys. */
+    @Test
+    void stringKeysSortInDynamoDbsScanOrder() {
+        List<String> keys = List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "aardman", "hello", "zapf", "äáöü");
+        assertEquals(List.of("2", "8", "9", "1", "6", "hello", "0", "5", "4", "äáöü", "aardman", "7", "3", "zapf"),
+                inHashOrder(keys, AttributeValue.S::new));
+    }
+
+    /** "should return items in number hash order". */
+    @Test
+    void numberKeysSortInDynamoDbsScanOrder() {
+        List<String> keys = List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-0.09", "999.9", "0.012345", "-999.9");
+        assertEquals(List.of("7", "999.9", "8", "3", "2", "-999.9", "9", "4", "-0.09", "6", "1", "0", "0.012345", "5"),
+                inHashOrder(keys, k -> new AttributeValue.N(DynamoNumber.parse(k))));
+    }
+
+    /** "should return items from correct string/number hash segments", TotalSegments 4096. */
+    @Test
+    void keysFallInDynamoDbsSegments() {
+        assertEquals(0, segment(new AttributeValue.S("3635")));
+        assertEquals(0, segment(new AttributeValue.S("228")));
+        assertEquals(1, segment(new AttributeValue.S("1668")));
+        assertEquals(4, segment(new AttributeValue.S("3435")));
+        assertEquals(1, segment(new AttributeValue.N(DynamoNumber.of(251))));
+        assertEquals(4095, segment(new AttributeValue.N(DynamoNumber.of(2388))));
+    }
+
+    /**
+     * "should query on basic hash global index": items sharing one index key come back ordered by
+     * the hash of their table key (partition key a, sort key b).
+     */
+    @Test
+    void itemsSharingAnIndexKeySortByTheirTableKeysHash() {
+        Map<String, String[]> items = new LinkedHashMap<>();
+        items.put("item", new String[] {"a", "a"});
+        items.put("item2", new String[] {"b", "b"});
+        items.put("item3", new String[] {"c", "e"});
+        items.put("item4", new String[] {"c", "d"});
+        items.put("item6", new String[] {"d", "a"});
+        items.put("item7", new String[] {"e", "a"});
+        List<String> names = new ArrayList<>(items.keySet());
+        names.sort((x, y) -> Long.compareUnsigned(tableKeyHash(items.get(x)), tableKeyHash(items.get(y))));
+        assertEquals(List.of("item2", "item", "item3", "item7", "item6", "item4"), names);
+
+        // "should query on a global index if values are equal": not the table keys' own order.
+        Map<String, String[]> equal = new LinkedHashMap<>();
+        equal.put("item2", new String[] {"b", "a"});
+        equal.put("item3", new String[] {"c", "a"});
+        equal.put("item4", new String[] {"c", "b"});
+        equal.put("item5", new String[] {"d", "a"});
+        equal.put("item6", new String[] {"d", "b"});
+        List<String> equalNames = new ArrayList<>(equal.keySet());
+        equalNames.sort((x, y) -> Long.compareUnsigned(tableKeyHash(equal.get(x)), tableKeyHash(equal.get(y))));
+        assertEquals(List.of("item5", "item2", "item3", "item6", "item4"), equalNames);
+    }
+
+    /** DynamoDB's number bytes are Oracle's NUMBER format. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "0,         80",
+        "-0.000,    80",
+        "1,         C102",
+        "123,       C20218",
+        "-123,      3D644E66",
+        "1.5,       C10233",
+        "15E-1,     C10233",
+        "100,       C202",
+        "0.012345,  C002182E",
+        "-0.09,     3F5C66",
+        "999.9,     C20A645B",
+        "-999.9,    3D5C020B66",
+        "1E+125,    FF0B",
+        "1E-130,    8002",
+    })
+    void numbersHashInDynamoDbsByteForm(String number, String hex) {
+        assertEquals(hex, HexFormat.of().withUpperCase().formatHex(
+                PartitionHash.dynamoDbNumberBytes(DynamoNumber.parse(number))));
+    }
+
+    @Test
+    void negativeNumbersOfTwentyBase100DigitsHaveNoTerminator() {
+        byte[] bytes = PartitionHash.dynamoDbNumberBytes(DynamoNumber.parse("-1." + "2".repeat(37)));
+        assertEquals(21, bytes.length, HexFormat.of().formatHex(bytes));
+        assertNotEquals(102, bytes[20]);
+    }
+
+    @Test
+    void aTwoAttributeIndexKeyHashesItsPartsInOrder() {
+        AttributeValue a = new AttributeValue.S("a");
+        AttributeValue b = new AttributeValue.N(DynamoNumber.of(7));
+        assertEquals(PartitionHash.DYNAMODB.of(a), PartitionHash.DYNAMODB.of(List.of(a)));
+        assertEquals(PartitionHash.DYNAMODB.ofItemKey(a, b), PartitionHash.DYNAMODB.of(List.of(a, b)));
+        assertNotEquals(PartitionHash.DYNAMODB.of(List.of(a, b)), PartitionHash.DYNAMODB.of(List.of(b, a)));
+    }
+
+    private static List<String> inHashOrder(List<String> keys, Function<String, AttributeValue> value) {
+        List<String> sorted = new ArrayList<>(keys);
+        sorted.sort((x, y) -> Long.compareUnsigned(PartitionHash.DYNAMODB.of(value.apply(x)),
+                PartitionHash.DYNAMODB.of(value.apply(y))));
+        return sorted;
+    }
+
+    private static int segment(AttributeValue key) {
+        return KeyLayout.segmentOf(PartitionHash.DYNAMODB.of(key), 4096);
+    }
+
+    private static long tableKeyHash(String[] key) {
+        return PartitionHash.DYNAMODB.ofItemKey(new AttributeValue.S(key[0]), new AttributeValue.S(key[1]));
     }
 }

@@ -2,7 +2,7 @@ package io.stator.engine.advisor;
 
 import io.stator.core.key.KeyEncoding;
 import io.stator.core.key.KeyLayout;
-import io.stator.core.key.PartitionHash;
+import io.stator.core.key.XxHash64;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.IndexDefinition;
 import io.stator.engine.table.KeySchema;
@@ -73,7 +73,7 @@ final class KeyBytes {
 
     /** The sort key's bytes hashed (XXH64) with the partition key's hash as the seed: a 64-bit fingerprint of the item. */
     private static long mix(long hash, byte[] a, int from, int to) {
-        return PartitionHash.xxHash64(a, from, to - from, hash);
+        return XxHash64.hash(a, from, to - from, hash);
     }
 
     /**

@@ -35,7 +35,7 @@ public final class IndexEntries {
         List<AttributeValue> sort = parts(index.sortKey(), item, PrimaryKeys.MAX_SORT_KEY_BYTES);
         if (sort == null) return null;
         KeySchema tableKey = table.keySchema();
-        byte[] key = KeyLayout.encodeIndexEntryKey(table.id(), index.id(), partition, sort,
+        byte[] key = KeyLayout.encodeIndexEntryKey(table.partitionHash(), table.id(), index.id(), partition, sort,
                 item.get(tableKey.partitionKey()), tableKey.hasSortKey() ? item.get(tableKey.sortKey()) : null);
         Map<String, AttributeValue> projected = project(table, index, item);
         return new IndexEntry(key, ItemCodec.encode(projected), ItemSize.of(projected));

@@ -62,7 +62,7 @@ public final class VectorEntries {
             byte[] key = KeyEncoding.encode(item.get(tableKey.partitionKey()));
             partition = bucket(Math.floorMod(java.util.Arrays.hashCode(key), BUCKETS));
         }
-        byte[] key = KeyLayout.encodeIndexEntryKey(table.id(), index.id(), partition, List.of(),
+        byte[] key = KeyLayout.encodeIndexEntryKey(table.partitionHash(), table.id(), index.id(), partition, List.of(),
                 item.get(tableKey.partitionKey()), tableKey.hasSortKey() ? item.get(tableKey.sortKey()) : null);
         Map<String, AttributeValue> stored = new LinkedHashMap<>();
         for (Map.Entry<String, AttributeValue> e : item.entrySet()) {

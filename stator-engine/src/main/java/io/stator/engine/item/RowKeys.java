@@ -18,7 +18,7 @@ public final class RowKeys {
         KeySchema schema = table.keySchema();
         AttributeValue partition = keyOrItem.get(schema.partitionKey());
         AttributeValue sort = schema.hasSortKey() ? keyOrItem.get(schema.sortKey()) : null;
-        return KeyLayout.encodeItemKey(table.id(), KeyLayout.BASE_TABLE_INDEX_ID, partition, sort);
+        return KeyLayout.encodeItemKey(table.partitionHash(), table.id(), KeyLayout.BASE_TABLE_INDEX_ID, partition, sort);
     }
 
     /** An item's partition key value, encoded: what names its item collection within the table. */

@@ -8,6 +8,7 @@ import io.stator.core.expression.Path;
 import io.stator.core.expression.Values;
 import io.stator.core.key.KeyRange;
 import io.stator.core.key.KeyRanges;
+import io.stator.core.key.PartitionHash;
 import io.stator.core.key.SortKeyCondition;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.IndexDefinition.KeyAttribute;
@@ -42,8 +43,9 @@ public final class KeyConditions {
         /** The rows of the target these conditions select. */
         KeyRange range(ReadTarget target) {
             long tableId = target.table().id();
-            if (!target.isIndex()) return KeyRanges.partition(tableId, target.indexId(), partitionKey.get(0), sortKey);
-            return KeyRanges.indexPartition(tableId, target.indexId(), partitionKey, sortKeyPrefix, sortKey);
+            PartitionHash hash = target.table().partitionHash();
+            if (!target.isIndex()) return KeyRanges.partition(hash, tableId, target.indexId(), partitionKey.get(0), sortKey);
+            return KeyRanges.indexPartition(hash, tableId, target.indexId(), partitionKey, sortKeyPrefix, sortKey);
         }
     }
 

@@ -194,10 +194,10 @@ public final class ReadTarget {
     byte[] rowKey(Map<String, AttributeValue> key) {
         KeySchema t = table.keySchema();
         if (index == null) {
-            return KeyLayout.encodeItemKey(table.id(), KeyLayout.BASE_TABLE_INDEX_ID, key.get(t.partitionKey()),
+            return KeyLayout.encodeItemKey(table.partitionHash(), table.id(), KeyLayout.BASE_TABLE_INDEX_ID, key.get(t.partitionKey()),
                     t.hasSortKey() ? key.get(t.sortKey()) : null);
         }
-        return KeyLayout.encodeIndexEntryKey(table.id(), index.id(), values(partitionKey(), key), values(sortKey(), key),
+        return KeyLayout.encodeIndexEntryKey(table.partitionHash(), table.id(), index.id(), values(partitionKey(), key), values(sortKey(), key),
                 key.get(t.partitionKey()), t.hasSortKey() ? key.get(t.sortKey()) : null);
     }
 

@@ -225,7 +225,8 @@ public final class VectorSearch {
         long seen = 0;
         try (Snapshot snapshot = storage.snapshot()) {
             for (List<AttributeValue> partition : partitions) {
-                byte[] prefix = KeyLayout.indexPartitionPrefix(target.table().id(), index.id(), partition);
+                byte[] prefix = KeyLayout.indexPartitionPrefix(target.table().partitionHash(), target.table().id(), index.id(),
+                        partition);
                 try (Cursor cursor = storage.range(snapshot, Keyspaces.ITEMS, prefix, KeyLayout.prefixUpperBound(prefix),
                         false)) {
                     while (cursor.next()) {

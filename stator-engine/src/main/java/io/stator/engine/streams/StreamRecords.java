@@ -1,7 +1,6 @@
 package io.stator.engine.streams;
 
 import io.stator.core.item.ItemCodec;
-import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
@@ -109,7 +108,7 @@ final class StreamRecords implements ChangeLog.Consumer {
         // capture for DynamoDB Streams").
         if (change.oldItem() != null && change.oldItem().equals(change.newItem())) return;
         Map<String, AttributeValue> any = change.newItem() != null ? change.newItem() : change.oldItem();
-        long hash = PartitionHash.hash(RowKeys.partitionKey(table, any));
+        long hash = table.partitionHash().of(any.get(table.keySchema().partitionKey()));
         long sequence;
         StreamInfo stream;
         ShardLineage.Node node;

@@ -1,5 +1,6 @@
 package io.stator.engine.table;
 
+import io.stator.core.key.PartitionHash;
 import io.stator.core.model.AttributeValue;
 import io.stator.engine.table.TableDefinition.AttributeDefinition;
 import io.stator.engine.table.TableDefinition.BillingMode;
@@ -32,12 +33,13 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 8 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ * u8   version = 10 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
  *      Time to Live; version 4 ends after Time to Live and has no point-in-time recovery or restore
  *      summary; version 5 ends after the restore summary and has no Contributor Insights; version 6 ends
  *      after Contributor Insights and has no vector indexes; version 7 ends after the vector indexes and has
- *      no global table)
+ *      no global table; version 8 has no replica overrides; version 9 ends after the global table and
+ *      has no partition hash)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -63,6 +65,8 @@ import java.util.Map;
  * opt( utf consistency; i64 epoch; i32 n; n x (utf region; utf replicaStatus; i32 percentProgress;
  *      opt(utf statusDescription); opt(i64 inaccessibleSince)); opt(utf witnessRegion; utf witnessStatus) )
  *      [the global table, version 2019.11.21]
+ * utf  partitionHash   [the key layout of the table's rows: XXH64 (layout 1, every table written
+ *      before version 10) or DYNAMODB (layout 2); see io.stator.core.key.KeyLayout]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -74,7 +78,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 9;
+    private static final int VERSION = 10;
 
     private TableCodec() {}
 
@@ -188,6 +192,7 @@ public final class TableCodec {
                 writeKeyAttributes(out, index.vector().inlineFilters());
             }
             writeGlobalTable(out, t.globalTable());
+            out.writeUTF(t.partitionHash().name());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -281,6 +286,8 @@ public final class TableCodec {
                 b.vectorIndexes = readIndexes(in, true, true);
             }
             if (version >= 8) b.globalTable = readGlobalTable(in, version);
+            // A table written before version 10 was created with key layout 1's hash, and keeps it.
+            b.partitionHash = version >= 10 ? PartitionHash.valueOf(in.readUTF()) : PartitionHash.XXH64;
             return b.build();
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt table catalog entry", e);

@@ -2,7 +2,7 @@ package io.stator.engine.table;
 
 import io.stator.core.item.ItemCodec;
 import io.stator.core.key.KeyLayout;
-import io.stator.core.key.PartitionHash;
+import io.stator.core.key.XxHash64;
 import io.stator.engine.cluster.Deployment;
 import io.stator.engine.cluster.ReservedKinds;
 import io.stator.engine.keyspace.Keyspaces;
@@ -112,7 +112,7 @@ public final class TableCounters {
 
     /** An item collection's size row on shared storage: a row of the collection (see the class comment). */
     private static byte[] collectionRow(long tableId, byte[] partitionKey) {
-        return RowKeyFraming.rowKey(tableId, ReservedKinds.COLLECTION_SIZE, PartitionHash.hash(partitionKey), partitionKey, new byte[0]);
+        return RowKeyFraming.rowKey(tableId, ReservedKinds.COLLECTION_SIZE, XxHash64.hash(partitionKey), partitionKey, new byte[0]);
     }
 
     private static byte[] collectionKey(long tableId, byte[] partitionKey) {

@@ -1,5 +1,6 @@
 package io.stator.engine.table;
 
+import io.stator.core.key.PartitionHash;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,9 @@ import java.util.Map;
  *                           index id), for those UpdateContributorInsights ever changed
  * @param globalTable        the global table it is a replica of (its replicas and their states);
  *                           null for a regional table
+ * @param partitionHash      the hash that places the table's rows ({@link PartitionHash}): DynamoDB's
+ *                           for every table created since key layout 2, which orders Scan as
+ *                           DynamoDB does; xxHash64 for a table created before, which keeps it
  */
 public record TableDefinition(
         long id,
@@ -63,7 +67,8 @@ public record TableDefinition(
         String importArn,
         RestoreSummary restore,
         Map<Integer, ContributorInsightsSetting> contributorInsights,
-        GlobalTable globalTable) {
+        GlobalTable globalTable,
+        PartitionHash partitionHash) {
 
     /**
      * Point-in-time recovery, while enabled (UpdateContinuousBackups).
@@ -225,6 +230,7 @@ public record TableDefinition(
         public RestoreSummary restore;
         public Map<Integer, ContributorInsightsSetting> contributorInsights = Map.of();
         public GlobalTable globalTable;
+        public PartitionHash partitionHash = PartitionHash.DYNAMODB;
 
         public Builder() {}
 
@@ -258,6 +264,7 @@ public record TableDefinition(
             restore = t.restore;
             contributorInsights = t.contributorInsights;
             globalTable = t.globalTable;
+            partitionHash = t.partitionHash;
         }
 
         public TableDefinition build() {
@@ -267,7 +274,8 @@ public record TableDefinition(
                     deletionProtectionEnabled, onDemandThroughput, warmThroughput,
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
                     List.copyOf(globalIndexes), List.copyOf(localIndexes), List.copyOf(vectorIndexes), lastIndexId, resourcePolicy, timeToLive,
-                    pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights), globalTable);
+                    pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights), globalTable,
+                    partitionHash);
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.stator.engine.ttl;
 
-import io.stator.core.key.PartitionHash;
+import io.stator.core.key.XxHash64;
 import io.stator.core.model.AttributeValue;
 import io.stator.core.model.DynamoNumber;
 import io.stator.engine.changes.ChangeLog;
@@ -113,7 +113,7 @@ final class ExpiryIndex implements ChangeLog.Consumer {
         AttributeValue value = item.get(attribute);
         long expiry = expiryMillis(value, nowMillis);
         if (expiry == NEVER) return null;
-        long due = expiry + delay.millisFor(PartitionHash.hash(rowKey));
+        long due = expiry + delay.millisFor(XxHash64.hash(rowKey));
         byte[] key = ByteBuffer.allocate(PREFIX_BYTES + rowKey.length).putLong(tableId).putLong(due).put(rowKey).array();
         return new Row(key, ((AttributeValue.N) value).value().toString().getBytes(StandardCharsets.UTF_8));
     }

@@ -3,6 +3,7 @@ package io.stator.engine.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.stator.core.key.PartitionHash;
 import io.stator.engine.table.TimeToLiveDescription.TimeToLiveStatus;
 import io.stator.engine.testing.TestEngine;
 import java.nio.file.Path;
@@ -43,7 +44,9 @@ class TimeToLiveCodecTest {
             v3[0] = 3;
             TableDefinition read = TableCodec.decode(v3);
             assertNull(read.timeToLive());
-            assertEquals(table, read);
+            TableDefinition.Builder layoutOne = table.toBuilder();
+            layoutOne.partitionHash = PartitionHash.XXH64; // an entry older than version 10
+            assertEquals(layoutOne.build(), read);
         }
     }
 }

@@ -235,7 +235,7 @@ class KeyFindingsTest {
         long last = Long.parseUnsignedLong(string(partitions.get(0), "lastHash"), 16);
         List<String> keys = new ArrayList<>();
         for (int i = 0; keys.size() < 50; i++) {
-            if (Long.compareUnsigned(PartitionHash.of(new io.stator.core.model.AttributeValue.S("k" + i)), last) <= 0) {
+            if (Long.compareUnsigned(PartitionHash.DYNAMODB.of(new io.stator.core.model.AttributeValue.S("k" + i)), last) <= 0) {
                 keys.add("k" + i);
             }
         }
@@ -271,7 +271,7 @@ class KeyFindingsTest {
         int[] perPartition = new int[starts.length];
         List<String> keys = new ArrayList<>();
         for (int i = 0; keys.size() < 50; i++) {
-            long hash = PartitionHash.of(new io.stator.core.model.AttributeValue.S("k" + i));
+            long hash = PartitionHash.DYNAMODB.of(new io.stator.core.model.AttributeValue.S("k" + i));
             int p = 0;
             while (p + 1 < starts.length && Long.compareUnsigned(starts[p + 1], hash) <= 0) p++;
             if (perPartition[p] < 13) {
