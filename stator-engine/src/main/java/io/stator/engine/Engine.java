@@ -135,7 +135,8 @@ public final class Engine implements AutoCloseable {
         this.streams = new Streams(storage, deployment, catalog, changeLog, config.clock(), config.streams(),
                 table -> partitions.starts(table, null));
         if (meter.admission() instanceof Throughput throughput) throughput.onTableSplit(streams::partitionsChanged);
-        this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock());
+        this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock(),
+                config.tableCreationDelay());
         this.items = new Items(storage, pipeline, transactions, new Reads(storage, deployment), locks, meter, observations,
                 vectorGraphs);
         // Before the expirer, the first writer: a backup a stopped server was creating keeps the

@@ -5,18 +5,27 @@ import io.stator.engine.index.PropagationDelay;
 import io.stator.engine.streams.StreamSettings;
 import io.stator.engine.table.WriteIsolation;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Settings the engine needs from the command line: the region and account id that appear in
  * ARNs, the clock (injected so that tests control time), how long changes take to reach global
  * secondary indexes, the size an item collection may reach on a table with a local index, and how
  * late Time to Live deletes an expired item, the shape of DynamoDB Streams' shards and records,
- * how throughput limits apply, and the write isolation of tables without the tag
- * ({@link WriteIsolation}, {@code --write-isolation}).
+ * how throughput limits apply, the write isolation of tables without the tag
+ * ({@link WriteIsolation}, {@code --write-isolation}), and how long a table stays CREATING after
+ * CreateTable and UPDATING after UpdateTable ({@code --table-creation-delay}; 0, as before: at once).
  */
 public record EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
                            long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
-                           ThroughputSettings throughput, WriteIsolation writeIsolation) {
+                           ThroughputSettings throughput, WriteIsolation writeIsolation, Duration tableCreationDelay) {
+
+    public EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
+                        long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
+                        ThroughputSettings throughput, WriteIsolation writeIsolation) {
+        this(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams, throughput,
+                writeIsolation, Duration.ZERO);
+    }
 
     public static final String DEFAULT_REGION = "us-east-1";
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";

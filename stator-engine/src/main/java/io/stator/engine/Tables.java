@@ -20,6 +20,7 @@ import io.stator.engine.table.TableUpdates;
 import io.stator.engine.table.TagRules;
 import io.stator.engine.table.UpdateTableSpec;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,13 +40,16 @@ public final class Tables {
     private final IndexBuilds indexBuilds;
     private final Streams streams;
     private final Clock clock;
+    /** How long a new table is CREATING, and an updated one UPDATING (--table-creation-delay). */
+    private final Duration transitionDelay;
     private final ResourcePolicies resourcePolicies;
     private final CapacityMeter meter;
     private final Observations observations;
 
     Tables(Catalog catalog, IndexBuilds indexBuilds, Streams streams, CapacityMeter meter, Observations observations,
-           Clock clock) {
+           Clock clock, Duration transitionDelay) {
         this.catalog = catalog;
+        this.transitionDelay = transitionDelay;
         this.meter = meter;
         this.observations = observations;
         this.streams = streams;
@@ -83,11 +87,19 @@ public final class Tables {
         return table;
     }
 
-    /** Creates a table; it is usable as soon as this returns. */
+    /**
+     * Creates a table; it is usable as soon as this returns, or, with --table-creation-delay, once
+     * that delay has passed (CREATING until then, as DynamoDB's new tables are for a while).
+     */
     public TableDefinition create(CreateTableSpec spec) {
         // Stream records are staged from the first write after the definition is committed.
         if (spec.stream() != null && spec.stream().enabled()) streams.register();
-        TableDefinition created = catalog.create(TableCreation.definition(spec, catalog.arns(), clock));
+        TableDefinition.Builder definition = TableCreation.definition(spec, catalog.arns(), clock);
+        if (!transitionDelay.isZero()) {
+            definition.transition = new TableDefinition.Transition(TableDefinition.Transition.Status.CREATING,
+                    clock.instant().plus(transitionDelay), false, false);
+        }
+        TableDefinition created = catalog.create(definition);
         if (created.stream() != null) streams.tableChanged(created.name());
         return created;
     }
@@ -118,13 +130,30 @@ public final class Tables {
         AtomicReference<TableUpdates.Applied> applied = new AtomicReference<>();
         TableDefinition updated = catalog.update(name, table -> {
             applied.set(TableUpdates.apply(spec, changes, table, now, catalog.arns()));
-            return applied.get().after();
+            return inTransition(applied.get(), changes, now);
         });
         applied.get().createdIndexes().forEach(index -> indexBuilds.backfill(name, index));
         applied.get().deletedIndexes().forEach(index -> indexBuilds.drop(name, index));
         TableDefinition before = applied.get().before();
         if (changes.contains(TableChange.STREAM_SPECIFICATION)) streams.tableChanged(name);
         return new TableUpdates.Result(before, updated, TableUpdates.asStillUpdating(before, updated, changes), changes);
+    }
+
+    /**
+     * The updated table, UPDATING until --table-creation-delay has passed when DynamoDB shows the
+     * change so (its throughput's dates then move to that moment, as DynamoDB's when it completes).
+     */
+    private TableDefinition inTransition(TableUpdates.Applied applied, Set<TableChange> changes, Instant now) {
+        TableDefinition after = applied.after();
+        if (transitionDelay.isZero() || !TableUpdates.updating(changes)) return after;
+        TableDefinition.ProvisionedThroughput was = applied.before().throughput();
+        TableDefinition.ProvisionedThroughput is = after.throughput();
+        boolean increase = is.readCapacityUnits() > was.readCapacityUnits() || is.writeCapacityUnits() > was.writeCapacityUnits();
+        boolean decrease = is.readCapacityUnits() < was.readCapacityUnits() || is.writeCapacityUnits() < was.writeCapacityUnits();
+        TableDefinition.Builder b = after.toBuilder();
+        b.transition = new TableDefinition.Transition(TableDefinition.Transition.Status.UPDATING, now.plus(transitionDelay),
+                increase, decrease);
+        return b.build();
     }
 
     /** Deletes a table and its items; refused while deletion protection is on. Returns the definition it had. */

@@ -38,6 +38,8 @@ import java.util.function.Consumer;
  * @param writeIsolation           the write isolation of tables without the system:write_isolation tag
  *                                 (--write-isolation)
  * @param replication              global tables: the peer regions and their secret (--replica-peers)
+ * @param tableCreationDelay       how long a table is CREATING after CreateTable and UPDATING after
+ *                                 UpdateTable (--table-creation-delay); zero: ACTIVE at once
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
@@ -46,14 +48,16 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                             MemoryBudget memory, PropagationDelay ttlDelay, StreamSettings streams,
                             ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
                             Path s3Directory, java.net.URI s3Endpoint, double advisorScale,
-                            boolean console, WriteIsolation writeIsolation, ReplicationOptions replication) {
+                            boolean console, WriteIsolation writeIsolation, ReplicationOptions replication,
+                            java.time.Duration tableCreationDelay) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
                 EngineConfig.DEFAULT_ACCOUNT_ID, null, Clock.systemUTC(), PropagationDelay.NONE,
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
-                null, null, null, 1, true, WriteIsolation.ALWAYS_USE_LWT, ReplicationOptions.NONE);
+                null, null, null, 1, true, WriteIsolation.ALWAYS_USE_LWT, ReplicationOptions.NONE,
+                java.time.Duration.ZERO);
     }
 
     /** True when the server speaks HTTPS. */
@@ -84,7 +88,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
         return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams,
-                throughput, writeIsolation);
+                throughput, writeIsolation, tableCreationDelay);
     }
 
     /** A copy with some options changed, e.g. {@code options.with(o -> o.port = 0)}. */
@@ -95,7 +99,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
                 m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console, m.writeIsolation,
-                m.replication);
+                m.replication, m.tableCreationDelay);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -168,6 +172,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public boolean console;
         public WriteIsolation writeIsolation;
         public ReplicationOptions replication;
+        public java.time.Duration tableCreationDelay;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -197,6 +202,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             console = o.console;
             writeIsolation = o.writeIsolation;
             replication = o.replication;
+            tableCreationDelay = o.tableCreationDelay;
         }
     }
 }

@@ -181,6 +181,7 @@ public final class Streams {
         }
         int from = 0;
         if (exclusiveStartStreamArn != null) {
+            checkArn(exclusiveStartStreamArn);
             for (int i = 0; i < all.size(); i++) if (all.get(i).streamArn().equals(exclusiveStartStreamArn)) from = i + 1;
         }
         List<StreamSummary> page = all.subList(from, Math.min(all.size(), from + limit));
@@ -363,12 +364,18 @@ public final class Streams {
 
     // ---- helpers ------------------------------------------------------------------------------
 
-    private StreamInfo require(String streamArn) {
-        String prefix = tables.arns().tableArn("");
+    /** Where "/stream/" starts in a stream ARN, after refusing what is no stream ARN. */
+    private static int checkArn(String streamArn) {
         int mark = streamArn.indexOf("/stream/");
         // aws-sdk-js's integration tests against DynamoDB: DescribeStream of "fake-stream" is a
         // ValidationException "Invalid StreamArn".
         if (!streamArn.startsWith("arn:") || mark < 0) throw DynamoDbException.validation("Invalid StreamArn");
+        return mark;
+    }
+
+    private StreamInfo require(String streamArn) {
+        String prefix = tables.arns().tableArn("");
+        int mark = checkArn(streamArn);
         StreamInfo found = null;
         if (streamArn.startsWith(prefix)) {
             String table = streamArn.substring(prefix.length(), mark);

@@ -183,7 +183,19 @@ public final class Catalog {
     public TableDefinition require(String nameOrArn, NotFoundMessage message) {
         TableDefinition t = find(arns.tableName(nameOrArn));
         if (t == null) throw DynamoDbException.resourceNotFound(message.text(nameOrArn));
-        return t;
+        return settled(t);
+    }
+
+    /**
+     * The table, ACTIVE once its transition's time has come ({@link TableDefinition.Transition},
+     * --table-creation-delay): settled when it is next named, by this clock, so that a test clock
+     * moves it as it moves everything else, and a restart in between changes nothing.
+     */
+    private TableDefinition settled(TableDefinition t) {
+        if (t.transition() == null || clock.instant().isBefore(t.transition().until())) return t;
+        TableDefinition done = updateIfPresent(t.name(), current -> current.transition() == null
+                || clock.instant().isBefore(current.transition().until()) ? current : current.settled());
+        return done == null ? t : done;
     }
 
     /** How an action words "no such table". */

@@ -33,13 +33,13 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 10 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ * u8   version = 11 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
  *      Time to Live; version 4 ends after Time to Live and has no point-in-time recovery or restore
  *      summary; version 5 ends after the restore summary and has no Contributor Insights; version 6 ends
  *      after Contributor Insights and has no vector indexes; version 7 ends after the vector indexes and has
  *      no global table; version 8 has no replica overrides; version 9 ends after the global table and
- *      has no partition hash)
+ *      has no partition hash; version 10 ends after the partition hash and has no transition)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -67,6 +67,8 @@ import java.util.Map;
  *      [the global table, version 2019.11.21]
  * utf  partitionHash   [the key layout of the table's rows: XXH64 (layout 1, every table written
  *      before version 10) or DYNAMODB (layout 2); see io.stator.core.key.KeyLayout]
+ * opt( utf status [CREATING or UPDATING]; i64 until; u8 increase; u8 decrease )   [the transition,
+ *      --table-creation-delay]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -78,7 +80,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 10;
+    private static final int VERSION = 11;
 
     private TableCodec() {}
 
@@ -193,6 +195,13 @@ public final class TableCodec {
             }
             writeGlobalTable(out, t.globalTable());
             out.writeUTF(t.partitionHash().name());
+            out.writeBoolean(t.transition() != null);
+            if (t.transition() != null) {
+                out.writeUTF(t.transition().status().name());
+                out.writeLong(t.transition().until().toEpochMilli());
+                out.writeBoolean(t.transition().increase());
+                out.writeBoolean(t.transition().decrease());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -288,6 +297,10 @@ public final class TableCodec {
             if (version >= 8) b.globalTable = readGlobalTable(in, version);
             // A table written before version 10 was created with key layout 1's hash, and keeps it.
             b.partitionHash = version >= 10 ? PartitionHash.valueOf(in.readUTF()) : PartitionHash.XXH64;
+            if (version >= 11 && in.readBoolean()) {
+                b.transition = new TableDefinition.Transition(TableDefinition.Transition.Status.valueOf(in.readUTF()),
+                        Instant.ofEpochMilli(in.readLong()), in.readBoolean(), in.readBoolean());
+            }
             return b.build();
         } catch (IOException e) {
             throw new UncheckedIOException("corrupt table catalog entry", e);

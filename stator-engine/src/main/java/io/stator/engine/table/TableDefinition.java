@@ -37,6 +37,7 @@ import java.util.Map;
  * @param partitionHash      the hash that places the table's rows ({@link PartitionHash}): DynamoDB's
  *                           for every table created since key layout 2, which orders Scan as
  *                           DynamoDB does; xxHash64 for a table created before, which keeps it
+ * @param transition         the CreateTable or UpdateTable still taking effect (--table-creation-delay), or null
  */
 public record TableDefinition(
         long id,
@@ -68,7 +69,8 @@ public record TableDefinition(
         RestoreSummary restore,
         Map<Integer, ContributorInsightsSetting> contributorInsights,
         GlobalTable globalTable,
-        PartitionHash partitionHash) {
+        PartitionHash partitionHash,
+        Transition transition) {
 
     /**
      * Point-in-time recovery, while enabled (UpdateContinuousBackups).
@@ -114,7 +116,33 @@ public record TableDefinition(
      * and ListTables see it.
      */
     public boolean filling() {
-        return restoring() || importArn != null;
+        return restoring() || importArn != null || (transition != null && transition.status() == Transition.Status.CREATING);
+    }
+
+    /**
+     * A change DynamoDB takes a while to apply, made to take {@code --table-creation-delay}: the
+     * table is CREATING (its items not found, no change accepted) or UPDATING until {@code until},
+     * then ACTIVE ({@link Catalog} settles it once that time has come, as the table is next named).
+     *
+     * @param increase whether the update raised provisioned throughput: LastIncreaseDateTime moves to
+     *                 {@code until} when it completes
+     * @param decrease whether it lowered it: LastDecreaseDateTime moves likewise
+     */
+    public record Transition(Status status, Instant until, boolean increase, boolean decrease) {
+        public enum Status { CREATING, UPDATING }
+    }
+
+    /** This definition once its transition is complete: ACTIVE, an update's throughput dates at its end. */
+    public TableDefinition settled() {
+        Builder b = toBuilder();
+        b.transition = null;
+        if (transition != null && (transition.increase() || transition.decrease())) {
+            ProvisionedThroughput p = throughput;
+            b.throughput = new ProvisionedThroughput(p.readCapacityUnits(), p.writeCapacityUnits(),
+                    transition.increase() ? transition.until() : p.lastIncreaseDateTime(),
+                    transition.decrease() ? transition.until() : p.lastDecreaseDateTime(), p.numberOfDecreasesToday());
+        }
+        return b.build();
     }
 
     /** Every index whose entries writes derive: global ones, local ones, then vector ones. */
@@ -231,6 +259,7 @@ public record TableDefinition(
         public Map<Integer, ContributorInsightsSetting> contributorInsights = Map.of();
         public GlobalTable globalTable;
         public PartitionHash partitionHash = PartitionHash.DYNAMODB;
+        public Transition transition;
 
         public Builder() {}
 
@@ -265,6 +294,7 @@ public record TableDefinition(
             contributorInsights = t.contributorInsights;
             globalTable = t.globalTable;
             partitionHash = t.partitionHash;
+            transition = t.transition;
         }
 
         public TableDefinition build() {
@@ -275,7 +305,7 @@ public record TableDefinition(
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
                     List.copyOf(globalIndexes), List.copyOf(localIndexes), List.copyOf(vectorIndexes), lastIndexId, resourcePolicy, timeToLive,
                     pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights), globalTable,
-                    partitionHash);
+                    partitionHash, transition);
         }
     }
 }

@@ -63,7 +63,7 @@ public final class TableUpdates {
                          Set<TableChange> changes) {
 
         public String tableStatus() {
-            return CHANGES_WHILE_ACTIVE.containsAll(changes) ? "ACTIVE" : "UPDATING";
+            return updating(changes) ? "UPDATING" : "ACTIVE";
         }
 
         public boolean billingModeSwitched() {
@@ -153,6 +153,11 @@ public final class TableUpdates {
      */
     public record Applied(TableDefinition before, TableDefinition after, List<String> createdIndexes,
                           List<String> deletedIndexes) {}
+
+    /** Whether DynamoDB shows the table UPDATING while it applies these changes (the others it makes ACTIVE). */
+    public static boolean updating(Set<TableChange> changes) {
+        return !CHANGES_WHILE_ACTIVE.containsAll(changes);
+    }
 
     /** Applies the request to the table; runs under the catalog lock (see {@link Catalog#update}). */
     public static Applied apply(UpdateTableSpec request, Set<TableChange> changes, TableDefinition table, Instant now,

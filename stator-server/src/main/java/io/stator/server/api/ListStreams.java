@@ -13,7 +13,8 @@ import java.io.IOException;
 
 /**
  * ListStreams: the streams of every table, or of one, 100 at most a page (Limit; "The upper limit
- * is 100", botocore's dynamodbstreams model), paged with ExclusiveStartStreamArn.
+ * is 100", botocore's dynamodbstreams model; 101 is a ValidationException, ServiceModel), paged
+ * with ExclusiveStartStreamArn.
  */
 final class ListStreams implements Action<ListStreamsInput> {
 
@@ -27,7 +28,7 @@ final class ListStreams implements Action<ListStreamsInput> {
     public void execute(ListStreamsInput request, Authorizer access, ResponseBody response) throws IOException {
         // ListStreams names no resource in the Service Authorization Reference: "*".
         if (access.enforced()) Permissions.account(access, "ListStreams");
-        int limit = request.limit() == null ? 100 : Math.min(request.limit(), 100);
+        int limit = request.limit() == null ? 100 : request.limit();
         Streams.StreamList list = engine.streams().list(request.tableName(), request.exclusiveStartStreamArn(), limit);
         JsonGenerator g = response.json();
         g.writeArrayFieldStart("Streams");

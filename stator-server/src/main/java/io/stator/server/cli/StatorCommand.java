@@ -152,6 +152,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "as soon as the server sees it has expired (within a second). DynamoDB deletes within about two days.")
     String ttlDelay = "0ms";
 
+    @Option(names = "--table-creation-delay", paramLabel = "DURATION", description = "How long a new table stays "
+            + "CREATING (its items not found) and an updated one UPDATING, as DynamoDB's take a while, so that an "
+            + "application can test that it waits for ACTIVE: a duration (2s, 500ms). Default: 0, ACTIVE at once.")
+    String tableCreationDelay = "0ms";
+
     @Option(names = "--stream-delay", paramLabel = "DELAY", description = "How late DynamoDB Streams records become "
             + "readable after their change: a duration (250ms, 2s) or a range (100ms-2s). Default: at once.")
     String streamDelay = "0ms";
@@ -293,7 +298,10 @@ public final class StatorCommand implements Callable<Integer> {
         MemoryBudget memory;
         ConnectionLimits limits;
         ThroughputSettings throughputSettings;
+        java.time.Duration creationDelay;
         try {
+            creationDelay = tableCreationDelay.trim().matches("0+(ms|s|m|h)?") ? java.time.Duration.ZERO
+                    : parseTimeout("--table-creation-delay", tableCreationDelay);
             throughputSettings = new ThroughputSettings(ThroughputSettings.Mode.parse(throughput),
                     parseTimeout("--partition-split-delay", partitionSplitDelay).toMillis(),
                     ThroughputSettings.DEFAULT_TABLE_QUOTA_UNITS);
@@ -346,6 +354,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.itemCollectionLimitBytes = collectionLimit;
             o.throughput = throughputSettings;
             o.ttlDelay = expiryDelay;
+            o.tableCreationDelay = creationDelay;
             o.streams = streams;
             o.tlsCertificateFile = tlsCertificate;
             o.tlsKeyFile = tlsKey;

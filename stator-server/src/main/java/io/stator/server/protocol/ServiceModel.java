@@ -85,7 +85,8 @@ public final class ServiceModel {
      * Limits DynamoDB puts on one member where the client model has others, by "Structure.Member".
      * A table's KeySchema has at most two elements (the KeySchema shape is shared with secondary
      * indexes, whose keys may have more); a KMSMasterKeyId may not be empty; the batches' empty
-     * RequestItems get a message of their own.
+     * RequestItems get a message of their own; ListStreams returns "The upper limit is 100"
+     * streams, which its model documents without a maximum (dynalite's validations: at most 100).
      */
     private static final Map<String, Limits> SERVER_LIMITS = Map.of(
             "CreateTableInput.KeySchema", new Limits(1L, 2L),
@@ -94,7 +95,8 @@ public final class ServiceModel {
             // An empty RequestItems is the action's own error: "The requestItems parameter is
             // required for BatchGetItem" (most regions in 2026, dynamodb-conformance).
             "BatchGetItemInput.RequestItems", new Limits(null, 100L),
-            "BatchWriteItemInput.RequestItems", new Limits(null, 25L));
+            "BatchWriteItemInput.RequestItems", new Limits(null, 25L),
+            "ListStreamsInput.Limit", new Limits(1L, 100L));
 
     /**
      * Structures whose members DynamoDB reports in another order than the model's ("Value '0' at
@@ -278,6 +280,7 @@ public final class ServiceModel {
             return switch (shape) {
                 case ListShape l -> new ListShape(l.name(), l.member(), limits);
                 case MapShape m -> new MapShape(m.name(), m.key(), m.value(), limits);
+                case NumberShape n -> new NumberShape(n.name(), n.kind(), limits);
                 case StringShape s -> new StringShape(s.name(), limits, s.pattern(), s.patternText(), s.enumValues(),
                         s.patternFirst());
                 default -> throw new IllegalStateException("no server limits for a " + shape.name());

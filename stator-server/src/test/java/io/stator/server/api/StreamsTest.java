@@ -317,6 +317,14 @@ class StreamsTest {
         assertEquals("ValidationException", badArn.awsErrorDetails().errorCode());
         DynamoDbException limit = assertThrows(DynamoDbException.class, () -> streams.getRecords(b -> b.shardIterator("x").limit(1001)));
         assertEquals("ValidationException", limit.awsErrorDetails().errorCode());
+        // ListStreams: at most 100 streams a page (dynalite's validations), and a start that is no stream ARN.
+        assertEquals(1, streams.listStreams(b -> b.tableName(table).limit(100)).streams().size());
+        DynamoDbException overLimit = assertThrows(DynamoDbException.class, () -> streams.listStreams(b -> b.limit(101)));
+        assertEquals("1 validation error detected: Value '101' at 'limit' failed to satisfy constraint: "
+                + "Member must have value less than or equal to 100", overLimit.awsErrorDetails().errorMessage());
+        DynamoDbException badStart = assertThrows(DynamoDbException.class, () -> streams.listStreams(b -> b
+                .exclusiveStartStreamArn("arn:aws:dynamodb:us-east-1:000000000000:table/" + table)));
+        assertEquals("Invalid StreamArn", badStart.awsErrorDetails().errorMessage());
         // An enabled stream cannot be enabled again, with another view type or the same.
         DynamoDbException again = assertThrows(DynamoDbException.class, () -> dynamo.updateTable(b -> b.tableName(table)
                 .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE))));

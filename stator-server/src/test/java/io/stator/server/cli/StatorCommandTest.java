@@ -206,7 +206,7 @@ class StatorCommandTest {
         assertTrue(usage.startsWith("Usage: stator"), usage);
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
                 "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
-                "--max-connections", "--ttl-delay", "--memory", "--stream-delay",
+                "--max-connections", "--ttl-delay", "--memory", "--stream-delay", "--table-creation-delay",
                 "--stream-shard-period", "--stream-retention", "--metrics-port", "--storage", "--cassandra",
                 "--keyspace", "--replication", "--cassandra-datacenter")) {
             assertTrue(usage.contains(option), option + " in " + usage);
@@ -392,6 +392,8 @@ class StatorCommandTest {
 
     @Test
     void aTtlDelayThatIsNoDurationIsRefusedWithOneLine() throws Exception {
+        assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--table-creation-delay",
+                "soon"), "--table-creation-delay must be a duration such as 500ms, 20s or 2m, got 'soon'");
         assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--ttl-delay", "soon"),
                 "--ttl-delay must be a duration such as 30s or a range such as 1h-48h: not a duration: 'soon'");
         assertRefused(launch("--port", "0", "--data-dir", dir.resolve("data").toString(), "--ttl-delay", "48h-1h"),

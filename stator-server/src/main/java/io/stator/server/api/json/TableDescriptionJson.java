@@ -74,8 +74,10 @@ public final class TableDescriptionJson {
         g.writeStringField("TableName", t.name());
         writeKeySchema(g, t);
 
-        // A table a restore or an import is still filling is CREATING until every item is in.
-        g.writeStringField("TableStatus", t.filling() ? "CREATING" : globalStatus(t, arns.region(), view.tableStatus()));
+        // A table a restore or an import is still filling is CREATING until every item is in; one
+        // --table-creation-delay holds is CREATING or UPDATING until it passes.
+        g.writeStringField("TableStatus", t.filling() ? "CREATING" : t.transition() != null ? t.transition().status().name()
+                : globalStatus(t, arns.region(), view.tableStatus()));
         writeTime(g, "CreationDateTime", t.creationDateTime());
 
         writeProvisionedThroughput(g, t.throughput());
