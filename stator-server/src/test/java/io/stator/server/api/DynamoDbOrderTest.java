@@ -47,22 +47,18 @@ class DynamoDbOrderTest {
 
     @Test
     void scanReturnsStringKeysInDynamoDbsOrder() {
-        String table = hashTable(ScalarAttributeType.S);
-        for (String a : List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "aardman", "hello", "zapf", "äáöü")) {
-            client.putItem(b -> b.tableName(table).item(Map.of("a", AttributeValue.fromS(a))));
-        }
+        String table = tableOf(ScalarAttributeType.S,
+                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "aardman", "hello", "zapf", "äáöü");
         assertEquals(List.of("2", "8", "9", "1", "6", "hello", "0", "5", "4", "äáöü", "aardman", "7", "3", "zapf"),
-                client.scan(b -> b.tableName(table)).items().stream().map(i -> i.get("a").s()).toList());
+                scan(table, 0, 1));
     }
 
     @Test
     void scanReturnsNumberKeysInDynamoDbsOrder() {
-        String table = hashTable(ScalarAttributeType.N);
-        for (String a : List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-0.09", "999.9", "0.012345", "-999.9")) {
-            client.putItem(b -> b.tableName(table).item(Map.of("a", AttributeValue.fromN(a))));
-        }
+        String table = tableOf(ScalarAttributeType.N,
+                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "-0.09", "999.9", "0.012345", "-999.9");
         assertEquals(List.of("7", "999.9", "8", "3", "2", "-999.9", "9", "4", "-0.09", "6", "1", "0", "0.012345", "5"),
-                client.scan(b -> b.tableName(table)).items().stream().map(i -> i.get("a").n()).toList());
+                scan(table, 0, 1));
     }
 
     /**
@@ -72,43 +68,47 @@ class DynamoDbOrderTest {
      */
     @Test
     void scanAndSegmentsOfBinaryKeysFollowDynamoDbsHash() {
-        String table = hashTable(ScalarAttributeType.B);
-        for (String a : List.of("AA==", "AQ==", "/w==", "YWJj", "AAA=", "gH8=", "AAECAwQFBgcICQ==", "AQIDBA==")) {
-            client.putItem(b -> b.tableName(table).item(Map.of("a", AttributeValue.fromB(SdkBytes.fromByteArray(
-                    Base64.getDecoder().decode(a))))));
-        }
+        String table = tableOf(ScalarAttributeType.B, "AA==", "AQ==", "/w==", "YWJj", "AAA=", "gH8=", "AAECAwQFBgcICQ==",
+                "AQIDBA==");
         assertEquals(List.of("YWJj", "AQIDBA==", "/w==", "AQ==", "AAECAwQFBgcICQ==", "gH8=", "AAA=", "AA=="),
-                client.scan(b -> b.tableName(table)).items().stream().map(i -> base64(i.get("a"))).toList());
+                scan(table, 0, 1));
         List<List<String>> segments = new ArrayList<>();
-        for (int s = 0; s < 4; s++) {
-            int segment = s;
-            segments.add(client.scan(b -> b.tableName(table).segment(segment).totalSegments(4)).items().stream()
-                    .map(i -> base64(i.get("a"))).toList());
-        }
+        for (int s = 0; s < 4; s++) segments.add(scan(table, s, 4));
         assertEquals(List.of(List.of("YWJj", "AQIDBA==", "/w=="), List.of("AQ==", "AAECAwQFBgcICQ=="),
                 List.of("gH8=", "AAA="), List.of("AA==")), segments);
     }
 
-    private static String base64(AttributeValue value) {
-        return Base64.getEncoder().encodeToString(value.b().asByteArray());
+    /** A table keyed by "a" of this type holding these keys (B ones in base64). */
+    private static String tableOf(ScalarAttributeType type, String... keys) {
+        String table = hashTable(type);
+        for (String key : keys) {
+            AttributeValue a = switch (type) {
+                case S -> AttributeValue.fromS(key);
+                case N -> AttributeValue.fromN(key);
+                default -> AttributeValue.fromB(SdkBytes.fromByteArray(Base64.getDecoder().decode(key)));
+            };
+            client.putItem(b -> b.tableName(table).item(Map.of("a", a)));
+        }
+        return table;
+    }
+
+    /** The keys one segment of a scan returns, in its order, as {@link #tableOf} writes them. */
+    private static List<String> scan(String table, int segment, int totalSegments) {
+        return client.scan(b -> b.tableName(table).segment(segment).totalSegments(totalSegments)).items().stream()
+                .map(i -> i.get("a")).map(a -> a.s() != null ? a.s() : a.n() != null ? a.n()
+                        : Base64.getEncoder().encodeToString(a.b().asByteArray())).toList();
     }
 
     @Test
     void parallelScanSegmentsHoldTheItemsDynamoDbsDo() {
-        String strings = hashTable(ScalarAttributeType.S);
-        for (String a : List.of("3635", "228", "1668", "3435")) {
-            client.putItem(b -> b.tableName(strings).item(Map.of("a", AttributeValue.fromS(a))));
-        }
-        assertEquals(Set.of("3635", "228"), Set.copyOf(segment(strings, 0).stream().map(AttributeValue::s).toList()));
-        assertEquals(List.of("1668"), segment(strings, 1).stream().map(AttributeValue::s).toList());
-        assertEquals(List.of("3435"), segment(strings, 4).stream().map(AttributeValue::s).toList());
+        String strings = tableOf(ScalarAttributeType.S, "3635", "228", "1668", "3435");
+        assertEquals(Set.of("3635", "228"), Set.copyOf(scan(strings, 0, 4096)));
+        assertEquals(List.of("1668"), scan(strings, 1, 4096));
+        assertEquals(List.of("3435"), scan(strings, 4, 4096));
 
-        String numbers = hashTable(ScalarAttributeType.N);
-        for (String a : List.of("251", "2388")) {
-            client.putItem(b -> b.tableName(numbers).item(Map.of("a", AttributeValue.fromN(a))));
-        }
-        assertEquals(List.of("251"), segment(numbers, 1).stream().map(AttributeValue::n).toList());
-        assertEquals(List.of("2388"), segment(numbers, 4095).stream().map(AttributeValue::n).toList());
+        String numbers = tableOf(ScalarAttributeType.N, "251", "2388");
+        assertEquals(List.of("251"), scan(numbers, 1, 4096));
+        assertEquals(List.of("2388"), scan(numbers, 4095, 4096));
     }
 
     @Test
@@ -210,11 +210,6 @@ class DynamoDbOrderTest {
                 .attributeDefinitions(d -> d.attributeName("a").attributeType(type))
                 .keySchema(k -> k.attributeName("a").keyType(KeyType.HASH)));
         return table;
-    }
-
-    private static List<AttributeValue> segment(String table, int segment) {
-        return client.scan(b -> b.tableName(table).segment(segment).totalSegments(4096)).items().stream()
-                .map(i -> i.get("a")).toList();
     }
 
     private static QueryResponse query(String table, boolean forward, int limit, Map<String, AttributeValue> start) {
