@@ -14,6 +14,7 @@ import io.stator.engine.index.IndexBuilds;
 import io.stator.engine.index.IndexPropagator;
 import io.stator.engine.index.VectorGraphs;
 import io.stator.engine.jobs.JobLeases;
+import io.stator.engine.kinesis.KinesisDestinations;
 import io.stator.engine.jobs.JobRunner;
 import io.stator.engine.lock.ItemLocks;
 import io.stator.engine.lock.StripedItemLocks;
@@ -77,6 +78,7 @@ public final class Engine implements AutoCloseable {
     private final Observations observations;
     private final ContributorInsights contributorInsights;
     private final GlobalTables globalTables;
+    private final KinesisDestinations kinesis;
 
     /** An engine that admits operations by DynamoDB's throughput rules ({@link Throughput}). */
     public Engine(Storage storage, EngineConfig config) {
@@ -159,6 +161,8 @@ public final class Engine implements AutoCloseable {
                         tables.update(spec);
                     }
                 }, leases, deployment.catalogSettleMillis());
+        this.kinesis = new KinesisDestinations(storage, catalog, changeLog, config.clock(), config.region(),
+                config.accountId(), leases, deployment.catalogSettleMillis());
         indexBuilds.follow();
         backups.resume();
         recovery.resume();
@@ -281,6 +285,12 @@ public final class Engine implements AutoCloseable {
      */
     public GlobalTables globalTables() { return globalTables; }
 
+    /**
+     * Kinesis Data Streams destinations: the four actions, and the delivery of the tables' changes
+     * to the front end's Kinesis endpoint ({@link KinesisDestinations#deliverTo}).
+     */
+    public KinesisDestinations kinesis() { return kinesis; }
+
     /** Where every item change is handed, in its own commit (Streams and TTL consume it). */
     public ChangeLog changeLog() { return changeLog; }
 
@@ -304,6 +314,7 @@ public final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
+        kinesis.close();
         globalTables.close();
         deployment.close();
         jobs.close();

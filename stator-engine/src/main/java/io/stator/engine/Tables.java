@@ -9,7 +9,6 @@ import io.stator.engine.streams.Streams;
 import io.stator.engine.table.Catalog;
 import io.stator.engine.table.Catalog.NotFoundMessage;
 import io.stator.engine.table.CreateTableSpec;
-import io.stator.engine.table.KinesisStreamingDestinations;
 import io.stator.engine.table.ResourceArns;
 import io.stator.engine.table.ResourcePolicies;
 import io.stator.engine.table.TableChange;
@@ -106,15 +105,6 @@ public final class Tables {
 
     public TableDefinition describe(String nameOrArn) {
         return catalog.require(nameOrArn, NotFoundMessage.WITH_TABLE_NAME);
-    }
-
-    /**
-     * DescribeKinesisStreamingDestination: the table's Kinesis data stream destinations, by name or
-     * ARN. Stator streams to none, so the list is empty; a missing table is ResourceNotFoundException
-     * worded as the other table operations word it ("Requested resource not found: Table: X not found").
-     */
-    public KinesisStreamingDestinations kinesisStreamingDestinations(String nameOrArn) {
-        return new KinesisStreamingDestinations(describe(nameOrArn).name(), List.of());
     }
 
     /** Applies the change at once, and starts the global index builds and drops it asked for. */

@@ -40,6 +40,8 @@ import java.util.function.Consumer;
  * @param replication              global tables: the peer regions and their secret (--replica-peers)
  * @param tableCreationDelay       how long a table is CREATING after CreateTable and UPDATING after
  *                                 UpdateTable (--table-creation-delay); zero: ACTIVE at once
+ * @param kinesisEndpoint          the Kinesis-compatible endpoint Kinesis destinations' records go to
+ *                                 (--kinesis-endpoint), or null: an Enable then fails
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
@@ -49,7 +51,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                             ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
                             Path s3Directory, java.net.URI s3Endpoint, double advisorScale,
                             boolean console, WriteIsolation writeIsolation, ReplicationOptions replication,
-                            java.time.Duration tableCreationDelay) {
+                            java.time.Duration tableCreationDelay, java.net.URI kinesisEndpoint) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
@@ -57,7 +59,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
                 null, null, null, 1, true, WriteIsolation.ALWAYS_USE_LWT, ReplicationOptions.NONE,
-                java.time.Duration.ZERO);
+                java.time.Duration.ZERO, null);
     }
 
     /** True when the server speaks HTTPS. */
@@ -99,7 +101,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
                 m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console, m.writeIsolation,
-                m.replication, m.tableCreationDelay);
+                m.replication, m.tableCreationDelay, m.kinesisEndpoint);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -130,6 +132,9 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
 
     /** Exports to and imports from this directory (--s3-dir). */
     public ServerOptions withS3Directory(Path directory) { return with(o -> o.s3Directory = directory); }
+
+    /** Kinesis destinations' records go to this Kinesis-compatible endpoint (--kinesis-endpoint). */
+    public ServerOptions withKinesisEndpoint(java.net.URI endpoint) { return with(o -> o.kinesisEndpoint = endpoint); }
 
     /** Exports to and imports from this S3-compatible endpoint (--s3-endpoint). */
     public ServerOptions withS3Endpoint(java.net.URI endpoint) { return with(o -> o.s3Endpoint = endpoint); }
@@ -173,6 +178,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public WriteIsolation writeIsolation;
         public ReplicationOptions replication;
         public java.time.Duration tableCreationDelay;
+        public java.net.URI kinesisEndpoint;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -203,6 +209,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             writeIsolation = o.writeIsolation;
             replication = o.replication;
             tableCreationDelay = o.tableCreationDelay;
+            kinesisEndpoint = o.kinesisEndpoint;
         }
     }
 }

@@ -11,6 +11,7 @@ import io.stator.server.api.Actions;
 import io.stator.server.transfer.DirectoryObjectStore;
 import io.stator.server.transfer.ObjectStore;
 import io.stator.server.transfer.S3ObjectStore;
+import io.stator.server.kinesis.KinesisDataStreams;
 import io.stator.server.transfer.Transfers;
 import io.stator.server.auth.Caller;
 import io.stator.server.auth.Credentials;
@@ -151,6 +152,9 @@ public final class StatorServer implements AutoCloseable {
             http.close();
             engine.close();
             throw e;
+        }
+        if (options.kinesisEndpoint() != null) {
+            engine.kinesis().deliverTo(new KinesisDataStreams(options.kinesisEndpoint(), options.region()));
         }
         Actions actions = new Actions(engine, () -> address, transfers);
         MetricsEndpoint metrics = new MetricsEndpoint(engine);

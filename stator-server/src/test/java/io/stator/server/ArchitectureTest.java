@@ -189,7 +189,7 @@ class ArchitectureTest {
     /**
      * The engine's narrow API: the server's front ends use only the engine's operations and
      * specs (its top package and the packages of tables, items, reads, writes, PartiQL, capacity,
-     * the advisor, streams, backups and transfers, and a few API types named below), never its
+     * the advisor, streams, Kinesis destinations, backups and transfers, and a few API types named below), never its
      * machinery (index upkeep, locks, the change log, jobs, Time to Live's expirer, the cluster
      * strategy, the key spaces). The
      * server's assembly (io.stator.server, the command line) also builds the engine: it may name
@@ -199,7 +199,7 @@ class ArchitectureTest {
     void theServerUsesOnlyTheEnginesApi() {
         List<String> api = List.of("io.stator.engine", "io.stator.engine.table", "io.stator.engine.item",
                 "io.stator.engine.read", "io.stator.engine.write", "io.stator.engine.partiql",
-                "io.stator.engine.capacity", "io.stator.engine.advisor", "io.stator.engine.streams",
+                "io.stator.engine.capacity", "io.stator.engine.advisor", "io.stator.engine.streams", "io.stator.engine.kinesis",
                 "io.stator.engine.backup", "io.stator.engine.transfer", "io.stator.engine.replication");
         // The API types of packages whose other classes are machinery: Time to Live's operations,
         // a stream record's event, a vector index's distance function.

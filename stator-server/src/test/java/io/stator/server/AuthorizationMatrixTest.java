@@ -677,6 +677,15 @@ class AuthorizationMatrixTest {
                 .timeToLiveSpecification(t -> t.attributeName("expires").enabled(true))));
         calls.put("DescribeTimeToLive", x -> x.describeTimeToLive(b -> b.tableName(SCRATCH)));
         calls.put("DescribeKinesisStreamingDestination", x -> x.describeKinesisStreamingDestination(b -> b.tableName(SCRATCH)));
+        String kinesisStream = "arn:aws:kinesis:us-east-1:" + ACCOUNT + ":stream/matrix";
+        // Without --kinesis-endpoint an Enable is accepted and fails later; Disable and Update then
+        // refuse (the destination is not ACTIVE) once authorized.
+        calls.put("EnableKinesisStreamingDestination", x -> x.enableKinesisStreamingDestination(b -> b.tableName(SCRATCH)
+                .streamArn(kinesisStream)));
+        calls.put("DisableKinesisStreamingDestination", x -> x.disableKinesisStreamingDestination(b -> b.tableName(SCRATCH)
+                .streamArn(kinesisStream)));
+        calls.put("UpdateKinesisStreamingDestination", x -> x.updateKinesisStreamingDestination(b -> b.tableName(SCRATCH)
+                .streamArn(kinesisStream).updateKinesisStreamingConfiguration(c -> c.approximateCreationDateTimePrecision("MICROSECOND"))));
         // The legacy global tables' operations refuse (or find nothing) once authorized.
         calls.put("CreateGlobalTable", x -> x.createGlobalTable(b -> b.globalTableName(T).replicationGroup(r -> r.regionName("us-east-1"))));
         calls.put("UpdateGlobalTable", x -> x.updateGlobalTable(b -> b.globalTableName(T)

@@ -294,8 +294,8 @@ class ProtocolTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"DisableKinesisStreamingDestination", "UpdateKinesisStreamingDestination", "EnableKinesisStreamingDestination"})
-    void aDynamoDbActionStatorDoesNotServeYetIsAnUnknownOperationException(String action) {
+    @ValueSource(strings = {"DescribeTableReplicaAutoScaling", "UpdateTableReplicaAutoScaling"})
+    void aDynamoDbActionStatorDoesNotServeIsAnUnknownOperationException(String action) {
         Response response = exchange(Request.action(action, "{\"TableName\": \"abc\"}"));
 
         assertEquals(400, response.status(), response::toString);

@@ -49,7 +49,9 @@ import java.util.function.Function;
  *   <li><b>Stream records</b> are kept like item rows, one collection per shard slot of a stream,
  *       so that a record commits in its item's transaction, with its shard's head row
  *       (StreamRecords numbers a shard's records through it); a range of them ends at a record
- *       still held undecided. The streams' catalog is one more reserved collection.</li>
+ *       still held undecided. The streams' catalog is one more reserved collection. Kinesis
+ *       destinations' outbox rows are kept the same way, one collection per bucket of a table's
+ *       ({@link ShardedRows}).</li>
  *   <li><b>Backups</b> (the BACKUPS key space: backups' descriptions, the jobs' records of
  *       {@code jobs/JobStore}, the jobs' leases, and the backups' copied items and before images)
  *       live in the key space's reserved table. The rows a backup has one of per item (its copy,
@@ -111,6 +113,7 @@ final class SharedStorage implements Storage {
         for (Keyspace k : META) store.createTable(metaTable(k));
         store.createTable(metaTable(Keyspaces.BACKUPS));
         store.createTable(metaTable(Keyspaces.STREAM_RECORDS));
+        store.createTable(metaTable(Keyspaces.KINESIS_OUTBOX));
         store.createTable(LOG_TABLE);
     }
 
@@ -142,34 +145,14 @@ final class SharedStorage implements Storage {
 
     /** Not kept on shared storage yet: read as empty, never written. */
     private static boolean isAbsent(Keyspace k) {
-        return !isMeta(k) && k != Keyspaces.ITEMS && k != Keyspaces.STREAM_RECORDS && k != Keyspaces.BACKUPS
+        return !isMeta(k) && k != Keyspaces.ITEMS && !ShardedRows.isSharded(k) && k != Keyspaces.BACKUPS
                 && k != Keyspaces.RECOVERY && k != Keyspaces.ITEM_VERSIONS && k != Keyspaces.REPLICATION_LOG;
     }
 
     /** Rows kept in CasTransactions' envelopes: they commit with items, in one transaction. */
     private static boolean isTransactional(Keyspace k) {
-        return k == Keyspaces.ITEMS || k == Keyspaces.TRANSACTION_TOKENS || k == Keyspaces.STREAM_RECORDS
+        return k == Keyspaces.ITEMS || k == Keyspaces.TRANSACTION_TOKENS || ShardedRows.isSharded(k)
                 || k == Keyspaces.RECOVERY || k == Keyspaces.ITEM_VERSIONS;
-    }
-
-    /**
-     * Stream records' keys are {@code [table id 8][stream creation 8][slot 2]} then the sequence
-     * number (8 bytes), or nothing for the shard's head row (StreamRecords): one collection per
-     * shard slot of a stream, in the stream records' reserved table.
-     */
-    private static final int STREAM_SHARD_BYTES = 18;
-
-    private static byte[] streamRow(byte[] key) {
-        return RowKeyFraming.rowKey(metaTable(Keyspaces.STREAM_RECORDS), 0, 0, Arrays.copyOf(key, STREAM_SHARD_BYTES),
-                Arrays.copyOfRange(key, STREAM_SHARD_BYTES, key.length));
-    }
-
-    private static byte[] streamKey(byte[] rowKey) {
-        byte[] shard = RowKeyFraming.partitionKey(rowKey);
-        byte[] sequence = RowKeyFraming.clustering(rowKey);
-        byte[] key = Arrays.copyOf(shard, shard.length + sequence.length);
-        System.arraycopy(sequence, 0, key, shard.length, sequence.length);
-        return key;
     }
 
     /**
@@ -252,7 +235,7 @@ final class SharedStorage implements Storage {
     public byte[] get(Keyspace keyspace, byte[] key) {
         if (keyspace == Keyspaces.ITEMS) return transactions.read(key);
         if (keyspace == Keyspaces.TRANSACTION_TOKENS) return transactions.read(metaRow(keyspace, key));
-        if (keyspace == Keyspaces.STREAM_RECORDS) return transactions.read(streamRow(key));
+        if (ShardedRows.isSharded(keyspace)) return transactions.read(ShardedRows.row(keyspace, key));
         if (keyspace == Keyspaces.RECOVERY) return transactions.read(RecoveryRows.row(key));
         if (keyspace == Keyspaces.ITEM_VERSIONS) return transactions.read(ReplicationRows.versionRow(key));
         if (keyspace == Keyspaces.REPLICATION_LOG) return store.get(ReplicationRows.logRow(LOG_TABLE, key), Consistency.COMMITTED);
@@ -348,12 +331,12 @@ final class SharedStorage implements Storage {
     @Override
     public Cursor range(Snapshot snapshot, Keyspace keyspace, byte[] from, byte[] to, boolean reverse, int rowsWanted) {
         if (isAbsent(keyspace)) return EMPTY;
-        if (keyspace == Keyspaces.STREAM_RECORDS) {
+        if (ShardedRows.isSharded(keyspace)) {
             // Within one shard (a range's end in another shard reads to the shard's end).
-            byte[] first = streamRow(from);
-            byte[] last = sameShard(from, to) ? streamRow(to) : null;
+            byte[] first = ShardedRows.row(keyspace, from);
+            byte[] last = ShardedRows.sameShard(from, to) ? ShardedRows.row(keyspace, to) : null;
             Cursor rows = store.range(first, first, last, reverse, Consistency.STRONG);
-            return new Mapped(new Committed(rows, true), SharedStorage::streamKey, v -> v);
+            return new Mapped(new Committed(rows, true), ShardedRows::key, v -> v);
         }
         if (keyspace == Keyspaces.BACKUPS) {
             if (from != null && isBucketed(from)) {
@@ -530,7 +513,7 @@ final class SharedStorage implements Storage {
         if (keyspace == Keyspaces.RECOVERY) return RecoveryRows.row(key);
         if (keyspace == Keyspaces.ITEM_VERSIONS) return ReplicationRows.versionRow(key);
         if (keyspace == Keyspaces.REPLICATION_LOG) return ReplicationRows.logRow(LOG_TABLE, key);
-        return keyspace == Keyspaces.ITEMS ? key : keyspace == Keyspaces.STREAM_RECORDS ? streamRow(key) : metaRow(keyspace, key);
+        return keyspace == Keyspaces.ITEMS ? key : ShardedRows.isSharded(keyspace) ? ShardedRows.row(keyspace, key) : metaRow(keyspace, key);
     }
 
     /** The tables whose rows (items, index entries) batches wrote, since {@link #takeWrittenTables}. */
@@ -725,9 +708,9 @@ final class SharedStorage implements Storage {
             // envelope too, since no one reads a dropped index's rows again (index ids are never
             // reused).
             deleteIndexRows(RowKeyFraming.tableId(from), RowKeyFraming.kind(from));
-        } else if (keyspace == Keyspaces.STREAM_RECORDS) {
-            if (!sameShard(from, to)) throw new IllegalArgumentException("stream records are deleted shard by shard");
-            deleteRows(streamRow(from), streamRow(from), streamRow(to));
+        } else if (ShardedRows.isSharded(keyspace)) {
+            if (!ShardedRows.sameShard(from, to)) throw new IllegalArgumentException("stream records are deleted shard by shard");
+            deleteRows(ShardedRows.row(keyspace, from), ShardedRows.row(keyspace, from), ShardedRows.row(keyspace, to));
         } else if (keyspace == Keyspaces.BACKUPS && isBucketed(from)) {
             // One backup's rows of one type (BackupCatalog's and BeforeImages' drops): bucket by bucket.
             for (int b = 0; b < BACKUP_BUCKETS; b++) deleteRows(bucketRow(from, b, new byte[0]), null, null);
@@ -757,10 +740,6 @@ final class SharedStorage implements Storage {
                 while (!store.commit(List.of(), List.of(new Change(c.key(), null)))) Thread.onSpinWait();
             }
         }
-    }
-
-    private static boolean sameShard(byte[] a, byte[] b) {
-        return b != null && Arrays.equals(a, 0, STREAM_SHARD_BYTES, b, 0, STREAM_SHARD_BYTES);
     }
 
     /** Deletes the rows of one collection in a range, a hundred per commit. */

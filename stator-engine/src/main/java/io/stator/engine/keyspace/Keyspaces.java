@@ -78,7 +78,14 @@ public final class Keyspaces {
      */
     public static final Keyspace REPLICATION_LOG = Keyspace.of("replication-log", Kind.ROWS);
 
+    /**
+     * Kinesis Data Streams destinations: each change of a table streaming to Kinesis, until the
+     * delivery has put it (see {@code io.stator.engine.kinesis.KinesisOutbox}); written in the same
+     * batch as the item.
+     */
+    public static final Keyspace KINESIS_OUTBOX = Keyspace.of("kinesis-outbox", Kind.ROWS);
+
     /** Every key space of the engine, in their persisted order. */
     public static final List<Keyspace> ALL = List.of(CATALOG, ITEMS, COUNTERS, INDEX_QUEUE, TRANSACTION_TOKENS,
-            EXPIRIES, STREAM_RECORDS, STREAMS, BACKUPS, RECOVERY, ITEM_VERSIONS, REPLICATION_LOG);
+            EXPIRIES, STREAM_RECORDS, STREAMS, BACKUPS, RECOVERY, ITEM_VERSIONS, REPLICATION_LOG, KINESIS_OUTBOX);
 }

@@ -650,8 +650,10 @@ public final class GlobalTables implements AutoCloseable {
         register();
         TableDefinition.Builder b = source.toBuilder();
         // This region's own: its ARN, id, TableId and creation time (Catalog.create), its stream,
-        // its indexes empty and so ACTIVE, no backups, restore, import or policies of the source.
+        // its indexes empty and so ACTIVE, no backups, restore, import, policies or Kinesis
+        // destinations of the source.
         b.pointInTimeRecovery = null;
+        b.kinesisDestinations = List.of();
         b.importArn = null;
         b.restore = null;
         b.resourcePolicy = null;

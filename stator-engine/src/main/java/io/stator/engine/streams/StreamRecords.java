@@ -1,7 +1,7 @@
 package io.stator.engine.streams;
 
-import io.stator.core.item.ItemCodec;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.changes.ChangeImages;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.cluster.Deployment;
@@ -39,7 +39,7 @@ import java.util.function.Function;
  * one item lands in one shard at a time, in the order of its commits (the pipeline stages a change
  * with the item held), and after a split in a child of the shard before it. Value, format version 1: {@code u8 version; u8
  * eventName (INSERT, MODIFY, REMOVE); u8 origin (REQUEST, TIME_TO_LIVE); keys; newImage; oldImage},
- * each item as {@code i32 length (-1: absent) + ItemCodec bytes}; only the images the stream's
+ * each item as {@link ChangeImages} writes it; only the images the stream's
  * view type shows are kept.
  *
  * <p><b>Cost.</b> Registered only while some table has a stream ({@link Streams}); then a write
@@ -242,23 +242,13 @@ final class StreamRecords implements ChangeLog.Consumer {
             out.writeByte(VERSION);
             out.writeByte(change.eventName().ordinal());
             out.writeByte(change.origin().ordinal());
-            writeItem(out, keys);
-            writeItem(out, newImage ? change.newItem() : null);
-            writeItem(out, oldImage ? change.oldItem() : null);
+            ChangeImages.write(out, keys);
+            ChangeImages.write(out, newImage ? change.newItem() : null);
+            ChangeImages.write(out, oldImage ? change.oldItem() : null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
-    }
-
-    private static void writeItem(DataOutputStream out, Map<String, AttributeValue> item) throws IOException {
-        if (item == null) {
-            out.writeInt(-1);
-            return;
-        }
-        byte[] encoded = ItemCodec.encode(item);
-        out.writeInt(encoded.length);
-        out.write(encoded);
     }
 
     /** One stored record, decoded. */
@@ -271,14 +261,6 @@ final class StreamRecords implements ChangeLog.Consumer {
         if (in.get() != VERSION) throw new IllegalStateException("unknown stream record format");
         ChangeRecord.EventName name = ChangeRecord.EventName.values()[in.get()];
         ChangeRecord.Origin origin = ChangeRecord.Origin.values()[in.get()];
-        return new Stored(sequenceOf(key), name, origin, readItem(in), readItem(in), readItem(in));
-    }
-
-    private static Map<String, AttributeValue> readItem(ByteBuffer in) {
-        int length = in.getInt();
-        if (length < 0) return null;
-        byte[] bytes = new byte[length];
-        in.get(bytes);
-        return ItemCodec.decode(bytes);
+        return new Stored(sequenceOf(key), name, origin, ChangeImages.read(in), ChangeImages.read(in), ChangeImages.read(in));
     }
 }

@@ -33,13 +33,14 @@ import java.util.Map;
  * one is a format change. Optional fields are preceded by a presence byte (0 or 1); instants are
  * epoch milliseconds.
  * <pre>
- * u8   version = 11 (version 1 ends after the tags and has no indexes; version 2 ends after the
+ * u8   version = 12 (version 1 ends after the tags and has no indexes; version 2 ends after the
  *      indexes and has no resource policy; version 3 ends after the resource policy and has no
  *      Time to Live; version 4 ends after Time to Live and has no point-in-time recovery or restore
  *      summary; version 5 ends after the restore summary and has no Contributor Insights; version 6 ends
  *      after Contributor Insights and has no vector indexes; version 7 ends after the vector indexes and has
  *      no global table; version 8 has no replica overrides; version 9 ends after the global table and
- *      has no partition hash; version 10 ends after the partition hash and has no transition)
+ *      has no partition hash; version 10 ends after the partition hash and has no transition; version 11
+ *      ends after the transition and has no Kinesis destinations)
  * i64  id;  utf name;  utf tableId;  i64 creationDateTime
  * utf  partitionKey; utf partitionKeyType; u8 hasSortKey [utf sortKey; utf sortKeyType]
  * i32  n; n x (utf attributeName; utf attributeType)
@@ -69,6 +70,8 @@ import java.util.Map;
  *      before version 10) or DYNAMODB (layout 2); see io.stator.core.key.KeyLayout]
  * opt( utf status [CREATING or UPDATING]; i64 until; u8 increase; u8 decrease )   [the transition,
  *      --table-creation-delay]
+ * i32  n; n x (utf streamArn; utf status; opt(utf description); opt(utf precision))   [the Kinesis data
+ *      stream destinations]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -80,7 +83,7 @@ import java.util.Map;
  */
 public final class TableCodec {
 
-    private static final int VERSION = 11;
+    private static final int VERSION = 12;
 
     private TableCodec() {}
 
@@ -202,6 +205,15 @@ public final class TableCodec {
                 out.writeBoolean(t.transition().increase());
                 out.writeBoolean(t.transition().decrease());
             }
+            out.writeInt(t.kinesisDestinations().size());
+            for (KinesisDataStreamDestination d : t.kinesisDestinations()) {
+                out.writeUTF(d.streamArn());
+                out.writeUTF(d.status().name());
+                out.writeBoolean(d.description() != null);
+                if (d.description() != null) out.writeUTF(d.description());
+                out.writeBoolean(d.precision() != null);
+                if (d.precision() != null) out.writeUTF(d.precision().name());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -300,6 +312,18 @@ public final class TableCodec {
             if (version >= 11 && in.readBoolean()) {
                 b.transition = new TableDefinition.Transition(TableDefinition.Transition.Status.valueOf(in.readUTF()),
                         Instant.ofEpochMilli(in.readLong()), in.readBoolean(), in.readBoolean());
+            }
+            if (version >= 12) {
+                List<KinesisDataStreamDestination> destinations = new ArrayList<>();
+                for (int i = in.readInt(); i > 0; i--) {
+                    String arn = in.readUTF();
+                    KinesisDataStreamDestination.Status status = KinesisDataStreamDestination.Status.valueOf(in.readUTF());
+                    String description = in.readBoolean() ? in.readUTF() : null;
+                    KinesisDataStreamDestination.Precision precision = in.readBoolean()
+                            ? KinesisDataStreamDestination.Precision.valueOf(in.readUTF()) : null;
+                    destinations.add(new KinesisDataStreamDestination(arn, status, description, precision));
+                }
+                b.kinesisDestinations = destinations;
             }
             return b.build();
         } catch (IOException e) {

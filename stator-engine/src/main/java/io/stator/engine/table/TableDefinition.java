@@ -38,6 +38,7 @@ import java.util.Map;
  *                           for every table created since key layout 2, which orders Scan as
  *                           DynamoDB does; xxHash64 for a table created before, which keeps it
  * @param transition         the CreateTable or UpdateTable still taking effect (--table-creation-delay), or null
+ * @param kinesisDestinations its Kinesis data stream destinations, in the order first enabled
  */
 public record TableDefinition(
         long id,
@@ -70,7 +71,8 @@ public record TableDefinition(
         Map<Integer, ContributorInsightsSetting> contributorInsights,
         GlobalTable globalTable,
         PartitionHash partitionHash,
-        Transition transition) {
+        Transition transition,
+        List<KinesisDataStreamDestination> kinesisDestinations) {
 
     /**
      * Point-in-time recovery, while enabled (UpdateContinuousBackups).
@@ -143,6 +145,29 @@ public record TableDefinition(
                     transition.decrease() ? transition.until() : p.lastDecreaseDateTime(), p.numberOfDecreasesToday());
         }
         return b.build();
+    }
+
+    /** The Kinesis data stream destination the table's changes are kept for, or null. */
+    public KinesisDataStreamDestination collectingKinesis() {
+        for (KinesisDataStreamDestination d : kinesisDestinations) if (d.collecting()) return d;
+        return null;
+    }
+
+    /** This definition with the destination of {@code streamArn} replaced by {@code d} (or added, last). */
+    public TableDefinition withKinesisDestination(KinesisDataStreamDestination d) {
+        List<KinesisDataStreamDestination> all = new java.util.ArrayList<>(kinesisDestinations);
+        KinesisDataStreamDestination old = kinesisDestination(d.streamArn());
+        if (old == null) all.add(d);
+        else all.set(all.indexOf(old), d);
+        Builder b = toBuilder();
+        b.kinesisDestinations = all;
+        return b.build();
+    }
+
+    /** The destination of that stream ARN, or null. */
+    public KinesisDataStreamDestination kinesisDestination(String streamArn) {
+        for (KinesisDataStreamDestination d : kinesisDestinations) if (d.streamArn().equals(streamArn)) return d;
+        return null;
     }
 
     /** Every index whose entries writes derive: global ones, local ones, then vector ones. */
@@ -260,6 +285,7 @@ public record TableDefinition(
         public GlobalTable globalTable;
         public PartitionHash partitionHash = PartitionHash.DYNAMODB;
         public Transition transition;
+        public List<KinesisDataStreamDestination> kinesisDestinations = List.of();
 
         public Builder() {}
 
@@ -295,6 +321,7 @@ public record TableDefinition(
             globalTable = t.globalTable;
             partitionHash = t.partitionHash;
             transition = t.transition;
+            kinesisDestinations = t.kinesisDestinations;
         }
 
         public TableDefinition build() {
@@ -305,7 +332,7 @@ public record TableDefinition(
                     java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)),
                     List.copyOf(globalIndexes), List.copyOf(localIndexes), List.copyOf(vectorIndexes), lastIndexId, resourcePolicy, timeToLive,
                     pointInTimeRecovery, importArn, restore, Map.copyOf(contributorInsights), globalTable,
-                    partitionHash, transition);
+                    partitionHash, transition, List.copyOf(kinesisDestinations));
         }
     }
 }

@@ -31,7 +31,7 @@ class KeyspacesTest {
             "transaction-tokens", "expiries", "stream-records", "streams", "backups", "recovery");
 
     /** Key spaces added since, at the end (a data directory without them gains them when opened). */
-    private static final List<String> ADDED_NAMES = List.of("item-versions", "replication-log");
+    private static final List<String> ADDED_NAMES = List.of("item-versions", "replication-log", "kinesis-outbox");
 
     @TempDir
     Path tmp;

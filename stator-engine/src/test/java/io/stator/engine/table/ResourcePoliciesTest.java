@@ -81,8 +81,9 @@ class ResourcePoliciesTest {
     void aVersion2EntryIsReadWithoutAPolicy() {
         TableDefinition table = test.engine().catalog().find("music");
         byte[] encoded = TableCodec.encode(table);
-        // Without version 10's partition hash (an older entry has key layout 1) and version 11's transition.
-        byte[] latest = Arrays.copyOf(encoded, encoded.length - 2 - PartitionHash.DYNAMODB.name().length() - 1);
+        // Without version 10's partition hash (an older entry has key layout 1), version 11's transition
+        // and version 12's Kinesis destinations (a count of 4 bytes).
+        byte[] latest = Arrays.copyOf(encoded, encoded.length - 2 - PartitionHash.DYNAMODB.name().length() - 1 - 4);
         assertEquals(0, latest[latest.length - 2], "a table without a policy ends with its absence,");
         assertEquals(0, latest[latest.length - 1], "then that of Time to Live");
         byte[] v2 = Arrays.copyOf(latest, latest.length - 2);

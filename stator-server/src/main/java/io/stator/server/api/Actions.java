@@ -24,6 +24,8 @@ import io.stator.server.protocol.request.DescribeGlobalTableInput;
 import io.stator.server.protocol.request.DescribeGlobalTableSettingsInput;
 import io.stator.server.protocol.request.DescribeImportInput;
 import io.stator.server.protocol.request.DescribeKinesisStreamingDestinationInput;
+import io.stator.server.protocol.request.KinesisStreamingDestinationInput;
+import io.stator.server.protocol.request.UpdateKinesisStreamingDestinationInput;
 import io.stator.server.protocol.request.DescribeLimitsInput;
 import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
@@ -130,6 +132,12 @@ public final class Actions {
         serve("DescribeTimeToLive", DescribeTimeToLiveInput.class, new DescribeTimeToLive(engine));
         serve("DescribeKinesisStreamingDestination", DescribeKinesisStreamingDestinationInput.class,
                 new DescribeKinesisStreamingDestination(engine));
+        serve("EnableKinesisStreamingDestination", KinesisStreamingDestinationInput.class,
+                new EnableKinesisStreamingDestination(engine));
+        serve("DisableKinesisStreamingDestination", KinesisStreamingDestinationInput.class,
+                new DisableKinesisStreamingDestination(engine));
+        serve("UpdateKinesisStreamingDestination", UpdateKinesisStreamingDestinationInput.class,
+                new UpdateKinesisStreamingDestination(engine));
         // Global tables version 2017.11.29 (Legacy), answered as DynamoDB answers them today.
         serve("CreateGlobalTable", CreateGlobalTableInput.class, new CreateGlobalTable(engine));
         serve("UpdateGlobalTable", UpdateGlobalTableInput.class, new UpdateGlobalTable(engine));

@@ -2,6 +2,7 @@ package io.stator.server.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.stator.engine.Engine;
+import io.stator.engine.table.KinesisDataStreamDestination;
 import io.stator.engine.table.KinesisStreamingDestinations;
 import io.stator.server.access.Authorizer;
 import io.stator.server.access.Permissions;
@@ -11,8 +12,9 @@ import java.io.IOException;
 
 /**
  * DescribeKinesisStreamingDestination: {"TableName": ..., "KinesisDataStreamDestinations": [...]},
- * the table named by its name or ARN. Stator streams to no Kinesis data stream, so the list is
- * empty, as DynamoDB's for a table never streamed.
+ * the table named by its name or ARN; an empty list for a table never streamed, as DynamoDB's.
+ * An entry enabled without a precision shows none, and an ACTIVE one no description, as
+ * DynamoDB's (docs/dynamodb/kinesis.md).
  */
 final class DescribeKinesisStreamingDestination implements Action<DescribeKinesisStreamingDestinationInput> {
 
@@ -28,18 +30,16 @@ final class DescribeKinesisStreamingDestination implements Action<DescribeKinesi
         if (access.enforced()) {
             Permissions.table(access, engine, "DescribeKinesisStreamingDestination", request.tableName());
         }
-        KinesisStreamingDestinations described = engine.tables().kinesisStreamingDestinations(request.tableName());
+        KinesisStreamingDestinations described = engine.kinesis().describe(request.tableName());
         JsonGenerator g = response.json();
         g.writeStringField("TableName", described.tableName());
         g.writeArrayFieldStart("KinesisDataStreamDestinations");
-        for (KinesisStreamingDestinations.Destination d : described.destinations()) {
+        for (KinesisDataStreamDestination d : described.destinations()) {
             g.writeStartObject();
             g.writeStringField("StreamArn", d.streamArn());
-            g.writeStringField("DestinationStatus", d.destinationStatus());
-            if (d.destinationStatusDescription() != null) {
-                g.writeStringField("DestinationStatusDescription", d.destinationStatusDescription());
-            }
-            g.writeStringField("ApproximateCreationDateTimePrecision", d.approximateCreationDateTimePrecision());
+            g.writeStringField("DestinationStatus", d.status().name());
+            if (d.description() != null) g.writeStringField("DestinationStatusDescription", d.description());
+            if (d.precision() != null) g.writeStringField("ApproximateCreationDateTimePrecision", d.precision().name());
             g.writeEndObject();
         }
         g.writeEndArray();

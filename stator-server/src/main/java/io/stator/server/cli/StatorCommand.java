@@ -152,6 +152,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "as soon as the server sees it has expired (within a second). DynamoDB deletes within about two days.")
     String ttlDelay = "0ms";
 
+    @Option(names = "--kinesis-endpoint", paramLabel = "URL", description = "The Kinesis-compatible endpoint that "
+            + "Kinesis Data Streams destinations (EnableKinesisStreamingDestination) put change records to "
+            + "(credentials from the AWS SDK's default chain). Default: none, and an Enable fails.")
+    java.net.URI kinesisEndpoint;
+
     @Option(names = "--table-creation-delay", paramLabel = "DURATION", description = "How long a new table stays "
             + "CREATING (its items not found) and an updated one UPDATING, as DynamoDB's take a while, so that an "
             + "application can test that it waits for ACTIVE: a duration (2s, 500ms). Default: 0, ACTIVE at once.")
@@ -355,6 +360,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.throughput = throughputSettings;
             o.ttlDelay = expiryDelay;
             o.tableCreationDelay = creationDelay;
+            o.kinesisEndpoint = kinesisEndpoint;
             o.streams = streams;
             o.tlsCertificateFile = tlsCertificate;
             o.tlsKeyFile = tlsKey;

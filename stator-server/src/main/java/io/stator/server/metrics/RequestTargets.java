@@ -9,6 +9,8 @@ import io.stator.server.protocol.request.DeleteResourcePolicyInput;
 import io.stator.server.protocol.request.DeleteTableInput;
 import io.stator.server.protocol.request.DescribeContinuousBackupsInput;
 import io.stator.server.protocol.request.DescribeKinesisStreamingDestinationInput;
+import io.stator.server.protocol.request.KinesisStreamingDestinationInput;
+import io.stator.server.protocol.request.UpdateKinesisStreamingDestinationInput;
 import io.stator.server.protocol.request.DescribeStreamInput;
 import io.stator.server.protocol.request.DescribeTableInput;
 import io.stator.server.protocol.request.DescribeTimeToLiveInput;
@@ -61,6 +63,8 @@ final class RequestTargets {
             case DescribeTimeToLiveInput r -> r.tableName();
             case UpdateTimeToLiveInput r -> r.tableName();
             case DescribeKinesisStreamingDestinationInput r -> r.tableName();
+            case KinesisStreamingDestinationInput r -> r.tableName();
+            case UpdateKinesisStreamingDestinationInput r -> r.tableName();
             case ListStreamsInput r -> r.tableName();
             case CreateBackupInput r -> r.tableName();
             case DescribeContinuousBackupsInput r -> r.tableName();

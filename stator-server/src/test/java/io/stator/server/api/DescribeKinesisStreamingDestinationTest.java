@@ -18,8 +18,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeKinesisStreamingDestinationResponse;
 
 /**
- * DescribeKinesisStreamingDestination: a table, named by its name or its ARN, streams to no
- * Kinesis data stream ({"TableName": ..., "KinesisDataStreamDestinations": []}); a missing table
+ * DescribeKinesisStreamingDestination: a table, named by its name or its ARN, that was never
+ * streamed ({"TableName": ..., "KinesisDataStreamDestinations": []}; its destinations once enabled:
+ * KinesisStreamingDestinationTest); a missing table
  * is ResourceNotFoundException; TableName is checked as DescribeTable checks it (a name of 3 to
  * 255 characters, an ARN of at most 1024: the model's TableArn, 1 to 1024, as DynamoDB applies it).
  */

@@ -83,6 +83,8 @@ public final class RequestRecords {
             case "DescribeTableInput" -> bound(members, DescribeTableInput.MEMBERS, DescribeTableInput::of);
             case "DescribeTimeToLiveInput" ->
                     bound(members, DescribeTimeToLiveInput.MEMBERS, DescribeTimeToLiveInput::of);
+            case "EnableKinesisStreamingConfiguration" ->
+                    bound(members, EnableKinesisStreamingConfiguration.MEMBERS, EnableKinesisStreamingConfiguration::of);
             case "ExecuteStatementInput" -> bound(members, ExecuteStatementInput.MEMBERS, ExecuteStatementInput::of);
             case "ExecuteTransactionInput" ->
                     bound(members, ExecuteTransactionInput.MEMBERS, ExecuteTransactionInput::of);
@@ -107,6 +109,8 @@ public final class RequestRecords {
             case "InputFormatOptions" -> bound(members, InputFormatOptions.MEMBERS, InputFormatOptions::of);
             case "KeySchemaElement" -> bound(members, KeySchemaElement.MEMBERS, KeySchemaElement::of);
             case "KeysAndAttributes" -> bound(members, KeysAndAttributes.MEMBERS, KeysAndAttributes::of);
+            case "KinesisStreamingDestinationInput" ->
+                    bound(members, KinesisStreamingDestinationInput.MEMBERS, KinesisStreamingDestinationInput::of);
             case "ListBackupsInput" -> bound(members, ListBackupsInput.MEMBERS, ListBackupsInput::of);
             case "ListContributorInsightsInput" ->
                     bound(members, ListContributorInsightsInput.MEMBERS, ListContributorInsightsInput::of);
@@ -175,6 +179,10 @@ public final class RequestRecords {
             case "UpdateGlobalTableSettingsInput" ->
                     bound(members, UpdateGlobalTableSettingsInput.MEMBERS, UpdateGlobalTableSettingsInput::of);
             case "UpdateItemInput" -> bound(members, UpdateItemInput.MEMBERS, UpdateItemInput::of);
+            case "UpdateKinesisStreamingConfiguration" ->
+                    bound(members, UpdateKinesisStreamingConfiguration.MEMBERS, UpdateKinesisStreamingConfiguration::of);
+            case "UpdateKinesisStreamingDestinationInput" ->
+                    bound(members, UpdateKinesisStreamingDestinationInput.MEMBERS, UpdateKinesisStreamingDestinationInput::of);
             case "UpdateReplicationGroupMemberAction" ->
                     bound(members, UpdateReplicationGroupMemberAction.MEMBERS, UpdateReplicationGroupMemberAction::of);
             case "UpdateTableInput" -> bound(members, UpdateTableInput.MEMBERS, UpdateTableInput::of);
