@@ -137,6 +137,9 @@ public final class Engine implements AutoCloseable {
         this.streams = new Streams(storage, deployment, catalog, changeLog, config.clock(), config.streams(),
                 table -> partitions.starts(table, null));
         if (meter.admission() instanceof Throughput throughput) throughput.onTableSplit(streams::partitionsChanged);
+        // Before the expirer, a writer from its start: a table's destinations keep every change.
+        this.kinesis = new KinesisDestinations(storage, catalog, changeLog, config.clock(), config.region(),
+                config.accountId(), leases, deployment.catalogSettleMillis());
         this.tables = new Tables(catalog, indexBuilds, streams, meter, observations, config.clock(),
                 config.tableCreationDelay());
         this.items = new Items(storage, pipeline, transactions, new Reads(storage, deployment), locks, meter, observations,
@@ -145,7 +148,8 @@ public final class Engine implements AutoCloseable {
         // items it changes as they were (backup/BeforeImages).
         JobRunner.Lane backupWork = jobs.lane("backups", false);
         this.backups = new Backups(storage, catalog, changeLog, locks, config.clock(), backupWork);
-        this.recovery = new PointInTimeRecovery(storage, catalog, changeLog, locks, config.clock(), backupWork);
+        this.recovery = new PointInTimeRecovery(storage, catalog, changeLog, locks, config.clock(), backupWork,
+                config.pitrRestorableLag());
         this.restores = new Restores(storage, catalog, pipeline, config.clock(), backups, recovery, backupWork);
         this.expirer = new Expirer(storage, deployment, catalog, changeLog, locks, pipeline, config.clock(), config.ttlDelay());
         this.timeToLive = new TimeToLive(catalog, config.clock(), expirer);
@@ -161,8 +165,6 @@ public final class Engine implements AutoCloseable {
                         tables.update(spec);
                     }
                 }, leases, deployment.catalogSettleMillis());
-        this.kinesis = new KinesisDestinations(storage, catalog, changeLog, config.clock(), config.region(),
-                config.accountId(), leases, deployment.catalogSettleMillis());
         indexBuilds.follow();
         backups.resume();
         recovery.resume();

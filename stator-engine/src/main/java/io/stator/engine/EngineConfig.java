@@ -13,12 +13,22 @@ import java.time.Duration;
  * secondary indexes, the size an item collection may reach on a table with a local index, and how
  * late Time to Live deletes an expired item, the shape of DynamoDB Streams' shards and records,
  * how throughput limits apply, the write isolation of tables without the tag
- * ({@link WriteIsolation}, {@code --write-isolation}), and how long a table stays CREATING after
- * CreateTable and UPDATING after UpdateTable ({@code --table-creation-delay}; 0, as before: at once).
+ * ({@link WriteIsolation}, {@code --write-isolation}), how long a table stays CREATING after
+ * CreateTable and UPDATING after UpdateTable ({@code --table-creation-delay}; 0, as before: at once),
+ * and how far behind now point-in-time recovery's latest restorable time is
+ * ({@code --pitr-restorable-lag}; DynamoDB's five minutes by default).
  */
 public record EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
                            long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
-                           ThroughputSettings throughput, WriteIsolation writeIsolation, Duration tableCreationDelay) {
+                           ThroughputSettings throughput, WriteIsolation writeIsolation, Duration tableCreationDelay,
+                           Duration pitrRestorableLag) {
+
+    public EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
+                        long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
+                        ThroughputSettings throughput, WriteIsolation writeIsolation, Duration tableCreationDelay) {
+        this(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams, throughput,
+                writeIsolation, tableCreationDelay, DEFAULT_PITR_RESTORABLE_LAG);
+    }
 
     public EngineConfig(String region, String accountId, Clock clock, PropagationDelay gsiPropagationDelay,
                         long itemCollectionLimitBytes, PropagationDelay ttlDelay, StreamSettings streams,
@@ -28,6 +38,8 @@ public record EngineConfig(String region, String accountId, Clock clock, Propaga
     }
 
     public static final String DEFAULT_REGION = "us-east-1";
+    /** DynamoDB's latest restorable time: "typically 5 minutes" before now (API reference). */
+    public static final Duration DEFAULT_PITR_RESTORABLE_LAG = Duration.ofMinutes(5);
     public static final String DEFAULT_ACCOUNT_ID = "000000000000";
     /** DynamoDB's limit on an item collection of a table with a local secondary index: 10 GB. */
     public static final long DEFAULT_ITEM_COLLECTION_LIMIT_BYTES = 10L * 1024 * 1024 * 1024;

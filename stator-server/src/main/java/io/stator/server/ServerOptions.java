@@ -42,6 +42,8 @@ import java.util.function.Consumer;
  *                                 UpdateTable (--table-creation-delay); zero: ACTIVE at once
  * @param kinesisEndpoint          the Kinesis-compatible endpoint Kinesis destinations' records go to
  *                                 (--kinesis-endpoint), or null: an Enable then fails
+ * @param pitrRestorableLag        how far behind now point-in-time recovery's latest restorable time is
+ *                                 (--pitr-restorable-lag; DynamoDB's five minutes by default)
  */
 public record ServerOptions(String host, int port, Path dataDirectory, boolean inMemory, boolean fsync,
                             String region, String accountId, Path credentialsFile, Clock clock,
@@ -51,7 +53,8 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                             ThroughputSettings throughput, int metricsPort, CassandraOptions cassandra,
                             Path s3Directory, java.net.URI s3Endpoint, double advisorScale,
                             boolean console, WriteIsolation writeIsolation, ReplicationOptions replication,
-                            java.time.Duration tableCreationDelay, java.net.URI kinesisEndpoint) {
+                            java.time.Duration tableCreationDelay, java.net.URI kinesisEndpoint,
+                            java.time.Duration pitrRestorableLag) {
 
     public static ServerOptions defaults(Path dataDirectory) {
         return new ServerOptions("127.0.0.1", 8000, dataDirectory, false, false, EngineConfig.DEFAULT_REGION,
@@ -59,7 +62,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                 EngineConfig.DEFAULT_ITEM_COLLECTION_LIMIT_BYTES, null, null, null, ConnectionLimits.DEFAULTS,
                 MemoryBudget.DEFAULT, PropagationDelay.NONE, StreamSettings.DEFAULTS, ThroughputSettings.DEFAULTS, -1,
                 null, null, null, 1, true, WriteIsolation.ALWAYS_USE_LWT, ReplicationOptions.NONE,
-                java.time.Duration.ZERO, null);
+                java.time.Duration.ZERO, null, EngineConfig.DEFAULT_PITR_RESTORABLE_LAG);
     }
 
     /** True when the server speaks HTTPS. */
@@ -90,7 +93,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
     /** The engine's share of the options. */
     public EngineConfig engineConfig() {
         return new EngineConfig(region, accountId, clock, gsiPropagationDelay, itemCollectionLimitBytes, ttlDelay, streams,
-                throughput, writeIsolation, tableCreationDelay);
+                throughput, writeIsolation, tableCreationDelay, pitrRestorableLag);
     }
 
     /** A copy with some options changed, e.g. {@code options.with(o -> o.port = 0)}. */
@@ -101,7 +104,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
                 m.credentialsFile, m.clock, m.gsiPropagationDelay, m.itemCollectionLimitBytes, m.policiesFile,
                 m.tlsCertificateFile, m.tlsKeyFile, m.connectionLimits, m.memory, m.ttlDelay, m.streams, m.throughput,
                 m.metricsPort, m.cassandra, m.s3Directory, m.s3Endpoint, m.advisorScale, m.console, m.writeIsolation,
-                m.replication, m.tableCreationDelay, m.kinesisEndpoint);
+                m.replication, m.tableCreationDelay, m.kinesisEndpoint, m.pitrRestorableLag);
     }
 
     public ServerOptions withPort(int port) { return with(o -> o.port = port); }
@@ -179,6 +182,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
         public ReplicationOptions replication;
         public java.time.Duration tableCreationDelay;
         public java.net.URI kinesisEndpoint;
+        public java.time.Duration pitrRestorableLag;
 
         Mutable(ServerOptions o) {
             host = o.host;
@@ -210,6 +214,7 @@ public record ServerOptions(String host, int port, Path dataDirectory, boolean i
             replication = o.replication;
             tableCreationDelay = o.tableCreationDelay;
             kinesisEndpoint = o.kinesisEndpoint;
+            pitrRestorableLag = o.pitrRestorableLag;
         }
     }
 }

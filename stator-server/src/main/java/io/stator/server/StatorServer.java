@@ -153,9 +153,8 @@ public final class StatorServer implements AutoCloseable {
             engine.close();
             throw e;
         }
-        if (options.kinesisEndpoint() != null) {
-            engine.kinesis().deliverTo(new KinesisDataStreams(options.kinesisEndpoint(), options.region()));
-        }
+        engine.kinesis().deliverTo(options.kinesisEndpoint() == null ? null
+                : new KinesisDataStreams(options.kinesisEndpoint(), options.region()));
         Actions actions = new Actions(engine, () -> address, transfers);
         MetricsEndpoint metrics = new MetricsEndpoint(engine);
         DynamoDbEndpoint.Authenticator signatures = signatures(authenticator);

@@ -41,9 +41,15 @@ public final class PointInTimeRecovery {
     private final RecoveryLog recovery;
     private final JobRunner.Lane lane;
     private boolean recoveryRegistered;
+    private final Duration restorableLag;
 
+    /**
+     * @param restorableLag how far behind now the latest restorable time is (--pitr-restorable-lag;
+     *                      DynamoDB's five minutes by default)
+     */
     public PointInTimeRecovery(Storage storage, Catalog catalog, ChangeLog changeLog, ItemLocks locks, Clock clock,
-                               JobRunner.Lane lane) {
+                               JobRunner.Lane lane, Duration restorableLag) {
+        this.restorableLag = restorableLag;
         this.storage = storage;
         this.catalog = catalog;
         this.changeLog = changeLog;
@@ -118,8 +124,6 @@ public final class PointInTimeRecovery {
 
     // ---- UpdateContinuousBackups, DescribeContinuousBackups --------------------------------------
 
-    /** How far behind now the latest restorable time is: "typically 5 minutes" (API reference). */
-    static final Duration LATEST_RESTORABLE_LAG = Duration.ofMinutes(5);
     /** Changes are folded into the base a minute after they leave the window, so no restore in it misses one. */
     private static final long FOLD_MARGIN_MILLIS = 60_000;
     private static final long TRIM_PERIOD_SECONDS = 5;
@@ -127,8 +131,13 @@ public final class PointInTimeRecovery {
     /**
      * DescribeContinuousBackups' PointInTimeRecoveryDescription: null while point-in-time recovery
      * is disabled.
+     *
+     * @param open false until the restorable lag has passed since the earliest restorable time: no
+     *             restore yet (DynamoDB's), the latest restorable time shown as the earliest rather
+     *             than before it
      */
-    public record RecoveryWindow(int recoveryPeriodInDays, Instant earliestRestorable, Instant latestRestorable) {}
+    public record RecoveryWindow(int recoveryPeriodInDays, Instant earliestRestorable, Instant latestRestorable,
+                                 boolean open) {}
 
     /** DescribeContinuousBackups: the table's recovery window, or null when disabled. */
     public RecoveryWindow describeContinuousBackups(String tableNameOrArn) {
@@ -142,7 +151,9 @@ public final class PointInTimeRecovery {
         Instant earliest = pitr.baseDateTime();
         Instant windowStart = now.minus(Duration.ofDays(pitr.recoveryPeriodInDays()));
         if (windowStart.isAfter(earliest)) earliest = windowStart;
-        return new RecoveryWindow(pitr.recoveryPeriodInDays(), earliest, now.minus(LATEST_RESTORABLE_LAG));
+        Instant latest = now.minus(restorableLag);
+        boolean open = !latest.isBefore(earliest);
+        return new RecoveryWindow(pitr.recoveryPeriodInDays(), earliest, open ? latest : earliest, open);
     }
 
     private TableDefinition requireTable(String tableNameOrArn) {

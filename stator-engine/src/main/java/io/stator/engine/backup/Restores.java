@@ -196,8 +196,8 @@ public final class Restores {
         PointInTimeRecovery.RecoveryWindow window = recovery.window(source);
         if (window == null) throw PointInTimeRecovery.recoveryUnavailable(source);
         Instant restoreTime = useLatest ? window.latestRestorable() : at;
-        if (restoreTime.isBefore(window.earliestRestorable()) || restoreTime.isAfter(window.latestRestorable())
-                || !source.pointInTimeRecovery().baseReady()) {
+        if (!window.open() || restoreTime.isBefore(window.earliestRestorable())
+                || restoreTime.isAfter(window.latestRestorable()) || !source.pointInTimeRecovery().baseReady()) {
             throw new DynamoDbException(ErrorType.INVALID_RESTORE_TIME, "An invalid restore time was specified. "
                     + "RestoreDateTime must be between EarliestRestorableDateTime and LatestRestorableDateTime.");
         }

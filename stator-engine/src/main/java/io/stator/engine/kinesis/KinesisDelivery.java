@@ -22,16 +22,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * of ACTIVE ones to their streams (a table's, on several servers, by the one holding its lease),
  * oldest first per item, deleting each once put: at least once, in an item's order unless a put
  * is retried, as DynamoDB says its Kinesis records may come (docs/dynamodb/kinesis.md, "Ordering
- * and duplicates"). It waits for a commit that kept changes, or polls (other servers' commits and
- * state changes).
+ * and duplicates"). Each table is handled apart: one whose stream is gone or refuses a record
+ * backs off alone. It reads the kept changes when a commit kept some, and polls besides (other
+ * servers' commits, a stream back).
  */
 final class KinesisDelivery implements AutoCloseable {
 
     private static final Logger LOG = System.getLogger(KinesisDelivery.class.getName());
-    /** Kinesis' PutRecords limits: 500 records, 5 MiB in all (a record's JSON is kept under this estimate). */
+    /** Kinesis' PutRecords takes 500 records at most (the sink keeps each call under 5 MiB). */
     private static final int MAX_RECORDS = 500;
-    private static final long MAX_BYTES = 4L * 1024 * 1024;
     private static final long IDLE_WAIT_MILLIS = 200;
+    /** How often the kept changes are read with no commit seen: one server's own, or several servers'. */
+    private static final long LOOK_MILLIS_ALONE = 5_000;
+    private static final long LOOK_MILLIS_SHARED = 1_000;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
     /** DynamoDB's DestinationStatusDescriptions of an ENABLE_FAILED destination (docs/dynamodb/kinesis.md). */
     static final String NO_PERMISSION = "User does not have a permission to use kinesis stream";
@@ -47,19 +50,25 @@ final class KinesisDelivery implements AutoCloseable {
     private final String accountId;
     private final JobLeases leases;
     private final long settleNanos;
+    private final long lookMillis;
     private final Map<String, Long> enablingSince = new ConcurrentHashMap<>();
-    private final Map<Long, Long> leaseRenewed = new ConcurrentHashMap<>();
-    /** The tables seen with a collecting destination: a deleted one's kept changes are dropped. */
-    private final java.util.Set<Long> collecting = ConcurrentHashMap.newKeySet();
-    private String lastFailure;
-    private long lastFailureLogged;
+    /** Per table: when this server last held its lease, or last failed to take it. */
+    private final Map<Long, Long> leaseHeld = new ConcurrentHashMap<>();
+    private final Map<Long, Long> leaseMissed = new ConcurrentHashMap<>();
+    /** Per table: its backoff after a failure, and until when. */
+    private final Map<Long, long[]> backoff = new ConcurrentHashMap<>();
+    private final Map<String, Long> failuresLogged = new ConcurrentHashMap<>();
     private final Object signal = new Object();
     private KinesisOutbox outbox;
     private volatile KinesisSink sink;
+    /** Whether the front end said where records go (--kinesis-endpoint or none): nothing moves before. */
+    private volatile boolean told;
     private volatile boolean woken;
+    /** Set by a commit that kept changes: the next pass reads them. */
+    private volatile boolean kept = true;
     private volatile boolean closed;
+    private long lastLook;
     private Thread thread;
-    private long backoffMillis;
 
     KinesisDelivery(Catalog catalog, String region, String accountId, JobLeases leases, long settleMillis) {
         this.catalog = catalog;
@@ -67,6 +76,7 @@ final class KinesisDelivery implements AutoCloseable {
         this.accountId = accountId;
         this.leases = leases;
         this.settleNanos = leases == null ? 0 : settleMillis * 1_000_000;
+        this.lookMillis = leases == null ? LOOK_MILLIS_ALONE : LOOK_MILLIS_SHARED;
     }
 
     void keepFrom(KinesisOutbox kept) {
@@ -75,6 +85,7 @@ final class KinesisDelivery implements AutoCloseable {
 
     void deliverTo(KinesisSink to) {
         this.sink = to;
+        this.told = true;
         wake();
     }
 
@@ -83,8 +94,10 @@ final class KinesisDelivery implements AutoCloseable {
         thread = Thread.ofPlatform().daemon().name("stator-kinesis").start(this::run);
     }
 
+    /** A commit kept changes (or a request changed a destination): the thread looks now. */
     void wake() {
         synchronized (signal) {
+            kept = true;
             woken = true;
             signal.notifyAll();
         }
@@ -92,29 +105,9 @@ final class KinesisDelivery implements AutoCloseable {
 
     private void run() {
         while (!closed) {
-            boolean busy;
-            try {
-                busy = pass();
-                backoffMillis = 0;
-            } catch (RuntimeException e) {
-                if (closed) return;
-                backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(100, backoffMillis * 2));
-                logFailure(e);
-                pause(backoffMillis);
-                continue;
-            }
+            boolean busy = told && pass();
             if (!busy) pause(IDLE_WAIT_MILLIS);
         }
-    }
-
-    /** A failure, logged when it differs from the last one or a minute after it was (retries repeat it). */
-    private void logFailure(RuntimeException e) {
-        String failure = String.valueOf(e.getMessage());
-        long now = System.currentTimeMillis();
-        if (failure.equals(lastFailure) && now - lastFailureLogged < 60_000) return;
-        lastFailure = failure;
-        lastFailureLogged = now;
-        LOG.log(Logger.Level.WARNING, "Kinesis delivery failed; retrying every " + MAX_BACKOFF_MILLIS + " ms at most: " + e);
     }
 
     private void pause(long millis) {
@@ -133,47 +126,78 @@ final class KinesisDelivery implements AutoCloseable {
 
     /** One round over every table with destinations; true when it put records (more may wait). */
     private boolean pass() {
+        long now = System.currentTimeMillis();
+        boolean look = kept || now - lastLook >= lookMillis;
+        if (look) {
+            kept = false; // before reading: a commit meanwhile sets it again
+            lastLook = now;
+        }
         boolean busy = false;
-        java.util.Set<Long> gone = new java.util.HashSet<>(collecting);
         for (TableDefinition table : catalog.all()) {
-            gone.remove(table.id());
-            if (table.collectingKinesis() != null) collecting.add(table.id());
-            if (table.kinesisDestinations().isEmpty() || !delivering(table)) continue;
-            for (KinesisDataStreamDestination d : table.kinesisDestinations()) {
-                switch (d.status()) {
-                    case ENABLING -> settleEnabling(table, d);
-                    case DISABLING -> {
-                        outbox.drop(table.id());
-                        move(table, d, d.with(Status.DISABLED, null));
+            if (closed) break;
+            if (table.kinesisDestinations().isEmpty() || backingOff(table, now) || !delivering(table, now)) continue;
+            try {
+                for (KinesisDataStreamDestination d : table.kinesisDestinations()) {
+                    switch (d.status()) {
+                        case ENABLING -> settleEnabling(table, d);
+                        case DISABLING -> {
+                            outbox.drop(table.id());
+                            move(table, d, d.with(Status.DISABLED, null));
+                        }
+                        case UPDATING -> move(table, d, d.with(Status.ACTIVE, null));
+                        case ACTIVE -> busy |= look && deliver(table, d);
+                        default -> { }
                     }
-                    case UPDATING -> move(table, d, d.with(Status.ACTIVE, null));
-                    case ACTIVE -> busy |= deliver(table, d);
-                    default -> { }
                 }
+                backoff.remove(table.id());
+            } catch (RuntimeException e) {
+                if (closed) break;
+                failed(table, e, now);
             }
         }
-        for (long id : gone) {
-            // Deleted with a destination collecting: its table id is never reused, its changes never put.
-            outbox.drop(id);
-            collecting.remove(id);
-        }
+        if (busy) kept = true; // a full read: more may wait
         return busy;
     }
 
+    private boolean backingOff(TableDefinition table, long now) {
+        long[] b = backoff.get(table.id());
+        return b != null && now < b[1];
+    }
+
+    /** The table's work failed (the endpoint unreachable, the stream gone): it is tried again later, alone. */
+    private void failed(TableDefinition table, RuntimeException e, long now) {
+        long[] b = backoff.compute(table.id(), (id, old) -> {
+            long wait = old == null ? 100 : Math.min(MAX_BACKOFF_MILLIS, old[0] * 2);
+            return new long[] {wait, now + wait};
+        });
+        // Logged when it differs from the table's last failure, or a minute after (retries repeat it).
+        String failure = table.name() + ": " + e.getMessage();
+        Long logged = failuresLogged.get(failure);
+        if (logged != null && now - logged < 60_000) return;
+        failuresLogged.clear();
+        failuresLogged.put(failure, now);
+        LOG.log(Logger.Level.WARNING, "Kinesis delivery of table " + table.name() + " failed; retrying every "
+                + MAX_BACKOFF_MILLIS + " ms at most (now in " + b[0] + " ms): " + e);
+    }
+
     /** Whether this server delivers the table's changes: always on one server; the lease's holder on several. */
-    private boolean delivering(TableDefinition table) {
+    private boolean delivering(TableDefinition table, long now) {
         if (leases == null) return true;
         boolean working = false;
         for (KinesisDataStreamDestination d : table.kinesisDestinations()) working |= !d.ended();
         if (!working) return false;
-        long now = System.currentTimeMillis();
-        Long renewed = leaseRenewed.get(table.id());
-        if (renewed != null && now - renewed < leases.leaseMillis() / 3) return true;
+        long third = leases.leaseMillis() / 3;
+        Long held = leaseHeld.get(table.id());
+        if (held != null && now - held < third) return true;
+        Long missed = leaseMissed.get(table.id());
+        if (missed != null && now - missed < third) return false;
         if (!leases.hold("kinesis-" + table.tableId())) {
-            leaseRenewed.remove(table.id());
+            leaseHeld.remove(table.id());
+            leaseMissed.put(table.id(), now);
             return false;
         }
-        leaseRenewed.put(table.id(), now);
+        leaseMissed.remove(table.id());
+        leaseHeld.put(table.id(), now);
         return true;
     }
 
@@ -198,11 +222,14 @@ final class KinesisDelivery implements AutoCloseable {
 
     /** Why records cannot go to the stream, as DynamoDB words it; null when they can. */
     private String problem(String streamArn) {
-        // arn:<partition>:kinesis:<region>:<account>:stream/<name>
+        // arn:<partition>:<service>:<region>:<account>:<resource>
         String[] parts = streamArn.split(":", 6);
-        if (parts.length < 6 || !parts[0].equals("arn") || !parts[2].equals("kinesis") || !parts[5].startsWith("stream/")
-                || parts[5].length() == "stream/".length()) {
-            return NO_PERMISSION;
+        if (parts.length < 6 || !parts[0].equals("arn")) return NO_PERMISSION;
+        // A Firehose delivery stream: "not in Active state" (ack-api-quirks DDB-TABLE-318).
+        if (parts[2].equals("firehose")) return NOT_ACTIVE;
+        if (!parts[2].equals("kinesis") || !parts[5].startsWith("stream/") || parts[5].length() == "stream/".length()
+                || parts[5].indexOf('/', "stream/".length()) >= 0) {
+            return NO_PERMISSION; // a consumer's ARN (stream/x/consumer/y) among them
         }
         if (!parts[3].equals(region)) return OTHER_REGION;
         if (!parts[4].equals(accountId)) return NOT_ACTIVE;
@@ -229,19 +256,25 @@ final class KinesisDelivery implements AutoCloseable {
         for (int bucket = 0; bucket < KinesisOutbox.BUCKETS && !closed; bucket++) {
             List<KinesisOutbox.Stored> kept = outbox.read(table.id(), bucket, MAX_RECORDS);
             if (kept.isEmpty()) continue;
+            List<KinesisOutbox.Stored> earlier = new ArrayList<>();
+            List<KinesisOutbox.Stored> sending = new ArrayList<>();
             List<KinesisSink.Record> records = new ArrayList<>();
-            long bytes = 0;
             for (KinesisOutbox.Stored s : kept) {
-                KinesisSink.Record r = record(table, d, s);
-                bytes += 2 * r.sizeBytes() + 512;
-                if (!records.isEmpty() && bytes > MAX_BYTES) break;
-                records.add(r);
+                // Kept before this Enable (a write in flight across an earlier Disable): not this destination's.
+                if (s.micros() / 1000 < d.enabledMillis()) {
+                    earlier.add(s);
+                } else {
+                    sending.add(s);
+                    records.add(record(table, d, s));
+                }
             }
-            List<Integer> refused = to.put(streamName(d.streamArn()), records);
-            List<KinesisOutbox.Stored> delivered = new ArrayList<>();
-            for (int i = 0; i < records.size(); i++) if (!refused.contains(i)) delivered.add(kept.get(i));
-            outbox.delete(delivered);
-            put |= !delivered.isEmpty();
+            List<Integer> refused = records.isEmpty() ? List.of() : to.put(streamName(d.streamArn()), records);
+            if (closed) return put; // put, perhaps, but not forgotten: put again after a restart
+            List<KinesisOutbox.Stored> done = new ArrayList<>(earlier);
+            for (int i = 0; i < sending.size(); i++) if (!refused.contains(i)) done.add(sending.get(i));
+            outbox.delete(done);
+            put |= done.size() > 0;
+            if (!refused.isEmpty()) throw new IllegalStateException(refused.size() + " records refused by the stream");
         }
         return put;
     }
@@ -270,6 +303,7 @@ final class KinesisDelivery implements AutoCloseable {
         }
     }
 
+    /** Stops the thread (interrupting a put that hangs), then closes the sink. */
     @Override
     public void close() {
         Thread t;
@@ -280,7 +314,11 @@ final class KinesisDelivery implements AutoCloseable {
         wake();
         if (t != null) {
             try {
-                t.join(10_000);
+                t.join(2_000);
+                if (t.isAlive()) {
+                    t.interrupt();
+                    t.join(10_000);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

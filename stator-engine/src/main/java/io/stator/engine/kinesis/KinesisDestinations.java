@@ -35,6 +35,7 @@ public final class KinesisDestinations implements AutoCloseable {
     private final KinesisOutbox outbox;
     private final KinesisDelivery delivery;
     private final AtomicBoolean registered = new AtomicBoolean();
+    private final Clock clock;
 
     /**
      * @param leases       where several servers share the store, the leases that make one of them
@@ -46,9 +47,11 @@ public final class KinesisDestinations implements AutoCloseable {
                                String accountId, JobLeases leases, long settleMillis) {
         this.catalog = catalog;
         this.changeLog = changeLog;
+        this.clock = clock;
         this.delivery = new KinesisDelivery(catalog, region, accountId, leases, settleMillis);
         this.outbox = new KinesisOutbox(storage, clock, delivery::wake);
         delivery.keepFrom(outbox);
+        catalog.onDrop(outbox::drop);
         // Another server's Enable, or one this server made before it stopped.
         catalog.onChange(t -> {
             if (t.collectingKinesis() != null) collect();
@@ -56,7 +59,11 @@ public final class KinesisDestinations implements AutoCloseable {
         for (TableDefinition t : catalog.all()) if (!t.kinesisDestinations().isEmpty()) collect();
     }
 
-    /** Delivers to the front end's Kinesis endpoint (--kinesis-endpoint); without one, an Enable fails. */
+    /**
+     * Delivers to the front end's Kinesis endpoint (--kinesis-endpoint), or to none ({@code null}:
+     * an Enable then fails). Nothing moves before the front end has said which, so that a restart
+     * does not fail a destination for want of an endpoint not yet made.
+     */
     public void deliverTo(KinesisSink sink) {
         delivery.deliverTo(sink);
     }
@@ -78,7 +85,7 @@ public final class KinesisDestinations implements AutoCloseable {
                             + "DISABLED or ENABLE_FAILED to perform ENABLE operation.");
                 }
             }
-            enabled.set(new KinesisDataStreamDestination(streamArn, Status.ENABLING, null, precision));
+            enabled.set(new KinesisDataStreamDestination(streamArn, Status.ENABLING, null, precision, clock.millis()));
             return t.withKinesisDestination(enabled.get());
         });
         delivery.wake();
@@ -141,7 +148,7 @@ public final class KinesisDestinations implements AutoCloseable {
                 throw DynamoDbException.validation("Invalid Request: Precision is already set to the desired value of "
                         + precision + " for tableId: " + t.tableId() + ", kdsArn: " + streamArn);
             }
-            updated.set(new KinesisDataStreamDestination(streamArn, Status.UPDATING, null, precision));
+            updated.set(new KinesisDataStreamDestination(streamArn, Status.UPDATING, null, precision, d.enabledMillis()));
             return t.withKinesisDestination(updated.get());
         });
         delivery.wake();

@@ -16,7 +16,8 @@ public interface KinesisSink extends AutoCloseable {
     boolean writable(String streamName);
 
     /**
-     * Puts the records to the stream, in their order.
+     * Puts the records to the stream, in their order, in as many calls as the stream's limits need;
+     * a record the stream could never take (over 1 MiB) is left out.
      *
      * @return the positions of the records the stream refused this time (to be put again)
      * @throws RuntimeException when none could be put (the endpoint unreachable, the stream gone)

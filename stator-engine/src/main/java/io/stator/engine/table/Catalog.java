@@ -409,6 +409,16 @@ public final class Catalog {
         for (Consumer<TableDefinition> l : listeners) l.accept(table);
     }
 
+    private final List<java.util.function.LongConsumer> droppers = new CopyOnWriteArrayList<>();
+
+    /**
+     * Has {@code dropper} drop rows of its own of every deleted table (by its id), with the table's
+     * items: rows whose layout only their owner knows (the Kinesis outbox's buckets).
+     */
+    public void onDrop(java.util.function.LongConsumer dropper) {
+        droppers.add(dropper);
+    }
+
     private final List<Consumer<TableDefinition>> deletionChecks = new CopyOnWriteArrayList<>();
     private final List<AlsoStaged> deletionRows = new CopyOnWriteArrayList<>();
 
@@ -493,6 +503,7 @@ public final class Catalog {
                     ByteBuffer.allocate(8).putLong(id + 1).array());
         }
         counters.drop(id);
+        for (java.util.function.LongConsumer d : droppers) d.accept(id);
         try (WriteBatch batch = storage.newBatch()) {
             batch.delete(Keyspaces.CATALOG, droppedRow);
             storage.commit(batch);

@@ -10,8 +10,11 @@ package io.stator.engine.table;
  * @param description DynamoDB's DestinationStatusDescription, or null (an ACTIVE one has none)
  * @param precision   the ApproximateCreationDateTimePrecision the caller set, or null when never set
  *                    (records then carry milliseconds, and DescribeKinesisStreamingDestination shows none)
+ * @param enabledMillis when it was last enabled (epoch ms): a change kept from before (a write in
+ *                    flight across an earlier Disable) is not sent
  */
-public record KinesisDataStreamDestination(String streamArn, Status status, String description, Precision precision) {
+public record KinesisDataStreamDestination(String streamArn, Status status, String description, Precision precision,
+                                           long enabledMillis) {
 
     /** DynamoDB's DestinationStatus. */
     public enum Status { ENABLING, ACTIVE, DISABLING, DISABLED, ENABLE_FAILED, UPDATING }
@@ -38,6 +41,6 @@ public record KinesisDataStreamDestination(String streamArn, Status status, Stri
     }
 
     public KinesisDataStreamDestination with(Status newStatus, String newDescription) {
-        return new KinesisDataStreamDestination(streamArn, newStatus, newDescription, precision);
+        return new KinesisDataStreamDestination(streamArn, newStatus, newDescription, precision, enabledMillis);
     }
 }

@@ -70,8 +70,8 @@ import java.util.Map;
  *      before version 10) or DYNAMODB (layout 2); see io.stator.core.key.KeyLayout]
  * opt( utf status [CREATING or UPDATING]; i64 until; u8 increase; u8 decrease )   [the transition,
  *      --table-creation-delay]
- * i32  n; n x (utf streamArn; utf status; opt(utf description); opt(utf precision))   [the Kinesis data
- *      stream destinations]
+ * i32  n; n x (utf streamArn; utf status; opt(utf description); opt(utf precision); i64 enabledMillis)
+ *      [the Kinesis data stream destinations]
  * index := utf name; i32 id; i32 n; n x (utf attribute; utf type) [partition key];
  *          i32 n; n x (utf attribute; utf type) [sort key]; utf projectionType;
  *          i32 n; n x utf nonKeyAttribute;
@@ -213,6 +213,7 @@ public final class TableCodec {
                 if (d.description() != null) out.writeUTF(d.description());
                 out.writeBoolean(d.precision() != null);
                 if (d.precision() != null) out.writeUTF(d.precision().name());
+                out.writeLong(d.enabledMillis());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -321,7 +322,7 @@ public final class TableCodec {
                     String description = in.readBoolean() ? in.readUTF() : null;
                     KinesisDataStreamDestination.Precision precision = in.readBoolean()
                             ? KinesisDataStreamDestination.Precision.valueOf(in.readUTF()) : null;
-                    destinations.add(new KinesisDataStreamDestination(arn, status, description, precision));
+                    destinations.add(new KinesisDataStreamDestination(arn, status, description, precision, in.readLong()));
                 }
                 b.kinesisDestinations = destinations;
             }

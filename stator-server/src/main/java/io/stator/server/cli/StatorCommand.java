@@ -162,6 +162,11 @@ public final class StatorCommand implements Callable<Integer> {
             + "application can test that it waits for ACTIVE: a duration (2s, 500ms). Default: 0, ACTIVE at once.")
     String tableCreationDelay = "0ms";
 
+    @Option(names = "--pitr-restorable-lag", paramLabel = "DURATION", description = "How far behind now point-in-time "
+            + "recovery's latest restorable time is, so that a test need not wait DynamoDB's five minutes after enabling "
+            + "it before a restore: a duration (0, 1s, 5m). Default: 5m.")
+    String pitrRestorableLag = "5m";
+
     @Option(names = "--stream-delay", paramLabel = "DELAY", description = "How late DynamoDB Streams records become "
             + "readable after their change: a duration (250ms, 2s) or a range (100ms-2s). Default: at once.")
     String streamDelay = "0ms";
@@ -304,9 +309,10 @@ public final class StatorCommand implements Callable<Integer> {
         ConnectionLimits limits;
         ThroughputSettings throughputSettings;
         java.time.Duration creationDelay;
+        java.time.Duration restorableLag;
         try {
-            creationDelay = tableCreationDelay.trim().matches("0+(ms|s|m|h)?") ? java.time.Duration.ZERO
-                    : parseTimeout("--table-creation-delay", tableCreationDelay);
+            creationDelay = zeroOrTimeout("--table-creation-delay", tableCreationDelay);
+            restorableLag = zeroOrTimeout("--pitr-restorable-lag", pitrRestorableLag);
             throughputSettings = new ThroughputSettings(ThroughputSettings.Mode.parse(throughput),
                     parseTimeout("--partition-split-delay", partitionSplitDelay).toMillis(),
                     ThroughputSettings.DEFAULT_TABLE_QUOTA_UNITS);
@@ -360,6 +366,7 @@ public final class StatorCommand implements Callable<Integer> {
             o.throughput = throughputSettings;
             o.ttlDelay = expiryDelay;
             o.tableCreationDelay = creationDelay;
+            o.pitrRestorableLag = restorableLag;
             o.kinesisEndpoint = kinesisEndpoint;
             o.streams = streams;
             o.tlsCertificateFile = tlsCertificate;
@@ -488,6 +495,11 @@ public final class StatorCommand implements Callable<Integer> {
     }
 
     /** "500ms", "20s", "2m", "4h": a positive duration with its unit. */
+    /** A duration that may be zero ("0", "0s", "0ms"): {@link #parseTimeout}'s forms otherwise. */
+    static Duration zeroOrTimeout(String option, String text) {
+        return text.trim().matches("0+(ms|s|m|h)?") ? Duration.ZERO : parseTimeout(option, text);
+    }
+
     static Duration parseTimeout(String option, String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         try {

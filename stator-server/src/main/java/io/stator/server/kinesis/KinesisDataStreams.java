@@ -12,6 +12,8 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.SdkSystemSetting;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.model.InvalidArgumentException;
+import software.amazon.awssdk.services.kinesis.model.KinesisException;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsRequestEntry;
 import software.amazon.awssdk.services.kinesis.model.PutRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
@@ -32,6 +34,8 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
  */
 public final class KinesisDataStreams implements KinesisSink {
 
+    private static final System.Logger LOG = System.getLogger(KinesisDataStreams.class.getName());
+
     private final KinesisClient kinesis;
 
     public KinesisDataStreams(URI endpoint, String region) {
@@ -43,6 +47,8 @@ public final class KinesisDataStreams implements KinesisSink {
                 this.kinesis = KinesisClient.builder().endpointOverride(endpoint).region(Region.of(region))
                         .credentialsProvider(AwsCredentialsProviderChain.of(DefaultCredentialsProvider.builder().build(),
                                 StaticCredentialsProvider.create(AwsBasicCredentials.create("stator", "stator"))))
+                        // A put that hangs is given up (and retried) rather than holding the delivery.
+                        .overrideConfiguration(o -> o.apiCallTimeout(java.time.Duration.ofSeconds(20)))
                         .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
             } finally {
                 if (set) System.clearProperty(cbor);
@@ -56,26 +62,63 @@ public final class KinesisDataStreams implements KinesisSink {
             StreamStatus status = kinesis.describeStreamSummary(b -> b.streamName(streamName))
                     .streamDescriptionSummary().streamStatus();
             return status == StreamStatus.ACTIVE || status == StreamStatus.UPDATING;
-        } catch (ResourceNotFoundException e) {
+        } catch (ResourceNotFoundException | InvalidArgumentException e) {
             return false;
+        } catch (KinesisException e) {
+            // A name Kinesis refuses, or a stream these credentials may not use: DynamoDB's "no
+            // permission" (docs/dynamodb/kinesis.md); anything else (throttling, 5xx) is tried again.
+            String code = e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode();
+            if ("ValidationException".equals(code) || "AccessDeniedException".equals(code)) return false;
+            throw e;
         }
     }
 
+    /** Kinesis' limits: 1 MiB a record (its data and partition key), 5 MiB and 500 records a PutRecords. */
+    private static final int MAX_RECORD_BYTES = 1024 * 1024;
+    private static final int MAX_CALL_BYTES = 5 * 1024 * 1024;
+    private static final int MAX_CALL_RECORDS = 500;
+
+    /**
+     * Puts the records in as few PutRecords as Kinesis' limits allow. A record over 1 MiB, which
+     * Kinesis would refuse every time, is left out and logged (what DynamoDB does with one is unknown).
+     */
     @Override
     public List<Integer> put(String streamName, List<Record> records) {
-        List<PutRecordsRequestEntry> entries = new ArrayList<>(records.size());
-        for (Record r : records) {
-            entries.add(PutRecordsRequestEntry.builder().partitionKey(r.partitionKey())
-                    .data(SdkBytes.fromByteArrayUnsafe(KinesisRecordJson.of(r))).build());
-        }
-        PutRecordsResponse response = kinesis.putRecords(b -> b.streamName(streamName).records(entries));
         List<Integer> refused = new ArrayList<>();
-        if (response.failedRecordCount() != null && response.failedRecordCount() > 0) {
-            for (int i = 0; i < response.records().size(); i++) {
-                if (response.records().get(i).errorCode() != null) refused.add(i);
+        List<PutRecordsRequestEntry> call = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        long callBytes = 0;
+        for (int i = 0; i < records.size(); i++) {
+            Record r = records.get(i);
+            byte[] data = KinesisRecordJson.of(r);
+            int bytes = data.length + r.partitionKey().length();
+            if (bytes > MAX_RECORD_BYTES) {
+                LOG.log(System.Logger.Level.WARNING, "a change of table " + r.tableName() + " makes a Kinesis record of "
+                        + bytes + " bytes, over Kinesis' 1 MiB: not sent");
+                continue;
             }
+            if (!call.isEmpty() && (call.size() == MAX_CALL_RECORDS || callBytes + bytes > MAX_CALL_BYTES)) {
+                putRecords(streamName, call, positions, refused);
+                call.clear();
+                positions.clear();
+                callBytes = 0;
+            }
+            call.add(PutRecordsRequestEntry.builder().partitionKey(r.partitionKey())
+                    .data(SdkBytes.fromByteArrayUnsafe(data)).build());
+            positions.add(i);
+            callBytes += bytes;
         }
+        if (!call.isEmpty()) putRecords(streamName, call, positions, refused);
         return refused;
+    }
+
+    private void putRecords(String streamName, List<PutRecordsRequestEntry> entries, List<Integer> positions,
+                            List<Integer> refused) {
+        PutRecordsResponse response = kinesis.putRecords(b -> b.streamName(streamName).records(entries));
+        if (response.failedRecordCount() == null || response.failedRecordCount() == 0) return;
+        for (int i = 0; i < response.records().size(); i++) {
+            if (response.records().get(i).errorCode() != null) refused.add(positions.get(i));
+        }
     }
 
     @Override

@@ -227,6 +227,11 @@ class KinesisStreamingDestinationTest {
         String table = table();
         String name = "disable-" + table;
         String arn = activeDestination(table, name);
+        // DDB-TABLE-299: a second Enable while the first is not DISABLED or ENABLE_FAILED.
+        assertValidation("Table is not in a valid state to enable Kinesis Streaming Destination: "
+                        + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.",
+                () -> dynamo.enableKinesisStreamingDestination(b -> b.tableName(table)
+                        .streamArn(kinesalite.streamArn("another-" + table))));
         dynamo.putItem(b -> b.tableName(table).item(item("d", 1, "before")));
         records(name, 1);
         var disabled = dynamo.disableKinesisStreamingDestination(b -> b.tableName(table).streamArn(arn));
@@ -296,11 +301,6 @@ class KinesisStreamingDestinationTest {
                 .enableKinesisStreamingConfiguration(c -> c.approximateCreationDateTimePrecision("MICROSECOND")));
         assertEquals(DestinationStatus.ENABLING, enabled.destinationStatus());
         assertEquals("MICROSECOND", enabled.enableKinesisStreamingConfiguration().approximateCreationDateTimePrecisionAsString());
-        // DDB-TABLE-299: a second Enable while the first is not DISABLED or ENABLE_FAILED.
-        assertValidation("Table is not in a valid state to enable Kinesis Streaming Destination: "
-                        + "EnableKinesisStreamingDestination must be DISABLED or ENABLE_FAILED to perform ENABLE operation.",
-                () -> dynamo.enableKinesisStreamingDestination(b -> b.tableName(table)
-                        .streamArn(kinesalite.streamArn("another-" + table))));
         KinesisDataStreamDestination failed = until(table, DestinationStatus.ENABLE_FAILED);
         assertEquals("User does not have a permission to use kinesis stream", failed.destinationStatusDescription());
         // DDB-TABLE-301: Update of an entry that is not ACTIVE; Disable with a configuration.
@@ -311,14 +311,44 @@ class KinesisStreamingDestinationTest {
         assertValidation("Stream cannot be disabled using EnableKinesisStreamingConfiguration parameters",
                 () -> dynamo.disableKinesisStreamingDestination(b -> b.tableName(table).streamArn(arn)
                         .enableKinesisStreamingConfiguration(c -> c.approximateCreationDateTimePrecision("MILLISECOND"))));
-        // DDB-TABLE-318: a stream of another region.
-        String elsewhere = "arn:aws:kinesis:eu-west-1:000000000000:stream/refusals-" + table;
-        dynamo.enableKinesisStreamingDestination(b -> b.tableName(table).streamArn(elsewhere));
-        Eventually.until("the other region's destination ENABLE_FAILED", DEADLINE,
-                () -> dynamo.describeKinesisStreamingDestination(b -> b.tableName(table)).kinesisDataStreamDestinations(),
-                all -> all.size() == 2 && all.get(1).destinationStatus() == DestinationStatus.ENABLE_FAILED);
-        assertEquals("The kinesis Arn used to enable kinesis replication belongs to a stream which is not in the current region",
-                dynamo.describeKinesisStreamingDestination(b -> b.tableName(table)).kinesisDataStreamDestinations().get(1)
-                        .destinationStatusDescription());
+        // DDB-TABLE-318: what else fails, and the description DynamoDB gave each.
+        String notActive = "The kinesis Arn used to enable kinesis replication belongs to a stream which is not in Active state";
+        Map<String, String> failing = new java.util.LinkedHashMap<>();
+        failing.put("arn:aws:kinesis:eu-west-1:000000000000:stream/refusals-" + table,
+                "The kinesis Arn used to enable kinesis replication belongs to a stream which is not in the current region");
+        failing.put("arn:aws:kinesis:us-east-1:111111111111:stream/refusals-" + table, notActive);
+        failing.put("arn:aws:firehose:us-east-1:000000000000:deliverystream/refusals-" + table, notActive);
+        failing.put(arn + "/consumer/c:1700000000", "User does not have a permission to use kinesis stream");
+        failing.put("arn:aws:dynamodb:us-east-1:000000000000:table/" + table, "User does not have a permission to use kinesis stream");
+        int entries = 1;
+        for (Map.Entry<String, String> f : failing.entrySet()) {
+            dynamo.enableKinesisStreamingDestination(b -> b.tableName(table).streamArn(f.getKey()));
+            int at = entries++;
+            List<KinesisDataStreamDestination> all = Eventually.until(f.getKey() + " ENABLE_FAILED", DEADLINE,
+                    () -> dynamo.describeKinesisStreamingDestination(b -> b.tableName(table)).kinesisDataStreamDestinations(),
+                    d -> d.size() == at + 1 && d.get(at).destinationStatus() == DestinationStatus.ENABLE_FAILED);
+            assertEquals(f.getValue(), all.get(at).destinationStatusDescription(), f.getKey());
+        }
+    }
+
+    @Test
+    void aTableWhoseStreamIsGoneHoldsNoOtherTableBack() {
+        String gone = table();
+        String goneStream = "gone-" + gone;
+        activeDestination(gone, goneStream);
+        String fine = table();
+        String fineStream = "fine-" + fine;
+        activeDestination(fine, fineStream);
+        kinesis.deleteStream(b -> b.streamName(goneStream));
+        Eventually.until("stream " + goneStream + " gone", () -> kinesis.listStreams().streamNames(),
+                n -> !n.contains(goneStream));
+        dynamo.putItem(b -> b.tableName(gone).item(item("g", 1, "kept")));
+        for (int i = 1; i <= 3; i++) {
+            int sk = i;
+            dynamo.putItem(b -> b.tableName(fine).item(item("f", sk, "sent " + sk)));
+            assertEquals(sk, records(fineStream, sk).size());
+        }
+        // DynamoDB leaves a destination ACTIVE when its stream is deleted (ack-api-quirks DDB-TABLE-319).
+        assertEquals(DestinationStatus.ACTIVE, destination(gone).destinationStatus());
     }
 }

@@ -45,7 +45,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * batches and transactions at known times, each step one second apart, and restores to a dozen
  * points that each give exactly the reference model's table at that time (transactions whole or
  * absent); the window as DescribeContinuousBackups shows it (earliest at enabling, then the
- * recovery period; latest five minutes behind now); the history folded into the base as the window
+ * recovery period; latest five minutes behind now, never before the earliest); the history folded into the base as the window
  * moves, restores still exact; disabling; and the errors.
  */
 class PointInTimeRecoveryTest {
@@ -127,8 +127,14 @@ class PointInTimeRecoveryTest {
         assertEquals(PointInTimeRecoveryStatus.ENABLED, enabled.pointInTimeRecoveryStatus());
         assertEquals(1, enabled.recoveryPeriodInDays());
         assertEquals(START, enabled.earliestRestorableDateTime());
-        assertEquals(START.minus(Duration.ofMinutes(5)), enabled.latestRestorableDateTime());
+        // Five minutes behind now, and never before the earliest: until then it shows the earliest,
+        // and a restore is refused (issue 38: it showed START - 5 minutes).
+        assertEquals(START, enabled.latestRestorableDateTime());
         awaitBackgroundWork(); // the base is copied as of START
+        assertError("InvalidRestoreTimeException", "An invalid restore time was specified. RestoreDateTime must be "
+                + "between EarliestRestorableDateTime and LatestRestorableDateTime.",
+                () -> client().restoreTableToPointInTime(b -> b.sourceTableName(table)
+                        .targetTableName(StatorTestServer.tableName()).useLatestRestorableTime(true)));
 
         // One step a second: the model after step s is the table at START + s seconds.
         List<Set<Map<String, AttributeValue>>> states = new ArrayList<>();

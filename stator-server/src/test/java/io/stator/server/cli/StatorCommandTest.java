@@ -206,7 +206,7 @@ class StatorCommandTest {
         assertTrue(usage.startsWith("Usage: stator"), usage);
         for (String option : List.of("--host", "--port", "--data-dir", "--in-memory", "--credentials",
                 "--allow-anonymous", "--tls-cert", "--tls-key", "--idle-timeout", "--header-timeout", "--body-timeout",
-                "--max-connections", "--ttl-delay", "--memory", "--stream-delay", "--table-creation-delay", "--kinesis-endpoint",
+                "--max-connections", "--ttl-delay", "--memory", "--stream-delay", "--table-creation-delay", "--kinesis-endpoint", "--pitr-restorable-lag",
                 "--stream-shard-period", "--stream-retention", "--metrics-port", "--storage", "--cassandra",
                 "--keyspace", "--replication", "--cassandra-datacenter")) {
             assertTrue(usage.contains(option), option + " in " + usage);
