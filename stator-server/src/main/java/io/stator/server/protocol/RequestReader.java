@@ -348,9 +348,9 @@ public final class RequestReader {
             String key = p.currentName();
             p.nextToken();
             Object v = readValue(p, shape.value(), true);
-            if (v != null && shape.value() instanceof AttributeValueShape && key.length() > MAX_ATTRIBUTE_NAME_BYTES / 3
-                    && Utf8.encodedLength(key) > MAX_ATTRIBUTE_NAME_BYTES) {
-                v = new InvalidAttributeValue(attributeNameTooLarge()); // reported where the value is checked
+            if (v != null && shape.value() instanceof AttributeValueShape) {
+                DynamoDbException badName = attributeNameFault(key, shape);
+                if (badName != null) v = new InvalidAttributeValue(badName); // reported where the value is checked
             }
             // A key given twice counts once, with its last value; a null one makes it absent
             // (or, kept, invalid).
@@ -368,9 +368,22 @@ public final class RequestReader {
      */
     static final int MAX_ATTRIBUTE_NAME_BYTES = 65_535;
 
-    private static DynamoDbException attributeNameTooLarge() {
-        return DynamoDbException.validation(
-                "1 validation error detected: Attribute name is too large, must be less than 65536 bytes");
+    /**
+     * What is wrong with an attribute name of an item, a key or a map value: too large, or empty
+     * (DynamoDB's naming rules: "at least one character long"). The empty name's text is not
+     * recorded from DynamoDB; it is inferred from the measured too-large one and DynamoDB Local's
+     * EMPTY_ATTRIBUTE_NAME, which sits beside ATTRIBUTE_NAME_TOO_LARGE. ExpressionAttributeValues'
+     * keys are placeholders, checked (and worded) by the expression parameters instead.
+     */
+    private static DynamoDbException attributeNameFault(String name, MapShape map) {
+        if (name.length() > MAX_ATTRIBUTE_NAME_BYTES / 3 && Utf8.encodedLength(name) > MAX_ATTRIBUTE_NAME_BYTES) {
+            return DynamoDbException.validation(
+                    "1 validation error detected: Attribute name is too large, must be less than 65536 bytes");
+        }
+        if (name.isEmpty() && !map.name().equals("ExpressionAttributeValueMap")) {
+            return DynamoDbException.validation("1 validation error detected: Empty attribute name");
+        }
+        return null;
     }
 
     private static String javaTypeName(Shape shape) {

@@ -453,6 +453,26 @@ class PutItemTest {
         assertValueRefused(message, AttributeValue.fromL(List.of(AttributeValue.fromM(Map.of(tooLong, AttributeValue.fromS("deep"))))));
     }
 
+    /**
+     * An attribute name is at least one character long (DynamoDB developer guide, "Supported data
+     * types and naming rules"), at the top level or in a map; a one-character name is stored. The
+     * text is inferred, not recorded (see RequestReader.attributeNameFault).
+     */
+    @Test
+    void anEmptyAttributeNameIsAValidationErrorAndChangesNothing() {
+        Map<String, AttributeValue> shortest = ANY_SHAPE.newItem(Map.of("x", AttributeValue.fromS("top"),
+                "m", AttributeValue.fromM(Map.of("y", AttributeValue.fromS("nested")))));
+        put(ANY_SHAPE, shortest);
+        assertSameItem(shortest, db.read(ANY_SHAPE, shortest));
+
+        String message = "1 validation error detected: Empty attribute name";
+        Map<String, AttributeValue> refused = ANY_SHAPE.newItem(Map.of("", AttributeValue.fromS("top")));
+        assertValidation(message, () -> put(ANY_SHAPE, refused));
+        assertNull(db.read(ANY_SHAPE, refused));
+        assertValueRefused(message, AttributeValue.fromM(Map.of("", AttributeValue.fromS("nested"))));
+        assertValueRefused(message, AttributeValue.fromL(List.of(AttributeValue.fromM(Map.of("", AttributeValue.fromS("deep"))))));
+    }
+
     @Test
     void putItemOnMissingTableIsResourceNotFound() {
         assertResourceNotFound("Requested resource not found", () -> db.client().putItem(b -> b.tableName("no-such-table")
