@@ -1,6 +1,7 @@
 package io.stator.engine.changes;
 
 import io.stator.core.item.ItemCodec;
+import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -20,7 +21,11 @@ public final class ChangeImages {
             out.writeInt(-1);
             return;
         }
-        byte[] encoded = ItemCodec.encode(item);
+        writeEncoded(out, ItemCodec.encode(item));
+    }
+
+    /** As {@link #write}, for an item its caller has already encoded with {@link ItemCodec}. */
+    public static void writeEncoded(DataOutputStream out, byte[] encoded) throws IOException {
         out.writeInt(encoded.length);
         out.write(encoded);
     }
@@ -32,5 +37,15 @@ public final class ChangeImages {
         byte[] bytes = new byte[length];
         in.get(bytes);
         return ItemCodec.decode(bytes);
+    }
+
+    /**
+     * A record's SizeBytes as DynamoDB reports it in a stream record and a Kinesis record: the keys
+     * and both images, each by DynamoDB's item size.
+     */
+    public static long sizeBytes(Map<String, AttributeValue> keys, Map<String, AttributeValue> newImage,
+                                 Map<String, AttributeValue> oldImage) {
+        return ItemSize.of(keys) + (newImage == null ? 0 : ItemSize.of(newImage))
+                + (oldImage == null ? 0 : ItemSize.of(oldImage));
     }
 }

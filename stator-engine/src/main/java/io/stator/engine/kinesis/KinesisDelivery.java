@@ -1,7 +1,7 @@
 package io.stator.engine.kinesis;
 
 import io.stator.core.item.ItemCodec;
-import io.stator.core.item.ItemSize;
+import io.stator.engine.changes.ChangeImages;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.jobs.JobLeases;
 import io.stator.engine.table.Catalog;
@@ -280,8 +280,7 @@ final class KinesisDelivery implements AutoCloseable {
     }
 
     private KinesisSink.Record record(TableDefinition table, KinesisDataStreamDestination d, KinesisOutbox.Stored s) {
-        long size = ItemSize.of(s.keys()) + (s.newImage() == null ? 0 : ItemSize.of(s.newImage()))
-                + (s.oldImage() == null ? 0 : ItemSize.of(s.oldImage()));
+        long size = ChangeImages.sizeBytes(s.keys(), s.newImage(), s.oldImage());
         return new KinesisSink.Record(partitionKey(table, s), s.eventId().toString(), s.eventName(), table.name(), region,
                 s.micros(), d.effectivePrecision(), d.precision() != null, s.keys(), s.newImage(), s.oldImage(), size,
                 s.origin() == ChangeRecord.Origin.TIME_TO_LIVE);

@@ -74,7 +74,7 @@ final class KinesisOutbox implements ChangeLog.Consumer {
         long micros = Math.multiplyExact(now.getEpochSecond(), 1_000_000L) + now.getNano() / 1_000;
         ByteBuffer key = ByteBuffer.allocate(34).putLong(table.id()).putLong(0).putShort((short) bucket)
                 .putLong(micros).putLong(ThreadLocalRandom.current().nextLong());
-        batch.put(Keyspaces.KINESIS_OUTBOX, key.array(), encode(change, keys));
+        batch.put(Keyspaces.KINESIS_OUTBOX, key.array(), encode(change, keyBytes));
         pending.add(batch);
     }
 
@@ -124,7 +124,7 @@ final class KinesisOutbox implements ChangeLog.Consumer {
                 .putLong(Long.MAX_VALUE).putLong(-1).array();
     }
 
-    private static byte[] encode(ChangeRecord change, Map<String, AttributeValue> keys) {
+    private static byte[] encode(ChangeRecord change, byte[] keys) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
@@ -134,7 +134,7 @@ final class KinesisOutbox implements ChangeLog.Consumer {
             UUID id = UUID.randomUUID();
             out.writeLong(id.getMostSignificantBits());
             out.writeLong(id.getLeastSignificantBits());
-            ChangeImages.write(out, keys);
+            ChangeImages.writeEncoded(out, keys);
             ChangeImages.write(out, change.newItem());
             ChangeImages.write(out, change.oldItem());
             return bytes.toByteArray();

@@ -2,8 +2,8 @@ package io.stator.engine.streams;
 
 import io.stator.core.error.DynamoDbException;
 import io.stator.core.error.ErrorType;
-import io.stator.core.item.ItemSize;
 import io.stator.core.model.AttributeValue;
+import io.stator.engine.changes.ChangeImages;
 import io.stator.engine.changes.ChangeLog;
 import io.stator.engine.changes.ChangeRecord;
 import io.stator.engine.cluster.Deployment;
@@ -343,8 +343,7 @@ public final class Streams {
     }
 
     private StreamRecord record(StreamInfo s, StreamRecords.Stored r) {
-        long size = ItemSize.of(r.keys()) + (r.newImage() == null ? 0 : ItemSize.of(r.newImage()))
-                + (r.oldImage() == null ? 0 : ItemSize.of(r.oldImage()));
+        long size = ChangeImages.sizeBytes(r.keys(), r.newImage(), r.oldImage());
         return new StreamRecord(eventId(s, r.sequence()), r.eventName(),
                 SequenceNumbers.millisOf(r.sequence()) / 1000, r.keys(), r.newImage(), r.oldImage(),
                 SequenceNumbers.text(r.sequence()), size, s.viewType().name(),

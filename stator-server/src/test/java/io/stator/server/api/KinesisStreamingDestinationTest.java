@@ -331,6 +331,37 @@ class KinesisStreamingDestinationTest {
         }
     }
 
+    /**
+     * StreamArn is 37 to 1024 characters (the API reference's Enable, Disable and Update requests);
+     * one less or one more is the model's generic constraint error, as every length limit (the
+     * text inferred from the other constraint errors DynamoDB gives, not recorded for this member).
+     */
+    @Test
+    void streamArnIsThirtySevenToOneThousandTwentyFourCharacters() {
+        String table = table();
+        String prefix = "arn:aws:kinesis:us-east-1:000000000000:stream/";
+        String shortest = "x".repeat(37);
+        String longest = prefix + "s".repeat(1024 - prefix.length());
+        for (String arn : List.of(shortest, longest)) {
+            assertEquals(DestinationStatus.ENABLING, dynamo.enableKinesisStreamingDestination(b -> b.tableName(table)
+                    .streamArn(arn)).destinationStatus(), arn.length() + " characters");
+        }
+        String tooShort = shortest.substring(1);
+        String tooLong = longest + "s";
+        assertValidation("1 validation error detected: Value '" + tooShort + "' at 'streamArn' failed to satisfy "
+                + "constraint: Member must have length greater than or equal to 37",
+                () -> dynamo.enableKinesisStreamingDestination(b -> b.tableName(table).streamArn(tooShort)));
+        assertValidation("1 validation error detected: Value '" + tooLong + "' at 'streamArn' failed to satisfy "
+                + "constraint: Member must have length less than or equal to 1024",
+                () -> dynamo.disableKinesisStreamingDestination(b -> b.tableName(table).streamArn(tooLong)));
+        assertValidation("1 validation error detected: Value '" + tooShort + "' at 'streamArn' failed to satisfy "
+                + "constraint: Member must have length greater than or equal to 37",
+                () -> dynamo.updateKinesisStreamingDestination(b -> b.tableName(table).streamArn(tooShort)
+                        .updateKinesisStreamingConfiguration(c -> c.approximateCreationDateTimePrecision("MICROSECOND"))));
+        assertEquals(2, dynamo.describeKinesisStreamingDestination(b -> b.tableName(table))
+                .kinesisDataStreamDestinations().size());
+    }
+
     @Test
     void aTableWhoseStreamIsGoneHoldsNoOtherTableBack() {
         String gone = table();
