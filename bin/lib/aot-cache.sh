@@ -13,22 +13,21 @@ stator_aot_options() {
   return 0
 }
 
-# The training start: the JVM records what it loads and, when the server stops, writes the
-# cache (to a name of its own, renamed whole, so that a start at the same moment never reads
-# half of one).
+# The training run (AotTraining): a durable server started as bin/stator starts one, answering
+# the requests a first client makes; the JVM writes the cache as it exits (to a name of its own,
+# renamed whole, so that a start at the same moment never reads half of one).
 stator_aot_train() {
   partial="$1.$$"
   dir=$(mktemp -d)
   "$JAVA_HOME/bin/java" $JVM_OPTS -XX:AOTCacheOutput="$partial" -Xlog:aot=off -Xlog:cds=off -cp "$CLASSPATH" \
-    io.stator.server.cli.StatorCommand --in-memory --port 0 --data-dir "$dir/data" >"$dir/out" 2>&1 &
+    io.stator.server.cli.AotTraining "$dir/data" >"$dir/out" 2>&1 &
   pid=$!
   tries=0
-  while ! grep -q "^Stator listening" "$dir/out" 2>/dev/null; do
+  while kill -0 "$pid" 2>/dev/null; do
     tries=$((tries + 1))
-    if [ "$tries" -gt 300 ] || ! kill -0 "$pid" 2>/dev/null; then break; fi
+    if [ "$tries" -gt 600 ]; then kill -KILL "$pid" 2>/dev/null || true; break; fi
     sleep 0.1
   done
-  kill -TERM "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   rm -rf "$dir"
   [ -f "$partial" ] && mv -f "$partial" "$1"

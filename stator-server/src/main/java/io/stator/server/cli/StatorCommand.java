@@ -545,6 +545,7 @@ public final class StatorCommand implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        StatorServer.preload();
         // Netty logs through SLF4J when it finds it on the class path, and SLF4J without a binding
         // prints three lines of warnings on stderr. The command's output is its interface (one
         // line when ready, one line of reason when not), so Netty logs through the JDK instead.

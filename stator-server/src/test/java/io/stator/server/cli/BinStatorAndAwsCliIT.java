@@ -137,6 +137,23 @@ class BinStatorAndAwsCliIT {
         assertTrue(Files.isRegularFile(REPO.resolve("stator-server/target/stator.aot")));
     }
 
+    /**
+     * The cache holds the command line's parser: picocli's own jar is compiled for Java 5, which the
+     * cache skips ("Old class has been linked"), so stator-picocli builds it from its sources.
+     */
+    @Test
+    void onJdk25AndLaterTheCommandLineParserComesFromTheAheadOfTimeCache() throws Exception {
+        if (Runtime.version().feature() < 25) return;
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.put("STATOR_JAVA_OPTS", "-Xlog:class+load=info:stdout");
+        Result version = CommandProcess.run(List.of(REPO.resolve("bin/stator").toString(), "--version"), dir,
+                environment, COMMAND);
+        assertEquals(0, version.exit(), version.stderr());
+        String parser = version.stdout().lines().filter(l -> l.contains(" picocli.CommandLine ")).findFirst()
+                .orElseGet(() -> fail("picocli.CommandLine was not loaded: " + version.stdout()));
+        assertTrue(parser.endsWith("source: shared objects file"), parser);
+    }
+
     /** The named program on PATH, or a failure that says it is missing. */
     private static String requireOnPath(String program, String installHint) {
         for (String entry : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
