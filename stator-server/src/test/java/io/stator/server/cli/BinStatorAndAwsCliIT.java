@@ -124,10 +124,18 @@ class BinStatorAndAwsCliIT {
 
     @Test
     void rocksDbsNativeLibraryIsKeptForTheNextStart() throws IOException {
-        // bin/stator names a cache in the build output, so later starts skip the 15 MB copy.
-        try (Stream<Path> files = Files.walk(REPO.resolve("stator-server/target/native"))) {
+        // bin/stator names a cache in the build output, so later starts skip the 15 MB copy; the
+        // running server has the library mapped from there (exec: the script's process is the JVM).
+        Path cache = REPO.resolve("stator-server/target/native");
+        try (Stream<Path> files = Files.walk(cache)) {
             assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("librocksdbjni")));
         }
+        Path maps = Path.of("/proc", Long.toString(stator.process().pid()), "maps");
+        if (!Files.isReadable(maps)) return; // not Linux
+        List<String> mapped = Files.readAllLines(maps).stream().filter(l -> l.contains("librocksdbjni"))
+                .map(l -> l.substring(l.indexOf('/'))).distinct().toList();
+        assertEquals(1, mapped.size(), mapped.toString());
+        assertTrue(mapped.get(0).startsWith(cache.toString()), mapped.toString());
     }
 
     @Test

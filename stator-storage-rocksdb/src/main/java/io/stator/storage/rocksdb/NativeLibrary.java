@@ -59,7 +59,11 @@ final class NativeLibrary {
 
     /** Loads the library from the cache, copying it there first if needed; false if it cannot. */
     private static boolean loadCached(Path cache) {
-        String fileName = Environment.getJniLibraryFileName("rocksdb");
+        String resource = Environment.getJniLibraryFileName("rocksdb");
+        // RocksDB.loadLibrary(paths) looks for the library under another name than its jar holds
+        // it ("librocksdbjnijni-linux64.so" for "librocksdbjni-linux64.so"): kept under the name
+        // it looks for, else every start fell back to the copy.
+        String fileName = Environment.getJniLibraryFileName("rocksdbjni");
         try {
             // One directory per RocksDB jar: a new version never loads an old copy.
             Path jar = Path.of(RocksDB.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -68,7 +72,7 @@ final class NativeLibrary {
             if (!Files.isRegularFile(library)) {
                 Files.createDirectories(directory);
                 Path partial = Files.createTempFile(directory, fileName, ".partial");
-                try (InputStream in = RocksDB.class.getClassLoader().getResourceAsStream(fileName)) {
+                try (InputStream in = RocksDB.class.getClassLoader().getResourceAsStream(resource)) {
                     if (in == null) return false;
                     Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
                     // Renamed whole: a server starting at the same moment finds no file or all of it.
