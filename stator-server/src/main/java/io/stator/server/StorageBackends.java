@@ -29,6 +29,11 @@ public final class StorageBackends {
 
     private StorageBackends() {}
 
+    /** What every start on this machine's own storage needs, whatever its options: RocksDB's library. */
+    static void preload() {
+        RocksStorage.loadNativeLibrary();
+    }
+
     public static Storage open(ServerOptions options) throws IOException {
         return options.cassandra() == null ? openRocksDb(options) : openCassandra(options);
     }

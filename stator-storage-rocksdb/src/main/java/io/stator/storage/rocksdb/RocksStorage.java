@@ -101,6 +101,14 @@ public final class RocksStorage implements Storage {
         NativeLibrary.load(); // RocksDB's JNI library, without leaving a copy of it in /tmp
     }
 
+    /**
+     * Loads RocksDB's JNI library now, as the first use of this class would: a start calls it on a
+     * thread of its own, so that the load overlaps work that does not need it. Idempotent.
+     */
+    public static void loadNativeLibrary() {
+        NativeLibrary.load();
+    }
+
     /** Default memory for the block cache and the memtables together (see {@link Builder#memoryBytes}). */
     public static final long DEFAULT_MEMORY_BYTES = 128L << 20;
 
