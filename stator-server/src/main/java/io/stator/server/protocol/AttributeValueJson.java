@@ -90,7 +90,11 @@ public final class AttributeValueJson {
         @Override
         public void string(byte[] utf8, int offset, int length) throws IOException {
             if (!inSet) open("S");
-            g.writeUTF8String(utf8, offset, length);
+            if (JsonText.needsEscape(utf8, offset, length)) {
+                g.writeUTF8String(utf8, offset, length);
+            } else {
+                g.writeRawUTF8String(utf8, offset, length); // quoted, as stored
+            }
             if (!inSet) g.writeEndObject();
         }
 

@@ -26,6 +26,8 @@ public final class JsonText {
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final long BACKSLASHES = ONES * '\\';
+    private static final long QUOTES = ONES * '"';
+    private static final long SPACES = ONES * ' ';
 
     private JsonText() {}
 
@@ -55,6 +57,30 @@ public final class JsonText {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a UTF-8 string must be escaped to stand in JSON text: it holds a control character
+     * (below U+0020), a quote or a backslash, the characters JSON requires escaped (RFC 8259
+     * section 7) and the only ones Jackson's generator escapes by default. A reply writes a string
+     * that needs none as the bytes it is stored as, with no pass over it but this one, eight bytes
+     * at a time (Jackson's own escaping loop was an eighth of a Query's time for 1 KB strings).
+     */
+    public static boolean needsEscape(byte[] utf8, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        for (; end - i >= 8; i += 8) {
+            long word = (long) LONGS.get(utf8, i);
+            // A byte below 0x20 borrows in word - SPACES and has its high bit clear in ~word; a byte
+            // with its high bit set (part of a multi-byte character) is never flagged.
+            long controls = (word - SPACES) & ~word;
+            if (((controls | zeroBytes(word ^ QUOTES) | zeroBytes(word ^ BACKSLASHES)) & HIGH_BITS) != 0) return true;
+        }
+        for (; i < end; i++) {
+            int b = utf8[i];
+            if (b >= 0 && (b < ' ' || b == '"' || b == '\\')) return true;
+        }
+        return false;
     }
 
     /** High bit set in each byte of {@code word} that is zero (and possibly above one): none if none is. */

@@ -92,4 +92,43 @@ class JsonTextTest {
             return false;
         }
     }
+
+    /**
+     * needsEscape against the byte-at-a-time rule, on random bytes at every offset and length (the
+     * eight-byte path and the tail), and the reply's JSON unchanged: what needs no escape is what
+     * Jackson writes unescaped.
+     */
+    @Test
+    void needsEscapeIsTrueExactlyForWhatJacksonEscapes() throws Exception {
+        Random random = new Random(12);
+        int[] alphabet = {'a', 'Z', ' ', '!', '"', '#', '[', '\\', ']', 0x00, 0x01, 0x0A, 0x1F, 0x7F, 0x80, 0x9F, 0xA0,
+            0xA2, 0xDC, 0xE2, 0xFF};
+        com.fasterxml.jackson.core.JsonFactory json = new com.fasterxml.jackson.core.JsonFactory();
+        for (int n = 0; n < 200_000; n++) {
+            byte[] bytes = new byte[random.nextInt(40)];
+            // Mostly harmless bytes, so that long runs without an escape are common.
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) (random.nextInt(8) == 0 ? alphabet[random.nextInt(alphabet.length)] : 'a' + random.nextInt(26));
+            }
+            int offset = bytes.length == 0 ? 0 : random.nextInt(bytes.length);
+            int length = random.nextInt(bytes.length - offset + 1);
+            boolean expected = false;
+            for (int i = offset; i < offset + length; i++) {
+                int b = bytes[i] & 0xFF;
+                if (b < 0x20 || b == '"' || b == '\\') expected = true;
+            }
+            assertEquals(expected, JsonText.needsEscape(bytes, offset, length), () -> HEX.formatHex(bytes));
+            if (!expected) {
+                java.io.ByteArrayOutputStream escaped = new java.io.ByteArrayOutputStream();
+                java.io.ByteArrayOutputStream raw = new java.io.ByteArrayOutputStream();
+                try (var g = json.createGenerator(escaped)) {
+                    g.writeUTF8String(bytes, offset, length);
+                }
+                try (var g = json.createGenerator(raw)) {
+                    g.writeRawUTF8String(bytes, offset, length);
+                }
+                assertEquals(HEX.formatHex(escaped.toByteArray()), HEX.formatHex(raw.toByteArray()));
+            }
+        }
+    }
 }
