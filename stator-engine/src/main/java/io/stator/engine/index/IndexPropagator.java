@@ -54,6 +54,8 @@ public final class IndexPropagator implements AutoCloseable {
     private final PropagationDelay delay;
     private final AtomicLong sequence;
     private final Object signal = new Object();
+    /** Notified after each run of records is applied (writers waiting on {@link PropagationDelay#SYNCHRONOUS}). */
+    private final Object drained = new Object();
     private final Thread thread;
     private volatile boolean closed;
     private volatile boolean pending;
@@ -81,9 +83,12 @@ public final class IndexPropagator implements AutoCloseable {
 
     /**
      * Adds to the batch the change of one item's entry in a global index. Call with the item's
-     * lock held, and call {@link #wake} once the batch is committed.
+     * lock held, and call {@link #committed} with the last of these numbers once the batch is
+     * committed.
+     *
+     * @return the change's number in the queue
      */
-    public void enqueue(WriteBatch batch, long tableId, int indexId, IndexEntry before, IndexEntry after) {
+    public long enqueue(WriteBatch batch, long tableId, int indexId, IndexEntry before, IndexEntry after) {
         int size = 8 + 4 + 8 + 4 + (before == null ? 0 : before.key().length) + 8
                 + 4 + (after == null ? 0 : after.key().length) + 4 + (after == null ? 0 : after.value().length) + 8;
         ByteBuffer record = ByteBuffer.allocate(size);
@@ -93,8 +98,44 @@ public final class IndexPropagator implements AutoCloseable {
         putBytes(record, after == null ? null : after.key());
         putBytes(record, after == null ? null : after.value());
         record.putLong(after == null ? 0 : after.size());
-        byte[] key = ByteBuffer.allocate(8).putLong(sequence.getAndIncrement()).array();
-        batch.put(Keyspaces.INDEX_QUEUE, key, record.array());
+        long number = sequence.getAndIncrement();
+        batch.put(Keyspaces.INDEX_QUEUE, key(number), record.array());
+        return number;
+    }
+
+    /**
+     * Tells the propagator that a batch's records were committed, the last of them numbered
+     * {@code last}; when propagation is {@link PropagationDelay#SYNCHRONOUS}, returns once they
+     * are applied (or after {@link #SYNCHRONOUS_WAIT_MILLIS}, when the storage cannot write: the
+     * change is committed, and its index catches up as it would otherwise).
+     */
+    public void committed(long last) {
+        wake();
+        if (delay.synchronous()) awaitApplied(last);
+    }
+
+    static final long SYNCHRONOUS_WAIT_MILLIS = 10_000;
+
+    private void awaitApplied(long number) {
+        byte[] key = key(number);
+        long deadline = System.nanoTime() + SYNCHRONOUS_WAIT_MILLIS * 1_000_000;
+        synchronized (drained) {
+            // Applied records are deleted, in order: once this one is gone, so are the batch's others.
+            while (!closed && storage.get(Keyspaces.INDEX_QUEUE, key) != null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return;
+                try {
+                    drained.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private static byte[] key(long number) {
+        return ByteBuffer.allocate(8).putLong(number).array();
     }
 
     /** Tells the propagator that records were committed. */
@@ -175,6 +216,11 @@ public final class IndexPropagator implements AutoCloseable {
             } finally {
                 applying.unlock();
             }
+            if (applied > 0) {
+                synchronized (drained) {
+                    drained.notifyAll();
+                }
+            }
             if (nextDue >= 0) return nextDue;
             if (applied < BATCH_RECORDS && !pending) return -1;
         }
@@ -251,6 +297,9 @@ public final class IndexPropagator implements AutoCloseable {
         closed = true;
         synchronized (signal) {
             signal.notifyAll();
+        }
+        synchronized (drained) {
+            drained.notifyAll();
         }
         try {
             thread.join(5000);

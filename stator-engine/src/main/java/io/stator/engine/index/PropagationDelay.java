@@ -6,17 +6,30 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * How late something the server does in the background may be: a fixed delay, or one in a
  * range, so that applications can test what they assume about it. {@code --gsi-propagation-delay}
- * delays changes on their way to global secondary indexes (zero by default: DynamoDB's usual lag
- * is milliseconds); {@code --ttl-delay} delays Time to Live's deletions past an item's expiry.
+ * delays changes on their way to global secondary indexes (none by default: DynamoDB's usual lag
+ * is milliseconds; {@link #SYNCHRONOUS} with 0); {@code --ttl-delay} delays Time to Live's
+ * deletions past an item's expiry.
  */
-public record PropagationDelay(long minMillis, long maxMillis) {
+public record PropagationDelay(long minMillis, long maxMillis, boolean synchronous) {
 
+    /** As soon as possible after the write answers: DynamoDB's usual lag is milliseconds. */
     public static final PropagationDelay NONE = new PropagationDelay(0, 0);
 
+    /**
+     * Before the write answers ({@code --gsi-propagation-delay 0}): a read of a global index right
+     * after a write finds it, as on DynamoDB Local, for suites written against it. The change
+     * still goes through the durable queue, so that one item's changes keep their order.
+     */
+    public static final PropagationDelay SYNCHRONOUS = new PropagationDelay(0, 0, true);
+
     public PropagationDelay {
-        if (minMillis < 0 || maxMillis < minMillis) {
+        if (minMillis < 0 || maxMillis < minMillis || synchronous && maxMillis > 0) {
             throw new IllegalArgumentException("delay range " + minMillis + ".." + maxMillis + " ms");
         }
+    }
+
+    public PropagationDelay(long minMillis, long maxMillis) {
+        this(minMillis, maxMillis, false);
     }
 
     /** A delay drawn afresh each time, anywhere in the range. */

@@ -27,6 +27,8 @@ final class Pending {
     List<IndexChange> indexChanges = List.of();
     long collectionSize = -1;
     boolean queuedIndexChanges;
+    /** The number of the last of them in the propagator's queue. */
+    long lastIndexChange;
     ChangeRecord.Origin origin = ChangeRecord.Origin.REQUEST;
     /** A replicated change's version (global tables), else null. */
     ItemVersion version;

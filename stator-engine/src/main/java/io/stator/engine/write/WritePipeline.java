@@ -318,7 +318,7 @@ public final class WritePipeline {
                 if (changeLog.wanted()) changeLog.settle(batch, committed);
             }
         }
-        if (p.queuedIndexChanges) propagator.wake();
+        if (p.queuedIndexChanges) propagator.committed(p.lastIndexChange);
         return p;
     }
 
@@ -533,7 +533,7 @@ public final class WritePipeline {
         }
 
         for (Pending p : pending) p.table = current(p.write.table());
-        boolean queued = false;
+        long lastIndexChange = -1;
         try (ItemLocks.Held collections = lockCollectionsOf(pending);
              WriteBatch batch = storage.newBatch()) {
             boolean committed = false;
@@ -549,7 +549,7 @@ public final class WritePipeline {
                     try {
                         deriveIndexChanges(p);
                         stage(batch, p, collectionSizes);
-                        queued |= p.queuedIndexChanges;
+                        if (p.queuedIndexChanges) lastIndexChange = Math.max(lastIndexChange, p.lastIndexChange);
                     } catch (DynamoDbException e) {
                         reasons[i] = CancellationReason.of(e);
                         cancelled = true;
@@ -586,7 +586,7 @@ public final class WritePipeline {
                 if (changeLog.wanted()) changeLog.settle(batch, committed);
             }
         }
-        if (queued) propagator.wake();
+        if (lastIndexChange >= 0) propagator.committed(lastIndexChange);
         // A ConditionCheck is billed as a write of the item it checks (measured on DynamoDB).
         List<WriteResult> results = new ArrayList<>(n);
         for (Pending p : pending) results.add(p.result(p.consumed));
@@ -666,7 +666,7 @@ public final class WritePipeline {
         long localBytes = 0;
         for (IndexChange c : p.indexChanges) {
             if (c.index().global() && !deployment.writesKeepGlobalIndexes()) {
-                propagator.enqueue(batch, table.id(), c.index().id(), c.before(), c.after());
+                p.lastIndexChange = propagator.enqueue(batch, table.id(), c.index().id(), c.before(), c.after());
                 p.queuedIndexChanges = true;
             } else {
                 // On shared storage a global entry is written with its item, in one transaction

@@ -134,9 +134,10 @@ public final class StatorCommand implements Callable<Integer> {
     Path policies;
 
     @Option(names = "--gsi-propagation-delay", paramLabel = "DELAY", description = "How long changes take to reach "
-            + "global secondary indexes: a duration (250ms, 2s) or a random range (100ms-2s). Default: as soon as "
-            + "possible (milliseconds), like DynamoDB.")
-    String gsiPropagationDelay = "0ms";
+            + "global secondary indexes: a duration (250ms, 2s) or a random range (100ms-2s); 0 for before the write "
+            + "answers (synchronous, as DynamoDB Local). Default: as soon as possible after it (milliseconds), like "
+            + "DynamoDB.")
+    String gsiPropagationDelay;
 
     @Option(names = "--s3-dir", paramLabel = "DIR", description = "Where exports are written and imports read, "
             + "standing in for S3: bucket b, prefix p is DIR/b/p/... Default: <data-dir>/s3 (a temporary directory "
@@ -316,7 +317,7 @@ public final class StatorCommand implements Callable<Integer> {
             throughputSettings = new ThroughputSettings(ThroughputSettings.Mode.parse(throughput),
                     parseTimeout("--partition-split-delay", partitionSplitDelay).toMillis(),
                     ThroughputSettings.DEFAULT_TABLE_QUOTA_UNITS);
-            delay = PropagationDelay.parse(gsiPropagationDelay);
+            delay = gsiPropagationDelay(gsiPropagationDelay);
             expiryDelay = ttlDelay(ttlDelay);
             streams = new StreamSettings(parseTimeout("--stream-shard-period", streamShardPeriod).toMillis(),
                     parseTimeout("--stream-retention", streamRetention).toMillis(), PropagationDelay.parse(streamDelay));
@@ -542,6 +543,13 @@ public final class StatorCommand implements Callable<Integer> {
 
     private static void defaultProperty(String name, String value) {
         if (System.getProperty(name) == null) System.setProperty(name, value);
+    }
+
+    /** --gsi-propagation-delay: unset, as soon as possible; 0, synchronous; else the delay. */
+    static PropagationDelay gsiPropagationDelay(String text) {
+        if (text == null) return PropagationDelay.NONE;
+        PropagationDelay delay = PropagationDelay.parse(text);
+        return delay.maxMillis() == 0 ? PropagationDelay.SYNCHRONOUS : delay;
     }
 
     public static void main(String[] args) {

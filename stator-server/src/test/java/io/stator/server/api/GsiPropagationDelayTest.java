@@ -20,6 +20,7 @@ import io.stator.server.testing.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -213,6 +214,58 @@ class GsiPropagationDelayTest {
             IndexContents.awaitIndexesMatch(second.client(), table, Duration.ofSeconds(30));
             IndexContents.assertCounts(second.client(), table);
             assertEquals(25, globalQuery(second.client(), table, "x").size(), second.stderrText());
+        }
+    }
+
+    /**
+     * {@code --gsi-propagation-delay 0}: every write is in the global index before it answers, as
+     * on DynamoDB Local (issue 38), for puts, updates that move an entry, deletes, batches and
+     * transactions, from several clients at once; the index ends as the table says.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void withZeroEachWriteIsInTheGlobalIndexBeforeItAnswers() throws Exception {
+        try (StatorProcess synchronous = StatorProcess.start(tmp.resolve("data"), tmp.resolve("stderr.txt"),
+                List.of("-Xmx256m"), List.of("--gsi-propagation-delay", "0"))) {
+            DynamoDbClient client = synchronous.client();
+            String table = createTable(client);
+            List<Thread> writers = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int w = 0; w < 4; w++) {
+                int writer = w;
+                writers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < 40; i++) {
+                            String id = writer + "-" + i;
+                            Map<String, AttributeValue> key = item("pk", s("p" + id), "sk", n("1"));
+                            client.putItem(b -> b.tableName(table).item(with(key, "g", s("put-" + id))));
+                            assertEquals(List.of(key), globalQuery(client, table, "put-" + id), "put " + id);
+                            client.updateItem(b -> b.tableName(table).key(key).updateExpression("SET g = :g")
+                                    .expressionAttributeValues(Map.of(":g", s("moved-" + id))));
+                            assertEquals(List.of(key), globalQuery(client, table, "moved-" + id), "update " + id);
+                            assertEquals(List.of(), globalQuery(client, table, "put-" + id), "moved from " + id);
+                            if (i % 4 == 0) {
+                                client.deleteItem(b -> b.tableName(table).key(key));
+                                assertEquals(List.of(), globalQuery(client, table, "moved-" + id), "delete " + id);
+                            }
+                        }
+                    } catch (Throwable t) {
+                        failures.add(t);
+                    }
+                }));
+            }
+            for (Thread t : writers) t.join();
+            if (!failures.isEmpty()) throw new AssertionError(failures.size() + " failed; first: " + failures.get(0),
+                    failures.get(0));
+            Map<String, AttributeValue> batched = item("pk", s("batched"), "sk", n("1"));
+            client.batchWriteItem(b -> b.requestItems(Map.of(table, List.of(software.amazon.awssdk.services.dynamodb.model
+                    .WriteRequest.builder().putRequest(r -> r.item(with(batched, "g", s("batch")))).build()))));
+            assertEquals(List.of(batched), globalQuery(client, table, "batch"));
+            Map<String, AttributeValue> transacted = item("pk", s("transacted"), "sk", n("1"));
+            client.transactWriteItems(b -> b.transactItems(t -> t.put(p -> p.tableName(table)
+                    .item(with(transacted, "g", s("transaction"))))));
+            assertEquals(List.of(transacted), globalQuery(client, table, "transaction"));
+            IndexContents.assertCounts(client, table);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.stator.engine.index.PropagationDelay;
 import io.stator.server.testing.CommandProcess;
 import io.stator.server.testing.RawHttp;
 import io.stator.server.testing.StatorTestServer;
@@ -619,5 +620,17 @@ class StatorCommandTest {
         CommandProcess l = CommandProcess.start(command, dir, Map.of());
         launched.add(l);
         return l;
+    }
+
+    /** --gsi-propagation-delay: unset is as soon as possible; zero, however written, synchronous (issue 38). */
+    @Test
+    void aZeroGsiPropagationDelayIsSynchronousAndOnlyZero() {
+        assertEquals(PropagationDelay.NONE, StatorCommand.gsiPropagationDelay(null));
+        for (String zero : List.of("0", "0ms", "0s", "0ms-0s")) {
+            assertEquals(PropagationDelay.SYNCHRONOUS, StatorCommand.gsiPropagationDelay(zero), zero);
+        }
+        assertFalse(StatorCommand.gsiPropagationDelay("1ms").synchronous());
+        assertFalse(StatorCommand.gsiPropagationDelay("0ms-1ms").synchronous());
+        assertFalse(PropagationDelay.NONE.synchronous());
     }
 }
