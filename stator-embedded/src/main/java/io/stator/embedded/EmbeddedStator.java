@@ -221,6 +221,7 @@ public final class EmbeddedStator implements AutoCloseable {
         private ThroughputSettings.Mode throughput = ThroughputSettings.Mode.ENFORCE;
         private boolean fsync;
         private Duration ttlDelay = Duration.ZERO;
+        private PropagationDelay gsiPropagationDelay;
         private UnaryOperator<ServerOptions> adjust = UnaryOperator.identity();
 
         private Builder() {}
@@ -307,6 +308,17 @@ public final class EmbeddedStator implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How late changes reach global secondary indexes: unset, as soon as possible after the
+         * write answers (DynamoDB's milliseconds); {@link Duration#ZERO}, before it answers (as
+         * DynamoDB Local: a read of the index right after a write finds it); else that delay.
+         */
+        public Builder gsiPropagationDelay(Duration delay) {
+            long millis = Objects.requireNonNull(delay, "delay").toMillis();
+            this.gsiPropagationDelay = millis == 0 ? PropagationDelay.SYNCHRONOUS : new PropagationDelay(millis, millis);
+            return this;
+        }
+
         /** Any other server option, e.g. {@code o -> o.with(m -> m.itemCollectionLimitBytes = 1 << 20)}. */
         public Builder options(UnaryOperator<ServerOptions> adjust) {
             UnaryOperator<ServerOptions> before = this.adjust;
@@ -340,6 +352,7 @@ public final class EmbeddedStator implements AutoCloseable {
                     o.clock = clock;
                     o.fsync = fsync;
                     o.ttlDelay = lateness;
+                    if (gsiPropagationDelay != null) o.gsiPropagationDelay = gsiPropagationDelay;
                     o.throughput = o.throughput.withMode(throughput);
                     if (exports != null) o.s3Directory = exports;
                 });

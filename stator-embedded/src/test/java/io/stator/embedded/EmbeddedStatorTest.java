@@ -122,6 +122,28 @@ class EmbeddedStatorTest {
         }
     }
 
+    /** gsiPropagationDelay(Duration.ZERO): a global index read right after each write finds it (issue 38). */
+    @Test
+    void aZeroGsiPropagationDelayPutsEachWriteInTheIndexBeforeItAnswers() {
+        try (EmbeddedStator stator = EmbeddedStator.builder().gsiPropagationDelay(Duration.ZERO).start()) {
+            DynamoDbClient client = stator.client();
+            client.createTable(r -> r.tableName("people").billingMode("PAY_PER_REQUEST")
+                    .attributeDefinitions(a -> a.attributeName("id").attributeType("S"),
+                            a -> a.attributeName("email").attributeType("S"))
+                    .keySchema(k -> k.attributeName("id").keyType("HASH"))
+                    .globalSecondaryIndexes(g -> g.indexName("by-email").keySchema(k -> k.attributeName("email").keyType("HASH"))
+                            .projection(p -> p.projectionType("ALL"))));
+            for (int i = 0; i < 100; i++) {
+                String email = "person" + i + "@example.com";
+                client.putItem(r -> r.tableName("people").item(Map.of("id", AttributeValue.fromS("p" + email),
+                        "email", AttributeValue.fromS(email))));
+                assertEquals(1, client.query(r -> r.tableName("people").indexName("by-email")
+                        .keyConditionExpression("email = :e")
+                        .expressionAttributeValues(Map.of(":e", AttributeValue.fromS(email)))).count(), email);
+            }
+        }
+    }
+
     @Test
     void resetDeletesTheItemsAndKeepsTheTables() {
         try (EmbeddedStator stator = EmbeddedStator.builder().start()) {
