@@ -182,6 +182,24 @@ public final class EmbeddedStator implements AutoCloseable {
         Tables.deleteAllItems(client());
     }
 
+    /**
+     * Waits until every change written so far has reached its global secondary indexes (waiting
+     * out a {@code gsiPropagationDelay} too), for a test that reads an index after writing without
+     * synchronous propagation; at most {@code timeout}.
+     *
+     * @throws IllegalStateException when changes are still on their way after {@code timeout}
+     */
+    public void awaitIndexes(Duration timeout) {
+        try {
+            if (!server.engine().indexPropagator().awaitIdle(timeout.toMillis())) {
+                throw new IllegalStateException("global secondary indexes still behind after " + timeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for global secondary indexes", e);
+        }
+    }
+
     /** Stops the server, closes the clients and deletes the storage the builder made. */
     @Override
     public synchronized void close() {

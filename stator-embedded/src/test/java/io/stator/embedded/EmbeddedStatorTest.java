@@ -144,6 +144,31 @@ class EmbeddedStatorTest {
         }
     }
 
+    /** awaitIndexes: after it, a global index holds every write made before, whatever the delay (issue 38). */
+    @Test
+    void awaitIndexesWaitsOutTheGsiPropagationDelay() {
+        try (EmbeddedStator stator = EmbeddedStator.builder().gsiPropagationDelay(Duration.ofSeconds(2)).start()) {
+            DynamoDbClient client = stator.client();
+            client.createTable(r -> r.tableName("people").billingMode("PAY_PER_REQUEST")
+                    .attributeDefinitions(a -> a.attributeName("id").attributeType("S"),
+                            a -> a.attributeName("team").attributeType("S"))
+                    .keySchema(k -> k.attributeName("id").keyType("HASH"))
+                    .globalSecondaryIndexes(g -> g.indexName("by-team").keySchema(k -> k.attributeName("team").keyType("HASH"))
+                            .projection(p -> p.projectionType("KEYS_ONLY"))));
+            for (int i = 0; i < 20; i++) {
+                String id = "p" + i;
+                client.putItem(r -> r.tableName("people").item(Map.of("id", AttributeValue.fromS(id),
+                        "team", AttributeValue.fromS("red"))));
+            }
+            java.util.function.IntSupplier inIndex = () -> client.query(r -> r.tableName("people").indexName("by-team")
+                    .keyConditionExpression("team = :t")
+                    .expressionAttributeValues(Map.of(":t", AttributeValue.fromS("red")))).count();
+            assertTrue(inIndex.getAsInt() < 20, "the delay holds some back");
+            stator.awaitIndexes(Duration.ofSeconds(30));
+            assertEquals(20, inIndex.getAsInt());
+        }
+    }
+
     @Test
     void resetDeletesTheItemsAndKeepsTheTables() {
         try (EmbeddedStator stator = EmbeddedStator.builder().start()) {

@@ -255,14 +255,19 @@ public final class IndexPropagator implements AutoCloseable {
         }
     }
 
-    /** Waits until every record queued before this call has been applied (tests, shutdown). */
-    public void awaitIdle(long timeoutMillis) throws InterruptedException {
+    /**
+     * Waits until every record queued before this call has been applied (tests, shutdown).
+     *
+     * @return false when some still were after {@code timeoutMillis}
+     */
+    public boolean awaitIdle(long timeoutMillis) throws InterruptedException {
         long target = sequence.get();
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (System.currentTimeMillis() < deadline) {
+        while (true) {
             try (Cursor c = storage.range(null, Keyspaces.INDEX_QUEUE, null, null, false)) {
-                if (!c.next() || ByteBuffer.wrap(c.key()).getLong() >= target) return;
+                if (!c.next() || ByteBuffer.wrap(c.key()).getLong() >= target) return true;
             }
+            if (System.currentTimeMillis() >= deadline) return false;
             wake();
             Thread.sleep(5);
         }
