@@ -338,14 +338,18 @@ class KinesisStreamingDestinationTest {
      */
     @Test
     void streamArnIsThirtySevenToOneThousandTwentyFourCharacters() {
-        String table = table();
         String prefix = "arn:aws:kinesis:us-east-1:000000000000:stream/";
         String shortest = "x".repeat(37);
         String longest = prefix + "s".repeat(1024 - prefix.length());
+        // A table of its own for each: a table has one destination ENABLING or ACTIVE at a time.
         for (String arn : List.of(shortest, longest)) {
+            String table = table();
             assertEquals(DestinationStatus.ENABLING, dynamo.enableKinesisStreamingDestination(b -> b.tableName(table)
                     .streamArn(arn)).destinationStatus(), arn.length() + " characters");
+            assertEquals(1, dynamo.describeKinesisStreamingDestination(b -> b.tableName(table))
+                    .kinesisDataStreamDestinations().size());
         }
+        String table = table();
         String tooShort = shortest.substring(1);
         String tooLong = longest + "s";
         assertValidation("1 validation error detected: Value '" + tooShort + "' at 'streamArn' failed to satisfy "
@@ -358,8 +362,8 @@ class KinesisStreamingDestinationTest {
                 + "constraint: Member must have length greater than or equal to 37",
                 () -> dynamo.updateKinesisStreamingDestination(b -> b.tableName(table).streamArn(tooShort)
                         .updateKinesisStreamingConfiguration(c -> c.approximateCreationDateTimePrecision("MICROSECOND"))));
-        assertEquals(2, dynamo.describeKinesisStreamingDestination(b -> b.tableName(table))
-                .kinesisDataStreamDestinations().size());
+        assertEquals(List.of(), dynamo.describeKinesisStreamingDestination(b -> b.tableName(table))
+                .kinesisDataStreamDestinations());
     }
 
     @Test
